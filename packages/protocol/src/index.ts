@@ -1,0 +1,9 @@
+/**
+ * @conclave/protocol: the single source of wire types for the Conclave SDK and server.
+ * No runtime dependencies.
+ */
+export * from './messages.js';
+export * from './flags.js';
+export * from './codes.js';
+export * from './limits.js';
+export * from './schedule.js';

@@ -1,0 +1,23 @@
+/** Limits and timings shared by both ends (SPEC §9). */
+export const LIMITS = Object.freeze({
+  /** Largest signalling message the server accepts, in bytes. */
+  MAX_MESSAGE_BYTES: 64 * 1024,
+  /** Client ping interval. */
+  PING_INTERVAL_MS: 2_000,
+  /** A connection silent for this long is considered gone. */
+  PING_TIMEOUT_MS: 18_000,
+  /** WebSocket connect time-out. */
+  WS_CONNECT_TIMEOUT_MS: 10_000,
+  /** Signalling response time-out. */
+  RESPONSE_TIMEOUT_MS: 5_000,
+  /** Default join time-out. */
+  JOIN_TIMEOUT_MS: 5_000,
+  MIN_ROOM_ID: 1,
+  MAX_ROOM_ID: 4_294_967_294,
+  MAX_STR_ROOM_ID_LENGTH: 64,
+  MAX_USER_ID_LENGTH: 32,
+  /** Participants in an rtc-scene room. */
+  MAX_USERS_RTC: 300,
+  /** Anchors in a live-scene room. */
+  MAX_ANCHORS_LIVE: 50,
+} as const);
