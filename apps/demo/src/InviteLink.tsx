@@ -1,0 +1,53 @@
+import { useEffect, useRef, useState } from 'react';
+import { Icon } from './Icon';
+
+type CopyState = 'idle' | 'copied' | 'manual';
+
+/** The room's share link with a copy button (falls back to selecting the text). */
+export function InviteLink({ link }: { link: string }) {
+  const [state, setState] = useState<CopyState>('idle');
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (state !== 'copied') return;
+    const timer = setTimeout(() => setState('idle'), 2000);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setState('copied');
+    } catch {
+      inputRef.current?.select();
+      setState('manual');
+    }
+  };
+
+  return (
+    <div className="invite">
+      <label className="invite-label" htmlFor="invite-link">
+        Invite link
+      </label>
+      <div className="invite-row">
+        <input
+          id="invite-link"
+          ref={inputRef}
+          className="invite-input"
+          data-testid="invite-link"
+          value={link}
+          readOnly
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" className="button button-secondary" data-testid="copy-invite" onClick={() => void copy()}>
+          <Icon name={state === 'copied' ? 'check' : 'copy'} />
+          {state === 'copied' ? 'Copied' : 'Copy invite link'}
+        </button>
+      </div>
+      <p className="invite-status" role="status">
+        {state === 'copied' && 'Link copied: anyone who opens it joins this room.'}
+        {state === 'manual' && 'Press Ctrl+C (⌘C) to copy the selected link.'}
+      </p>
+    </div>
+  );
+}

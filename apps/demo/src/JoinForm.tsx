@@ -1,0 +1,297 @@
+import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
+import { describeError, type ErrorInfo } from './errors';
+import { Icon } from './Icon';
+import {
+  randomUserId,
+  validateForm,
+  type FieldName,
+  type FormValues,
+  type JoinParams,
+} from './joinParams';
+import { devUserSig, type DevAppState } from './useDevApp';
+
+export interface JoinFormProps {
+  readonly values: FormValues;
+  readonly setValues: Dispatch<SetStateAction<FormValues>>;
+  readonly devApp: DevAppState;
+  /** Join without a click once the form can (from `?autojoin=1`). */
+  readonly autoJoin: boolean;
+  readonly onAutoJoinHandled: () => void;
+  /** Enters the room; rejects with the SDK's RtcError. */
+  readonly onJoin: (params: JoinParams) => Promise<void>;
+  /** Why the last stay ended (e.g. kicked out), shown above the form. */
+  readonly notice: string | null;
+}
+
+type FormError =
+  | { readonly kind: 'invalid'; readonly field: FieldName; readonly message: string }
+  | { readonly kind: 'join'; readonly info: ErrorInfo };
+
+const FIELD_IDS: Record<FieldName, string> = {
+  sdkAppId: 'join-sdkappid',
+  userId: 'join-userid',
+  roomId: 'join-roomid',
+  userSig: 'join-usersig',
+};
+
+export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandled, onJoin, notice }: JoinFormProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<FormError | null>(null);
+  const busyRef = useRef(false);
+  const autoJoinStarted = useRef(false);
+
+  const devMode = devApp.status === 'available' && values.sdkAppId.trim() === String(devApp.app.sdkAppId);
+  const invalidField = error?.kind === 'invalid' ? error.field : null;
+
+  const update = <K extends keyof FormValues>(key: K, value: FormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    if (error?.kind === 'invalid' && error.field === key) setError(null);
+  };
+
+  const fail = (field: FieldName, message: string) => {
+    setError({ kind: 'invalid', field, message });
+    document.getElementById(FIELD_IDS[field])?.focus();
+  };
+
+  const submit = async () => {
+    if (busyRef.current) return;
+    setError(null);
+    const checked = validateForm(values);
+    if (!checked.ok) {
+      fail(checked.error.field, checked.error.message);
+      return;
+    }
+    const pasted = values.userSig.trim();
+    if (!devMode && pasted === '') {
+      fail('userSig', 'Paste a userSig for this user ID (the server is not in dev mode for this SDKAppID).');
+      return;
+    }
+    busyRef.current = true;
+    setBusy(true);
+    try {
+      const userSig =
+        devMode && devApp.status === 'available' ? await devUserSig(devApp.app, checked.userId) : pasted;
+      await onJoin({
+        sdkAppId: checked.sdkAppId,
+        userId: checked.userId,
+        userSig,
+        room: checked.room,
+        camera: values.camera,
+        mic: values.mic,
+      });
+    } catch (caught) {
+      setError({ kind: 'join', info: describeError(caught) });
+    } finally {
+      busyRef.current = false;
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    if (!autoJoin || devApp.status === 'loading' || autoJoinStarted.current) return;
+    autoJoinStarted.current = true;
+    onAutoJoinHandled();
+    void submit();
+    // Runs once, when the dev-app check has settled; `submit` reads this render's values.
+  }, [autoJoin, devApp.status]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  const stringRoom = values.roomMode === 'string';
+  const describedBy = (field: FieldName, hint?: string) =>
+    [hint, invalidField === field ? 'join-error' : undefined].filter(Boolean).join(' ') || undefined;
+
+  return (
+    <main className="join-page">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <span className="brand-name">Conclave</span>
+        <span className="brand-sub">real-time rooms</span>
+      </div>
+
+      <form className="card join-card" data-testid="join-form" onSubmit={onSubmit} noValidate aria-labelledby="join-title">
+        <h1 id="join-title">Join a room</h1>
+        <p className="lede">Talk face to face with anyone who joins the same room.</p>
+
+        {notice && (
+          <div className="alert alert-info" role="status" data-testid="room-notice">
+            {notice}
+          </div>
+        )}
+
+        <div className="field">
+          <label htmlFor={FIELD_IDS.sdkAppId}>SDKAppID</label>
+          <input
+            id={FIELD_IDS.sdkAppId}
+            data-testid="input-sdkappid"
+            inputMode="numeric"
+            autoComplete="off"
+            spellCheck={false}
+            value={values.sdkAppId}
+            aria-invalid={invalidField === 'sdkAppId'}
+            aria-describedby={describedBy('sdkAppId', 'hint-sdkappid')}
+            onChange={(event) => update('sdkAppId', event.target.value)}
+          />
+          <p className="hint" id="hint-sdkappid">
+            {devApp.status === 'loading' && 'Checking the server for a dev app…'}
+            {devApp.status === 'available' &&
+              (devMode
+                ? 'The server’s built-in dev app.'
+                : `The server’s dev app is ${devApp.app.sdkAppId}; for another app, paste a userSig.`)}
+            {devApp.status === 'unavailable' && 'The application ID your server is configured with.'}
+          </p>
+        </div>
+
+        <div className="field">
+          <label htmlFor={FIELD_IDS.userId}>User ID</label>
+          <div className="input-row">
+            <input
+              id={FIELD_IDS.userId}
+              data-testid="input-userid"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={32}
+              value={values.userId}
+              aria-invalid={invalidField === 'userId'}
+              aria-describedby={describedBy('userId')}
+              onChange={(event) => update('userId', event.target.value)}
+            />
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Pick a random user ID"
+              title="Pick a random user ID"
+              onClick={() => update('userId', randomUserId())}
+            >
+              <Icon name="shuffle" />
+            </button>
+          </div>
+        </div>
+
+        <div className="field">
+          <div className="label-row">
+            <label htmlFor={FIELD_IDS.roomId}>{stringRoom ? 'Room name' : 'Room ID'}</label>
+            <label className="switch">
+              <input
+                type="checkbox"
+                data-testid="toggle-str-roomid"
+                checked={stringRoom}
+                onChange={(event) => {
+                  update('roomMode', event.target.checked ? 'string' : 'number');
+                  if (invalidField === 'roomId') setError(null);
+                }}
+              />
+              <span className="switch-track" aria-hidden="true" />
+              <span>Text room ID</span>
+            </label>
+          </div>
+          <input
+            id={FIELD_IDS.roomId}
+            data-testid="input-roomid"
+            data-room-mode={values.roomMode}
+            inputMode={stringRoom ? 'text' : 'numeric'}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={stringRoom ? 64 : 10}
+            value={stringRoom ? values.strRoomId : values.roomId}
+            aria-invalid={invalidField === 'roomId'}
+            aria-describedby={describedBy('roomId', 'hint-roomid')}
+            onChange={(event) => update(stringRoom ? 'strRoomId' : 'roomId', event.target.value)}
+          />
+          <p className="hint" id="hint-roomid">
+            {stringRoom ? 'Letters, digits and symbols: sent as strRoomId.' : 'A number from 1 to 4294967294: sent as roomId.'}
+          </p>
+        </div>
+
+        {devApp.status !== 'loading' &&
+          (devMode ? (
+            <p className="devmode-note" data-testid="usersig-devmode">
+              <span className="chip">dev mode</span> userSig is generated in dev mode, in your browser.
+            </p>
+          ) : (
+            <div className="field">
+              <label htmlFor={FIELD_IDS.userSig}>userSig</label>
+              <input
+                id={FIELD_IDS.userSig}
+                data-testid="input-usersig"
+                autoComplete="off"
+                spellCheck={false}
+                value={values.userSig}
+                aria-invalid={invalidField === 'userSig'}
+                aria-describedby={describedBy('userSig', 'hint-usersig')}
+                onChange={(event) => update('userSig', event.target.value)}
+              />
+              <p className="hint" id="hint-usersig">
+                Signed for this SDKAppID and user ID by your backend.
+              </p>
+            </div>
+          ))}
+
+        <fieldset className="options">
+          <legend>When I join</legend>
+          <label className="check">
+            <input
+              type="checkbox"
+              data-testid="join-camera"
+              checked={values.camera}
+              onChange={(event) => update('camera', event.target.checked)}
+            />
+            Turn on my camera
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              data-testid="join-mic"
+              checked={values.mic}
+              onChange={(event) => update('mic', event.target.checked)}
+            />
+            Turn on my microphone
+          </label>
+        </fieldset>
+
+        {error && (
+          <div
+            className="alert alert-error"
+            id="join-error"
+            role="alert"
+            data-testid="join-error"
+            data-code={error.kind === 'join' ? error.info.code : undefined}
+            data-extra-code={error.kind === 'join' ? error.info.extraCode : undefined}
+          >
+            {error.kind === 'join' ? (
+              <>
+                <strong>Could not join the room.</strong>
+                {(error.info.code !== undefined || error.info.extraCode !== undefined) && (
+                  <span className="error-codes">
+                    {error.info.code !== undefined && <code>code {error.info.code}</code>}
+                    {error.info.extraCode !== undefined && <code>extraCode {error.info.extraCode}</code>}
+                  </span>
+                )}
+                <span className="error-message">{error.info.message}</span>
+              </>
+            ) : (
+              <span className="error-message">{error.message}</span>
+            )}
+          </div>
+        )}
+
+        <button
+          type="submit"
+          className="button button-primary button-block"
+          data-testid="join-button"
+          disabled={busy || devApp.status === 'loading'}
+          aria-busy={busy}
+        >
+          {busy ? 'Joining…' : 'Join'}
+        </button>
+      </form>
+
+      <p className="footnote">
+        Open-source, self-hostable audio/video rooms with a TRTC-compatible browser SDK.
+      </p>
+    </main>
+  );
+}

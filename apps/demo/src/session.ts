@@ -1,0 +1,410 @@
+import TRTC from '@conclave/sdk';
+import { describeError, type ErrorInfo } from './errors';
+import type { JoinParams } from './joinParams';
+
+type TRTCInstance = ReturnType<typeof TRTC.create>;
+
+/** What a toggle shows: `starting`/`stopping` while the SDK call runs. */
+export type MediaState = 'off' | 'starting' | 'on' | 'stopping';
+
+export interface RemoteUser {
+  readonly userId: string;
+  /** The main (camera) stream is published. */
+  readonly videoAvailable: boolean;
+  readonly audioAvailable: boolean;
+  /** Muted here with `muteRemoteAudio`. */
+  readonly audioMuted: boolean;
+}
+
+export interface Notice {
+  readonly id: number;
+  /** What failed, e.g. `Camera`. */
+  readonly title: string;
+  readonly error: ErrorInfo;
+}
+
+export interface SessionSnapshot {
+  readonly connectionState: string;
+  /** In the order they entered. */
+  readonly remoteUsers: readonly RemoteUser[];
+  readonly camera: MediaState;
+  readonly mic: MediaState;
+  readonly notices: readonly Notice[];
+}
+
+export interface SessionEnd {
+  readonly reason: 'kicked';
+  readonly detail: string;
+}
+
+/** Starts/stops one remote main stream; made from the event so it carries the SDK's own stream type value. */
+interface VideoControl {
+  start(view: HTMLElement): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface RemoteSlot {
+  control: VideoControl | null;
+  /** The element the tile gives as view (null while unmounted). */
+  view: HTMLElement | null;
+  /** The view the stream plays in now. */
+  playingIn: HTMLElement | null;
+}
+
+const MAX_NOTICES = 4;
+/** How long leaving waits for pending media calls before it exits anyway. */
+const LEAVE_DRAIN_MS = 3000;
+
+function isMainStream(streamType: unknown): boolean {
+  return String(streamType) === 'main';
+}
+
+/** Runs an SDK call that may be sync or async, or throw; never rejects. */
+async function settle(call: () => unknown, what: string): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    console.warn(`[conclave-demo] ${what} failed`, error);
+  }
+}
+
+/**
+ * One stay in a room: owns a TRTC instance from `TRTC.create()` to `destroy()`.
+ *
+ * Events are subscribed before `enterRoom`, so nothing that happens while entering is lost.
+ * React reads it through `subscribe`/`getSnapshot` (useSyncExternalStore). Media calls for one
+ * target (camera, mic, each remote user) run one after another and each compares what is wanted
+ * with what is running when its turn comes, so fast toggles, remounts and React's StrictMode
+ * double effects collapse into the needed calls only.
+ */
+export class RoomSession {
+  readonly params: JoinParams;
+  private readonly trtc: TRTCInstance;
+  private readonly listeners = new Set<() => void>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly users = new Map<string, RemoteUser>();
+  private readonly slots = new Map<string, RemoteSlot>();
+  private snapshot: SessionSnapshot;
+  private connectionState = 'DISCONNECTED';
+  private sawStateEvent = false;
+  private notices: readonly Notice[] = [];
+  private nextNoticeId = 1;
+  private localView: HTMLElement | null = null;
+  private cameraWanted: boolean;
+  private cameraIn: HTMLElement | null = null;
+  private micWanted: boolean;
+  private micOn = false;
+  /** enterRoom resolved. */
+  private entered = false;
+  /** leave started or the room was lost: no new media starts. */
+  private closing = false;
+  /** destroy() was called: no more SDK calls. */
+  private destroyed = false;
+  private leaving: Promise<void> | null = null;
+  private endHandler: ((end: SessionEnd) => void) | null = null;
+
+  constructor(params: JoinParams) {
+    this.params = params;
+    this.cameraWanted = params.camera;
+    this.micWanted = params.mic;
+    this.trtc = TRTC.create();
+    this.snapshot = this.buildSnapshot();
+    this.listen();
+  }
+
+  /** Called once if the session ends by itself (kicked out); after it, the instance is destroyed. */
+  onEnded(handler: (end: SessionEnd) => void): void {
+    this.endHandler = handler;
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  readonly getSnapshot = (): SessionSnapshot => this.snapshot;
+
+  /** enterRoom; on failure the instance is destroyed and the RtcError is rethrown. */
+  async enter(): Promise<void> {
+    const { sdkAppId, userId, userSig, room } = this.params;
+    try {
+      if (room.kind === 'number') {
+        await this.trtc.enterRoom({ sdkAppId, userId, userSig, roomId: room.roomId });
+      } else {
+        await this.trtc.enterRoom({ sdkAppId, userId, userSig, strRoomId: room.strRoomId });
+      }
+    } catch (error) {
+      this.closing = true;
+      this.destroyed = true;
+      await settle(() => this.trtc.destroy(), 'destroy');
+      throw error;
+    }
+    this.entered = true;
+    if (!this.sawStateEvent) this.connectionState = 'CONNECTED';
+    this.syncMic();
+    this.syncCamera();
+    this.changed();
+  }
+
+  /** Stops local media, exitRoom, destroy. Safe to call more than once. */
+  leave(): Promise<void> {
+    this.leaving ??= this.shutdown();
+    return this.leaving;
+  }
+
+  /** The local preview element (`startLocalVideo` view); null on unmount. */
+  readonly setLocalView = (view: HTMLElement | null): void => {
+    this.localView = view;
+    this.syncCamera();
+  };
+
+  /** The element a remote tile gives as view; null on unmount. */
+  setRemoteView(userId: string, view: HTMLElement | null): void {
+    const slot = this.slots.get(userId);
+    if (!slot || slot.view === view) return;
+    slot.view = view;
+    this.syncRemote(userId);
+  }
+
+  toggleCamera(): void {
+    this.cameraWanted = !this.cameraWanted;
+    this.syncCamera();
+    this.changed();
+  }
+
+  toggleMic(): void {
+    this.micWanted = !this.micWanted;
+    this.syncMic();
+    this.changed();
+  }
+
+  /** muteRemoteAudio(userId, mute): this user is silenced here only. */
+  setRemoteAudioMuted(userId: string, mute: boolean): void {
+    if (!this.users.has(userId) || this.destroyed) return;
+    this.patchUser(userId, { audioMuted: mute });
+    this.enqueue(`audio:${userId}`, async () => {
+      if (this.destroyed || !this.users.has(userId)) return;
+      try {
+        await this.trtc.muteRemoteAudio(userId, mute);
+      } catch (error) {
+        this.patchUser(userId, { audioMuted: !mute });
+        this.notify(`Muting ${userId}`, error);
+      }
+    });
+  }
+
+  dismissNotice(id: number): void {
+    this.notices = this.notices.filter((notice) => notice.id !== id);
+    this.changed();
+  }
+
+  private listen(): void {
+    const { trtc } = this;
+    const EVENT = TRTC.EVENT;
+    trtc.on(EVENT.REMOTE_USER_ENTER, ({ userId }) => {
+      if (this.destroyed) return;
+      this.ensureUser(userId);
+      this.changed();
+    });
+    trtc.on(EVENT.REMOTE_USER_EXIT, ({ userId }) => {
+      if (this.destroyed) return;
+      // The SDK drops the user's streams itself; only forget them here.
+      this.users.delete(userId);
+      this.slots.delete(userId);
+      this.changed();
+    });
+    trtc.on(EVENT.REMOTE_VIDEO_AVAILABLE, ({ userId, streamType }) => {
+      if (this.destroyed || !isMainStream(streamType)) return;
+      this.ensureUser(userId);
+      const slot = this.slots.get(userId);
+      if (slot) {
+        slot.control = {
+          start: async (view) => {
+            await trtc.startRemoteVideo({ userId, streamType, view });
+          },
+          stop: async () => {
+            await trtc.stopRemoteVideo({ userId, streamType });
+          },
+        };
+      }
+      this.patchUser(userId, { videoAvailable: true });
+      this.syncRemote(userId);
+    });
+    trtc.on(EVENT.REMOTE_VIDEO_UNAVAILABLE, ({ userId, streamType }) => {
+      if (this.destroyed || !isMainStream(streamType) || !this.users.has(userId)) return;
+      this.patchUser(userId, { videoAvailable: false });
+      this.syncRemote(userId);
+    });
+    trtc.on(EVENT.REMOTE_AUDIO_AVAILABLE, ({ userId }) => {
+      if (this.destroyed) return;
+      this.ensureUser(userId);
+      this.patchUser(userId, { audioAvailable: true });
+    });
+    trtc.on(EVENT.REMOTE_AUDIO_UNAVAILABLE, ({ userId }) => {
+      if (this.destroyed || !this.users.has(userId)) return;
+      this.patchUser(userId, { audioAvailable: false });
+    });
+    trtc.on(EVENT.CONNECTION_STATE_CHANGED, ({ state }) => {
+      if (this.destroyed) return;
+      this.sawStateEvent = true;
+      this.connectionState = String(state);
+      this.changed();
+    });
+    trtc.on(EVENT.ERROR, (error) => {
+      if (this.destroyed) return;
+      this.notify('Room error', error);
+    });
+    trtc.on(EVENT.KICKED_OUT, ({ reason }) => {
+      if (this.closing) return;
+      const detail = String(reason);
+      void this.leave().then(() => this.endHandler?.({ reason: 'kicked', detail }));
+    });
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing = true;
+    this.syncCamera();
+    this.syncMic();
+    this.changed();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all([...this.queues.values()]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, LEAVE_DRAIN_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    await settle(() => this.trtc.exitRoom(), 'exitRoom');
+    this.destroyed = true;
+    await settle(() => this.trtc.destroy(), 'destroy');
+    this.connectionState = 'DISCONNECTED';
+    this.changed();
+  }
+
+  private syncCamera(): void {
+    if (this.destroyed) return;
+    this.enqueue('camera', async () => {
+      if (this.destroyed) return;
+      const want = this.entered && !this.closing && this.cameraWanted ? this.localView : null;
+      if (this.cameraIn && this.cameraIn !== want) {
+        try {
+          await this.trtc.stopLocalVideo();
+        } catch (error) {
+          this.notify('Stopping the camera', error);
+        }
+        this.cameraIn = null;
+        this.changed();
+      }
+      if (want && !this.cameraIn) {
+        try {
+          await this.trtc.startLocalVideo({ view: want });
+          this.cameraIn = want;
+        } catch (error) {
+          this.cameraWanted = false;
+          this.notify('Camera', error);
+        }
+        this.changed();
+      }
+    });
+  }
+
+  private syncMic(): void {
+    if (this.destroyed) return;
+    this.enqueue('mic', async () => {
+      if (this.destroyed) return;
+      const want = this.entered && !this.closing && this.micWanted;
+      if (this.micOn && !want) {
+        try {
+          await this.trtc.stopLocalAudio();
+        } catch (error) {
+          this.notify('Stopping the microphone', error);
+        }
+        this.micOn = false;
+        this.changed();
+      } else if (want && !this.micOn) {
+        try {
+          await this.trtc.startLocalAudio();
+          this.micOn = true;
+        } catch (error) {
+          this.micWanted = false;
+          this.notify('Microphone', error);
+        }
+        this.changed();
+      }
+    });
+  }
+
+  private syncRemote(userId: string): void {
+    if (this.destroyed || !this.slots.has(userId)) return;
+    this.enqueue(`video:${userId}`, async () => {
+      const slot = this.slots.get(userId);
+      if (this.destroyed || !slot) return;
+      const user = this.users.get(userId);
+      const want = !this.closing && user?.videoAvailable && slot.control ? slot.view : null;
+      if (slot.playingIn && slot.playingIn !== want) {
+        slot.playingIn = null;
+        // After REMOTE_VIDEO_UNAVAILABLE the stream may be gone already: a failure here is expected.
+        if (slot.control) await settle(() => slot.control?.stop(), `stopRemoteVideo(${userId})`);
+      }
+      if (want && !slot.playingIn && slot.control) {
+        try {
+          await slot.control.start(want);
+          slot.playingIn = want;
+        } catch (error) {
+          if (this.users.has(userId)) this.notify(`Video of ${userId}`, error);
+        }
+      }
+    });
+  }
+
+  private enqueue(key: string, task: () => Promise<void>): void {
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const next = previous.then(task).catch((error: unknown) => {
+      console.error(`[conclave-demo] ${key}`, error);
+    });
+    this.queues.set(key, next);
+    void next.then(() => {
+      if (this.queues.get(key) === next) this.queues.delete(key);
+    });
+  }
+
+  private ensureUser(userId: string): void {
+    if (this.users.has(userId)) return;
+    this.users.set(userId, { userId, videoAvailable: false, audioAvailable: false, audioMuted: false });
+    this.slots.set(userId, { control: null, view: null, playingIn: null });
+  }
+
+  private patchUser(userId: string, patch: Partial<Omit<RemoteUser, 'userId'>>): void {
+    const user = this.users.get(userId);
+    if (!user) return;
+    this.users.set(userId, { ...user, ...patch });
+    this.changed();
+  }
+
+  private notify(title: string, error: unknown): void {
+    const notice: Notice = { id: this.nextNoticeId++, title, error: describeError(error) };
+    this.notices = [...this.notices, notice].slice(-MAX_NOTICES);
+    this.changed();
+  }
+
+  private buildSnapshot(): SessionSnapshot {
+    const mediaState = (wanted: boolean, running: boolean): MediaState => {
+      if (wanted && !this.closing) return running ? 'on' : 'starting';
+      return running ? 'stopping' : 'off';
+    };
+    return {
+      connectionState: this.connectionState,
+      remoteUsers: [...this.users.values()],
+      camera: mediaState(this.cameraWanted, this.cameraIn !== null),
+      mic: mediaState(this.micWanted, this.micOn),
+      notices: this.notices,
+    };
+  }
+
+  private changed(): void {
+    this.snapshot = this.buildSnapshot();
+    for (const listener of this.listeners) listener();
+  }
+}

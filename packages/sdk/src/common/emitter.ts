@@ -1,0 +1,58 @@
+/** A listener as registered, with its `this` context. */
+interface Entry {
+  handler: (...args: never[]) => void;
+  context: unknown;
+  once: boolean;
+}
+
+/**
+ * A typed event emitter. `emit` calls each listener in a try/catch so an app's exception
+ * never breaks the SDK; the error is reported through `onListenerError`.
+ */
+export class Emitter<Events extends { [K in keyof Events]: (...args: never[]) => void }> {
+  readonly #listeners = new Map<keyof Events, Entry[]>();
+  onListenerError: (error: unknown, event: keyof Events) => void = (error) => {
+    console.error(error);
+  };
+
+  on<E extends keyof Events>(event: E, handler: Events[E], context?: unknown): void {
+    const list = this.#listeners.get(event) ?? [];
+    list.push({ handler, context, once: false });
+    this.#listeners.set(event, list);
+  }
+
+  once<E extends keyof Events>(event: E, handler: Events[E], context?: unknown): void {
+    const list = this.#listeners.get(event) ?? [];
+    list.push({ handler, context, once: true });
+    this.#listeners.set(event, list);
+  }
+
+  /** Removes a listener; with event '*' removes every listener of every event. */
+  off<E extends keyof Events>(event: E | '*', handler?: Events[E], context?: unknown): void {
+    if (event === '*') {
+      this.#listeners.clear();
+      return;
+    }
+    const list = this.#listeners.get(event);
+    if (!list) return;
+    const kept = list.filter((e) => !(e.handler === handler && (context === undefined || e.context === context)));
+    this.#listeners.set(event, handler ? kept : []);
+  }
+
+  emit<E extends keyof Events>(event: E, ...args: Parameters<Events[E]>): void {
+    const list = this.#listeners.get(event);
+    if (!list || list.length === 0) return;
+    for (const entry of [...list]) {
+      if (entry.once) this.off(event, entry.handler as Events[E], entry.context);
+      try {
+        (entry.handler as (...a: Parameters<Events[E]>) => void).apply(entry.context, args);
+      } catch (error) {
+        this.onListenerError(error, event);
+      }
+    }
+  }
+
+  listenerCount(event: keyof Events): number {
+    return this.#listeners.get(event)?.length ?? 0;
+  }
+}

@@ -1,0 +1,30 @@
+/** Event names the client emits (TRTC.EVENT), with the original's values. */
+export const EVENT = Object.freeze({
+  ERROR: 'error',
+  AUTOPLAY_FAILED: 'autoplay-failed',
+  KICKED_OUT: 'kicked-out',
+  REMOTE_USER_ENTER: 'remote-user-enter',
+  REMOTE_USER_EXIT: 'remote-user-exit',
+  REMOTE_AUDIO_AVAILABLE: 'remote-audio-available',
+  REMOTE_AUDIO_UNAVAILABLE: 'remote-audio-unavailable',
+  REMOTE_VIDEO_AVAILABLE: 'remote-video-available',
+  REMOTE_VIDEO_UNAVAILABLE: 'remote-video-unavailable',
+  AUDIO_VOLUME: 'audio-volume',
+  AUDIO_FRAME: 'audio-frame',
+  NETWORK_QUALITY: 'network-quality',
+  CONNECTION_STATE_CHANGED: 'connection-state-changed',
+  AUDIO_PLAY_STATE_CHANGED: 'audio-play-state-changed',
+  VIDEO_PLAY_STATE_CHANGED: 'video-play-state-changed',
+  SCREEN_SHARE_STOPPED: 'screen-share-stopped',
+  DEVICE_CHANGED: 'device-changed',
+  PUBLISH_STATE_CHANGED: 'publish-state-changed',
+  TRACK: 'track',
+  STATISTICS: 'statistics',
+  SEI_MESSAGE: 'sei-message',
+  CUSTOM_MESSAGE: 'custom-message',
+  FIRST_VIDEO_FRAME: 'first-video-frame',
+  VIDEO_DECODE_DOWNGRADE_STATE_CHANGED: 'video-decode-downgrade-state-changed',
+  LAYER_DATA: 'layerData',
+} as const);
+
+export type EventName = (typeof EVENT)[keyof typeof EVENT];

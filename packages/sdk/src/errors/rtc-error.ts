@@ -1,0 +1,61 @@
+import { ERROR_CODE, type ErrorCode } from '../constants/error-code.js';
+
+/** What an RtcError is built from. */
+export interface RtcErrorInit {
+  code: ErrorCode;
+  extraCode?: number;
+  message: string;
+  functionName?: string;
+  originError?: unknown;
+  handler?: () => void;
+}
+
+const CODE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(ERROR_CODE).map(([name, code]) => [code, name]));
+
+/**
+ * The one error class of the SDK: every public method rejects only with an RtcError.
+ * `code` is a TRTC.ERROR_CODE value; `extraCode` refines it (SPEC §8 reading B, or a server code).
+ */
+export class RtcError extends Error {
+  override readonly name = 'RtcError';
+  readonly code: ErrorCode;
+  readonly extraCode?: number;
+  readonly functionName: string;
+  readonly originError?: unknown;
+  /** Present for 5302 (permission denied by the system): opens the OS privacy settings where possible. */
+  readonly handler?: () => void;
+
+  constructor(init: RtcErrorInit) {
+    super(RtcError.#format(init));
+    this.code = init.code;
+    this.extraCode = init.extraCode;
+    this.functionName = init.functionName ?? '';
+    this.originError = init.originError;
+    this.handler = init.handler;
+  }
+
+  /** The text: message, code name and hex code (SPEC §8). */
+  static #format(init: RtcErrorInit): string {
+    const name = CODE_NAMES[init.code] ?? 'UNKNOWN_ERROR';
+    const extra = init.extraCode !== undefined ? ` extraCode:${init.extraCode}` : '';
+    return `${init.message} <${name} 0x${init.code.toString(16)}${extra}>`;
+  }
+
+  /**
+   * Converts anything thrown inside the SDK into an RtcError (an RtcError passes through,
+   * with the function name filled in).
+   */
+  static convertFrom(error: unknown, functionName?: string): RtcError {
+    if (error instanceof RtcError) {
+      if (!functionName || error.functionName) return error;
+      return new RtcError({ code: error.code, extraCode: error.extraCode, message: error.rawMessage, functionName, originError: error.originError, handler: error.handler });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new RtcError({ code: ERROR_CODE.UNKNOWN_ERROR, message, functionName, originError: error });
+  }
+
+  /** The message without the code suffix. */
+  get rawMessage(): string {
+    return this.message.replace(/ <[A-Z_]+ 0x[0-9a-f]+( extraCode:-?\d+)?>$/, '');
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * @conclave/sdk: the browser SDK. Its default export is the TRTC class, source-compatible with
+ * the trtc-sdk-v5 API: `import TRTC from '@conclave/sdk'`.
+ */
+import { TRTC } from './trtc.js';
+
+export default TRTC;
+export { TRTC };
+export { RtcError } from './errors/rtc-error.js';
+export { EVENT } from './constants/event.js';
+export { TYPE } from './constants/type.js';
+export { ERROR_CODE } from './constants/error-code.js';
+export type {
+  TRTCOptions, EnterRoomConfig, ProxyServer, TurnServer, LocalVideoConfig, LocalAudioConfig,
+  RemoteVideoConfig, TRTCEventTypes, ConnectionState, View, VideoProfileName,
+} from './types.js';
+export type { VideoProfile, AudioProfile } from './media/profiles.js';

@@ -1,0 +1,421 @@
+import {
+  encodeFlag, ROLE_CODE, SCENE_CODE, TERMINAL_TYPE,
+  type PeerInfo, type PushMap,
+} from '@conclave/protocol';
+import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
+import type { Emitter } from '../common/emitter.js';
+import { withTimeout } from '../common/timeout.js';
+import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
+import { invalidOperation, MESSAGE, operationAbort, serverError } from '../errors/catalogue.js';
+import { RtcError } from '../errors/rtc-error.js';
+import { log } from '../log/logger.js';
+import { AudioPlayer } from '../playback/audio-player.js';
+import { VideoPlayer } from '../playback/video-player.js';
+import { fetchSchedule, ScheduleRefused, type Schedule } from '../schedule/schedule.js';
+import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
+import { Downlink } from '../transport/downlink.js';
+import { Uplink, type UplinkSlot } from '../transport/uplink.js';
+import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
+import type { RoomTarget } from '../validate/enter-room.js';
+import { RemoteUser, type VideoRequest } from './remote-user.js';
+
+/** Room states (SPEC §4). */
+export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
+
+export const SDK_VERSION = '5.10.1';
+
+/** What the local side publishes, by uplink slot. */
+interface LocalSlot {
+  track: MediaStreamTrack;
+  bitrate?: number;
+  muted: boolean;
+}
+
+/**
+ * One room session: scheduling, signalling, the uplink, and the remote users with their
+ * downlinks and players. The TRTC class validates calls; this class carries them out.
+ */
+export class Room {
+  state: RoomState = 'initial';
+  readonly #events: Emitter<TRTCEventTypes>;
+  #config: EnterRoomConfig | undefined;
+  #signal: SignalChannel | undefined;
+  #schedule: Schedule | undefined;
+  #uplink: Uplink | undefined;
+  #connectionState: ConnectionState = 'DISCONNECTED';
+  readonly #remotes = new Map<string, RemoteUser>();
+  readonly #local: Partial<Record<UplinkSlot, LocalSlot>> = {};
+  #flagQueue: Promise<void> = Promise.resolve();
+  #abortJoin: ((error: RtcError) => void) | undefined;
+  role: 'anchor' | 'audience' = 'anchor';
+  scene: 'rtc' | 'live' = 'rtc';
+  userId = '';
+
+  constructor(events: Emitter<TRTCEventTypes>) {
+    this.#events = events;
+  }
+
+  get remoteUsers(): ReadonlyMap<string, RemoteUser> {
+    return this.#remotes;
+  }
+
+  get iceServers(): RTCIceServer[] {
+    const servers: RTCIceServer[] = [...(this.#schedule?.iceServers ?? [])];
+    const proxy = typeof this.#config?.proxy === 'object' ? this.#config.proxy : undefined;
+    const turns = proxy?.turnServer ? (Array.isArray(proxy.turnServer) ? proxy.turnServer : [proxy.turnServer]) : [];
+    for (const turn of turns) servers.push({ urls: turn.url, username: turn.username, credential: turn.credential });
+    return servers;
+  }
+
+  get #iceTransportPolicy(): RTCIceTransportPolicy {
+    const proxy = typeof this.#config?.proxy === 'object' ? this.#config.proxy : undefined;
+    return proxy?.iceTransportPolicy ?? this.#schedule?.iceTransportPolicy ?? 'all';
+  }
+
+  #setConnectionState(state: ConnectionState): void {
+    const prevState = this.#connectionState;
+    if (prevState === state) return;
+    this.#connectionState = state;
+    this.#events.emit('connection-state-changed', { prevState, state });
+  }
+
+  /** Base URL of scheduling: proxy.scheduleProxy, a proxy string, else the SDK's own server. */
+  #scheduleBase(config: EnterRoomConfig): string {
+    if (typeof config.proxy === 'string' && /^https?:/.test(config.proxy)) return config.proxy;
+    if (typeof config.proxy === 'object' && config.proxy.scheduleProxy) return config.proxy.scheduleProxy;
+    return DEFAULT_SERVER_ORIGIN;
+  }
+
+  /** Joins: schedule, connect, join; rejects with RtcError. */
+  async join(config: EnterRoomConfig, target: RoomTarget): Promise<void> {
+    this.state = 'joining';
+    this.#config = config;
+    this.userId = config.userId;
+    this.scene = config.scene ?? 'rtc';
+    this.role = this.scene === 'live' ? (config.role ?? 'anchor') : 'anchor';
+    this.#setConnectionState('CONNECTING');
+    const aborted = new Promise<never>((_, reject) => {
+      this.#abortJoin = reject;
+    });
+    try {
+      await Promise.race([this.#doJoin(config, target), aborted]);
+      this.state = 'joined';
+      this.#setConnectionState('CONNECTED');
+    } catch (error) {
+      this.#teardown();
+      this.state = 'left';
+      this.#setConnectionState('DISCONNECTED');
+      throw this.#joinError(error);
+    } finally {
+      this.#abortJoin = undefined;
+    }
+  }
+
+  #joinError(error: unknown): RtcError {
+    if (error instanceof RtcError) return error;
+    if (error instanceof ScheduleRefused || error instanceof SignalReplyError) {
+      return serverError(error.code, error.message, 'enterRoom');
+    }
+    if (error instanceof SignalChannelError && error.reason === 'timeout') {
+      return new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.JOIN_TIMEOUT, functionName: 'enterRoom', originError: error });
+    }
+    return new RtcError({ code: ERROR_CODE.SERVER_ERROR, message: `join room failed: ${(error as Error)?.message ?? String(error)}`, functionName: 'enterRoom', originError: error });
+  }
+
+  async #doJoin(config: EnterRoomConfig, target: RoomTarget): Promise<void> {
+    const scheduleBase = this.#scheduleBase(config);
+    const schedule = await fetchSchedule(scheduleBase, {
+      sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
+      roomId: target.roomId, isStringRoomId: target.isString, sdkVersion: SDK_VERSION,
+      ...(this.scene === 'live' ? { role: this.role } : {}),
+    });
+    this.#schedule = schedule;
+    const wsUrl = typeof config.proxy === 'object' && config.proxy.websocketProxy ? config.proxy.websocketProxy : schedule.domains.main;
+    const signal = new SignalChannel(wsUrl);
+    this.#signal = signal;
+    this.#listen(signal);
+    await signal.connect();
+    const timeoutMs = (schedule.config.enterRoomTimeout ?? 5) >= 1 ? (schedule.config.enterRoomTimeout ?? 5) * 1000 : 5000;
+    const reply = await withTimeout(signal.request('join', {
+      sdkAppId: config.sdkAppId,
+      userId: config.userId,
+      userSig: config.userSig,
+      roomId: target.roomId,
+      useStringRoomId: target.isString,
+      privateMapKey: config.privateMapKey,
+      latencyLevel: config.latencyLevel,
+      trtcRole: this.role === 'audience' ? ROLE_CODE.audience : ROLE_CODE.anchor,
+      trtcScene: this.scene === 'live' ? SCENE_CODE.live : SCENE_CODE.rtc,
+      businessInfo: config.businessInfo,
+      version: SDK_VERSION,
+      ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
+      terminalType: TERMINAL_TYPE,
+    }, timeoutMs), timeoutMs, () => new SignalChannelError(MESSAGE.JOIN_TIMEOUT, 'timeout'));
+    // Existing users: enter first, then their published streams.
+    for (const peer of reply.userList) this.#onPeerJoin(peer);
+    this.#onPublishList({ userList: reply.userList });
+  }
+
+  #listen(signal: SignalChannel): void {
+    signal.on('peer-join', (peer) => this.#onPeerJoin(peer));
+    signal.on('peer-leave', ({ userId }) => this.#onPeerLeave(userId));
+    signal.on('publish-list', (list) => this.#onPublishList(list));
+    signal.on('banned', (data) => this.#onBanned(data));
+    signal.on('lost', (reason) => {
+      log.warn('signal channel lost:', reason);
+      if (this.state === 'joined') {
+        this.#setConnectionState('DISCONNECTED');
+        this.#events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
+      }
+    });
+  }
+
+  /** Leaves: tells the server, closes every connection, stops remote playback. */
+  async leave(): Promise<void> {
+    if (this.state === 'joining') {
+      this.#abortJoin?.(operationAbort(MESSAGE.CONNECTION_ABORTED, 'enterRoom'));
+    }
+    const signal = this.#signal;
+    if (signal?.isOpen && this.state === 'joined') {
+      await signal.request('leave', {}).catch(() => undefined);
+    }
+    this.#teardown();
+    this.state = 'left';
+    this.#setConnectionState('DISCONNECTED');
+  }
+
+  #teardown(): void {
+    for (const user of this.#remotes.values()) this.#closeRemote(user);
+    this.#remotes.clear();
+    this.#uplink?.close();
+    this.#uplink = undefined;
+    this.#signal?.close();
+    this.#signal = undefined;
+  }
+
+  #onBanned(data: PushMap['banned']): void {
+    if (data.reason === 'user_time_out') return; // rejoin handled by reconnection
+    this.#teardown();
+    this.state = 'left';
+    this.#setConnectionState('DISCONNECTED');
+    this.#events.emit('kicked-out', { reason: data.reason, message: data.message });
+  }
+
+  // ---- remote users ----
+
+  #onPeerJoin(peer: PeerInfo): void {
+    if (peer.userId === this.userId || this.#remotes.has(peer.userId)) return;
+    const user = new RemoteUser(peer.userId, peer.tinyId);
+    this.#remotes.set(peer.userId, user);
+    this.#events.emit('remote-user-enter', { userId: peer.userId });
+  }
+
+  #onPeerLeave(userId: string): void {
+    const user = this.#remotes.get(userId);
+    if (!user) return;
+    this.#applyFlag(user, 0);
+    this.#closeRemote(user);
+    this.#remotes.delete(userId);
+    this.#events.emit('remote-user-exit', { userId });
+  }
+
+  #onPublishList(list: PushMap['publish-list']): void {
+    for (const peer of list.userList) {
+      const user = this.#remotes.get(peer.userId);
+      if (user) this.#applyFlag(user, peer.flag);
+    }
+  }
+
+  /** Applies a new flag and announces what became (un)available. */
+  #applyFlag(user: RemoteUser, flag: number): void {
+    const before = { audio: user.audioAvailable, video: user.videoAvailable, aux: user.auxAvailable };
+    user.flag = flag;
+    const after = { audio: user.audioAvailable, video: user.videoAvailable, aux: user.auxAvailable };
+    const userId = user.userId;
+    const autoAudio = this.#config?.autoReceiveAudio ?? true;
+    const autoVideo = this.#config?.autoReceiveVideo ?? false;
+    if (before.audio !== after.audio) {
+      user.wants.audio = after.audio && autoAudio;
+      this.#events.emit(after.audio ? 'remote-audio-available' : 'remote-audio-unavailable', { userId });
+    }
+    if (before.video !== after.video) {
+      if (!after.video) this.#stopVideoPlayer(user, 'main');
+      user.wants.bigVideo = after.video && (autoVideo || user.videoRequests.main !== undefined);
+      this.#events.emit(after.video ? 'remote-video-available' : 'remote-video-unavailable', { userId, streamType: 'main' });
+    }
+    if (before.aux !== after.aux) {
+      if (!after.aux) this.#stopVideoPlayer(user, 'sub');
+      user.wants.auxVideo = after.aux && (autoVideo || user.videoRequests.sub !== undefined);
+      this.#events.emit(after.aux ? 'remote-video-available' : 'remote-video-unavailable', { userId, streamType: 'sub' });
+    }
+    if (!after.audio) this.#stopAudioPlayer(user);
+    this.#syncSubscription(user).catch((error: unknown) => {
+      log.warn('subscription to', userId, 'failed:', error);
+    });
+  }
+
+  /** Brings the server's subscription for `user` in line with what is wanted. Serialised per user. */
+  #syncSubscription(user: RemoteUser): Promise<void> {
+    const run = async () => {
+      const signal = this.#signal;
+      if (!signal || this.#remotes.get(user.userId) !== user) return;
+      const wants = { ...user.wants };
+      const data = { srcUserId: user.userId, audio: wants.audio, bigVideo: wants.bigVideo, smallVideo: false, auxVideo: wants.auxVideo };
+      if (!user.wantsAnything) {
+        if (user.downlink) {
+          await signal.request('unsubscribe', { srcUserId: user.userId }).catch(() => undefined);
+          this.#closeRemote(user);
+        }
+        return;
+      }
+      if (!user.downlink) {
+        const downlink = new Downlink(this.iceServers, ({ slot, track }) => this.#onRemoteTrack(user, slot, track));
+        user.downlink = downlink;
+        const { sdp } = await signal.request('subscribe', data);
+        const answer = await downlink.answer(sdp);
+        await signal.request('subscribe-answer', { srcUserId: user.userId, sdp: answer });
+      } else if (!user.sent || user.sent.audio !== wants.audio || user.sent.bigVideo !== wants.bigVideo || user.sent.auxVideo !== wants.auxVideo) {
+        await signal.request('subscribe-change', data);
+      }
+      user.sent = wants;
+      this.#refreshPlayers(user);
+    };
+    user.queue = user.queue.then(run, run);
+    return user.queue;
+  }
+
+  #onRemoteTrack(user: RemoteUser, slot: 'audio' | 'video' | 'aux', track: MediaStreamTrack): void {
+    this.#events.emit('track', { userId: user.userId, ...(slot === 'audio' ? {} : { streamType: slot === 'video' ? 'main' : 'sub' }), track });
+    this.#refreshPlayers(user);
+  }
+
+  /** Creates players for tracks that are wanted and present; removes unwanted ones. */
+  #refreshPlayers(user: RemoteUser): void {
+    const tracks = user.downlink?.tracks ?? {};
+    if (user.wants.audio && tracks.audio && !user.audioPlayer) {
+      user.audioPlayer = new AudioPlayer(tracks.audio);
+      user.audioPlayer.setMuted(user.audioMuted);
+    }
+    for (const streamType of ['main', 'sub'] as const) {
+      const track = streamType === 'main' ? tracks.video : tracks.aux;
+      const request = user.videoRequests[streamType];
+      if (track && request && !user.videoPlayers[streamType]) {
+        user.videoPlayers[streamType] = new VideoPlayer(track, request.views, { fillMode: request.fillMode, mirror: request.mirror });
+      }
+    }
+  }
+
+  #stopAudioPlayer(user: RemoteUser): void {
+    user.audioPlayer?.stop();
+    user.audioPlayer = undefined;
+  }
+
+  #stopVideoPlayer(user: RemoteUser, streamType: 'main' | 'sub'): void {
+    user.videoPlayers[streamType]?.stop();
+    user.videoPlayers[streamType] = undefined;
+  }
+
+  #closeRemote(user: RemoteUser): void {
+    this.#stopAudioPlayer(user);
+    this.#stopVideoPlayer(user, 'main');
+    this.#stopVideoPlayer(user, 'sub');
+    user.downlink?.close();
+    user.downlink = undefined;
+    user.sent = undefined;
+  }
+
+  /** Starts receiving and rendering a remote video (startRemoteVideo). */
+  async startRemoteVideo(userId: string, streamType: 'main' | 'sub', request: VideoRequest): Promise<void> {
+    const user = this.#remoteWithStream(userId, streamType, 'startRemoteVideo');
+    this.#stopVideoPlayer(user, streamType);
+    user.videoRequests[streamType] = request;
+    if (streamType === 'main') user.wants.bigVideo = true;
+    else user.wants.auxVideo = true;
+    await this.#syncSubscription(user).catch((error: unknown) => {
+      throw new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: `${MESSAGE.SUBSCRIBE_FAILED}: ${(error as Error).message}`, functionName: 'startRemoteVideo', originError: error });
+    });
+  }
+
+  /** Stops receiving and rendering a remote video ('*' for every user). */
+  async stopRemoteVideo(userId: string, streamType: 'main' | 'sub' | undefined): Promise<void> {
+    const users = userId === '*' ? [...this.#remotes.values()] : [this.#remotes.get(userId)].filter((u): u is RemoteUser => !!u);
+    await Promise.all(users.map((user) => {
+      for (const type of streamType ? [streamType] : (['main', 'sub'] as const)) {
+        this.#stopVideoPlayer(user, type);
+        user.videoRequests[type] = undefined;
+        if (type === 'main') user.wants.bigVideo = false;
+        else user.wants.auxVideo = false;
+      }
+      return this.#syncSubscription(user).catch(() => undefined);
+    }));
+  }
+
+  /** Mutes or unmutes a remote user's audio ('*' for all). */
+  muteRemoteAudio(userId: string, mute: boolean): void {
+    const users = userId === '*' ? [...this.#remotes.values()] : [this.#remotes.get(userId)].filter((u): u is RemoteUser => !!u);
+    for (const user of users) {
+      user.audioMuted = mute;
+      user.audioPlayer?.setMuted(mute);
+    }
+  }
+
+  #remoteWithStream(userId: string, streamType: 'main' | 'sub', functionName: string): RemoteUser {
+    if (this.state !== 'joined') throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() first', functionName);
+    const user = this.#remotes.get(userId);
+    if (!user) throw invalidOperation(EXTRA_CODE.REMOTE_USER_NOT_EXIST, `remote user '${userId}' is not in the room`, functionName);
+    const available = streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary;
+    if (!available) throw invalidOperation(EXTRA_CODE.STREAM_TYPE_NOT_EXIST, `remote user '${userId}' does not publish the ${streamType} stream`, functionName);
+    return user;
+  }
+
+  // ---- publishing ----
+
+  /** Puts (or clears) a local track on an uplink slot and tells the server the new flags. */
+  async setLocalTrack(slot: UplinkSlot, local: LocalSlot | undefined): Promise<void> {
+    if (local) this.#local[slot] = local;
+    else delete this.#local[slot];
+    if (this.state !== 'joined') return;
+    await this.#applyLocal(slot);
+  }
+
+  /** After joining (or a role switch to anchor), publishes whatever is captured. */
+  async publishPending(): Promise<void> {
+    if (this.state !== 'joined' || !this.canPublish) return;
+    await Promise.all((Object.keys(this.#local) as UplinkSlot[]).map((slot) => this.#applyLocal(slot)));
+  }
+
+  get canPublish(): boolean {
+    return !(this.scene === 'live' && this.role === 'audience');
+  }
+
+  async #applyLocal(slot: UplinkSlot): Promise<void> {
+    const signal = this.#signal;
+    if (!signal || !this.canPublish) return;
+    const local = this.#local[slot];
+    if (local && !this.#uplink) {
+      this.#uplink = new Uplink(this.iceServers, this.#iceTransportPolicy);
+    }
+    const uplink = this.#uplink;
+    if (!uplink) return;
+    await uplink.setTrack(slot, local?.track ?? null, local?.bitrate);
+    await uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp);
+    await this.#sendFlag();
+  }
+
+  /** Sends our current publish flags (serialised so they arrive in order). */
+  #sendFlag(): Promise<void> {
+    const run = async () => {
+      const flag = encodeFlag({
+        hasAudio: !!this.#local.audio,
+        audioMuted: !!this.#local.audio?.muted,
+        hasVideo: !!this.#local.video,
+        videoMuted: !!this.#local.video?.muted,
+        hasAuxiliary: !!this.#local.aux,
+        auxMuted: !!this.#local.aux?.muted,
+      });
+      await this.#signal?.request('mute-flag', { flag });
+    };
+    this.#flagQueue = this.#flagQueue.then(run, run);
+    return this.#flagQueue;
+  }
+}

@@ -1,0 +1,154 @@
+import {
+  isPush, LIMITS,
+  type Command, type CommandMap, type PushMap, type PushName, type ServerMessage,
+} from '@conclave/protocol';
+import { Emitter } from '../common/emitter.js';
+
+/** A reply with a non-zero code. */
+export class SignalReplyError extends Error {
+  constructor(readonly command: Command, readonly code: number, message: string) {
+    super(message);
+    this.name = 'SignalReplyError';
+  }
+}
+
+/** The channel is closed or timed out. */
+export class SignalChannelError extends Error {
+  constructor(message: string, readonly reason: 'timeout' | 'closed' | 'connect') {
+    super(message);
+    this.name = 'SignalChannelError';
+  }
+}
+
+type PushHandlers = { [P in PushName]: (data: PushMap[P]) => void };
+interface ChannelEvents extends PushHandlers {
+  /** The socket closed without close() being called. */
+  lost: (reason: string) => void;
+}
+
+interface Pending {
+  resolve: (data: unknown) => void;
+  reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+  cmd: Command;
+}
+
+/**
+ * The WebSocket signalling channel: request/reply with ids and time-outs, server pushes,
+ * and a heartbeat every 2 s so the server can tell a live client from a vanished one.
+ */
+export class SignalChannel extends Emitter<ChannelEvents> {
+  readonly #url: string;
+  #socket: WebSocket | undefined;
+  #nextId = 1;
+  readonly #pending = new Map<number, Pending>();
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #closedByUs = false;
+
+  constructor(url: string) {
+    super();
+    this.#url = url;
+  }
+
+  /** Opens the socket; rejects on error or after the connect time-out. */
+  connect(timeoutMs: number = LIMITS.WS_CONNECT_TIMEOUT_MS): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let socket: WebSocket;
+      try {
+        socket = new WebSocket(this.#url);
+      } catch (error) {
+        reject(new SignalChannelError(`cannot open ${this.#url}: ${(error as Error).message}`, 'connect'));
+        return;
+      }
+      this.#socket = socket;
+      const timer = setTimeout(() => {
+        socket.close();
+        reject(new SignalChannelError(`websocket connect time-out (${timeoutMs} ms)`, 'timeout'));
+      }, timeoutMs);
+      socket.onopen = () => {
+        clearTimeout(timer);
+        this.#startHeartbeat();
+        resolve();
+      };
+      socket.onerror = () => {
+        clearTimeout(timer);
+        reject(new SignalChannelError(`cannot connect to ${this.#url}`, 'connect'));
+      };
+      socket.onmessage = (event) => this.#onMessage(event.data);
+      socket.onclose = (event) => {
+        clearTimeout(timer);
+        this.#stopHeartbeat();
+        this.#failPending(new SignalChannelError('signal channel closed', 'closed'));
+        if (!this.#closedByUs) this.emit('lost', event.reason || `code ${event.code}`);
+      };
+    });
+  }
+
+  /** Sends a command and resolves with the reply data; rejects with SignalReplyError or SignalChannelError. */
+  request<C extends Command>(cmd: C, data: CommandMap[C]['data'], timeoutMs: number = LIMITS.RESPONSE_TIMEOUT_MS): Promise<CommandMap[C]['reply']> {
+    const socket = this.#socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new SignalChannelError('signal channel is not open', 'closed'));
+    }
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new SignalChannelError(`${cmd} timed out after ${timeoutMs} ms`, 'timeout'));
+      }, timeoutMs);
+      this.#pending.set(id, { resolve: resolve as (d: unknown) => void, reject, timer, cmd });
+      socket.send(JSON.stringify({ id, cmd, data }));
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.#socket?.readyState === WebSocket.OPEN;
+  }
+
+  /** Closes the channel; pending requests fail. */
+  close(): void {
+    this.#closedByUs = true;
+    this.#stopHeartbeat();
+    this.#socket?.close(1000, 'bye');
+    this.#failPending(new SignalChannelError('signal channel closed', 'closed'));
+  }
+
+  #onMessage(raw: unknown): void {
+    if (typeof raw !== 'string') return;
+    let msg: ServerMessage;
+    try {
+      msg = JSON.parse(raw) as ServerMessage;
+    } catch {
+      return;
+    }
+    if (isPush(msg)) {
+      (this.emit as (e: PushName, d: unknown) => void)(msg.push, msg.data);
+      return;
+    }
+    const pending = this.#pending.get(msg.id);
+    if (!pending) return;
+    this.#pending.delete(msg.id);
+    clearTimeout(pending.timer);
+    if (msg.code === 0) pending.resolve(msg.data ?? {});
+    else pending.reject(new SignalReplyError(pending.cmd, msg.code, msg.message));
+  }
+
+  #failPending(error: Error): void {
+    for (const pending of this.#pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+    }
+    this.#pending.clear();
+  }
+
+  #startHeartbeat(): void {
+    this.#heartbeat = setInterval(() => {
+      this.request('heartbeat', {}).catch(() => undefined);
+    }, LIMITS.PING_INTERVAL_MS);
+  }
+
+  #stopHeartbeat(): void {
+    clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
+  }
+}

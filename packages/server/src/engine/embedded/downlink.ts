@@ -1,0 +1,102 @@
+import type { RTCPeerConnection, RTCRtpSender, RtpPacket } from 'werift';
+import type { ForwardWants, LinkState } from '../media-engine.js';
+import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
+import type { ForwardSource, PacketSink } from './forward-source.js';
+import { createPeer, linkState, type PeerNetworkOptions } from './peer-factory.js';
+import type { PublisherSources } from './uplink.js';
+
+/** Counts what downlinks forward, for metrics. */
+export interface ForwardCounter {
+  packets: number;
+  bytes: number;
+}
+
+type Slot = 'audio' | 'video' | 'aux';
+
+/**
+ * A subscriber's send-only peer connection for one source user: three m-lines (audio, main
+ * video, auxiliary video), fed from the source's forward points according to what is wanted.
+ */
+export class Downlink {
+  readonly #pc: RTCPeerConnection;
+  #wants: ForwardWants;
+  readonly #sources: PublisherSources;
+  readonly #removeSinks: (() => void)[] = [];
+  readonly #counter: ForwardCounter;
+  #state: LinkState = 'connecting';
+
+  constructor(net: PeerNetworkOptions, sources: PublisherSources, wants: ForwardWants, counter: ForwardCounter) {
+    this.#sources = sources;
+    this.#wants = wants;
+    this.#counter = counter;
+    this.#pc = createPeer(net, videoCodecs(sources.video.codecMimeType ?? sources.aux.codecMimeType), audioCodecs(), headerExtensions());
+    const slots: Slot[] = ['audio', 'video', 'aux'];
+    for (const slot of slots) {
+      const transceiver = this.#pc.addTransceiver(slot === 'audio' ? 'audio' : 'video', { direction: 'sendonly' });
+      this.#wire(slot, sources[slot], transceiver.sender);
+    }
+    this.#pc.connectionStateChange.subscribe((state) => {
+      this.#state = linkState(state);
+      if (this.#state === 'connected') this.#requestKeyframes();
+    });
+  }
+
+  /** The server's offer. */
+  async createOffer(): Promise<string> {
+    const offer = await this.#pc.createOffer();
+    await this.#pc.setLocalDescription(offer);
+    const sdp = this.#pc.localDescription?.sdp;
+    if (!sdp) throw new Error('no local description');
+    return sdp;
+  }
+
+  /** Applies the subscriber's answer. */
+  async applyAnswer(sdp: string): Promise<void> {
+    await this.#pc.setRemoteDescription({ type: 'answer', sdp });
+  }
+
+  /** Changes which streams flow; newly wanted video starts at a key frame. */
+  update(wants: ForwardWants): void {
+    const videoAdded = (wants.bigVideo || wants.smallVideo) && !(this.#wants.bigVideo || this.#wants.smallVideo);
+    const auxAdded = wants.auxVideo && !this.#wants.auxVideo;
+    this.#wants = wants;
+    if (videoAdded) this.#sources.video.requestKeyframe();
+    if (auxAdded) this.#sources.aux.requestKeyframe();
+  }
+
+  get state(): LinkState {
+    return this.#state;
+  }
+
+  close(): void {
+    for (const remove of this.#removeSinks) remove();
+    this.#pc.close().catch(() => undefined);
+  }
+
+  #wanted(slot: Slot): boolean {
+    if (slot === 'audio') return this.#wants.audio;
+    if (slot === 'video') return this.#wants.bigVideo || this.#wants.smallVideo;
+    return this.#wants.auxVideo;
+  }
+
+  #wire(slot: Slot, source: ForwardSource, sender: RTCRtpSender): void {
+    const sink: PacketSink = (rtp: RtpPacket, restarted: boolean) => {
+      if (!this.#wanted(slot) || this.#state !== 'connected') return;
+      if (restarted) sender.replaceRTP(rtp.header);
+      const out = rtp.clone();
+      // The publisher's extension ids mean nothing on this link; the sender writes its own.
+      out.header.extensions = [];
+      this.#counter.packets++;
+      this.#counter.bytes += out.payload.length;
+      sender.sendRtp(out).catch(() => undefined);
+    };
+    this.#removeSinks.push(source.addSink(sink));
+    // A lost picture on the subscriber side is relayed to the publisher.
+    sender.onPictureLossIndication.subscribe(() => source.requestKeyframe());
+  }
+
+  #requestKeyframes(): void {
+    if (this.#wants.bigVideo || this.#wants.smallVideo) this.#sources.video.requestKeyframe();
+    if (this.#wants.auxVideo) this.#sources.aux.requestKeyframe();
+  }
+}

@@ -1,0 +1,102 @@
+import type { EngineStats, ForwardWants, MediaEngine } from '../media-engine.js';
+import { Downlink, type ForwardCounter } from './downlink.js';
+import { ForwardSource } from './forward-source.js';
+import type { PeerNetworkOptions } from './peer-factory.js';
+import { Uplink, type PublisherSources } from './uplink.js';
+
+export type EmbeddedEngineOptions = PeerNetworkOptions;
+
+/** Key of a downlink: subscriber and source. */
+const linkKey = (subscriberId: string, sourceId: string) => `${subscriberId}\u0000${sourceId}`;
+
+/**
+ * The default media engine: an in-process SFU on werift. It forwards RTP without decoding;
+ * werift's senders rewrite SSRC, payload type and sequence numbers, answer NACKs from their
+ * retransmission cache, and PLIs from subscribers are relayed to the publisher.
+ */
+export class EmbeddedEngine implements MediaEngine {
+  readonly #net: PeerNetworkOptions;
+  readonly #sources = new Map<string, PublisherSources>();
+  readonly #uplinks = new Map<string, Uplink>();
+  readonly #downlinks = new Map<string, Downlink>();
+  readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
+
+  constructor(options: EmbeddedEngineOptions = {}) {
+    this.#net = options;
+  }
+
+  #sourcesOf(participantId: string): PublisherSources {
+    let sources = this.#sources.get(participantId);
+    if (!sources) {
+      sources = { audio: new ForwardSource(), video: new ForwardSource(), aux: new ForwardSource() };
+      this.#sources.set(participantId, sources);
+    }
+    return sources;
+  }
+
+  async publish(participantId: string, offerSdp: string): Promise<string> {
+    this.#uplinks.get(participantId)?.close();
+    this.#uplinks.delete(participantId);
+    const { uplink, answer } = await Uplink.negotiate(this.#net, this.#sourcesOf(participantId), offerSdp);
+    this.#uplinks.set(participantId, uplink);
+    return answer;
+  }
+
+  unpublish(participantId: string): void {
+    this.#uplinks.get(participantId)?.close();
+    this.#uplinks.delete(participantId);
+  }
+
+  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<string> {
+    this.unsubscribe(subscriberId, sourceId);
+    const downlink = new Downlink(this.#net, this.#sourcesOf(sourceId), wants, this.#counter);
+    this.#downlinks.set(linkKey(subscriberId, sourceId), downlink);
+    try {
+      return await downlink.createOffer();
+    } catch (error) {
+      this.unsubscribe(subscriberId, sourceId);
+      throw error;
+    }
+  }
+
+  async answerSubscription(subscriberId: string, sourceId: string, answerSdp: string): Promise<void> {
+    const downlink = this.#downlinks.get(linkKey(subscriberId, sourceId));
+    if (!downlink) throw new Error(`no subscription of ${subscriberId} to ${sourceId}`);
+    await downlink.applyAnswer(answerSdp);
+  }
+
+  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void {
+    this.#downlinks.get(linkKey(subscriberId, sourceId))?.update(wants);
+  }
+
+  unsubscribe(subscriberId: string, sourceId: string): void {
+    const key = linkKey(subscriberId, sourceId);
+    this.#downlinks.get(key)?.close();
+    this.#downlinks.delete(key);
+  }
+
+  removeParticipant(participantId: string): void {
+    this.unpublish(participantId);
+    for (const [key, downlink] of this.#downlinks) {
+      const [subscriber, source] = key.split('\u0000');
+      if (subscriber === participantId || source === participantId) {
+        downlink.close();
+        this.#downlinks.delete(key);
+      }
+    }
+    this.#sources.delete(participantId);
+  }
+
+  stats(): EngineStats {
+    return {
+      uplinks: this.#uplinks.size,
+      downlinks: this.#downlinks.size,
+      forwardedPackets: this.#counter.packets,
+      forwardedBytes: this.#counter.bytes,
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const id of [...this.#sources.keys()]) this.removeParticipant(id);
+  }
+}

@@ -1,0 +1,56 @@
+import type { RTCPeerConnection } from 'werift';
+import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
+import type { ForwardSource } from './forward-source.js';
+import { createPeer, type PeerNetworkOptions } from './peer-factory.js';
+
+/** The three slots of a publisher, in uplink m-line order. */
+export interface PublisherSources {
+  audio: ForwardSource;
+  video: ForwardSource;
+  aux: ForwardSource;
+}
+
+/** A publisher's receive-only peer connection: attaches each incoming track to its forward source. */
+export class Uplink {
+  readonly #pc: RTCPeerConnection;
+  readonly #sources: PublisherSources;
+
+  private constructor(pc: RTCPeerConnection, sources: PublisherSources) {
+    this.#pc = pc;
+    this.#sources = sources;
+  }
+
+  /** Negotiates from the client's offer; returns the uplink and the answer SDP. */
+  static async negotiate(net: PeerNetworkOptions, sources: PublisherSources, offerSdp: string): Promise<{ uplink: Uplink; answer: string }> {
+    const pc = createPeer(net, videoCodecs(), audioCodecs(), headerExtensions());
+    const uplink = new Uplink(pc, sources);
+    pc.onTransceiverAdded.subscribe((transceiver) => {
+      transceiver.onTrack.subscribe((track) => {
+        const index = transceiver.mLineIndex ?? pc.getTransceivers().indexOf(transceiver);
+        const source = index === 0 ? sources.audio : index === 1 ? sources.video : index === 2 ? sources.aux : undefined;
+        if (!source) return;
+        const codec = transceiver.codecs[0]?.mimeType;
+        source.attach(track, transceiver.receiver, codec);
+        // A subscriber that is already waiting needs a key frame to start decoding.
+        if (track.kind === 'video') setTimeout(() => source.requestKeyframe(), 200);
+      });
+    });
+    try {
+      await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+      const answer = await pc.createAnswer();
+      await pc.setLocalDescription(answer);
+      const sdp = pc.localDescription?.sdp;
+      if (!sdp) throw new Error('no local description');
+      return { uplink, answer: sdp };
+    } catch (error) {
+      uplink.close();
+      throw error;
+    }
+  }
+
+  /** Closes the connection and stops forwarding its tracks. */
+  close(): void {
+    for (const source of Object.values(this.#sources)) source.detach();
+    this.#pc.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The media plane behind one interface. The signalling layer drives it with opaque
+ * participant ids; the engine knows media (SDP, RTP), not rooms or the wire protocol.
+ *
+ * Uplink m-line order is fixed: 0 audio, 1 main video, 2 auxiliary (screen) video.
+ * Each subscription is its own downlink carrying one source's audio, main video and
+ * auxiliary video, so that subscription changes never need renegotiation.
+ */
+
+/** Which of a source's streams a subscriber receives. */
+export interface ForwardWants {
+  audio: boolean;
+  bigVideo: boolean;
+  smallVideo: boolean;
+  auxVideo: boolean;
+}
+
+/** Counters the engine exposes for metrics and benchmarks. */
+export interface EngineStats {
+  uplinks: number;
+  downlinks: number;
+  /** RTP packets forwarded to subscribers since start. */
+  forwardedPackets: number;
+  /** RTP payload bytes forwarded to subscribers since start. */
+  forwardedBytes: number;
+}
+
+/** Connection state of one peer connection, as the engine reports it. */
+export type LinkState = 'connecting' | 'connected' | 'failed' | 'closed';
+
+export interface MediaEngine {
+  /** Negotiates `participantId`'s uplink from the client's offer; resolves to the answer SDP. Replaces any earlier uplink. */
+  publish(participantId: string, offerSdp: string): Promise<string>;
+  /** Closes the participant's uplink; its subscribers keep their downlinks and stop receiving. */
+  unpublish(participantId: string): void;
+  /** Creates the downlink carrying `sourceId`'s media to `subscriberId`; resolves to the server's offer SDP. */
+  subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<string>;
+  /** Applies the subscriber's answer to the downlink created by `subscribe`. */
+  answerSubscription(subscriberId: string, sourceId: string, answerSdp: string): Promise<void>;
+  /** Changes which streams flow on an existing downlink. */
+  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void;
+  /** Closes one downlink. */
+  unsubscribe(subscriberId: string, sourceId: string): void;
+  /** Closes every link of a participant, as publisher and as subscriber. */
+  removeParticipant(participantId: string): void;
+  /** Current counters. */
+  stats(): EngineStats;
+  /** Closes everything. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import type { LeaveReason, PushMap, PushName } from '@conclave/protocol';
+import type { Participant } from './participant.js';
+
+/**
+ * One room of one app. Every push about a participant goes only to the other participants
+ * of this room, which is what keeps rooms (and apps) from seeing each other.
+ */
+export class Room {
+  /** `${sdkAppId}:${i|s}:${roomId}` */
+  readonly key: string;
+  readonly #participants = new Map<string, Participant>();
+
+  constructor(key: string) {
+    this.key = key;
+  }
+
+  get size(): number {
+    return this.#participants.size;
+  }
+
+  get(userId: string): Participant | undefined {
+    return this.#participants.get(userId);
+  }
+
+  participants(): IterableIterator<Participant> {
+    return this.#participants.values();
+  }
+
+  /** Adds a participant and tells the others. */
+  add(participant: Participant): void {
+    this.#participants.set(participant.userId, participant);
+    this.broadcast(participant, 'peer-join', participant.info());
+  }
+
+  /** Removes a participant and tells the others; false if it was not (or no longer) here. */
+  remove(participant: Participant, reason: LeaveReason): boolean {
+    if (this.#participants.get(participant.userId) !== participant) return false;
+    this.#participants.delete(participant.userId);
+    this.broadcast(participant, 'peer-leave', { userId: participant.userId, tinyId: participant.tinyId, reason });
+    return true;
+  }
+
+  /** Tells the others that `participant`'s publish flags changed. */
+  announceFlags(participant: Participant): void {
+    this.broadcast(participant, 'publish-list', { userList: [participant.info()] });
+  }
+
+  /** Sends a push to everyone in the room except `from`. */
+  broadcast<P extends PushName>(from: Participant | undefined, push: P, data: PushMap[P]): void {
+    for (const other of this.#participants.values()) {
+      if (other !== from) other.push(push, data);
+    }
+  }
+}
+
+/** All rooms of all apps, created on first join and dropped when empty. */
+export class RoomRegistry {
+  readonly #rooms = new Map<string, Room>();
+
+  /** The key of a room: app and room id are both part of it, so equal room ids of two apps never meet. */
+  static key(sdkAppId: number, roomId: string, isString: boolean): string {
+    return `${sdkAppId}:${isString ? 's' : 'i'}:${roomId}`;
+  }
+
+  getOrCreate(key: string): Room {
+    let room = this.#rooms.get(key);
+    if (!room) {
+      room = new Room(key);
+      this.#rooms.set(key, room);
+    }
+    return room;
+  }
+
+  /** Drops the room when nobody is left in it. */
+  release(room: Room): void {
+    if (room.size === 0 && this.#rooms.get(room.key) === room) this.#rooms.delete(room.key);
+  }
+
+  get size(): number {
+    return this.#rooms.size;
+  }
+
+  rooms(): IterableIterator<Room> {
+    return this.#rooms.values();
+  }
+}

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import {
+  LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE,
+  type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason,
+} from '@conclave/protocol';
+import type { ServerContext } from '../context.js';
+import { Participant } from '../room/participant.js';
+import { RoomRegistry, type Room } from '../room/room.js';
+import { InvalidMessage, parseEnvelope, validateData } from './validate.js';
+
+/** A failure with a reply code. */
+class CommandError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+/** Where a session writes: the WebSocket, abstracted for tests. */
+export interface SessionTransport {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+type Handler<C extends Command> = (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']>;
+
+/** Requests per second one connection may make before replies say 'call frequency limit exceeded'. */
+const MAX_REQUESTS_PER_SECOND = 50;
+
+let tinyIdCounter = 0;
+
+/**
+ * One signalling connection: validates every message, runs its command and replies with a code.
+ * Bad input never throws out of here; it gets a reply and the connection goes on.
+ */
+export class SignalSession {
+  readonly #ctx: ServerContext;
+  readonly #transport: SessionTransport;
+  #participant: Participant | undefined;
+  #room: Room | undefined;
+  #scene: 1 | 2 = SCENE_CODE.rtc;
+  #closed = false;
+  #windowStart = 0;
+  #windowCount = 0;
+  #joining = false;
+
+  constructor(ctx: ServerContext, transport: SessionTransport) {
+    this.#ctx = ctx;
+    this.#transport = transport;
+  }
+
+  /** Handles one raw message from the client. */
+  async handle(raw: string): Promise<void> {
+    if (this.#closed) return;
+    if (Buffer.byteLength(raw) > LIMITS.MAX_MESSAGE_BYTES) {
+      this.#reply({ id: -1, code: SERVER_CODE.MESSAGE_TOO_LARGE, message: `message exceeds ${LIMITS.MAX_MESSAGE_BYTES} bytes` });
+      return;
+    }
+    let id = -1;
+    try {
+      const envelope = parseEnvelope(raw);
+      id = envelope.id;
+      if (!this.#withinRate()) throw new CommandError(SERVER_CODE.RATE_LIMITED, 'call frequency limit exceeded');
+      const data = validateData(envelope.cmd, envelope.data);
+      const reply = await this.#dispatch(envelope.cmd, data);
+      this.#reply({ id, code: SERVER_CODE.OK, message: 'ok', data: reply });
+    } catch (error) {
+      if (error instanceof CommandError) {
+        this.#reply({ id, code: error.code, message: error.message });
+      } else if (error instanceof InvalidMessage) {
+        this.#reply({ id, code: id === -1 ? SERVER_CODE.BAD_REQUEST : SERVER_CODE.INVALID_PARAMETER, message: error.message });
+      } else {
+        this.#ctx.logger.error({ err: error }, 'command failed');
+        this.#reply({ id, code: SERVER_CODE.INTERNAL, message: 'internal error' });
+      }
+    }
+  }
+
+  /** The connection went away (closed or timed out): the user leaves the room. */
+  closed(reason: LeaveReason): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#leave(reason);
+  }
+
+  /** Removes this session from its room because another session took its place or the server said so. */
+  evict(data: PushMap['banned']): void {
+    this.#send('banned', data);
+    this.#leave('kick');
+    this.#transport.close(4000, data.reason);
+  }
+
+  #withinRate(): boolean {
+    const now = Date.now();
+    if (now - this.#windowStart >= 1000) {
+      this.#windowStart = now;
+      this.#windowCount = 0;
+    }
+    this.#windowCount++;
+    return this.#windowCount <= MAX_REQUESTS_PER_SECOND;
+  }
+
+  #reply(reply: ReplyMessage): void {
+    if (!this.#closed) this.#transport.send(JSON.stringify(reply));
+  }
+
+  #send<P extends PushName>(push: P, data: PushMap[P]): void {
+    if (!this.#closed) this.#transport.send(JSON.stringify({ push, data }));
+  }
+
+  #dispatch<C extends Command>(cmd: C, data: CommandMap[C]['data']): Promise<CommandMap[C]['reply']> {
+    const handler = this.#handlers[cmd] as Handler<C>;
+    return handler(data);
+  }
+
+  #joined(): { participant: Participant; room: Room } {
+    if (!this.#participant || !this.#room) throw new CommandError(SERVER_CODE.NOT_JOINED, 'please join the room first');
+    return { participant: this.#participant, room: this.#room };
+  }
+
+  #source(room: Room, srcUserId: string): Participant {
+    const source = room.get(srcUserId);
+    if (!source) throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `user '${srcUserId}' is not in the room`);
+    return source;
+  }
+
+  #leave(reason: LeaveReason): void {
+    const participant = this.#participant;
+    const room = this.#room;
+    this.#participant = undefined;
+    this.#room = undefined;
+    if (!participant || !room) return;
+    this.#ctx.engine.removeParticipant(participant.id);
+    for (const other of room.participants()) other.subscriptions.delete(participant.userId);
+    room.remove(participant, reason);
+    this.#ctx.rooms.release(room);
+    this.#ctx.logger.info({ room: room.key, userId: participant.userId, reason }, 'left');
+  }
+
+  #mediaError(error: unknown): CommandError {
+    this.#ctx.logger.warn({ err: error }, 'media negotiation failed');
+    return new CommandError(SERVER_CODE.MEDIA_ERROR, `media negotiation failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  readonly #handlers: { [C in Command]: Handler<C> } = {
+    join: async (data) => {
+      if (this.#participant || this.#joining) throw new CommandError(SERVER_CODE.ALREADY_JOINED, 'duplicate join() called');
+      if (!data.useStringRoomId) {
+        const roomId = Number(data.roomId);
+        if (!/^\d+$/.test(data.roomId) || roomId < LIMITS.MIN_ROOM_ID || roomId > LIMITS.MAX_ROOM_ID) {
+          throw new InvalidMessage('join: roomId must be an integer between [1, 4294967294]');
+        }
+      }
+      this.#joining = true;
+      try {
+        const auth = await this.#ctx.auth.verify(data.sdkAppId, data.userId, data.userSig);
+        if (!auth.ok) throw new CommandError(auth.code, auth.message);
+        if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
+        const room = this.#ctx.rooms.getOrCreate(RoomRegistry.key(data.sdkAppId, data.roomId, data.useStringRoomId));
+        const role = data.trtcScene === SCENE_CODE.live ? data.trtcRole : ROLE_CODE.anchor;
+        if (room.size >= LIMITS.MAX_USERS_RTC && !room.get(data.userId)) {
+          throw new CommandError(SERVER_CODE.ROOM_FULL, `room is full (${LIMITS.MAX_USERS_RTC} users)`);
+        }
+        // The same userId joining again replaces the earlier session.
+        room.get(data.userId)?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
+        const existing = [...room.participants()].map((p) => p.info());
+        const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), role, {
+          push: (push, pushData) => this.#send(push, pushData),
+          evict: (banned) => this.evict(banned),
+        });
+        this.#participant = participant;
+        this.#room = room;
+        this.#scene = data.trtcScene;
+        room.add(participant);
+        this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
+        return { tinyId: participant.tinyId, userList: existing, iceServers: [] };
+      } finally {
+        this.#joining = false;
+      }
+    },
+    leave: async () => {
+      this.#leave('normal');
+      return {};
+    },
+    heartbeat: async () => ({}),
+    publish: async (data) => {
+      const { participant } = this.#joined();
+      if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience) {
+        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
+      }
+      try {
+        return { sdp: await this.#ctx.engine.publish(participant.id, data.sdp) };
+      } catch (error) {
+        throw this.#mediaError(error);
+      }
+    },
+    unpublish: async () => {
+      const { participant, room } = this.#joined();
+      this.#ctx.engine.unpublish(participant.id);
+      if (participant.flag !== 0) {
+        participant.flag = 0;
+        room.announceFlags(participant);
+      }
+      return {};
+    },
+    'mute-flag': async (data) => {
+      const { participant, room } = this.#joined();
+      if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience && data.flag !== 0) {
+        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
+      }
+      if (participant.flag !== data.flag) {
+        participant.flag = data.flag;
+        room.announceFlags(participant);
+      }
+      return {};
+    },
+    subscribe: async (data) => {
+      const { participant, room } = this.#joined();
+      const source = this.#source(room, data.srcUserId);
+      if (source === participant) throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'cannot subscribe to yourself');
+      try {
+        const sdp = await this.#ctx.engine.subscribe(participant.id, source.id, data);
+        participant.subscriptions.add(source.userId);
+        return { sdp };
+      } catch (error) {
+        throw this.#mediaError(error);
+      }
+    },
+    'subscribe-answer': async (data) => {
+      const { participant, room } = this.#joined();
+      const source = this.#source(room, data.srcUserId);
+      try {
+        await this.#ctx.engine.answerSubscription(participant.id, source.id, data.sdp);
+      } catch (error) {
+        throw this.#mediaError(error);
+      }
+      return {};
+    },
+    'subscribe-change': async (data) => {
+      const { participant, room } = this.#joined();
+      const source = this.#source(room, data.srcUserId);
+      this.#ctx.engine.updateSubscription(participant.id, source.id, data);
+      return {};
+    },
+    unsubscribe: async (data) => {
+      const { participant, room } = this.#joined();
+      const source = room.get(data.srcUserId);
+      if (source) this.#ctx.engine.unsubscribe(participant.id, source.id);
+      participant.subscriptions.delete(data.srcUserId);
+      return {};
+    },
+    'switch-role': async (data) => {
+      const { participant, room } = this.#joined();
+      if (this.#scene !== SCENE_CODE.live) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, 'switchRole can only be called in live mode');
+      participant.role = data.role;
+      if (data.role === ROLE_CODE.audience) {
+        this.#ctx.engine.unpublish(participant.id);
+        if (participant.flag !== 0) {
+          participant.flag = 0;
+          room.announceFlags(participant);
+        }
+      }
+      return {};
+    },
+  };
+}

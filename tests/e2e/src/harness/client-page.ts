@@ -1,0 +1,130 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** Records every RTCPeerConnection the page creates, so tests can read getStats() like a user's tools would. */
+const INIT_SCRIPT = `
+(() => {
+  const Original = window.RTCPeerConnection;
+  window.__pcs = [];
+  function Recorded(...args) { const pc = new Original(...args); window.__pcs.push(pc); return pc; }
+  Recorded.prototype = Original.prototype;
+  Object.setPrototypeOf(Recorded, Original);
+  window.RTCPeerConnection = Recorded;
+})();
+`;
+
+/** In-page helpers: drive the SDK through its public API and record what an app would see. */
+const PAGE_SCRIPT = `
+window.e2e = {
+  events: [],
+  client: null,
+  record(client) {
+    for (const name of Object.values(TRTC.EVENT)) {
+      client.on(name, (data) => {
+        const plain = data && typeof data === 'object' ? JSON.parse(JSON.stringify({ ...data, track: undefined, sourceTrack: undefined })) : data;
+        if (data instanceof Error) { plain.code = data.code; plain.extraCode = data.extraCode; plain.message = data.message; }
+        window.e2e.events.push({ type: name, data: plain, at: Date.now() });
+      });
+    }
+  },
+  async join(options) {
+    const client = TRTC.create();
+    window.e2e.client = client;
+    window.e2e.record(client);
+    try {
+      if (options.publish !== false) {
+        const local = document.createElement('div');
+        local.id = 'local'; local.style.cssText = 'width:320px;height:240px';
+        document.body.appendChild(local);
+        await client.startLocalVideo({ view: local, option: { profile: options.profile || '480p' } });
+        await client.startLocalAudio();
+      }
+      await client.enterRoom(options.enter);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, name: error.name, code: error.code, extraCode: error.extraCode, message: error.message, isRtcError: error instanceof Error && error.name === 'RtcError' };
+    }
+  },
+  async watch(userId, streamType = 'main') {
+    const view = document.createElement('div');
+    view.id = 'remote-' + userId + '-' + streamType; view.style.cssText = 'width:320px;height:240px';
+    document.body.appendChild(view);
+    await window.e2e.client.startRemoteVideo({ userId, streamType, view });
+  },
+  async media() {
+    let framesDecoded = 0, audioEnergy = 0, audioBytes = 0, videoBytes = 0;
+    for (const pc of window.__pcs) {
+      if (pc.connectionState === 'closed') continue;
+      const stats = await pc.getStats();
+      stats.forEach((s) => {
+        if (s.type !== 'inbound-rtp') return;
+        if (s.kind === 'video') { framesDecoded += s.framesDecoded || 0; videoBytes += s.bytesReceived || 0; }
+        if (s.kind === 'audio') { audioEnergy += s.totalAudioEnergy || 0; audioBytes += s.bytesReceived || 0; }
+      });
+    }
+    const widths = [...document.querySelectorAll('[id^="remote-"] video')].map((v) => v.videoWidth);
+    return { framesDecoded, audioEnergy, audioBytes, videoBytes, videoWidth: Math.max(0, ...widths) };
+  },
+  eventsOf(type) { return window.e2e.events.filter((e) => e.type === type); },
+};
+`;
+
+/**
+ * The app under test: a page on its own origin that loads the SDK from the Conclave server with
+ * <script src="…/sdk/trtc.js">, as an app written for the original SDK would. The SDK must find its
+ * server from that script's origin with no configuration.
+ */
+export class AppHost {
+  readonly #http: Server;
+  readonly url: string;
+
+  private constructor(http: Server, url: string) {
+    this.#http = http;
+    this.url = url;
+  }
+
+  static async start(serverUrl: string): Promise<AppHost> {
+    const html = `<!doctype html><html><head><meta charset="utf-8"><title>e2e app</title></head><body>
+<script src="${serverUrl}/sdk/trtc.js"></script><script>${PAGE_SCRIPT}</script></body></html>`;
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(html);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    return new AppHost(http, `http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
+  }
+
+  /** Opens a new page of the app. */
+  async open(context: BrowserContext): Promise<Page> {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error('[page error]', error.message));
+    await page.addInitScript(INIT_SCRIPT);
+    await page.goto(this.url);
+    return page;
+  }
+
+  close(): Promise<void> {
+    this.#http.closeAllConnections();
+    return new Promise((resolve) => this.#http.close(() => resolve()));
+  }
+}
+
+/** Media figures the page receives. */
+export interface MediaFigures {
+  framesDecoded: number;
+  audioEnergy: number;
+  audioBytes: number;
+  videoBytes: number;
+  videoWidth: number;
+}
+
+export interface RecordedEvent {
+  type: string;
+  data: Record<string, unknown>;
+  at: number;
+}
+
+export const media = (page: Page): Promise<MediaFigures> => page.evaluate(() => (window as unknown as { e2e: { media(): Promise<MediaFigures> } }).e2e.media());
+export const eventsOf = (page: Page, type: string): Promise<RecordedEvent[]> =>
+  page.evaluate((t) => (window as unknown as { e2e: { eventsOf(t: string): RecordedEvent[] } }).e2e.eventsOf(t), type);
