@@ -86,6 +86,7 @@ export class SignalSession {
   evict(data: PushMap['banned']): void {
     this.#send('banned', data);
     this.#leave('kick');
+    this.#closed = true;
     this.#transport.close(4000, data.reason);
   }
 

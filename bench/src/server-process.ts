@@ -1,0 +1,160 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { RunningServer, ServerConfig } from '@conclave/server';
+import { genUserSig } from '@conclave/usersig';
+import { TEST_APP, type TestServer } from '../../tests/e2e/src/harness/server.js';
+
+export type ServerStats = ReturnType<RunningServer['stats']>;
+
+export type ChildRequest = { type: 'stats'; id: number } | { type: 'close' };
+export type ChildReply =
+  | { type: 'ready'; url: string; port: number; config: ServerConfig }
+  | { type: 'stats'; id: number; stats: ServerStats; cpu: NodeJS.CpuUsage };
+
+/** CPU time of a process in ms (user + system, all threads), from /proc/<pid>/stat. */
+export interface CpuSample {
+  /** Monotonic wall clock, ms. */
+  wallMs: number;
+  /** utime + stime of the process, ms. */
+  cpuMs: number;
+}
+
+let clockTicks: number | undefined;
+/** Clock ticks per second of /proc times (`getconf CLK_TCK`, 100 on Linux in practice). */
+function clkTck(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** Reads utime+stime of `pid`; fields 14 and 15 of /proc/<pid>/stat, counted after the ')' closing comm. */
+export function readProcCpu(pid: number): CpuSample {
+  const wallMs = performance.now();
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state); utime is field 14 → index 11, stime field 15 → index 12.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return { wallMs, cpuMs: (ticks * 1000) / clkTck() };
+}
+
+/** Busy and total jiffies of the whole host, from the aggregate line of /proc/stat. */
+export function readHostCpu(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+  const values = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = values.slice(0, 8).reduce((a, b) => a + b, 0); // user..steal (guest is already in user)
+  const idle = values[3] + (values[4] ?? 0); // idle + iowait
+  return { busy: total - idle, total };
+}
+
+/**
+ * The Conclave server in its own Node process, so that its CPU time can be measured apart from the
+ * benchmark driver (playwright) and Chromium. Implements the e2e harness's TestServer so the harness's
+ * join() works against it; stats() returns the snapshot of the last fetchStats().
+ */
+export class ServerProcess implements TestServer {
+  readonly #child: ChildProcess;
+  readonly url: string;
+  readonly port: number;
+  readonly config: ServerConfig;
+  #lastStats: ServerStats = { rooms: 0, users: 0, uplinks: 0, downlinks: 0, forwardedPackets: 0, forwardedBytes: 0 };
+  #nextId = 1;
+  readonly #pending = new Map<number, (stats: ServerStats) => void>();
+
+  private constructor(child: ChildProcess, ready: Extract<ChildReply, { type: 'ready' }>) {
+    this.#child = child;
+    this.url = ready.url;
+    this.port = ready.port;
+    this.config = ready.config;
+    child.on('message', (reply: ChildReply) => {
+      if (reply.type !== 'stats') return;
+      this.#pending.get(reply.id)?.(reply.stats);
+      this.#pending.delete(reply.id);
+    });
+  }
+
+  /** Forks the server child on a free loopback port with the e2e test app; resolves once it listens. */
+  static async start(timeoutMs = 20_000): Promise<ServerProcess> {
+    const entry = fileURLToPath(new URL('./server-child.ts', import.meta.url));
+    const child = fork(entry, [], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      execArgv: ['--import', 'tsx'],
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CONCLAVE_SDKAPPID: String(TEST_APP.sdkAppId),
+        CONCLAVE_SECRET_KEY: TEST_APP.secretKey,
+        CONCLAVE_ICE_ADDRESS: '127.0.0.1',
+        CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'warn',
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const ready = await new Promise<Extract<ChildReply, { type: 'ready' }>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server child did not start within ${timeoutMs} ms`)), timeoutMs);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server child exited with code ${code} before it was ready`));
+      });
+      child.on('message', (reply: ChildReply) => {
+        if (reply.type !== 'ready') return;
+        clearTimeout(timer);
+        resolve(reply);
+      });
+    });
+    child.removeAllListeners('exit');
+    return new ServerProcess(child, ready);
+  }
+
+  get pid(): number {
+    if (this.#child.pid === undefined) throw new Error('server child has no pid');
+    return this.#child.pid;
+  }
+
+  /** CPU time of the server process so far. */
+  cpu(): CpuSample {
+    return readProcCpu(this.pid);
+  }
+
+  /** Asks the child for its current stats() (bounded wait). */
+  fetchStats(timeoutMs = 5_000): Promise<ServerStats> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new Error('server child did not answer a stats request'));
+      }, timeoutMs);
+      this.#pending.set(id, (stats) => {
+        clearTimeout(timer);
+        this.#lastStats = stats;
+        resolve(stats);
+      });
+      this.#child.send({ type: 'stats', id } satisfies ChildRequest);
+    });
+  }
+
+  /** The snapshot taken by the last fetchStats(). */
+  stats(): ServerStats {
+    return this.#lastStats;
+  }
+
+  sig(userId: string, options: { expire?: number; now?: number; secretKey?: string } = {}): Promise<string> {
+    return genUserSig({ sdkAppId: TEST_APP.sdkAppId, secretKey: options.secretKey ?? TEST_APP.secretKey, userId, expire: options.expire, now: options.now });
+  }
+
+  /** Closes the server gracefully, killing the child if it does not exit in time. */
+  async close(timeoutMs = 5_000): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
+    if (this.#child.connected) this.#child.send({ type: 'close' } satisfies ChildRequest);
+    const timer = setTimeout(() => this.#child.kill('SIGKILL'), timeoutMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}

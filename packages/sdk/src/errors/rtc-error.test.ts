@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODE } from '../constants/error-code.js';
+import { deviceError, invalidParameter, MESSAGE } from './catalogue.js';
+import { RtcError } from './rtc-error.js';
+
+describe('RtcError', () => {
+  it('carries code, extraCode, function name and a message with the code name and hex code', () => {
+    const error = invalidParameter(5013, 'roomId must be an integer between [1, 4294967294]', 'enterRoom');
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('RtcError');
+    expect(error.code).toBe(5000);
+    expect(error.extraCode).toBe(5013);
+    expect(error.functionName).toBe('enterRoom');
+    expect(error.message).toBe('roomId must be an integer between [1, 4294967294] <INVALID_PARAMETER 0x1388 extraCode:5013>');
+    expect(error.rawMessage).toBe('roomId must be an integer between [1, 4294967294]');
+  });
+
+  it('converts anything thrown into an RtcError, keeping RtcErrors', () => {
+    const converted = RtcError.convertFrom(new TypeError('boom'), 'startLocalVideo');
+    expect(converted.code).toBe(ERROR_CODE.UNKNOWN_ERROR);
+    expect(converted.functionName).toBe('startLocalVideo');
+    expect(converted.originError).toBeInstanceOf(TypeError);
+    const original = invalidParameter(5001, 'x');
+    const named = RtcError.convertFrom(original, 'enterRoom');
+    expect(named.functionName).toBe('enterRoom');
+    expect(named.extraCode).toBe(5001);
+  });
+
+  it('maps capture failures to DEVICE_ERROR with SPEC wording', () => {
+    const notFound = Object.assign(new Error('Requested device not found'), { name: 'NotFoundError' });
+    const camera = deviceError(notFound, 'camera');
+    expect(camera.code).toBe(5300);
+    expect(camera.extraCode).toBe(5301);
+    expect(camera.rawMessage).toBe(MESSAGE.NO_CAMERA);
+    expect(deviceError(notFound, 'microphone').rawMessage).toBe('no microphone detected');
+    const denied = Object.assign(new Error('Permission denied'), { name: 'NotAllowedError' });
+    expect(deviceError(denied, 'camera').extraCode).toBe(5302);
+  });
+});

@@ -1,0 +1,155 @@
+import { genUserSig } from '@conclave/usersig';
+import { SERVER_CODE, type PushMessage, type ReplyMessage } from '@conclave/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Authenticator } from '../auth/authenticator.js';
+import { configFromEnv } from '../config/config.js';
+import type { ServerContext } from '../context.js';
+import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
+import { createLogger } from '../log/logger.js';
+import { RoomRegistry } from '../room/room.js';
+import { SignalSession } from './session.js';
+
+const APP = { sdkAppId: 1400000123, secretKey: 'session-test-secret-key-0123456789' };
+const OTHER_APP = { sdkAppId: 1400000456, secretKey: 'another-apps-secret-key-987654321' };
+
+function context(): ServerContext {
+  const config = configFromEnv({}, { apps: [APP, OTHER_APP], logLevel: 'silent' });
+  return { config, auth: new Authenticator(config.apps), rooms: new RoomRegistry(), engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent') };
+}
+
+/** A session with a recording transport. */
+function client(ctx: ServerContext) {
+  const out: (ReplyMessage | PushMessage)[] = [];
+  let closed: string | undefined;
+  const session = new SignalSession(ctx, { send: (t) => out.push(JSON.parse(t)), close: (_c, r) => { closed = r; } });
+  let id = 0;
+  return {
+    session,
+    out,
+    get closed() { return closed; },
+    pushes: (name: string) => out.filter((m): m is PushMessage => 'push' in m && m.push === name),
+    async send(cmd: string, data: unknown): Promise<ReplyMessage> {
+      const requestId = ++id;
+      await session.handle(JSON.stringify({ id: requestId, cmd, data }));
+      return out.find((m): m is ReplyMessage => 'id' in m && m.id === requestId)!;
+    },
+  };
+}
+
+async function joinData(userId: string, roomId: string, app = APP, extra: Record<string, unknown> = {}) {
+  return {
+    sdkAppId: app.sdkAppId, userId, userSig: await genUserSig({ ...app, userId }), roomId, useStringRoomId: false,
+    trtcRole: 20, trtcScene: 1, version: '5.10.1', ua: 'test', terminalType: 15, ...extra,
+  };
+}
+
+describe('SignalSession', () => {
+  let ctx: ServerContext;
+  afterEach(async () => {
+    await ctx?.engine.close();
+  });
+
+  it('answers malformed messages with a code and keeps the connection', async () => {
+    ctx = context();
+    const c = client(ctx);
+    await c.session.handle('not json');
+    await c.session.handle('[1,2]');
+    await c.session.handle(JSON.stringify({ id: 'x', cmd: 'join' }));
+    await c.session.handle(JSON.stringify({ id: 7, cmd: 'explode', data: {} }));
+    expect(c.out.map((m) => (m as ReplyMessage).code)).toEqual([SERVER_CODE.BAD_REQUEST, SERVER_CODE.BAD_REQUEST, SERVER_CODE.BAD_REQUEST, SERVER_CODE.BAD_REQUEST]);
+    expect((c.out[3] as ReplyMessage).message).toMatch(/unknown command/);
+    expect((await c.send('heartbeat', {})).code).toBe(0);
+    expect(c.closed).toBeUndefined();
+  });
+
+  it('refuses commands before join and data of the wrong shape, naming the field', async () => {
+    ctx = context();
+    const c = client(ctx);
+    expect((await c.send('publish', { sdp: 'v=0' })).code).toBe(SERVER_CODE.NOT_JOINED);
+    expect((await c.send('subscribe', { srcUserId: 'x', audio: true, bigVideo: true, smallVideo: false, auxVideo: false })).code).toBe(SERVER_CODE.NOT_JOINED);
+    const bad = await c.send('join', { ...(await joinData('u1', '1')), sdkAppId: 'abc' });
+    expect(bad.code).toBe(SERVER_CODE.INVALID_PARAMETER);
+    expect(bad.message).toMatch(/sdkAppId/);
+    const badRoom = await c.send('join', await joinData('u1', '0'));
+    expect(badRoom.code).toBe(SERVER_CODE.INVALID_PARAMETER);
+    expect(badRoom.message).toMatch(/\[1, 4294967294\]/);
+  });
+
+  it('refuses oversized messages and excessive request rates with a code', async () => {
+    ctx = context();
+    const c = client(ctx);
+    await c.session.handle('x'.repeat(70 * 1024));
+    expect((c.out[0] as ReplyMessage).code).toBe(SERVER_CODE.MESSAGE_TOO_LARGE);
+    const codes: number[] = [];
+    for (let i = 0; i < 60; i++) codes.push((await c.send('heartbeat', {})).code);
+    expect(codes.filter((code) => code === SERVER_CODE.RATE_LIMITED).length).toBeGreaterThan(0);
+    expect(codes[0]).toBe(0);
+  });
+
+  it('tells apart wrong key, wrong user, expired and unknown app', async () => {
+    ctx = context();
+    const c = client(ctx);
+    const base = await joinData('u1', '5');
+    const wrongKey = await c.send('join', { ...base, userSig: await genUserSig({ ...APP, secretKey: 'x'.repeat(32), userId: 'u1' }) });
+    expect(wrongKey.code).toBe(SERVER_CODE.USERSIG_WRONG_KEY);
+    const wrongUser = await c.send('join', { ...base, userSig: await genUserSig({ ...APP, userId: 'u2' }) });
+    expect(wrongUser.code).toBe(SERVER_CODE.USERSIG_MISMATCH);
+    const expired = await c.send('join', { ...base, userSig: await genUserSig({ ...APP, userId: 'u1', now: 1000, expire: 10 }) });
+    expect(expired.code).toBe(SERVER_CODE.USERSIG_EXPIRED);
+    const otherApp = await c.send('join', { ...base, sdkAppId: 999 });
+    expect(otherApp.code).toBe(SERVER_CODE.UNKNOWN_APP);
+    // A sig of another app is refused for this app.
+    const crossApp = await c.send('join', { ...base, userSig: await genUserSig({ ...OTHER_APP, userId: 'u1' }) });
+    expect(crossApp.code).toBe(SERVER_CODE.USERSIG_MISMATCH);
+  });
+
+  it('keeps rooms of different apps and different ids apart', async () => {
+    ctx = context();
+    const a = client(ctx);
+    const b = client(ctx);
+    const otherApp = client(ctx);
+    const otherRoom = client(ctx);
+    expect((await a.send('join', await joinData('a', '10'))).code).toBe(0);
+    expect((await otherApp.send('join', await joinData('x', '10', OTHER_APP))).code).toBe(0);
+    expect((await otherRoom.send('join', await joinData('y', '10', APP, { useStringRoomId: true }))).code).toBe(0);
+    const joined = await b.send('join', await joinData('b', '10'));
+    expect(joined.code).toBe(0);
+    expect((joined.data as { userList: { userId: string }[] }).userList.map((u) => u.userId)).toEqual(['a']);
+    expect(a.pushes('peer-join').map((p) => (p.data as { userId: string }).userId)).toEqual(['b']);
+    expect(otherApp.pushes('peer-join')).toEqual([]);
+    expect(otherRoom.pushes('peer-join')).toEqual([]);
+    // Subscribing to a user of another app's room fails as if the user did not exist.
+    const cross = await otherApp.send('subscribe', { srcUserId: 'a', audio: true, bigVideo: true, smallVideo: false, auxVideo: false });
+    expect(cross.code).toBe(SERVER_CODE.STREAM_NOT_EXIST);
+    expect((await b.send('mute-flag', { flag: 9 })).code).toBe(0);
+    expect(a.pushes('publish-list')).toHaveLength(1);
+    expect(otherApp.pushes('publish-list')).toEqual([]);
+    b.session.closed('timeout');
+    expect(a.pushes('peer-leave').map((p) => p.data)).toEqual([{ userId: 'b', tinyId: expect.any(String), reason: 'timeout' }]);
+  });
+
+  it('refuses a duplicate join and replaces an earlier session of the same user', async () => {
+    ctx = context();
+    const first = client(ctx);
+    const watcher = client(ctx);
+    expect((await watcher.send('join', await joinData('w', '20'))).code).toBe(0);
+    expect((await first.send('join', await joinData('u', '20'))).code).toBe(0);
+    expect((await first.send('join', await joinData('u', '20'))).code).toBe(SERVER_CODE.ALREADY_JOINED);
+    const second = client(ctx);
+    expect((await second.send('join', await joinData('u', '20'))).code).toBe(0);
+    expect(first.pushes('banned').map((p) => p.data)).toEqual([{ reason: 'kick', message: expect.any(String) }]);
+    expect(first.closed).toBe('kick');
+    expect(await first.send('heartbeat', {})).toBeUndefined();
+    expect(watcher.pushes('peer-join').map((p) => (p.data as { userId: string }).userId)).toEqual(['u', 'u']);
+  });
+
+  it('lets an audience in live receive but not publish', async () => {
+    ctx = context();
+    const c = client(ctx);
+    expect((await c.send('join', await joinData('aud', '30', APP, { trtcScene: 2, trtcRole: 21 }))).code).toBe(0);
+    expect((await c.send('publish', { sdp: 'v=0' })).code).toBe(SERVER_CODE.PERMISSION_DENIED);
+    expect((await c.send('mute-flag', { flag: 8 })).code).toBe(SERVER_CODE.PERMISSION_DENIED);
+    expect((await c.send('switch-role', { role: 20 })).code).toBe(0);
+    expect((await c.send('mute-flag', { flag: 8 })).code).toBe(0);
+  });
+});
