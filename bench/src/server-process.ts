@@ -1,5 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RunningServer, ServerConfig } from '@conclave/server';
@@ -65,7 +64,7 @@ export class ServerProcess implements TestServer {
   readonly config: ServerConfig;
   #lastStats: ServerStats = { rooms: 0, users: 0, uplinks: 0, downlinks: 0, forwardedPackets: 0, forwardedBytes: 0 };
   #nextId = 1;
-  readonly #pending = new Map<number, (stats: ServerStats) => void>();
+  readonly #pending = new Map<number, (reply: { stats: ServerStats; cpu: NodeJS.CpuUsage }) => void>();
 
   private constructor(child: ChildProcess, ready: Extract<ChildReply, { type: 'ready' }>) {
     this.#child = child;
@@ -74,7 +73,7 @@ export class ServerProcess implements TestServer {
     this.config = ready.config;
     child.on('message', (reply: ChildReply) => {
       if (reply.type !== 'stats') return;
-      this.#pending.get(reply.id)?.(reply.stats);
+      this.#pending.get(reply.id)?.(reply);
       this.#pending.delete(reply.id);
     });
   }
@@ -122,21 +121,31 @@ export class ServerProcess implements TestServer {
     return readProcCpu(this.pid);
   }
 
-  /** Asks the child for its current stats() (bounded wait). */
-  fetchStats(timeoutMs = 5_000): Promise<ServerStats> {
+  /** Asks the child for its current stats() and process.cpuUsage() (bounded wait). */
+  #request(timeoutMs: number): Promise<{ stats: ServerStats; cpu: NodeJS.CpuUsage }> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(id);
         reject(new Error('server child did not answer a stats request'));
       }, timeoutMs);
-      this.#pending.set(id, (stats) => {
+      this.#pending.set(id, (reply) => {
         clearTimeout(timer);
-        this.#lastStats = stats;
-        resolve(stats);
+        this.#lastStats = reply.stats;
+        resolve(reply);
       });
       this.#child.send({ type: 'stats', id } satisfies ChildRequest);
     });
+  }
+
+  /** The child's current stats(). */
+  async fetchStats(timeoutMs = 5_000): Promise<ServerStats> {
+    return (await this.#request(timeoutMs)).stats;
+  }
+
+  /** The child's own process.cpuUsage() (µs), a cross-check of /proc. */
+  async fetchCpuUsage(timeoutMs = 5_000): Promise<NodeJS.CpuUsage> {
+    return (await this.#request(timeoutMs)).cpu;
   }
 
   /** The snapshot taken by the last fetchStats(). */

@@ -11,7 +11,9 @@ export { EVENT } from './constants/event.js';
 export { TYPE } from './constants/type.js';
 export { ERROR_CODE } from './constants/error-code.js';
 export type {
-  TRTCOptions, EnterRoomConfig, ProxyServer, TurnServer, LocalVideoConfig, LocalAudioConfig,
-  RemoteVideoConfig, TRTCEventTypes, ConnectionState, View, VideoProfileName,
+  TRTCOptions, EnterRoomConfig, ProxyServer, TurnServer, LocalVideoConfig, LocalAudioConfig, UpdateLocalAudioConfig,
+  ScreenShareConfig, UpdateScreenShareConfig, RemoteVideoConfig, StopRemoteVideoConfig, TRTCEventTypes, ConnectionState,
+  View, VideoProfileName, TRTCPlugin, PluginWithAssets, PluginCore, PluginInstance, TrackQuery, SEIMessageOptions,
+  CustomMessageData, CustomMessage, NetworkQuality, TRTCStatistics, StreamStatistic, SupportResult,
 } from './types.js';
 export type { VideoProfile, AudioProfile } from './media/profiles.js';

@@ -1,44 +1,36 @@
+import { CallRateLimiter } from './common/rate-limit.js';
+import { ResourceQueue } from './common/resource-queue.js';
 import { Emitter } from './common/emitter.js';
+import { DEFAULT_SERVER_ORIGIN } from './common/server-origin.js';
 import { ERROR_CODE, EXTRA_CODE } from './constants/error-code.js';
 import { EVENT } from './constants/event.js';
 import { TYPE } from './constants/type.js';
-import { invalidOperation, invalidParameter, MESSAGE } from './errors/catalogue.js';
+import { envNotSupported, invalidOperation, invalidParameter, MESSAGE } from './errors/catalogue.js';
 import { RtcError } from './errors/rtc-error.js';
 import { LOG_LEVEL, setLevel, type LogLevel } from './log/logger.js';
-import { captureCamera, captureMicrophone } from './media/capture.js';
-import { AUDIO_PROFILES, DEFAULT_AUDIO_PROFILE, DEFAULT_VIDEO_PROFILE, VIDEO_PROFILES, type VideoProfile } from './media/profiles.js';
+import { listDevices } from './media/devices.js';
+import { LocalAudio, validateLocalAudioConfig } from './media/local-audio.js';
+import { LocalVideo, validateLocalVideoConfig } from './media/local-video.js';
+import { ScreenShare, validateScreenShareConfig } from './media/screen-share.js';
+import { checkSupport } from './media/support.js';
+import { setDefaultSpeaker } from './playback/audio-player.js';
 import { resolveView } from './playback/view.js';
-import { VideoPlayer } from './playback/video-player.js';
+import { PluginManager } from './plugins/plugin-manager.js';
 import { Room } from './room/room.js';
-import type { EnterRoomConfig, LocalAudioConfig, LocalVideoConfig, RemoteVideoConfig, TRTCEventTypes, TRTCOptions, VideoProfileName } from './types.js';
+import type {
+  CustomMessageData, EnterRoomConfig, LocalAudioConfig, LocalVideoConfig, PluginWithAssets, RemoteVideoConfig,
+  ScreenShareConfig, SEIMessageOptions, StopRemoteVideoConfig, SupportResult, TrackQuery, TRTCEventTypes, TRTCOptions,
+  TRTCPlugin, UpdateLocalAudioConfig, UpdateScreenShareConfig,
+} from './types.js';
 import { validateEnterRoom } from './validate/enter-room.js';
+import { validateCustomMessage, validateSEI, validateVolume, validateVolumeInterval } from './validate/messages.js';
 
-/** The local camera: its track and preview. */
-interface LocalVideo {
-  track: MediaStreamTrack;
-  profile: VideoProfile;
-  player: VideoPlayer;
-  ownsTrack: boolean;
-}
-
-/** The local microphone. */
-interface LocalAudio {
-  track: MediaStreamTrack;
-  ownsTrack: boolean;
-}
-
-/** Runs `fn`, converting whatever it throws into an RtcError naming the API function. */
-async function api<T>(functionName: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw RtcError.convertFrom(error, functionName);
-  }
-}
+/** Calls per second each API function allows (SPEC §5 'call frequency limit exceeded'). */
+const CALLS_PER_SECOND = 20;
 
 /**
  * The client: one instance per user session. Create it with TRTC.create().
- * Every method that returns a promise rejects only with RtcError.
+ * Every method that returns a promise rejects only with RtcError; synchronous methods throw only RtcError.
  */
 export class TRTC {
   /** Event names (frozen). */
@@ -53,13 +45,22 @@ export class TRTC {
   readonly #events = new Emitter<TRTCEventTypes>();
   readonly #room: Room;
   readonly #options: TRTCOptions;
+  readonly #plugins: PluginManager;
+  readonly #limiter = new CallRateLimiter(CALLS_PER_SECOND);
+  readonly #videoQueue = new ResourceQueue('camera');
+  readonly #audioQueue = new ResourceQueue('microphone');
+  readonly #screenQueue = new ResourceQueue('screen share');
   #destroyed = false;
   #video: LocalVideo | undefined;
   #audio: LocalAudio | undefined;
+  #screen: ScreenShare | undefined;
+  #volumeInterval = 0;
 
   private constructor(options: TRTCOptions) {
     this.#options = options;
     this.#room = new Room(this.#events);
+    this.#plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`);
+    for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     this.#events.onListenerError = (error, event) => {
       console.error(`[conclave] a '${String(event)}' listener threw:`, error);
     };
@@ -67,25 +68,84 @@ export class TRTC {
 
   /**
    * Creates a client.
-   * @param options plugins, enableSEI, assetsPath.
+   * @param options plugins, enableSEI, assetsPath, volumeType.
+   * @throws RtcError INVALID_PARAMETER for options of the wrong type.
    */
   static create(options: TRTCOptions = {}): TRTC {
+    if (typeof options !== 'object' || options === null) throw invalidParameter(EXTRA_CODE.TYPE, 'options must be an object', 'create');
+    if (options.enableSEI !== undefined && typeof options.enableSEI !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'enableSEI must be a boolean', 'create');
+    if (options.assetsPath !== undefined && typeof options.assetsPath !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'assetsPath must be a string', 'create');
+    if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw invalidParameter(EXTRA_CODE.TYPE, 'plugins must be an array', 'create');
     return new TRTC(options);
   }
 
   /**
    * Sets the console log level: TRACE 0, DEBUG 1, INFO 2 (default), WARN 3, ERROR 4, NONE 5.
+   * @param enableUploadLog whether logs are uploaded to the server (default true).
    * @throws RtcError INVALID_PARAMETER for a level outside 0..5.
    */
-  static setLogLevel(level: LogLevel, _enableUploadLog = true): void {
+  static setLogLevel(level: LogLevel, enableUploadLog = true): void {
     if (!Number.isInteger(level) || level < LOG_LEVEL.TRACE || level > LOG_LEVEL.NONE) {
       throw invalidParameter(EXTRA_CODE.RANGE, 'log level must be an integer between 0 and 5', 'setLogLevel');
     }
+    if (typeof enableUploadLog !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'enableUploadLog must be a boolean', 'setLogLevel');
     setLevel(level);
   }
 
-  #checkAlive(functionName: string): void {
+  /** Tells whether this browser can use Conclave, with a flag per capability. Never rejects. */
+  static isSupported(): Promise<SupportResult> {
+    return checkSupport();
+  }
+
+  /**
+   * Lists cameras. With requestPermission (default true) asks for camera access first when labels are hidden.
+   * @throws RtcError DEVICE_ERROR when access is refused.
+   */
+  static getCameraList(requestPermission = true): Promise<MediaDeviceInfo[]> {
+    return api('getCameraList', () => listDevices('videoinput', requestPermission, 'getCameraList'));
+  }
+
+  /** Lists microphones (see getCameraList). @throws RtcError DEVICE_ERROR when access is refused. */
+  static getMicrophoneList(requestPermission = true): Promise<MediaDeviceInfo[]> {
+    return api('getMicrophoneList', () => listDevices('audioinput', requestPermission, 'getMicrophoneList'));
+  }
+
+  /** Lists speakers (audio outputs). @throws RtcError DEVICE_ERROR when access is refused. */
+  static getSpeakerList(requestPermission = true): Promise<MediaDeviceInfo[]> {
+    return api('getSpeakerList', () => listDevices('audiooutput', requestPermission, 'getSpeakerList'));
+  }
+
+  /**
+   * Plays remote audio of every client on this speaker (setSinkId where the browser has it).
+   * @throws RtcError INVALID_PARAMETER for a missing id; ENV_NOT_SUPPORTED when the browser cannot choose outputs.
+   */
+  static setCurrentSpeaker(speakerId: string): Promise<void> {
+    return api('setCurrentSpeaker', async () => {
+      if (typeof speakerId !== 'string' || speakerId === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'speakerId is required', 'setCurrentSpeaker');
+      if (typeof HTMLMediaElement === 'undefined' || !('setSinkId' in HTMLMediaElement.prototype)) {
+        throw envNotSupported(EXTRA_CODE.WEBRTC, 'this browser cannot choose the audio output device', 'setCurrentSpeaker');
+      }
+      await setDefaultSpeaker(speakerId);
+    });
+  }
+
+  /** Same as TRTC.setCurrentSpeaker. */
+  setCurrentSpeaker(speakerId: string): Promise<void> {
+    return TRTC.setCurrentSpeaker(speakerId);
+  }
+
+  /** Runs an async API call: destroyed check, call frequency limit, RtcError conversion. */
+  #call<T>(functionName: string, fn: () => Promise<T>): Promise<T> {
+    return api(functionName, async () => {
+      this.#guard(functionName);
+      return fn();
+    });
+  }
+
+  /** The checks every call makes first; throws RtcError. */
+  #guard(functionName: string): void {
     if (this.#destroyed) throw invalidOperation(undefined, MESSAGE.CLIENT_DESTROYED, functionName);
+    this.#limiter.check(functionName);
   }
 
   /** The options this client was created with. */
@@ -94,7 +154,34 @@ export class TRTC {
   }
 
   /**
-   * Listens to an event (see TRTC.EVENT).
+   * Registers a plugin (a plugin class, or `{plugin, assetsPath}`).
+   * @throws RtcError INVALID_PARAMETER for anything else.
+   */
+  use(plugin: TRTCPlugin | PluginWithAssets): void {
+    this.#guard('use');
+    this.#plugins.use(plugin);
+  }
+
+  /**
+   * Starts a registered plugin by name.
+   * @throws RtcError ENV_NOT_SUPPORTED (5210) when no plugin of that name is registered.
+   */
+  startPlugin(name: string, options?: unknown): Promise<unknown> {
+    return this.#call('startPlugin', () => this.#plugins.start(name, options));
+  }
+
+  /** Updates a started plugin. @throws RtcError ENV_NOT_SUPPORTED (5210) for an unknown plugin. */
+  updatePlugin(name: string, options?: unknown): Promise<unknown> {
+    return this.#call('updatePlugin', () => this.#plugins.update(name, options));
+  }
+
+  /** Stops a plugin. @throws RtcError ENV_NOT_SUPPORTED (5210) for an unknown plugin. */
+  stopPlugin(name: string, options?: unknown): Promise<unknown> {
+    return this.#call('stopPlugin', () => this.#plugins.stop(name, options));
+  }
+
+  /**
+   * Listens to an event (see TRTC.EVENT). A listener that throws never breaks the SDK.
    * @returns this client, for chaining.
    */
   on<E extends keyof TRTCEventTypes>(event: E, handler: TRTCEventTypes[E], context?: unknown): this {
@@ -112,178 +199,262 @@ export class TRTC {
   }
 
   /**
-   * Enters a room: schedules, connects to signalling, joins, then publishes any local
-   * audio/video already started.
-   * @throws RtcError INVALID_PARAMETER for bad options; INVALID_OPERATION when already joined
-   * ('duplicate join() called'); SERVER_ERROR with the server's code as extraCode when the server
-   * refuses (e.g. a bad userSig); OPERATION_FAILED on time-out.
+   * Enters a room: schedules, connects to signalling, joins, then publishes any local audio/video
+   * already started (not for an audience in live).
+   * @throws RtcError INVALID_PARAMETER for bad options; INVALID_OPERATION when already joined or joining
+   * ('duplicate join() called'); SERVER_ERROR with the server's code as extraCode when the server refuses
+   * (e.g. a bad userSig); OPERATION_FAILED on time-out ('join room timeout'); OPERATION_ABORT when exitRoom
+   * is called meanwhile.
    */
   enterRoom(config: EnterRoomConfig): Promise<void> {
-    return api('enterRoom', async () => {
-      this.#checkAlive('enterRoom');
+    return this.#call('enterRoom', async () => {
       const target = validateEnterRoom(config);
-      if (this.#room.state === 'joining' || this.#room.state === 'joined') {
-        throw invalidOperation(EXTRA_CODE.REPEAT_CALL, MESSAGE.DUPLICATE_JOIN, 'enterRoom');
-      }
+      this.#room.machine.require(['initial', 'left'], 'enterRoom', MESSAGE.DUPLICATE_JOIN, EXTRA_CODE.REPEAT_CALL);
       await this.#room.join(config, target);
       await this.#room.publishPending();
     });
   }
 
   /**
-   * Leaves the room. Local capture keeps running (stop it with stopLocalVideo/stopLocalAudio).
-   * Resolves even when not in a room.
+   * Leaves the room; a join in progress is aborted. Local capture keeps running (stop it with
+   * stopLocalVideo / stopLocalAudio). Resolves when not in a room.
    */
   exitRoom(): Promise<void> {
-    return api('exitRoom', async () => {
-      this.#checkAlive('exitRoom');
-      await this.#room.leave();
+    return this.#call('exitRoom', () => this.#room.leave());
+  }
+
+  /**
+   * Switches role in the live scene: to 'audience' stops publishing first; to 'anchor' publishes the
+   * local tracks that were waiting.
+   * @throws RtcError INVALID_PARAMETER for another role; INVALID_OPERATION outside live ('switchRole can only
+   * be called in live mode') or when not joining or joined; OPERATION_FAILED when the server refuses.
+   */
+  switchRole(role: 'anchor' | 'audience', option?: { privateMapKey?: string; latencyLevel?: number }): Promise<void> {
+    return this.#call('switchRole', async () => {
+      if (role !== 'anchor' && role !== 'audience') throw invalidParameter(EXTRA_CODE.RANGE, "role must be 'anchor' or 'audience'", 'switchRole');
+      if (option?.privateMapKey !== undefined && typeof option.privateMapKey !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'privateMapKey must be a string', 'switchRole');
+      this.#room.machine.require(['joining', 'joined'], 'switchRole', 'switchRole can only be called while joining or joined', EXTRA_CODE.NOT_JOINED);
+      if (this.#room.scene !== 'live') throw invalidOperation(undefined, MESSAGE.SWITCH_ROLE_SCENE, 'switchRole');
+      await this.#room.switchRole(role, option?.privateMapKey);
     });
   }
 
   /**
-   * Releases the client. After this every call fails with 'client destroyed'.
-   * @throws RtcError INVALID_OPERATION while in a room ('please call leave() before destroy()').
+   * Releases the client: stops local capture and removes listeners. After this every call fails with
+   * 'client destroyed'.
+   * @throws RtcError INVALID_OPERATION while joining or in a room ('please call leave() before destroy()').
    */
   destroy(): void {
     if (this.#destroyed) return;
-    if (this.#room.state === 'joined' || this.#room.state === 'joining') {
-      throw invalidOperation(undefined, MESSAGE.LEAVE_BEFORE_DESTROY, 'destroy');
-    }
-    this.#stopVideo();
-    this.#stopAudio();
+    if (this.#room.machine.is('joining', 'joined')) throw invalidOperation(undefined, MESSAGE.LEAVE_BEFORE_DESTROY, 'destroy');
+    void this.#video?.stop().catch(() => undefined);
+    void this.#audio?.stop().catch(() => undefined);
+    void this.#screen?.stop().catch(() => undefined);
+    this.#plugins.destroy();
     this.#events.off('*');
     this.#destroyed = true;
   }
 
+  /** Refuses publishing for an audience in live (SPEC §6); tracks started before joining wait for switchRole. */
+  #checkMayPublish(functionName: string, publish: boolean | undefined): void {
+    if (publish !== false && this.#room.machine.is('joined') && !this.#room.canPublish) {
+      throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, MESSAGE.AUDIENCE_PUBLISH, functionName);
+    }
+  }
+
+  /** Binds a local slot to the room's publishing. */
+  #publisherFor(slot: 'audio' | 'video' | 'aux') {
+    return {
+      publish: (track: MediaStreamTrack, bitrate: number, muted = false) => this.#room.setLocalTrack(slot, { track, bitrate, muted }),
+      unpublish: () => this.#room.setLocalTrack(slot, undefined),
+      replace: (track: MediaStreamTrack) => this.#room.replaceLocalTrack(slot, track),
+      setMuted: (muted: boolean) => this.#room.setLocalMuted(slot, muted),
+    };
+  }
+
   /**
-   * Captures the camera, renders it into `view` and publishes it when in the room.
-   * @throws RtcError INVALID_PARAMETER for a bad view or profile; DEVICE_ERROR when capture fails
-   * (5301 'no camera detected', 5302 not allowed…); INVALID_OPERATION when already started.
+   * Captures the camera, renders it into `view` and publishes it (now, or when the room is joined).
+   * @throws RtcError INVALID_PARAMETER for a bad view or option; INVALID_OPERATION (5104) when already started,
+   * (5107) for an audience in live; DEVICE_ERROR when capture fails (5301 'no camera detected', 5302 not allowed…).
    */
   startLocalVideo(config: LocalVideoConfig = {}): Promise<void> {
-    return api('startLocalVideo', async () => {
-      this.#checkAlive('startLocalVideo');
-      if (this.#video) throw invalidOperation(EXTRA_CODE.REPEAT_CALL, 'startLocalVideo has already been called; use updateLocalVideo', 'startLocalVideo');
-      const views = resolveView(config.view, 'startLocalVideo');
-      const option = config.option ?? {};
-      const profile = this.#videoProfile(option.profile);
-      const ownsTrack = !option.videoTrack;
-      const track = option.videoTrack ?? await captureCamera(profile, option.cameraId, 'startLocalVideo');
-      const mirror = option.mirror ?? 'view';
-      const player = new VideoPlayer(track, views, { fillMode: option.fillMode ?? 'cover', mirror: mirror === true || mirror === 'view' || mirror === 'both' });
-      this.#video = { track, profile, player, ownsTrack };
-      if (config.publish !== false) {
-        await this.#room.setLocalTrack('video', { track, bitrate: profile.bitrate, muted: config.mute === true });
-      }
+    return this.#call('startLocalVideo', () => {
+      validateLocalVideoConfig(config, 'startLocalVideo');
+      this.#checkMayPublish('startLocalVideo', config.publish);
+      return this.#videoQueue.start('startLocalVideo', async () => {
+        const video = new LocalVideo(this.#publisherFor('video'));
+        this.#video = video;
+        try {
+          await video.start(config);
+        } catch (error) {
+          this.#video = undefined;
+          await video.stop().catch(() => undefined);
+          throw error;
+        }
+      });
     });
-  }
-
-  #videoProfile(profile: VideoProfileName | VideoProfile | undefined): VideoProfile {
-    if (profile === undefined) return VIDEO_PROFILES[DEFAULT_VIDEO_PROFILE];
-    if (typeof profile === 'string') {
-      const found = VIDEO_PROFILES[profile];
-      if (!found) throw invalidParameter(EXTRA_CODE.RANGE, `unknown video profile '${profile}'`, 'startLocalVideo');
-      return found;
-    }
-    const { width, height, frameRate, bitrate } = profile;
-    for (const [name, value] of Object.entries({ width, height, frameRate, bitrate })) {
-      if (typeof value !== 'number' || !(value > 0)) throw invalidParameter(EXTRA_CODE.TYPE, `profile.${name} must be a positive number`, 'startLocalVideo');
-    }
-    return { width, height, frameRate, bitrate };
-  }
-
-  /** Stops the camera, its preview and its publication. */
-  stopLocalVideo(): Promise<void> {
-    return api('stopLocalVideo', async () => {
-      this.#checkAlive('stopLocalVideo');
-      if (!this.#video) return;
-      this.#stopVideo();
-      await this.#room.setLocalTrack('video', undefined);
-    });
-  }
-
-  #stopVideo(): void {
-    const video = this.#video;
-    this.#video = undefined;
-    if (!video) return;
-    video.player.stop();
-    if (video.ownsTrack) video.track.stop();
   }
 
   /**
-   * Captures the microphone and publishes it when in the room (local audio is never played back).
-   * @throws RtcError DEVICE_ERROR when capture fails (5301 'no microphone detected'…);
-   * INVALID_OPERATION when already started.
+   * Changes the camera: profile, cameraId (swaps the track without renegotiation; the device in use is
+   * ignored), view, mirror, fillMode, publish, mute.
+   * @throws RtcError INVALID_OPERATION (5105) when the camera is not started; INVALID_PARAMETER for bad options.
+   */
+  updateLocalVideo(config: LocalVideoConfig): Promise<void> {
+    return this.#call('updateLocalVideo', () => {
+      validateLocalVideoConfig(config ?? {}, 'updateLocalVideo');
+      this.#checkMayPublish('updateLocalVideo', config?.publish === true ? true : false);
+      return this.#videoQueue.update('updateLocalVideo', EXTRA_CODE.NEED_VIDEO, async () => this.#video?.update(config ?? {}));
+    });
+  }
+
+  /** Stops the camera, its preview and its publication; repeated calls are merged. */
+  stopLocalVideo(): Promise<void> {
+    return this.#call('stopLocalVideo', () => this.#videoQueue.stop(async () => {
+      const video = this.#video;
+      this.#video = undefined;
+      await video?.stop();
+    }));
+  }
+
+  /**
+   * Captures the microphone and publishes it (local audio is never played back).
+   * @throws RtcError INVALID_OPERATION (5104) when already started, (5107) for an audience in live;
+   * DEVICE_ERROR when capture fails (5301 'no microphone detected'…); INVALID_PARAMETER for bad options.
    */
   startLocalAudio(config: LocalAudioConfig = {}): Promise<void> {
-    return api('startLocalAudio', async () => {
-      this.#checkAlive('startLocalAudio');
-      if (this.#audio) throw invalidOperation(EXTRA_CODE.REPEAT_CALL, 'startLocalAudio has already been called; use updateLocalAudio', 'startLocalAudio');
-      const option = config.option ?? {};
-      const profile = AUDIO_PROFILES[option.profile ?? DEFAULT_AUDIO_PROFILE];
-      if (!profile) throw invalidParameter(EXTRA_CODE.RANGE, `unknown audio profile '${String(option.profile)}'`, 'startLocalAudio');
-      const ownsTrack = !option.audioTrack;
-      const track = option.audioTrack ?? await captureMicrophone(profile, option, 'startLocalAudio');
-      this.#audio = { track, ownsTrack };
-      if (config.publish !== false) {
-        await this.#room.setLocalTrack('audio', { track, bitrate: profile.bitrate, muted: config.mute === true });
-      }
+    return this.#call('startLocalAudio', () => {
+      validateLocalAudioConfig(config, 'startLocalAudio');
+      this.#checkMayPublish('startLocalAudio', config.publish);
+      return this.#audioQueue.start('startLocalAudio', async () => {
+        const audio = new LocalAudio(this.#publisherFor('audio'));
+        this.#audio = audio;
+        try {
+          await audio.start(config);
+        } catch (error) {
+          this.#audio = undefined;
+          await audio.stop().catch(() => undefined);
+          throw error;
+        }
+      });
     });
   }
 
-  /** Stops the microphone and its publication. */
+  /**
+   * Changes the microphone: microphoneId, processing flags, audioTrack, publish, mute.
+   * @throws RtcError INVALID_OPERATION (5106) when the microphone is not started; INVALID_PARAMETER for bad options.
+   */
+  updateLocalAudio(config: UpdateLocalAudioConfig): Promise<void> {
+    return this.#call('updateLocalAudio', () => {
+      validateLocalAudioConfig(config ?? {}, 'updateLocalAudio');
+      return this.#audioQueue.update('updateLocalAudio', EXTRA_CODE.NEED_AUDIO, async () => this.#audio?.update(config ?? {}));
+    });
+  }
+
+  /** Stops the microphone and its publication; repeated calls are merged. */
   stopLocalAudio(): Promise<void> {
-    return api('stopLocalAudio', async () => {
-      this.#checkAlive('stopLocalAudio');
-      if (!this.#audio) return;
-      this.#stopAudio();
-      await this.#room.setLocalTrack('audio', undefined);
+    return this.#call('stopLocalAudio', () => this.#audioQueue.stop(async () => {
+      const audio = this.#audio;
+      this.#audio = undefined;
+      await audio?.stop();
+    }));
+  }
+
+  /**
+   * Shares the screen as the auxiliary ('sub') stream. Only one auxiliary stream per room.
+   * @throws RtcError INVALID_OPERATION when already sharing, when someone else shares, or (5107) for an audience;
+   * ENV_NOT_SUPPORTED (5205) without getDisplayMedia; DEVICE_ERROR when the user refuses.
+   */
+  startScreenShare(config: ScreenShareConfig = {}): Promise<void> {
+    return this.#call('startScreenShare', () => {
+      validateScreenShareConfig(config, 'startScreenShare');
+      this.#checkMayPublish('startScreenShare', config.publish);
+      const sharing = [...this.#room.remoteUsers.values()].find((user) => user.state.hasAuxiliary);
+      if (sharing) throw invalidOperation(undefined, `only one screen share per room: '${sharing.userId}' is sharing`, 'startScreenShare');
+      return this.#screenQueue.start('startScreenShare', async () => {
+        const screen = new ScreenShare(this.#publisherFor('aux'), () => {
+          this.stopScreenShare().then(() => this.#events.emit('screen-share-stopped'), () => undefined);
+        });
+        this.#screen = screen;
+        try {
+          await screen.start(config);
+        } catch (error) {
+          this.#screen = undefined;
+          await screen.stop().catch(() => undefined);
+          throw error;
+        }
+      });
     });
   }
 
-  #stopAudio(): void {
-    const audio = this.#audio;
-    this.#audio = undefined;
-    if (audio?.ownsTrack) audio.track.stop();
+  /** Changes the screen share's view, fillMode or publish. @throws RtcError INVALID_OPERATION when not sharing. */
+  updateScreenShare(config: UpdateScreenShareConfig): Promise<void> {
+    return this.#call('updateScreenShare', () => {
+      validateScreenShareConfig(config ?? {}, 'updateScreenShare');
+      return this.#screenQueue.update('updateScreenShare', EXTRA_CODE.NEED_VIDEO, async () => this.#screen?.update(config ?? {}));
+    });
+  }
+
+  /** Stops the screen share; repeated calls are merged. */
+  stopScreenShare(): Promise<void> {
+    return this.#call('stopScreenShare', () => this.#screenQueue.stop(async () => {
+      const screen = this.#screen;
+      this.#screen = undefined;
+      await screen?.stop();
+    }));
+  }
+
+  #checkRemoteVideoConfig(config: RemoteVideoConfig | undefined, functionName: string): { userId: string; streamType: 'main' | 'sub' } {
+    if (!config || typeof config !== 'object') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'config {userId, streamType, view} is required', functionName);
+    if (typeof config.userId !== 'string' || config.userId === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', functionName);
+    if (config.streamType === undefined) throw invalidParameter(EXTRA_CODE.STREAM_TYPE, 'streamType is required', functionName);
+    if (config.streamType !== 'main' && config.streamType !== 'sub') throw invalidParameter(EXTRA_CODE.RANGE, "streamType must be 'main' or 'sub'", functionName);
+    const option = config.option;
+    if (option?.fillMode !== undefined && !['contain', 'cover', 'fill'].includes(option.fillMode)) throw invalidParameter(EXTRA_CODE.RANGE, "fillMode must be 'contain', 'cover' or 'fill'", functionName);
+    for (const flag of ['mirror', 'small', 'receiveWhenViewVisible', 'canvasRender'] as const) {
+      if (option?.[flag] !== undefined && typeof option[flag] !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, `option.${flag} must be a boolean`, functionName);
+    }
+    if (option?.small && config.streamType === 'sub') throw invalidParameter(EXTRA_CODE.RANGE, 'the small stream exists only for the main stream', functionName);
+    return { userId: config.userId, streamType: config.streamType };
   }
 
   /**
    * Receives a remote user's video and renders it into `view`.
-   * @throws RtcError INVALID_OPERATION when not joined (5101), the user is not in the room (5102)
-   * or does not publish that stream (5103); INVALID_PARAMETER for a bad view or stream type.
+   * @throws RtcError INVALID_PARAMETER for a bad config or view; INVALID_OPERATION when not joined (5101), the user
+   * is not in the room (5102) or does not publish that stream (5103); OPERATION_FAILED when subscribing fails.
    */
   startRemoteVideo(config: RemoteVideoConfig): Promise<void> {
-    return api('startRemoteVideo', async () => {
-      this.#checkAlive('startRemoteVideo');
+    return this.#call('startRemoteVideo', async () => {
       const { userId, streamType } = this.#checkRemoteVideoConfig(config, 'startRemoteVideo');
       const views = resolveView(config.view, 'startRemoteVideo');
       await this.#room.startRemoteVideo(userId, streamType, { views, fillMode: config.option?.fillMode, mirror: config.option?.mirror });
     });
   }
 
-  #checkRemoteVideoConfig(config: RemoteVideoConfig | undefined, functionName: string): { userId: string; streamType: 'main' | 'sub' } {
-    if (!config || typeof config.userId !== 'string' || config.userId === '') {
-      throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', functionName);
-    }
-    if (config.streamType !== 'main' && config.streamType !== 'sub') {
-      throw invalidParameter(EXTRA_CODE.STREAM_TYPE, "streamType must be 'main' or 'sub'", functionName);
-    }
-    return { userId: config.userId, streamType: config.streamType };
+  /**
+   * Changes a playing remote video: view, fillMode, mirror.
+   * @throws RtcError as startRemoteVideo, and INVALID_OPERATION when that video is not started.
+   */
+  updateRemoteVideo(config: RemoteVideoConfig): Promise<void> {
+    return this.#call('updateRemoteVideo', async () => {
+      const { userId, streamType } = this.#checkRemoteVideoConfig(config, 'updateRemoteVideo');
+      const views = config.view !== undefined ? resolveView(config.view, 'updateRemoteVideo') : undefined;
+      this.#room.updateRemoteVideo(userId, streamType, { views, fillMode: config.option?.fillMode, mirror: config.option?.mirror });
+    });
   }
 
   /**
    * Stops receiving a remote video; userId '*' stops all of them.
    * @throws RtcError INVALID_PARAMETER when userId is missing, or streamType is missing for one user.
    */
-  stopRemoteVideo(config: { userId: string; streamType?: 'main' | 'sub' }): Promise<void> {
-    return api('stopRemoteVideo', async () => {
-      this.#checkAlive('stopRemoteVideo');
+  stopRemoteVideo(config: StopRemoteVideoConfig): Promise<void> {
+    return this.#call('stopRemoteVideo', async () => {
       if (!config || typeof config.userId !== 'string' || config.userId === '') {
         throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', 'stopRemoteVideo');
       }
-      if (config.userId !== '*' && config.streamType !== 'main' && config.streamType !== 'sub') {
-        throw invalidParameter(EXTRA_CODE.STREAM_TYPE, "streamType is required when userId is not '*'", 'stopRemoteVideo');
+      if (config.userId !== '*' && config.streamType === undefined) throw invalidParameter(EXTRA_CODE.STREAM_TYPE, "streamType is required when userId is not '*'", 'stopRemoteVideo');
+      if (config.streamType !== undefined && config.streamType !== 'main' && config.streamType !== 'sub') {
+        throw invalidParameter(EXTRA_CODE.RANGE, "streamType must be 'main' or 'sub'", 'stopRemoteVideo');
       }
       await this.#room.stopRemoteVideo(config.userId, config.streamType);
     });
@@ -294,11 +465,141 @@ export class TRTC {
    * @throws RtcError INVALID_PARAMETER when userId is not a string or mute not a boolean.
    */
   muteRemoteAudio(userId: string, mute: boolean): Promise<void> {
-    return api('muteRemoteAudio', async () => {
-      this.#checkAlive('muteRemoteAudio');
+    return this.#call('muteRemoteAudio', async () => {
       if (typeof userId !== 'string' || userId === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', 'muteRemoteAudio');
       if (typeof mute !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'mute must be a boolean', 'muteRemoteAudio');
       this.#room.muteRemoteAudio(userId, mute);
     });
   }
+
+  /**
+   * Sets the playback volume of a remote user ('*' for everyone): 0–100, default 100.
+   * @throws RtcError INVALID_PARAMETER for a missing userId or a volume below 0.
+   */
+  setRemoteAudioVolume(userId: string, volume: number): void {
+    api.sync('setRemoteAudioVolume', () => {
+      this.#guard('setRemoteAudioVolume');
+      if (typeof userId !== 'string' || userId === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', 'setRemoteAudioVolume');
+      this.#room.setRemoteAudioVolume(userId, validateVolume(volume, 'setRemoteAudioVolume'));
+    });
+  }
+
+  /**
+   * Turns on the audio-volume event every `interval` ms (default 2000, at least 100; 0 or less turns it off).
+   * @throws RtcError INVALID_PARAMETER when interval is not a number.
+   */
+  enableAudioVolumeEvaluation(interval = 2000, enableInBackground = false): void {
+    api.sync('enableAudioVolumeEvaluation', () => {
+      this.#guard('enableAudioVolumeEvaluation');
+      this.#volumeInterval = validateVolumeInterval(interval);
+      if (typeof enableInBackground !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'enableInBackground must be a boolean', 'enableAudioVolumeEvaluation');
+    });
+  }
+
+  /** The current audio-volume interval (0 = off). */
+  get audioVolumeInterval(): number {
+    return this.#volumeInterval;
+  }
+
+  #query(config: string | TrackQuery | undefined, functionName: string): { userId: string; streamType: 'main' | 'sub' } {
+    const query = typeof config === 'string' ? { userId: config } : (config ?? {});
+    if (typeof query !== 'object') throw invalidParameter(EXTRA_CODE.TYPE, 'config must be a userId or {userId, streamType}', functionName);
+    const streamType = query.streamType ?? 'main';
+    if (streamType !== 'main' && streamType !== 'sub') throw invalidParameter(EXTRA_CODE.RANGE, "streamType must be 'main' or 'sub'", functionName);
+    return { userId: query.userId ?? '', streamType };
+  }
+
+  /**
+   * The audio track of the local microphone (no userId) or of a remote user; null when there is none.
+   * @throws RtcError INVALID_PARAMETER for a bad argument.
+   */
+  getAudioTrack(configOrUserId?: string | TrackQuery): MediaStreamTrack | null {
+    return api.sync('getAudioTrack', () => {
+      const { userId } = this.#query(configOrUserId, 'getAudioTrack');
+      if (!userId || userId === this.#room.userId) return this.#audio?.track ?? null;
+      return this.#room.remoteUsers.get(userId)?.downlink?.tracks.audio ?? null;
+    });
+  }
+
+  /**
+   * The video track of the local camera / screen (no userId) or of a remote user; null when there is none.
+   * @throws RtcError INVALID_PARAMETER for a bad argument.
+   */
+  getVideoTrack(config?: TrackQuery): MediaStreamTrack | null {
+    return api.sync('getVideoTrack', () => {
+      const { userId, streamType } = this.#query(config, 'getVideoTrack');
+      if (!userId || userId === this.#room.userId) return (streamType === 'main' ? this.#video?.track : this.#screen?.track) ?? null;
+      const tracks = this.#room.remoteUsers.get(userId)?.downlink?.tracks;
+      return (streamType === 'main' ? tracks?.video : tracks?.aux) ?? null;
+    });
+  }
+
+  /**
+   * A PNG data URL of the current frame of a local or remote video; '' when that video is not playing.
+   * @throws RtcError INVALID_PARAMETER for a bad argument.
+   */
+  getVideoSnapshot(config?: TrackQuery): string {
+    return api.sync('getVideoSnapshot', () => {
+      const { userId, streamType } = this.#query(config, 'getVideoSnapshot');
+      const element = !userId || userId === this.#room.userId
+        ? (streamType === 'main' ? this.#video?.element : undefined)
+        : this.#room.remoteUsers.get(userId)?.videoPlayers[streamType]?.elements[0];
+      if (!element || element.videoWidth === 0) return '';
+      const canvas = document.createElement('canvas');
+      canvas.width = element.videoWidth;
+      canvas.height = element.videoHeight;
+      canvas.getContext('2d')?.drawImage(element, 0, 0);
+      return canvas.toDataURL('image/png');
+    });
+  }
+
+  /**
+   * Sends an SEI message inside the published H264 video (at most 1000 bytes, 30 per second).
+   * @throws RtcError INVALID_PARAMETER for a bad buffer or payload type; INVALID_OPERATION (5108) without
+   * create({enableSEI: true}), (5101) when not joined, (5109) when no video is published.
+   */
+  sendSEIMessage(buffer: ArrayBuffer, options?: SEIMessageOptions): void {
+    api.sync('sendSEIMessage', () => {
+      this.#guard('sendSEIMessage');
+      validateSEI(buffer, options);
+      if (!this.#options.enableSEI) throw invalidOperation(EXTRA_CODE.NOT_ENABLE_SEI, 'SEI is not enabled: create the client with TRTC.create({ enableSEI: true })', 'sendSEIMessage');
+      if (!this.#room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendSEIMessage()', 'sendSEIMessage');
+      const published = options?.toSubStream ? this.#screen : this.#video;
+      if (!published?.track) throw invalidOperation(EXTRA_CODE.NEED_CALL_PUBLISHED, 'SEI messages need H264, a published stream and a video track', 'sendSEIMessage');
+      throw envNotSupported(EXTRA_CODE.SEI, 'sending SEI messages is not available in this Conclave version yet', 'sendSEIMessage');
+    });
+  }
+
+  /**
+   * Sends a custom message to everyone in the room (cmdId 1–10, 1–1000 bytes; 30 per second, 8000 bytes per second).
+   * @throws RtcError INVALID_PARAMETER for a bad cmdId or buffer; INVALID_OPERATION (5101) when not joined,
+   * (5107) for an audience in live ('role audience cannot call this api').
+   */
+  sendCustomMessage(message: CustomMessageData): void {
+    api.sync('sendCustomMessage', () => {
+      this.#guard('sendCustomMessage');
+      validateCustomMessage(message);
+      if (!this.#room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendCustomMessage()', 'sendCustomMessage');
+      if (!this.#room.canPublish) throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, 'role audience cannot call this api', 'sendCustomMessage');
+      throw envNotSupported(EXTRA_CODE.WEBRTC, 'custom messages are not available in this Conclave version yet', 'sendCustomMessage');
+    });
+  }
 }
+
+/** Runs `fn`, converting whatever it throws into an RtcError naming the API function. */
+async function api<T>(functionName: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw RtcError.convertFrom(error, functionName);
+  }
+}
+
+/** The synchronous twin of api(). */
+api.sync = function sync<T>(functionName: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw RtcError.convertFrom(error, functionName);
+  }
+};

@@ -10,6 +10,9 @@ export interface RtcErrorInit {
   handler?: () => void;
 }
 
+const asError = (value: unknown): Error | undefined =>
+  value === undefined ? undefined : value instanceof Error ? value : new Error(String(value));
+
 const CODE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(ERROR_CODE).map(([name, code]) => [code, name]));
 
 /**
@@ -21,7 +24,7 @@ export class RtcError extends Error {
   readonly code: ErrorCode;
   readonly extraCode?: number;
   readonly functionName: string;
-  readonly originError?: unknown;
+  readonly originError?: Error;
   /** Present for 5302 (permission denied by the system): opens the OS privacy settings where possible. */
   readonly handler?: () => void;
 
@@ -30,7 +33,7 @@ export class RtcError extends Error {
     this.code = init.code;
     this.extraCode = init.extraCode;
     this.functionName = init.functionName ?? '';
-    this.originError = init.originError;
+    this.originError = asError(init.originError);
     this.handler = init.handler;
   }
 

@@ -1,3 +1,15 @@
+/** Every live audio element, so a speaker change reaches them all. */
+const elements = new Set<HTMLAudioElement>();
+let defaultSpeaker: string | undefined;
+
+type SinkElement = HTMLAudioElement & { setSinkId?: (id: string) => Promise<void> };
+
+/** Routes every remote audio element, present and future, to this output device. */
+export async function setDefaultSpeaker(speakerId: string): Promise<void> {
+  defaultSpeaker = speakerId;
+  await Promise.all([...elements].map((element) => (element as SinkElement).setSinkId?.(speakerId)));
+}
+
 /**
  * Plays a remote audio track through a hidden <audio> element. Muting keeps the track
  * flowing and only silences the element, so unmuting is instant.
@@ -11,6 +23,8 @@ export class AudioPlayer {
     this.#element.autoplay = true;
     this.#element.srcObject = new MediaStream([track]);
     this.#element.dataset.conclave = 'audio';
+    elements.add(this.#element);
+    if (defaultSpeaker) (this.#element as SinkElement).setSinkId?.(defaultSpeaker).catch(() => undefined);
     this.#element.play().catch(() => undefined);
   }
 
@@ -29,6 +43,7 @@ export class AudioPlayer {
   }
 
   stop(): void {
+    elements.delete(this.#element);
     this.#element.pause();
     this.#element.srcObject = null;
   }

@@ -8,9 +8,17 @@ export type FillMode = 'contain' | 'cover' | 'fill';
 export class VideoPlayer {
   readonly #elements: HTMLVideoElement[] = [];
   #track: MediaStreamTrack;
+  #options: { fillMode?: FillMode; mirror?: boolean };
 
   constructor(track: MediaStreamTrack, views: HTMLElement[], options: { fillMode?: FillMode; mirror?: boolean } = {}) {
     this.#track = track;
+    this.#options = options;
+    this.#render(views);
+  }
+
+  #render(views: HTMLElement[]): void {
+    const options = this.#options;
+    const track = this.#track;
     for (const view of views) {
       const video = document.createElement('video');
       video.autoplay = true;
@@ -29,6 +37,20 @@ export class VideoPlayer {
       view.appendChild(video);
       video.play().catch(() => undefined);
       this.#elements.push(video);
+    }
+  }
+
+  /** Changes fill mode / mirror, and moves the video to other views when given. */
+  update(options: { fillMode?: FillMode; mirror?: boolean }, views?: HTMLElement[]): void {
+    this.#options = { ...this.#options, ...options };
+    if (views) {
+      this.stop();
+      this.#render(views);
+      return;
+    }
+    for (const video of this.#elements) {
+      video.style.objectFit = this.#options.fillMode ?? 'cover';
+      video.style.transform = this.#options.mirror ? 'scaleX(-1)' : '';
     }
   }
 

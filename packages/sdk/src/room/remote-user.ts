@@ -28,6 +28,8 @@ export class RemoteUser {
   downlink: Downlink | undefined;
   audioPlayer: AudioPlayer | undefined;
   audioMuted = false;
+  /** Playback volume, 0–100 (above 100 amplifies). */
+  volume = 100;
   readonly videoPlayers: { main?: VideoPlayer; sub?: VideoPlayer } = {};
   readonly videoRequests: { main?: VideoRequest; sub?: VideoRequest } = {};
   /** Serialises subscription changes of this user. */

@@ -1,12 +1,15 @@
 import {
-  encodeFlag, ROLE_CODE, SCENE_CODE, TERMINAL_TYPE,
+  encodeFlag, LIMITS, ROLE_CODE, SCENE_CODE, TERMINAL_TYPE,
   type PeerInfo, type PushMap,
 } from '@conclave/protocol';
+import { StateMachine } from '../common/state-machine.js';
+import { ScheduleCache } from '../schedule/schedule-cache.js';
+import { buildBusinessInfo, resolveProxy, type ResolvedProxy } from '../validate/enter-room.js';
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import type { Emitter } from '../common/emitter.js';
 import { withTimeout } from '../common/timeout.js';
 import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
-import { invalidOperation, MESSAGE, operationAbort, serverError } from '../errors/catalogue.js';
+import { invalidOperation, MESSAGE, operationAbort, operationFailed, serverError } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import { AudioPlayer } from '../playback/audio-player.js';
@@ -25,20 +28,26 @@ export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
 export const SDK_VERSION = '5.10.1';
 
 /** What the local side publishes, by uplink slot. */
-interface LocalSlot {
+export interface LocalSlot {
   track: MediaStreamTrack;
   bitrate?: number;
   muted: boolean;
 }
+
+/** A join failure not worth retrying: the server refused (auth, parameters, room full…). */
+const isRefusal = (error: unknown) => error instanceof ScheduleRefused || error instanceof SignalReplyError || error instanceof RtcError;
 
 /**
  * One room session: scheduling, signalling, the uplink, and the remote users with their
  * downlinks and players. The TRTC class validates calls; this class carries them out.
  */
 export class Room {
-  state: RoomState = 'initial';
+  readonly machine = new StateMachine<RoomState>('initial');
   readonly #events: Emitter<TRTCEventTypes>;
+  readonly #scheduleCache = new ScheduleCache();
   #config: EnterRoomConfig | undefined;
+  #target: RoomTarget | undefined;
+  #proxy: ResolvedProxy = { turnServers: [] };
   #signal: SignalChannel | undefined;
   #schedule: Schedule | undefined;
   #uplink: Uplink | undefined;
@@ -47,6 +56,7 @@ export class Room {
   readonly #local: Partial<Record<UplinkSlot, LocalSlot>> = {};
   #flagQueue: Promise<void> = Promise.resolve();
   #abortJoin: ((error: RtcError) => void) | undefined;
+  #joining: Promise<void> | undefined;
   role: 'anchor' | 'audience' = 'anchor';
   scene: 'rtc' | 'live' = 'rtc';
   userId = '';
@@ -55,21 +65,27 @@ export class Room {
     this.#events = events;
   }
 
+  get state(): RoomState {
+    return this.machine.state;
+  }
+
   get remoteUsers(): ReadonlyMap<string, RemoteUser> {
     return this.#remotes;
   }
 
+  /** The last scheduling result (for 2k/4k permission and the like). */
+  get schedule(): Schedule | undefined {
+    return this.#schedule;
+  }
+
   get iceServers(): RTCIceServer[] {
     const servers: RTCIceServer[] = [...(this.#schedule?.iceServers ?? [])];
-    const proxy = typeof this.#config?.proxy === 'object' ? this.#config.proxy : undefined;
-    const turns = proxy?.turnServer ? (Array.isArray(proxy.turnServer) ? proxy.turnServer : [proxy.turnServer]) : [];
-    for (const turn of turns) servers.push({ urls: turn.url, username: turn.username, credential: turn.credential });
+    for (const turn of this.#proxy.turnServers) servers.push({ urls: turn.url, username: turn.username, credential: turn.credential });
     return servers;
   }
 
   get #iceTransportPolicy(): RTCIceTransportPolicy {
-    const proxy = typeof this.#config?.proxy === 'object' ? this.#config.proxy : undefined;
-    return proxy?.iceTransportPolicy ?? this.#schedule?.iceTransportPolicy ?? 'all';
+    return this.#proxy.iceTransportPolicy ?? this.#schedule?.iceTransportPolicy ?? 'all';
   }
 
   #setConnectionState(state: ConnectionState): void {
@@ -79,17 +95,15 @@ export class Room {
     this.#events.emit('connection-state-changed', { prevState, state });
   }
 
-  /** Base URL of scheduling: proxy.scheduleProxy, a proxy string, else the SDK's own server. */
-  #scheduleBase(config: EnterRoomConfig): string {
-    if (typeof config.proxy === 'string' && /^https?:/.test(config.proxy)) return config.proxy;
-    if (typeof config.proxy === 'object' && config.proxy.scheduleProxy) return config.proxy.scheduleProxy;
-    return DEFAULT_SERVER_ORIGIN;
-  }
-
-  /** Joins: schedule, connect, join; rejects with RtcError. */
+  /**
+   * Joins (SPEC §4): schedule, connect, join, within the join time-out. A failure that is not a
+   * server refusal is retried once after a reset, with a fresh schedule and a fresh channel.
+   */
   async join(config: EnterRoomConfig, target: RoomTarget): Promise<void> {
-    this.state = 'joining';
+    this.machine.set('joining');
     this.#config = config;
+    this.#target = target;
+    this.#proxy = resolveProxy(config.proxy);
     this.userId = config.userId;
     this.scene = config.scene ?? 'rtc';
     this.role = this.scene === 'live' ? (config.role ?? 'anchor') : 'anchor';
@@ -97,17 +111,29 @@ export class Room {
     const aborted = new Promise<never>((_, reject) => {
       this.#abortJoin = reject;
     });
+    const attempt = async () => {
+      try {
+        await this.#joinOnce(config, target, true);
+      } catch (error) {
+        if (isRefusal(error) || this.machine.state !== 'joining') throw error;
+        log.warn('join failed, retrying with a fresh schedule:', error);
+        this.#resetConnection();
+        await this.#joinOnce(config, target, false);
+      }
+    };
+    this.#joining = Promise.race([attempt(), aborted]);
     try {
-      await Promise.race([this.#doJoin(config, target), aborted]);
-      this.state = 'joined';
+      await this.#joining;
+      this.machine.set('joined');
       this.#setConnectionState('CONNECTED');
     } catch (error) {
       this.#teardown();
-      this.state = 'left';
+      this.machine.set('left');
       this.#setConnectionState('DISCONNECTED');
       throw this.#joinError(error);
     } finally {
       this.#abortJoin = undefined;
+      this.#joining = undefined;
     }
   }
 
@@ -122,20 +148,33 @@ export class Room {
     return new RtcError({ code: ERROR_CODE.SERVER_ERROR, message: `join room failed: ${(error as Error)?.message ?? String(error)}`, functionName: 'enterRoom', originError: error });
   }
 
-  async #doJoin(config: EnterRoomConfig, target: RoomTarget): Promise<void> {
-    const scheduleBase = this.#scheduleBase(config);
-    const schedule = await fetchSchedule(scheduleBase, {
+  /** Base URL of scheduling: the proxy's, else the SDK's own server. */
+  get #scheduleBase(): string {
+    return this.#proxy.scheduleBase ?? DEFAULT_SERVER_ORIGIN;
+  }
+
+  async #getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
+    const key = ScheduleCache.key(this.#scheduleBase, config.sdkAppId, config.userId);
+    const cached = useCache ? this.#scheduleCache.get(key) : undefined;
+    if (cached) return cached;
+    const schedule = await fetchSchedule(this.#scheduleBase, {
       sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
       roomId: target.roomId, isStringRoomId: target.isString, sdkVersion: SDK_VERSION,
       ...(this.scene === 'live' ? { role: this.role } : {}),
     });
+    this.#scheduleCache.set(key, schedule);
+    return schedule;
+  }
+
+  async #joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<void> {
+    const schedule = await this.#getSchedule(config, target, useCache);
     this.#schedule = schedule;
-    const wsUrl = typeof config.proxy === 'object' && config.proxy.websocketProxy ? config.proxy.websocketProxy : schedule.domains.main;
-    const signal = new SignalChannel(wsUrl);
+    const signal = new SignalChannel(this.#proxy.websocketUrl ?? schedule.domains.main);
     this.#signal = signal;
     this.#listen(signal);
     await signal.connect();
-    const timeoutMs = (schedule.config.enterRoomTimeout ?? 5) >= 1 ? (schedule.config.enterRoomTimeout ?? 5) * 1000 : 5000;
+    const seconds = schedule.config.enterRoomTimeout ?? 0;
+    const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
     const reply = await withTimeout(signal.request('join', {
       sdkAppId: config.sdkAppId,
       userId: config.userId,
@@ -146,7 +185,7 @@ export class Room {
       latencyLevel: config.latencyLevel,
       trtcRole: this.role === 'audience' ? ROLE_CODE.audience : ROLE_CODE.anchor,
       trtcScene: this.scene === 'live' ? SCENE_CODE.live : SCENE_CODE.rtc,
-      businessInfo: config.businessInfo,
+      businessInfo: buildBusinessInfo(config),
       version: SDK_VERSION,
       ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
       terminalType: TERMINAL_TYPE,
@@ -163,7 +202,7 @@ export class Room {
     signal.on('banned', (data) => this.#onBanned(data));
     signal.on('lost', (reason) => {
       log.warn('signal channel lost:', reason);
-      if (this.state === 'joined') {
+      if (this.machine.state === 'joined') {
         this.#setConnectionState('DISCONNECTED');
         this.#events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
       }
@@ -172,19 +211,20 @@ export class Room {
 
   /** Leaves: tells the server, closes every connection, stops remote playback. */
   async leave(): Promise<void> {
-    if (this.state === 'joining') {
+    if (this.machine.state === 'joining') {
       this.#abortJoin?.(operationAbort(MESSAGE.CONNECTION_ABORTED, 'enterRoom'));
     }
     const signal = this.#signal;
-    if (signal?.isOpen && this.state === 'joined') {
+    if (signal?.isOpen && this.machine.state === 'joined') {
       await signal.request('leave', {}).catch(() => undefined);
     }
     this.#teardown();
-    this.state = 'left';
+    if (this.machine.state !== 'initial') this.machine.set('left');
     this.#setConnectionState('DISCONNECTED');
   }
 
-  #teardown(): void {
+  /** Closes the connections of a failed attempt so the retry starts clean. */
+  #resetConnection(): void {
     for (const user of this.#remotes.values()) this.#closeRemote(user);
     this.#remotes.clear();
     this.#uplink?.close();
@@ -193,12 +233,68 @@ export class Room {
     this.#signal = undefined;
   }
 
+  #teardown(): void {
+    this.#resetConnection();
+  }
+
   #onBanned(data: PushMap['banned']): void {
-    if (data.reason === 'user_time_out') return; // rejoin handled by reconnection
+    if (data.reason === 'user_time_out') {
+      this.#rejoin().catch((error: unknown) => {
+        this.#events.emit('error', operationFailed(EXTRA_CODE.REJOIN_FAILED, 'rejoin room failed', undefined, error));
+      });
+      return;
+    }
+    // A banned room is exited first, then the event is emitted (SPEC §4).
     this.#teardown();
-    this.state = 'left';
+    this.machine.set('left');
     this.#setConnectionState('DISCONNECTED');
     this.#events.emit('kicked-out', { reason: data.reason, message: data.message });
+  }
+
+  /** Joins again with the same settings, then republishes; remote streams resubscribe as flags arrive. */
+  async #rejoin(): Promise<void> {
+    const config = this.#config;
+    const target = this.#target;
+    if (!config || !target || this.machine.state !== 'joined') return;
+    for (const user of [...this.#remotes.values()]) this.#onPeerLeave(user.userId);
+    this.#resetConnection();
+    this.machine.set('joining');
+    this.#setConnectionState('CONNECTING');
+    try {
+      await this.#joinOnce(config, target, false);
+    } catch (error) {
+      this.#teardown();
+      this.machine.set('left');
+      this.#setConnectionState('DISCONNECTED');
+      throw error;
+    }
+    this.machine.set('joined');
+    this.#setConnectionState('CONNECTED');
+    await this.publishPending();
+  }
+
+  /**
+   * Switches role in the live scene (SPEC §6): to audience closes the uplink first; to anchor
+   * publishes the local tracks that were waiting.
+   */
+  async switchRole(role: 'anchor' | 'audience', privateMapKey: string | undefined): Promise<void> {
+    if (this.machine.state === 'joining') await this.#joining?.catch(() => undefined);
+    const signal = this.#signal;
+    if (this.machine.state !== 'joined' || !signal) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'switchRole can only be called while joining or joined', 'switchRole');
+    if (role === this.role) return;
+    const code = role === 'anchor' ? ROLE_CODE.anchor : ROLE_CODE.audience;
+    try {
+      if (role === 'audience') {
+        this.#uplink?.close();
+        this.#uplink = undefined;
+        await signal.request('unpublish', {});
+      }
+      await signal.request('switch-role', { role: code, ...(privateMapKey ? { privateMapKey } : {}) });
+    } catch (error) {
+      throw operationFailed(undefined, `switch role failed: ${(error as Error).message}`, 'switchRole', error);
+    }
+    this.role = role;
+    if (role === 'anchor') await this.publishPending();
   }
 
   // ---- remote users ----
@@ -285,7 +381,7 @@ export class Room {
   }
 
   #onRemoteTrack(user: RemoteUser, slot: 'audio' | 'video' | 'aux', track: MediaStreamTrack): void {
-    this.#events.emit('track', { userId: user.userId, ...(slot === 'audio' ? {} : { streamType: slot === 'video' ? 'main' : 'sub' }), track });
+    this.#events.emit('track', { userId: user.userId, ...(slot === 'audio' ? {} : { streamType: slot === 'video' ? 'main' : 'sub' }), track, sourceTrack: track });
     this.#refreshPlayers(user);
   }
 
@@ -295,6 +391,7 @@ export class Room {
     if (user.wants.audio && tracks.audio && !user.audioPlayer) {
       user.audioPlayer = new AudioPlayer(tracks.audio);
       user.audioPlayer.setMuted(user.audioMuted);
+      user.audioPlayer.setVolume(user.volume / 100);
     }
     for (const streamType of ['main', 'sub'] as const) {
       const track = streamType === 'main' ? tracks.video : tracks.aux;
@@ -350,6 +447,29 @@ export class Room {
     }));
   }
 
+  /** Changes a playing remote video's view, fill mode or mirror. */
+  updateRemoteVideo(userId: string, streamType: 'main' | 'sub', change: Partial<VideoRequest>): void {
+    const user = this.#remotes.get(userId);
+    const request = user?.videoRequests[streamType];
+    if (!user || !request) throw invalidOperation(undefined, `the ${streamType} video of '${userId}' is not started; call startRemoteVideo first`, 'updateRemoteVideo');
+    const next: VideoRequest = {
+      views: change.views ?? request.views,
+      fillMode: change.fillMode ?? request.fillMode,
+      mirror: change.mirror ?? request.mirror,
+    };
+    user.videoRequests[streamType] = next;
+    user.videoPlayers[streamType]?.update({ fillMode: next.fillMode, mirror: next.mirror }, change.views);
+  }
+
+  /** Sets remote playback volume, 0–100 ('*' for all); the value is kept for players created later. */
+  setRemoteAudioVolume(userId: string, volume: number): void {
+    const users = userId === '*' ? [...this.#remotes.values()] : [this.#remotes.get(userId)].filter((u): u is RemoteUser => !!u);
+    for (const user of users) {
+      user.volume = volume;
+      user.audioPlayer?.setVolume(volume / 100);
+    }
+  }
+
   /** Mutes or unmutes a remote user's audio ('*' for all). */
   muteRemoteAudio(userId: string, mute: boolean): void {
     const users = userId === '*' ? [...this.#remotes.values()] : [this.#remotes.get(userId)].filter((u): u is RemoteUser => !!u);
@@ -360,7 +480,7 @@ export class Room {
   }
 
   #remoteWithStream(userId: string, streamType: 'main' | 'sub', functionName: string): RemoteUser {
-    if (this.state !== 'joined') throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() first', functionName);
+    if (this.machine.state !== 'joined') throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() first', functionName);
     const user = this.#remotes.get(userId);
     if (!user) throw invalidOperation(EXTRA_CODE.REMOTE_USER_NOT_EXIST, `remote user '${userId}' is not in the room`, functionName);
     const available = streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary;
@@ -374,13 +494,13 @@ export class Room {
   async setLocalTrack(slot: UplinkSlot, local: LocalSlot | undefined): Promise<void> {
     if (local) this.#local[slot] = local;
     else delete this.#local[slot];
-    if (this.state !== 'joined') return;
+    if (this.machine.state !== 'joined') return;
     await this.#applyLocal(slot);
   }
 
   /** After joining (or a role switch to anchor), publishes whatever is captured. */
   async publishPending(): Promise<void> {
-    if (this.state !== 'joined' || !this.canPublish) return;
+    if (this.machine.state !== 'joined' || !this.canPublish) return;
     await Promise.all((Object.keys(this.#local) as UplinkSlot[]).map((slot) => this.#applyLocal(slot)));
   }
 
@@ -392,14 +512,46 @@ export class Room {
     const signal = this.#signal;
     if (!signal || !this.canPublish) return;
     const local = this.#local[slot];
+    if (!local && Object.keys(this.#local).length === 0) {
+      // Nothing left to send: close the uplink (SPEC §4); the server clears our flags.
+      if (this.#uplink) {
+        this.#uplink.close();
+        this.#uplink = undefined;
+        await signal.request('unpublish', {});
+      }
+      return;
+    }
     if (local && !this.#uplink) {
       this.#uplink = new Uplink(this.iceServers, this.#iceTransportPolicy);
     }
     const uplink = this.#uplink;
     if (!uplink) return;
-    await uplink.setTrack(slot, local?.track ?? null, local?.bitrate);
+    await uplink.setTrack(slot, local && !local.muted ? local.track : null, local?.bitrate);
     await uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp);
     await this.#sendFlag();
+  }
+
+  /** Replaces the track of a published slot without renegotiation (device switch). */
+  async replaceLocalTrack(slot: UplinkSlot, track: MediaStreamTrack): Promise<void> {
+    const local = this.#local[slot];
+    if (!local) return;
+    local.track = track;
+    await this.#uplink?.setTrack(slot, track, local.bitrate);
+  }
+
+  /** Changes the mute flag of a local slot; a muted slot sends nothing. */
+  async setLocalMuted(slot: UplinkSlot, muted: boolean): Promise<void> {
+    const local = this.#local[slot];
+    if (!local || local.muted === muted) return;
+    local.muted = muted;
+    if (this.machine.state !== 'joined' || !this.canPublish) return;
+    await this.#uplink?.setTrack(slot, muted ? null : local.track, local.bitrate);
+    await this.#sendFlag();
+  }
+
+  /** The sender of a published slot, for stats and parameters. */
+  uplinkPeerConnection(): RTCPeerConnection | undefined {
+    return this.#uplink?.peerConnection;
   }
 
   /** Sends our current publish flags (serialised so they arrive in order). */

@@ -1,0 +1,36 @@
+import { invalidOperation } from '../errors/catalogue.js';
+
+/**
+ * A small state machine (SPEC §4): an action is refused unless the current state is one of its
+ * allowed origins.
+ */
+export class StateMachine<S extends string> {
+  #state: S;
+  readonly #onChange: ((from: S, to: S) => void) | undefined;
+
+  constructor(initial: S, onChange?: (from: S, to: S) => void) {
+    this.#state = initial;
+    this.#onChange = onChange;
+  }
+
+  get state(): S {
+    return this.#state;
+  }
+
+  is(...states: S[]): boolean {
+    return states.includes(this.#state);
+  }
+
+  /** Throws INVALID_OPERATION (with `message`) unless the state is one of `from`. */
+  require(from: readonly S[], functionName: string, message: string, extraCode?: number): void {
+    if (!from.includes(this.#state)) throw invalidOperation(extraCode, message, functionName);
+  }
+
+  /** Moves to `to`. */
+  set(to: S): void {
+    const from = this.#state;
+    if (from === to) return;
+    this.#state = to;
+    this.#onChange?.(from, to);
+  }
+}

@@ -1,0 +1,76 @@
+import type { Schedule } from './schedule.js';
+
+/** How long a scheduling result stays usable (SPEC §9: 7 days). */
+export const SCHEDULE_CACHE_MS = 7 * 24 * 3600 * 1000;
+
+/** A stored cache item (SPEC §3): when it expires, and the value. */
+interface CacheItem {
+  expiresIn: number;
+  value: Schedule;
+}
+
+/** Minimal storage the cache needs (localStorage in browsers). */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+function defaultStorage(): KeyValueStorage | undefined {
+  try {
+    return typeof localStorage !== 'undefined' ? localStorage : undefined;
+  } catch {
+    return undefined; // storage can be blocked (privacy settings, sandboxed frames)
+  }
+}
+
+/** Caches scheduling results per server, app and user; the server can forbid caching (config.scheduleCache false). */
+export class ScheduleCache {
+  readonly #storage: KeyValueStorage | undefined;
+  readonly #now: () => number;
+
+  constructor(storage: KeyValueStorage | undefined = defaultStorage(), now: () => number = () => Date.now()) {
+    this.#storage = storage;
+    this.#now = now;
+  }
+
+  static key(base: string, sdkAppId: number, userId: string): string {
+    return `conclave_schedule_${base}_${sdkAppId}_${userId}`;
+  }
+
+  get(key: string): Schedule | undefined {
+    try {
+      const raw = this.#storage?.getItem(key);
+      if (!raw) return undefined;
+      const item = JSON.parse(raw) as CacheItem;
+      if (typeof item.expiresIn !== 'number' || item.expiresIn <= this.#now()) {
+        this.#storage?.removeItem(key);
+        return undefined;
+      }
+      return item.value;
+    } catch {
+      return undefined;
+    }
+  }
+
+  set(key: string, value: Schedule): void {
+    try {
+      if (value.config.scheduleCache === false) {
+        this.#storage?.removeItem(key);
+        return;
+      }
+      const item: CacheItem = { expiresIn: this.#now() + SCHEDULE_CACHE_MS, value };
+      this.#storage?.setItem(key, JSON.stringify(item));
+    } catch {
+      // a full or blocked storage only costs a fresh schedule next time
+    }
+  }
+
+  delete(key: string): void {
+    try {
+      this.#storage?.removeItem(key);
+    } catch {
+      // ignore
+    }
+  }
+}
