@@ -1,7 +1,8 @@
 // Builds the browser bundles: ESM (dist/trtc.esm.js) and UMD (dist/trtc.js, global TRTC), minified.
 import { build } from 'esbuild';
+import { coreBundle } from './build-options.mjs';
 
-const common = { entryPoints: ['src/index.ts'], bundle: true, minify: true, sourcemap: true, target: 'es2020', logLevel: 'warning' };
+const common = { ...coreBundle, sourcemap: true };
 
 await build({ ...common, format: 'esm', outfile: 'dist/trtc.esm.js' });
 // UMD: an IIFE that hands its default export to CommonJS, AMD or the TRTC global.

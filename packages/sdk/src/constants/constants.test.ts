@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODE, EXTRA_CODE } from './error-code.js';
+import { EVENT } from './event.js';
+import { TYPE } from './type.js';
+
+describe('TRTC.EVENT / TYPE / ERROR_CODE', () => {
+  it('are frozen', () => {
+    for (const constants of [EVENT, TYPE, ERROR_CODE, EXTRA_CODE]) expect(Object.isFrozen(constants)).toBe(true);
+  });
+
+  it('carry the original values (API.md §4–§6)', () => {
+    expect(ERROR_CODE).toEqual({
+      INVALID_PARAMETER: 5000, INVALID_OPERATION: 5100, ENV_NOT_SUPPORTED: 5200, DEVICE_ERROR: 5300,
+      SERVER_ERROR: 5400, OPERATION_FAILED: 5500, OPERATION_ABORT: 5998, UNKNOWN_ERROR: 5999,
+    });
+    expect(Object.keys(EVENT)).toHaveLength(25);
+    expect(EVENT.LAYER_DATA).toBe('layerData');
+    expect(EVENT.VIDEO_DECODE_DOWNGRADE_STATE_CHANGED).toBe('video-decode-downgrade-state-changed');
+    expect(TYPE.SPEAKER).toBe('Speakerphone');
+    expect(TYPE.HEADSET).toBe('Headset earpiece');
+    expect(EXTRA_CODE.ROOM_ID_REQUIED).toBe(5015);
+    expect(Object.values(EXTRA_CODE)).toHaveLength(52);
+  });
+});
