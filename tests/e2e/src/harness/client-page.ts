@@ -29,9 +29,12 @@ window.e2e = {
     }
   },
   async join(options) {
-    const client = TRTC.create();
-    window.e2e.client = client;
-    window.e2e.record(client);
+    if (!options.reuse) {
+      const client = TRTC.create();
+      window.e2e.client = client;
+      window.e2e.record(client);
+    }
+    const client = window.e2e.client;
     try {
       if (options.publish !== false) {
         const local = document.createElement('div');
@@ -67,6 +70,22 @@ window.e2e = {
     return { framesDecoded, audioEnergy, audioBytes, videoBytes, videoWidth: Math.max(0, ...widths) };
   },
   eventsOf(type) { return window.e2e.events.filter((e) => e.type === type); },
+  /** Calls a client method; resolves to {ok, value} or the RtcError's fields. */
+  async call(method, args) {
+    const client = window.e2e.client;
+    try {
+      const value = await client[method](...args);
+      return { ok: true, value: value === undefined ? null : value };
+    } catch (error) {
+      return { ok: false, name: error.name, code: error.code, extraCode: error.extraCode, message: error.message, functionName: error.functionName };
+    }
+  },
+  /** Creates a client without joining (for API-contract checks). */
+  create(options) {
+    const client = TRTC.create(options);
+    window.e2e.client = client;
+    window.e2e.record(client);
+  },
 };
 `;
 
@@ -124,6 +143,21 @@ export interface RecordedEvent {
   data: Record<string, unknown>;
   at: number;
 }
+
+/** The outcome of a client call made in the page. */
+export interface CallResult {
+  ok: boolean;
+  value?: unknown;
+  name?: string;
+  code?: number;
+  extraCode?: number;
+  message?: string;
+  functionName?: string;
+}
+
+/** Calls `client[method](...args)` in the page through the public API. */
+export const call = (page: Page, method: string, ...args: unknown[]): Promise<CallResult> =>
+  page.evaluate(([m, a]) => (window as unknown as { e2e: { call(m: string, a: unknown[]): Promise<CallResult> } }).e2e.call(m as string, a as unknown[]), [method, args] as const);
 
 export const media = (page: Page): Promise<MediaFigures> => page.evaluate(() => (window as unknown as { e2e: { media(): Promise<MediaFigures> } }).e2e.media());
 export const eventsOf = (page: Page, type: string): Promise<RecordedEvent[]> =>
