@@ -9,6 +9,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_PATH, launchBrowser, type LaunchedBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
+import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
@@ -77,6 +78,8 @@ async function main(): Promise<void> {
   let app: AppHost | undefined;
   let browser: LaunchedBrowser | undefined;
   try {
+    const bundleSize = await measureBundleSize();
+    progress(`bundle size: ours ${bundleSize.ours.gzip} B gzip, original ${bundleSize.original.gzip} B gzip`);
     server = await ServerProcess.start();
     progress(`server child pid ${server.pid} at ${server.url}`);
     app = await AppHost.start(server.url);
@@ -86,7 +89,7 @@ async function main(): Promise<void> {
     const cores = availableParallelism();
     const serverCpu = await runServerCpu(browser.context, app, server, { windowSeconds: WINDOW_SECONDS, baselineSeconds: BASELINE_SECONDS, publishers: PUBLISHERS, subscribers: SUBSCRIBERS, cores });
 
-    const rows = [...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
       startedAt,
       durationSeconds: (performance.now() - started) / 1000,
       host: { cores, cpu: cpus()[0]?.model, node: process.version, chromium: chromiumVersion() },
+      bundleSize,
       firstFrame,
       serverCpu,
       table: rows,

@@ -113,19 +113,21 @@ export class Room {
     });
     const attempt = async () => {
       try {
-        await this.#joinOnce(config, target, true);
+        return await this.#joinOnce(config, target, true);
       } catch (error) {
         if (isRefusal(error) || this.machine.state !== 'joining') throw error;
         log.warn('join failed, retrying with a fresh schedule:', error);
         this.#resetConnection();
-        await this.#joinOnce(config, target, false);
+        return this.#joinOnce(config, target, false);
       }
     };
-    this.#joining = Promise.race([attempt(), aborted]);
+    const joining = Promise.race([attempt(), aborted]);
+    this.#joining = joining.then(() => undefined);
     try {
-      await this.#joining;
+      const peers = await joining;
       this.machine.set('joined');
       this.#setConnectionState('CONNECTED');
+      this.#addPeers(peers);
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -166,7 +168,17 @@ export class Room {
     return schedule;
   }
 
-  async #joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<void> {
+  /**
+   * Users already in the room: announced once joined, so an app may call startRemoteVideo from
+   * their remote-video-available events.
+   */
+  #addPeers(peers: PeerInfo[]): void {
+    for (const peer of peers) this.#onPeerJoin(peer);
+    this.#onPublishList({ userList: peers });
+  }
+
+  /** One join attempt; resolves to the users already in the room. */
+  async #joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<PeerInfo[]> {
     const schedule = await this.#getSchedule(config, target, useCache);
     this.#schedule = schedule;
     const signal = new SignalChannel(this.#proxy.websocketUrl ?? schedule.domains.main);
@@ -190,9 +202,7 @@ export class Room {
       ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
       terminalType: TERMINAL_TYPE,
     }, timeoutMs), timeoutMs, () => new SignalChannelError(MESSAGE.JOIN_TIMEOUT, 'timeout'));
-    // Existing users: enter first, then their published streams.
-    for (const peer of reply.userList) this.#onPeerJoin(peer);
-    this.#onPublishList({ userList: reply.userList });
+    return reply.userList;
   }
 
   #listen(signal: SignalChannel): void {
@@ -260,8 +270,9 @@ export class Room {
     this.#resetConnection();
     this.machine.set('joining');
     this.#setConnectionState('CONNECTING');
+    let peers: PeerInfo[];
     try {
-      await this.#joinOnce(config, target, false);
+      peers = await this.#joinOnce(config, target, false);
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -270,6 +281,7 @@ export class Room {
     }
     this.machine.set('joined');
     this.#setConnectionState('CONNECTED');
+    this.#addPeers(peers);
     await this.publishPending();
   }
 

@@ -60,6 +60,8 @@ export class Downlink {
     const videoAdded = (wants.bigVideo || wants.smallVideo) && !(this.#wants.bigVideo || this.#wants.smallVideo);
     const auxAdded = wants.auxVideo && !this.#wants.auxVideo;
     this.#wants = wants;
+    // Before the link is up a key frame would be dropped; the connect handler asks then.
+    if (this.#state !== 'connected') return;
     if (videoAdded) this.#sources.video.requestKeyframe();
     if (auxAdded) this.#sources.aux.requestKeyframe();
   }

@@ -1,5 +1,8 @@
 import type { MediaStreamTrack, RTCRtpReceiver, RtpPacket } from 'werift';
 
+/** Minimum spacing of key-frame requests sent to one publisher. */
+const KEYFRAME_INTERVAL_MS = 300;
+
 /** Receives each packet a source forwards; `restarted` is true on the first packet after the source track changed. */
 export type PacketSink = (rtp: RtpPacket, restarted: boolean) => void;
 
@@ -16,6 +19,8 @@ export class ForwardSource {
   #restartPending = new WeakSet<PacketSink>();
   /** mimeType of the codec the publisher negotiated, e.g. 'video/H264'. */
   codecMimeType: string | undefined;
+  #lastKeyframeRequest = 0;
+  #keyframeTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Starts forwarding a new publisher track (replacing the previous one). */
   attach(track: MediaStreamTrack, receiver: RTCRtpReceiver, codecMimeType: string | undefined): void {
@@ -36,6 +41,8 @@ export class ForwardSource {
 
   /** Stops forwarding the current track. */
   detach(): void {
+    clearTimeout(this.#keyframeTimer);
+    this.#keyframeTimer = undefined;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#track = undefined;
@@ -54,10 +61,24 @@ export class ForwardSource {
     return () => this.#sinks.delete(sink);
   }
 
-  /** Asks the publisher for a key frame (PLI), e.g. when a subscriber joins or loses a picture. */
+  /**
+   * Asks the publisher for a key frame (PLI), e.g. when a subscriber joins or loses a picture.
+   * Requests are coalesced to one per KEYFRAME_INTERVAL_MS, the last one deferred rather than
+   * dropped: a browser encoder ignores requests that come too close together, and a subscriber
+   * whose request was swallowed would wait for the next natural key frame.
+   */
   requestKeyframe(): void {
+    const wait = this.#lastKeyframeRequest + KEYFRAME_INTERVAL_MS - Date.now();
+    if (wait > 0) {
+      this.#keyframeTimer ??= setTimeout(() => {
+        this.#keyframeTimer = undefined;
+        this.requestKeyframe();
+      }, wait);
+      return;
+    }
     const ssrc = this.#track?.ssrc;
     if (this.#receiver && ssrc !== undefined) {
+      this.#lastKeyframeRequest = Date.now();
       this.#receiver.sendRtcpPLI(ssrc).catch(() => undefined);
     }
   }

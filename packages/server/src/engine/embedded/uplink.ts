@@ -32,7 +32,7 @@ export class Uplink {
         const codec = transceiver.codecs[0]?.mimeType;
         source.attach(track, transceiver.receiver, codec);
         // A subscriber that is already waiting needs a key frame to start decoding.
-        if (track.kind === 'video') setTimeout(() => source.requestKeyframe(), 200);
+        if (track.kind === 'video') source.requestKeyframe();
       });
     });
     try {
