@@ -16,6 +16,13 @@ export const LIMITS = Object.freeze({
   MAX_ROOM_ID: 4_294_967_294,
   MAX_STR_ROOM_ID_LENGTH: 64,
   MAX_USER_ID_LENGTH: 32,
+  /**
+   * How long the server keeps the session of a user whose connection dropped (without leaving)
+   * so that a reconnecting client resumes it; after that the others get peer-leave.
+   */
+  SESSION_GRACE_MS: 10_000,
+  /** Reconnection attempts of the signalling channel before giving up. */
+  RECONNECT_ATTEMPTS: 30,
   /** Participants in an rtc-scene room. */
   MAX_USERS_RTC: 300,
   /** Anchors in a live-scene room. */

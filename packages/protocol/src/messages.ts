@@ -44,9 +44,19 @@ export interface JoinData {
   version: string;
   ua: string;
   terminalType: number;
+  /**
+   * The sessionToken of an earlier join of this user in this room: when the server still holds that
+   * session (within its grace period after the connection dropped), the join resumes it and the others
+   * see neither a leave nor a join.
+   */
+  resumeToken?: string;
 }
 export interface JoinReply {
   tinyId: string;
+  /** Proves a later join is the same session (see JoinData.resumeToken). */
+  sessionToken: string;
+  /** True when this join resumed the earlier session: its media links were kept. */
+  resumed: boolean;
   /** Users already in the room, with their publish flags. */
   userList: PeerInfo[];
   iceServers: IceServerInfo[];

@@ -15,6 +15,7 @@ import { log } from '../log/logger.js';
 import { AudioPlayer } from '../playback/audio-player.js';
 import { VideoPlayer } from '../playback/video-player.js';
 import { fetchSchedule, ScheduleRefused, type Schedule } from '../schedule/schedule.js';
+import { reconnectDelayMs } from '../signal/backoff.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
 import { Downlink } from '../transport/downlink.js';
 import { Uplink, type UplinkSlot } from '../transport/uplink.js';
@@ -33,6 +34,13 @@ export interface LocalSlot {
   bitrate?: number;
   muted: boolean;
 }
+
+/** Peer-connection connecting time-out (SPEC §9). */
+const PC_CONNECT_TIMEOUT_MS = 10_000;
+/** Connection time-outs with signalling up that indicate a firewall (SPEC §8). */
+const FIREWALL_TIMEOUTS = 3;
+/** More media reconnections than this and the relay may have failed: rejoin (SPEC §4). */
+const MAX_MEDIA_RECONNECTIONS = 6;
 
 /** A join failure not worth retrying: the server refused (auth, parameters, room full…). */
 const isRefusal = (error: unknown) => error instanceof ScheduleRefused || error instanceof SignalReplyError || error instanceof RtcError;
@@ -57,6 +65,12 @@ export class Room {
   #flagQueue: Promise<void> = Promise.resolve();
   #abortJoin: ((error: RtcError) => void) | undefined;
   #joining: Promise<void> | undefined;
+  #sessionToken: string | undefined;
+  #reconnecting: Promise<void> | undefined;
+  readonly #wakeSleepers = new Set<() => void>();
+  readonly #pendingExits = new Map<string, ReturnType<typeof setTimeout>>();
+  #mediaReconnections = 0;
+  #connectTimeouts = 0;
   role: 'anchor' | 'audience' = 'anchor';
   scene: 'rtc' | 'live' = 'rtc';
   userId = '';
@@ -124,7 +138,7 @@ export class Room {
     const joining = Promise.race([attempt(), aborted]);
     this.#joining = joining.then(() => undefined);
     try {
-      const peers = await joining;
+      const { peers } = await joining;
       this.machine.set('joined');
       this.#setConnectionState('CONNECTED');
       this.#addPeers(peers);
@@ -177,8 +191,8 @@ export class Room {
     this.#onPublishList({ userList: peers });
   }
 
-  /** One join attempt; resolves to the users already in the room. */
-  async #joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<PeerInfo[]> {
+  /** One join attempt; resolves to the users already in the room and whether the earlier session was resumed. */
+  async #joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
     const schedule = await this.#getSchedule(config, target, useCache);
     this.#schedule = schedule;
     const signal = new SignalChannel(this.#proxy.websocketUrl ?? schedule.domains.main);
@@ -201,8 +215,10 @@ export class Room {
       version: SDK_VERSION,
       ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
       terminalType: TERMINAL_TYPE,
+      ...(resumeToken ? { resumeToken } : {}),
     }, timeoutMs), timeoutMs, () => new SignalChannelError(MESSAGE.JOIN_TIMEOUT, 'timeout'));
-    return reply.userList;
+    this.#sessionToken = reply.sessionToken;
+    return { peers: reply.userList, resumed: reply.resumed };
   }
 
   #listen(signal: SignalChannel): void {
@@ -211,10 +227,152 @@ export class Room {
     signal.on('publish-list', (list) => this.#onPublishList(list));
     signal.on('banned', (data) => this.#onBanned(data));
     signal.on('lost', (reason) => {
+      if (signal !== this.#signal) return;
       log.warn('signal channel lost:', reason);
-      if (this.machine.state === 'joined') {
-        this.#setConnectionState('DISCONNECTED');
-        this.#events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
+      this.#startReconnect();
+    });
+  }
+
+  // ---- reconnection (SPEC §4) ----
+
+  /** The signalling channel is gone while in the room: reconnect with back-off, resuming the session. */
+  #startReconnect(): void {
+    if (this.machine.state !== 'joined' || this.#reconnecting) return;
+    this.#signal?.close();
+    this.#signal = undefined;
+    this.#setConnectionState('RECONNECTING');
+    this.#reconnecting = this.#reconnect().finally(() => {
+      this.#reconnecting = undefined;
+    });
+  }
+
+  async #reconnect(): Promise<void> {
+    const config = this.#config;
+    const target = this.#target;
+    if (!config || !target) return;
+    for (let attempt = 1; attempt <= LIMITS.RECONNECT_ATTEMPTS; attempt++) {
+      await this.#sleep(reconnectDelayMs(attempt));
+      if (this.machine.state !== 'joined') return;
+      try {
+        // RECONNECTING → CONNECTING is not announced (SPEC §4); the next announcement is the outcome.
+        const { peers, resumed } = await this.#joinOnce(config, target, attempt === 1, this.#sessionToken);
+        if (this.machine.state !== 'joined') return;
+        this.#setConnectionState('CONNECTED');
+        log.info(resumed ? 'session resumed' : 'rejoined with a new session');
+        await this.#afterReconnect(peers, resumed);
+        return;
+      } catch (error) {
+        this.#signal?.close();
+        this.#signal = undefined;
+        log.warn(`reconnection attempt ${attempt} failed:`, error);
+        if (error instanceof SignalReplyError || error instanceof ScheduleRefused) break; // the server refuses us now
+      }
+    }
+    if (this.machine.state !== 'joined') return;
+    this.#teardown();
+    this.machine.set('left');
+    this.#setConnectionState('DISCONNECTED');
+    this.#events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
+  }
+
+  /** Waits, unless the room is left meanwhile. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wakeSleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#wakeSleepers.add(wake);
+    });
+  }
+
+  /**
+   * Brings media back after the signalling channel returned. A resumed session kept its server-side
+   * links, so only failed peer connections are rebuilt; a new session rebuilds everything. Users
+   * missing from the new list get a grace period to come back before remote-user-exit.
+   */
+  async #afterReconnect(peers: PeerInfo[], resumed: boolean): Promise<void> {
+    if (!resumed || this.#linkDead(this.#uplink?.peerConnection)) {
+      this.#uplink?.close();
+      this.#uplink = undefined;
+    }
+    for (const user of this.#remotes.values()) {
+      if (!resumed || this.#linkDead(user.downlink?.peerConnection)) this.#closeRemote(user);
+    }
+    const present = new Set(peers.map((peer) => peer.userId));
+    for (const user of [...this.#remotes.values()]) {
+      if (!present.has(user.userId)) this.#scheduleExit(user.userId);
+    }
+    for (const peer of peers) this.#onPeerJoin(peer);
+    this.#onPublishList({ userList: peers });
+    await this.publishPending();
+    for (const user of this.#remotes.values()) this.#syncSubscription(user).catch((error: unknown) => log.warn('resubscribe failed', error));
+  }
+
+  #linkDead(pc: RTCPeerConnection | undefined): boolean {
+    return !pc || pc.connectionState === 'failed' || pc.connectionState === 'closed';
+  }
+
+  /** A user missing after our reconnection: it leaves unless it comes back within the grace period. */
+  #scheduleExit(userId: string): void {
+    if (this.#pendingExits.has(userId)) return;
+    this.#pendingExits.set(userId, setTimeout(() => {
+      this.#pendingExits.delete(userId);
+      this.#onPeerLeave(userId);
+    }, LIMITS.SESSION_GRACE_MS));
+  }
+
+  /** A peer connection failed: rebuild it through signalling (after too many, rejoin: SPEC §4 relay rule). */
+  #onLinkFailed(kind: 'uplink' | 'downlink', user?: RemoteUser): void {
+    if (this.machine.state !== 'joined') return;
+    this.#mediaReconnections++;
+    if (this.#mediaReconnections > MAX_MEDIA_RECONNECTIONS) {
+      this.#mediaReconnections = 0;
+      this.#rejoin().catch((error: unknown) => {
+        this.#events.emit('error', operationFailed(EXTRA_CODE.REJOIN_FAILED, 'rejoin room failed', undefined, error));
+      });
+      return;
+    }
+    if (!this.#signal?.isOpen) return; // the signalling reconnection rebuilds it
+    if (kind === 'uplink') {
+      this.#uplink?.close();
+      this.#uplink = undefined;
+      this.publishPending().catch((error: unknown) => {
+        this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
+      });
+    } else if (user && this.#remotes.get(user.userId) === user) {
+      this.#closeRemote(user);
+      this.#syncSubscription(user).catch((error: unknown) => {
+        this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
+      });
+    }
+  }
+
+  /**
+   * Watches a peer connection: 'failed' triggers a rebuild; a connection that never connects within
+   * 10 s counts as a time-out, and three time-outs with signalling up mean a firewall (5501).
+   */
+  #watchLink(pc: RTCPeerConnection, kind: 'uplink' | 'downlink', user?: RemoteUser): void {
+    const timer = setTimeout(() => {
+      if (pc.connectionState === 'connected' || pc.connectionState === 'closed' || !this.#signal?.isOpen) return;
+      this.#connectTimeouts++;
+      if (this.#connectTimeouts === FIREWALL_TIMEOUTS) {
+        this.#events.emit('error', operationFailed(EXTRA_CODE.FIREWALL_RESTRICTION, 'media connection timed out three times with signalling up: a firewall may block it, try another network'));
+      }
+      this.#onLinkFailed(kind, user);
+    }, PC_CONNECT_TIMEOUT_MS);
+    pc.addEventListener('connectionstatechange', () => {
+      if (pc.connectionState === 'connected') {
+        clearTimeout(timer);
+        this.#mediaReconnections = 0;
+      } else if (pc.connectionState === 'failed') {
+        clearTimeout(timer);
+        log.warn(`${kind} failed; rebuilding`);
+        this.#onLinkFailed(kind, user);
+      } else if (pc.connectionState === 'closed') {
+        clearTimeout(timer);
       }
     });
   }
@@ -245,6 +403,9 @@ export class Room {
 
   #teardown(): void {
     this.#resetConnection();
+    for (const wake of [...this.#wakeSleepers]) wake();
+    for (const timer of this.#pendingExits.values()) clearTimeout(timer);
+    this.#pendingExits.clear();
   }
 
   #onBanned(data: PushMap['banned']): void {
@@ -272,7 +433,7 @@ export class Room {
     this.#setConnectionState('CONNECTING');
     let peers: PeerInfo[];
     try {
-      peers = await this.#joinOnce(config, target, false);
+      ({ peers } = await this.#joinOnce(config, target, false));
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -312,7 +473,22 @@ export class Room {
   // ---- remote users ----
 
   #onPeerJoin(peer: PeerInfo): void {
-    if (peer.userId === this.userId || this.#remotes.has(peer.userId)) return;
+    if (peer.userId === this.userId) return;
+    const pending = this.#pendingExits.get(peer.userId);
+    const known = this.#remotes.get(peer.userId);
+    if (pending !== undefined) {
+      // Back within the grace period: the same user, silently, on a new session.
+      clearTimeout(pending);
+      this.#pendingExits.delete(peer.userId);
+    }
+    if (known) {
+      if (pending !== undefined || known.tinyId !== peer.tinyId) {
+        known.tinyId = peer.tinyId;
+        this.#closeRemote(known);
+        this.#syncSubscription(known).catch((error: unknown) => log.warn('resubscribe failed', error));
+      }
+      return;
+    }
     const user = new RemoteUser(peer.userId, peer.tinyId);
     this.#remotes.set(peer.userId, user);
     this.#events.emit('remote-user-enter', { userId: peer.userId });
@@ -377,8 +553,9 @@ export class Room {
         return;
       }
       if (!user.downlink) {
-        const downlink = new Downlink(this.iceServers, ({ slot, track }) => this.#onRemoteTrack(user, slot, track));
+        const downlink = new Downlink(this.iceServers, this.#iceTransportPolicy, ({ slot, track }) => this.#onRemoteTrack(user, slot, track));
         user.downlink = downlink;
+        this.#watchLink(downlink.peerConnection, 'downlink', user);
         const { sdp } = await signal.request('subscribe', data);
         const answer = await downlink.answer(sdp);
         await signal.request('subscribe-answer', { srcUserId: user.userId, sdp: answer });
@@ -535,6 +712,7 @@ export class Room {
     }
     if (local && !this.#uplink) {
       this.#uplink = new Uplink(this.iceServers, this.#iceTransportPolicy);
+      this.#watchLink(this.#uplink.peerConnection, 'uplink');
     }
     const uplink = this.#uplink;
     if (!uplink) return;

@@ -44,6 +44,8 @@ export class SignalChannel extends Emitter<ChannelEvents> {
   readonly #pending = new Map<number, Pending>();
   #heartbeat: ReturnType<typeof setInterval> | undefined;
   #closedByUs = false;
+  #lastMessageAt = 0;
+  #lost = false;
 
   constructor(url: string) {
     super();
@@ -74,12 +76,13 @@ export class SignalChannel extends Emitter<ChannelEvents> {
         clearTimeout(timer);
         reject(new SignalChannelError(`cannot connect to ${this.#url}`, 'connect'));
       };
-      socket.onmessage = (event) => this.#onMessage(event.data);
+      socket.onmessage = (event) => {
+        this.#lastMessageAt = Date.now();
+        this.#onMessage(event.data);
+      };
       socket.onclose = (event) => {
         clearTimeout(timer);
-        this.#stopHeartbeat();
-        this.#failPending(new SignalChannelError('signal channel closed', 'closed'));
-        if (!this.#closedByUs) this.emit('lost', event.reason || `code ${event.code}`);
+        this.#declareLost(event.reason || `code ${event.code}`);
       };
     });
   }
@@ -141,10 +144,33 @@ export class SignalChannel extends Emitter<ChannelEvents> {
     this.#pending.clear();
   }
 
+  /**
+   * Pings every 2 s; when nothing at all has come from the server for the ping time-out (18 s),
+   * the channel is declared lost even though the socket may look open (a silent network drop).
+   */
   #startHeartbeat(): void {
+    this.#lastMessageAt = Date.now();
     this.#heartbeat = setInterval(() => {
+      if (Date.now() - this.#lastMessageAt > LIMITS.PING_TIMEOUT_MS) {
+        this.#declareLost('ping time-out');
+        return;
+      }
       this.request('heartbeat', {}).catch(() => undefined);
     }, LIMITS.PING_INTERVAL_MS);
+  }
+
+  /** The channel is gone: fail what waits, close the socket, tell the room once. */
+  #declareLost(reason: string): void {
+    this.#stopHeartbeat();
+    this.#failPending(new SignalChannelError('signal channel closed', 'closed'));
+    if (this.#closedByUs || this.#lost) return;
+    this.#lost = true;
+    const socket = this.#socket;
+    if (socket && socket.readyState !== WebSocket.CLOSED) {
+      socket.onclose = null;
+      socket.close(4000, reason);
+    }
+    this.emit('lost', reason);
   }
 
   #stopHeartbeat(): void {

@@ -14,8 +14,8 @@ export class Downlink {
   readonly #pc: RTCPeerConnection;
   readonly tracks: Partial<Record<IncomingTrack['slot'], MediaStreamTrack>> = {};
 
-  constructor(iceServers: RTCIceServer[], onTrack: (incoming: IncomingTrack) => void) {
-    this.#pc = new RTCPeerConnection({ iceServers, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
+  constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy, onTrack: (incoming: IncomingTrack) => void) {
+    this.#pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
     this.#pc.addEventListener('track', (event) => {
       const index = this.#pc.getTransceivers().indexOf(event.transceiver);
       const slot = index === 0 ? 'audio' : index === 1 ? 'video' : index === 2 ? 'aux' : undefined;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LIMITS } from '@conclave/protocol';
 
 /** One application: an sdkAppId and the secret key its userSigs are signed with. */
 export interface AppConfig {
@@ -18,8 +19,10 @@ export interface ServerConfig {
   devMode: boolean;
   /** IPv4 address the media engine gathers ICE candidates on (all interfaces when unset). */
   iceAddress?: string;
-  /** A connection silent this long is dropped and its user leaves the room. */
+  /** A connection silent this long is dropped (its session is then kept for sessionGraceMs). */
   heartbeatTimeoutMs: number;
+  /** How long the session of a dropped connection waits to be resumed before its user leaves the room. */
+  sessionGraceMs: number;
   /** Directory of the demo app build (served at /); none when unset. */
   demoDir?: string;
   /** Directory of the SDK build (served at /sdk/). */
@@ -57,6 +60,7 @@ function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, mi
 export function configFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<ServerConfig> = {}): ServerConfig {
   const port = parseInteger(env, 'PORT', defaults.port ?? 8080, 0, 65535);
   const heartbeatTimeoutMs = parseInteger(env, 'CONCLAVE_HEARTBEAT_TIMEOUT_MS', defaults.heartbeatTimeoutMs ?? 18_000, 1000, 600_000);
+  const sessionGraceMs = parseInteger(env, 'CONCLAVE_SESSION_GRACE_MS', defaults.sessionGraceMs ?? LIMITS.SESSION_GRACE_MS, 0, 600_000);
   const rawAppId = env.CONCLAVE_SDKAPPID;
   const secretKey = env.CONCLAVE_SECRET_KEY;
   let apps: AppConfig[];
@@ -85,6 +89,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<ServerCo
     devMode: defaults.devMode ?? devMode,
     iceAddress,
     heartbeatTimeoutMs,
+    sessionGraceMs,
     demoDir: defaults.demoDir,
     sdkDir: defaults.sdkDir,
     logLevel,

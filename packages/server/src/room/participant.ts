@@ -6,7 +6,12 @@ export interface ParticipantLink {
   push<P extends PushName>(push: P, data: PushMap[P]): void;
   /** Removes the participant from the room and ends its connection, telling it why. */
   evict(data: PushMap['banned']): void;
+  /** Lets go of the participant without leaving the room: another connection resumed the session. */
+  release(): void;
 }
+
+/** The link of a participant whose connection dropped: pushes go nowhere until a connection resumes it. */
+const DETACHED: ParticipantLink = { push: () => undefined, evict: () => undefined, release: () => undefined };
 
 /** A user in a room, bound to one signalling connection. */
 export class Participant {
@@ -19,9 +24,13 @@ export class Participant {
   flag = 0;
   /** Source users this participant receives from. */
   readonly subscriptions = new Set<string>();
-  readonly link: ParticipantLink;
+  link: ParticipantLink;
+  /** Proves that a reconnecting client is this session (JoinData.resumeToken). */
+  readonly sessionToken: string;
+  #graceTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(id: string, userId: string, tinyId: string, role: RoleCode, link: ParticipantLink) {
+  constructor(id: string, userId: string, tinyId: string, role: RoleCode, link: ParticipantLink, sessionToken: string) {
+    this.sessionToken = sessionToken;
     this.id = id;
     this.userId = userId;
     this.tinyId = tinyId;
@@ -32,6 +41,34 @@ export class Participant {
   /** Sends a push to this participant. */
   push<P extends PushName>(push: P, data: PushMap[P]): void {
     this.link.push(push, data);
+  }
+
+  /** True while the connection is gone and the session waits to be resumed. */
+  get detached(): boolean {
+    return this.#graceTimer !== undefined;
+  }
+
+  /** The connection dropped: keep the session for `graceMs`, then call `expire`. */
+  detach(graceMs: number, expire: () => void): void {
+    this.link = DETACHED;
+    clearTimeout(this.#graceTimer);
+    this.#graceTimer = setTimeout(() => {
+      this.#graceTimer = undefined;
+      expire();
+    }, graceMs);
+  }
+
+  /** A connection takes over the session (resume). */
+  attach(link: ParticipantLink): void {
+    clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
+    this.link = link;
+  }
+
+  /** Stops the grace timer (the session ends now). */
+  dispose(): void {
+    clearTimeout(this.#graceTimer);
+    this.#graceTimer = undefined;
   }
 
   /** How others see this participant. */

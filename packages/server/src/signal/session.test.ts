@@ -124,8 +124,8 @@ describe('SignalSession', () => {
     expect((await b.send('mute-flag', { flag: 9 })).code).toBe(0);
     expect(a.pushes('publish-list')).toHaveLength(1);
     expect(otherApp.pushes('publish-list')).toEqual([]);
-    b.session.closed('timeout');
-    expect(a.pushes('peer-leave').map((p) => p.data)).toEqual([{ userId: 'b', tinyId: expect.any(String), reason: 'timeout' }]);
+    b.session.closed('normal');
+    expect(a.pushes('peer-leave').map((p) => p.data)).toEqual([{ userId: 'b', tinyId: expect.any(String), reason: 'normal' }]);
   });
 
   it('refuses a duplicate join and replaces an earlier session of the same user', async () => {
@@ -141,6 +141,35 @@ describe('SignalSession', () => {
     expect(first.closed).toBe('kick');
     expect(await first.send('heartbeat', {})).toBeUndefined();
     expect(watcher.pushes('peer-join').map((p) => (p.data as { userId: string }).userId)).toEqual(['u', 'u']);
+  });
+
+  it('keeps a dropped session for the grace period: a resume within it is silent, after it the others get peer-leave', async () => {
+    ctx = context();
+    ctx.config.sessionGraceMs = 200;
+    const watcher = client(ctx);
+    const first = client(ctx);
+    expect((await watcher.send('join', await joinData('w', '40'))).code).toBe(0);
+    const joined = await first.send('join', await joinData('u', '40'));
+    const { sessionToken, tinyId } = joined.data as { sessionToken: string; tinyId: string };
+    expect((await first.send('mute-flag', { flag: 9 })).code).toBe(0);
+    first.session.closed('timeout');
+    // Resume on a new connection with the token: same tinyId, no leave or join seen by the others.
+    const second = client(ctx);
+    const resumed = await second.send('join', { ...(await joinData('u', '40')), resumeToken: sessionToken });
+    expect(resumed.code).toBe(0);
+    expect(resumed.data).toMatchObject({ resumed: true, tinyId, sessionToken, userList: [{ userId: 'w' }] });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(watcher.pushes('peer-leave')).toEqual([]);
+    expect(watcher.pushes('peer-join')).toHaveLength(1);
+    expect((await second.send('heartbeat', {})).code).toBe(0);
+    // A wrong token is a fresh join that replaces the session.
+    const third = client(ctx);
+    expect((await third.send('join', { ...(await joinData('u', '40')), resumeToken: 'forged' })).data).toMatchObject({ resumed: false });
+    expect(second.pushes('banned')).toHaveLength(1);
+    // A drop with no resume: after the grace period the others see the user leave.
+    third.session.closed('timeout');
+    await expect.poll(() => watcher.pushes('peer-leave').length, { timeout: 2000 }).toBe(2);
+    expect(watcher.pushes('peer-leave').at(-1)!.data).toMatchObject({ userId: 'u', reason: 'timeout' });
   });
 
   it('lets an audience in live receive but not publish', async () => {

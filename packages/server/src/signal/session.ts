@@ -75,11 +75,33 @@ export class SignalSession {
     }
   }
 
-  /** The connection went away (closed or timed out): the user leaves the room. */
-  closed(reason: LeaveReason): void {
+  /**
+   * The connection went away. A clean close (the page went away) leaves the room at once; a dropped or
+   * silent connection keeps the session for the grace period so the client can resume it.
+   */
+  closed(reason: LeaveReason, graceful = reason !== 'timeout'): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#leave(reason);
+    if (graceful) this.#leave(reason);
+    else this.#detach();
+  }
+
+  /** Another connection resumed this session: let go of it without leaving, and close. */
+  release(): void {
+    this.#participant = undefined;
+    this.#room = undefined;
+    this.#closed = true;
+    this.#transport.close(4001, 'session resumed by another connection');
+  }
+
+  #detach(): void {
+    const participant = this.#participant;
+    const room = this.#room;
+    this.#participant = undefined;
+    this.#room = undefined;
+    if (!participant || !room) return;
+    this.#ctx.logger.info({ room: room.key, userId: participant.userId }, 'connection lost; session kept for resume');
+    participant.detach(this.#ctx.config.sessionGraceMs, () => this.#remove(participant, room, 'timeout'));
   }
 
   /** Removes this session from its room because another session took its place or the server said so. */
@@ -129,7 +151,13 @@ export class SignalSession {
     const room = this.#room;
     this.#participant = undefined;
     this.#room = undefined;
-    if (!participant || !room) return;
+    if (participant && room) this.#remove(participant, room, reason);
+  }
+
+  /** Ends a participant's session: media, subscriptions, membership. */
+  #remove(participant: Participant, room: Room, reason: LeaveReason): void {
+    participant.dispose();
+    if (room.get(participant.userId) !== participant) return;
     this.#ctx.engine.removeParticipant(participant.id);
     for (const other of room.participants()) other.subscriptions.delete(participant.userId);
     room.remove(participant, reason);
@@ -161,19 +189,34 @@ export class SignalSession {
         if (room.size >= LIMITS.MAX_USERS_RTC && !room.get(data.userId)) {
           throw new CommandError(SERVER_CODE.ROOM_FULL, `room is full (${LIMITS.MAX_USERS_RTC} users)`);
         }
+        const link = {
+          push: <P extends PushName>(push: P, pushData: PushMap[P]) => this.#send(push, pushData),
+          evict: (banned: PushMap['banned']) => this.evict(banned),
+          release: () => this.release(),
+        };
+        const previous = room.get(data.userId);
+        if (previous && data.resumeToken !== undefined && data.resumeToken === previous.sessionToken) {
+          // Resume: the same session on a new connection; the others notice nothing.
+          previous.link.release();
+          previous.attach(link);
+          this.#participant = previous;
+          this.#room = room;
+          this.#scene = data.trtcScene;
+          const others = [...room.participants()].filter((p) => p !== previous).map((p) => p.info());
+          this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'resumed');
+          return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [] };
+        }
         // The same userId joining again replaces the earlier session.
-        room.get(data.userId)?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
+        previous?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
+        if (previous?.detached) this.#remove(previous, room, 'kick');
         const existing = [...room.participants()].map((p) => p.info());
-        const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), role, {
-          push: (push, pushData) => this.#send(push, pushData),
-          evict: (banned) => this.evict(banned),
-        });
+        const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), role, link, randomUUID());
         this.#participant = participant;
         this.#room = room;
         this.#scene = data.trtcScene;
         room.add(participant);
         this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
-        return { tinyId: participant.tinyId, userList: existing, iceServers: [] };
+        return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [] };
       } finally {
         this.#joining = false;
       }

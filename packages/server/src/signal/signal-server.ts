@@ -44,10 +44,11 @@ export class SignalServer {
       const text = isBinary ? '' : raw.toString();
       session.handle(text).catch((err: unknown) => this.#ctx.logger.error({ err }, 'session error'));
     });
-    socket.on('close', () => {
+    socket.on('close', (code) => {
       clearTimeout(timer);
       this.#sockets.delete(socket);
-      session.closed('timeout');
+      // 1000 / 1001: the client closed on purpose (page closed or navigated away). Anything else is a drop.
+      session.closed(code === 1000 || code === 1001 ? 'normal' : 'timeout');
     });
     socket.on('error', (err) => this.#ctx.logger.warn({ err }, 'socket error'));
   }

@@ -59,6 +59,7 @@ const SHAPES: { [C in Command]: Shape } = {
     version: { type: 'string', max: 64 },
     ua: { type: 'string', max: 1024 },
     terminalType: { type: 'integer' },
+    resumeToken: { type: 'string', optional: true, max: 128 },
   },
   leave: {},
   heartbeat: {},
