@@ -24,11 +24,11 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-/** Launches Chromium with a fresh profile directory. */
-export async function launchBrowser(extraArgs: string[] = []): Promise<LaunchedBrowser> {
+/** Launches Chromium with a fresh profile directory (optionally another executable, e.g. a netns wrapper). */
+export async function launchBrowser(extraArgs: string[] = [], executablePath: string = CHROMIUM_PATH): Promise<LaunchedBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), 'conclave-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     headless: true,
     args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required', ...extraArgs],
     ignoreDefaultArgs: ['--mute-audio'],

@@ -103,15 +103,16 @@ export class AppHost {
     this.url = url;
   }
 
-  static async start(serverUrl: string): Promise<AppHost> {
+  /** Serves the app on `host` (loopback by default), loading the SDK from `serverUrl`. */
+  static async start(serverUrl: string, host = '127.0.0.1'): Promise<AppHost> {
     const html = `<!doctype html><html><head><meta charset="utf-8"><title>e2e app</title></head><body>
 <script src="${serverUrl}/sdk/trtc.js"></script><script>${PAGE_SCRIPT}</script></body></html>`;
     const http = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(html);
     });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    return new AppHost(http, `http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
+    await new Promise<void>((resolve) => http.listen(0, host, resolve));
+    return new AppHost(http, `http://${host}:${(http.address() as AddressInfo).port}/`);
   }
 
   /** Opens a new page of the app. */

@@ -1,5 +1,10 @@
 import type { Page } from 'playwright-core';
-import { TEST_APP, type TestServer } from './server.js';
+import { TEST_APP } from './server.js';
+
+/** Anything that can make userSigs for the test app. */
+export interface SigSource {
+  sig(userId: string): Promise<string>;
+}
 
 export interface JoinResult {
   ok: boolean;
@@ -11,13 +16,13 @@ export interface JoinResult {
 }
 
 /** Joins a room from a page through the SDK's public API (publishing camera and microphone unless told not to). */
-export async function join(page: Page, server: TestServer, userId: string, room: { roomId?: number; strRoomId?: string },
-  options: { publish?: boolean; userSig?: string; scene?: 'rtc' | 'live'; role?: 'anchor' | 'audience'; reuse?: boolean } = {}): Promise<JoinResult> {
+export async function join(page: Page, server: SigSource, userId: string, room: { roomId?: number; strRoomId?: string },
+  options: { publish?: boolean; userSig?: string; scene?: 'rtc' | 'live'; role?: 'anchor' | 'audience'; reuse?: boolean; enter?: Record<string, unknown> } = {}): Promise<JoinResult> {
   const userSig = options.userSig ?? await server.sig(userId);
   return page.evaluate((opts) => (window as unknown as { e2e: { join(o: unknown): Promise<JoinResult> } }).e2e.join(opts), {
     publish: options.publish,
     reuse: options.reuse,
-    enter: { sdkAppId: TEST_APP.sdkAppId, userId, userSig, ...room, ...(options.scene ? { scene: options.scene } : {}), ...(options.role ? { role: options.role } : {}) },
+    enter: { sdkAppId: TEST_APP.sdkAppId, userId, userSig, ...room, ...(options.scene ? { scene: options.scene } : {}), ...(options.role ? { role: options.role } : {}), ...options.enter },
   });
 }
 

@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHROMIUM_PATH } from './browser.js';
+
+const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+
+/**
+ * A network namespace joined to this host by a veth pair: a second "machine" whose whole network
+ * (signalling and media) a test can cut with iptables and restore — a real fault, not a mock.
+ * Needs root, iproute2 and iptables (.ci/run installs them).
+ */
+export class NetNamespace {
+  readonly name: string;
+  /** This host's address on the link. */
+  readonly hostIp: string;
+  /** The namespace's address. */
+  readonly nsIp: string;
+  readonly #dir: string;
+  #cut = false;
+
+  private constructor(name: string, hostIp: string, nsIp: string) {
+    this.name = name;
+    this.hostIp = hostIp;
+    this.nsIp = nsIp;
+    this.#dir = mkdtempSync(join(tmpdir(), 'conclave-netns-'));
+  }
+
+  /** Creates namespace number `index` (1–250); a leftover of a crashed run is replaced. */
+  static create(index: number): NetNamespace {
+    const name = `conclave-e2e-${index}`;
+    const hostIf = `cvh${index}`;
+    const nsIf = `cvn${index}`;
+    const subnet = `10.231.${index}`;
+    try {
+      run('ip', ['netns', 'del', name]);
+    } catch {
+      // none left over
+    }
+    try {
+      run('ip', ['link', 'del', hostIf]);
+    } catch {
+      // none left over
+    }
+    try {
+      run('ip', ['netns', 'add', name]);
+    } catch (error) {
+      throw new Error(`cannot create a network namespace (needs root and iproute2): ${(error as Error).message}`);
+    }
+    run('ip', ['link', 'add', hostIf, 'type', 'veth', 'peer', 'name', nsIf]);
+    run('ip', ['link', 'set', nsIf, 'netns', name]);
+    run('ip', ['addr', 'add', `${subnet}.1/24`, 'dev', hostIf]);
+    run('ip', ['link', 'set', hostIf, 'up']);
+    run('ip', ['netns', 'exec', name, 'ip', 'addr', 'add', `${subnet}.2/24`, 'dev', nsIf]);
+    run('ip', ['netns', 'exec', name, 'ip', 'link', 'set', nsIf, 'up']);
+    run('ip', ['netns', 'exec', name, 'ip', 'link', 'set', 'lo', 'up']);
+    return new NetNamespace(name, `${subnet}.1`, `${subnet}.2`);
+  }
+
+  /** An executable that runs Chromium inside the namespace (for playwright's executablePath). */
+  chromiumWrapper(): string {
+    const path = join(this.#dir, 'chromium');
+    writeFileSync(path, `#!/bin/sh\nexec ip netns exec ${this.name} ${CHROMIUM_PATH} "$@"\n`);
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  /** Drops every packet in and out of the namespace (except its loopback): a silent outage. */
+  cut(): void {
+    if (this.#cut) return;
+    for (const chain of ['INPUT', 'OUTPUT']) {
+      run('ip', ['netns', 'exec', this.name, 'iptables', '-I', chain, '1', ...(chain === 'INPUT' ? ['!', '-i', 'lo'] : ['!', '-o', 'lo']), '-j', 'DROP']);
+    }
+    this.#cut = true;
+  }
+
+  /** Ends the outage. */
+  restore(): void {
+    if (!this.#cut) return;
+    for (const chain of ['INPUT', 'OUTPUT']) {
+      run('ip', ['netns', 'exec', this.name, 'iptables', '-D', chain, ...(chain === 'INPUT' ? ['!', '-i', 'lo'] : ['!', '-o', 'lo']), '-j', 'DROP']);
+    }
+    this.#cut = false;
+  }
+
+  destroy(): void {
+    try {
+      run('ip', ['netns', 'del', this.name]);
+    } catch {
+      // already gone
+    }
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+}

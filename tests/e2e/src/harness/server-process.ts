@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { genUserSig } from '@conclave/usersig';
+import { TEST_APP } from './server.js';
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The built server CLI (`conclave-server`) as a separate process on a fixed port, so a test can
+ * kill it outright and start it again where clients expect it.
+ */
+export class ServerCli {
+  #child: ChildProcess | undefined;
+  readonly port: number;
+  readonly url: string;
+  readonly #env: NodeJS.ProcessEnv;
+
+  constructor(port: number, env: NodeJS.ProcessEnv = {}) {
+    this.port = port;
+    this.url = `http://127.0.0.1:${port}`;
+    this.#env = env;
+  }
+
+  /** Starts the process; resolves once it prints its URL (bounded). */
+  async start(timeoutMs = 20_000): Promise<void> {
+    const cli = fileURLToPath(new URL('../../../../packages/server/dist/cli.js', import.meta.url));
+    const child = spawn(process.execPath, [cli], {
+      env: {
+        ...process.env,
+        PORT: String(this.port),
+        HOST: '0.0.0.0',
+        CONCLAVE_SDKAPPID: String(TEST_APP.sdkAppId),
+        CONCLAVE_SECRET_KEY: TEST_APP.secretKey,
+        CONCLAVE_ICE_ADDRESS: '127.0.0.1',
+        CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'warn',
+        ...this.#env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    this.#child = child;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('server CLI did not start in time')), timeoutMs);
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Conclave is running at')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`server CLI exited with ${code}: ${output}`));
+      });
+    });
+    child.removeAllListeners('exit');
+  }
+
+  /** Kills the process with SIGKILL: no goodbye to anyone. */
+  async kill(): Promise<void> {
+    const child = this.#child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    this.#child = undefined;
+  }
+
+  sig(userId: string): Promise<string> {
+    return genUserSig({ sdkAppId: TEST_APP.sdkAppId, secretKey: TEST_APP.secretKey, userId });
+  }
+}
