@@ -2,7 +2,7 @@ import type { RTCPeerConnection, RTCRtpSender, RtpPacket } from 'werift';
 import type { ForwardWants, LinkState } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import type { ForwardSource, PacketSink } from './forward-source.js';
-import { createPeer, linkState, type PeerNetworkOptions } from './peer-factory.js';
+import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 
 /** Counts what downlinks forward, for metrics. */
@@ -24,8 +24,10 @@ export class Downlink {
   readonly #removeSinks: (() => void)[] = [];
   readonly #counter: ForwardCounter;
   #state: LinkState = 'connecting';
+  readonly #net: PeerNetworkOptions;
 
   constructor(net: PeerNetworkOptions, sources: PublisherSources, wants: ForwardWants, counter: ForwardCounter) {
+    this.#net = net;
     this.#sources = sources;
     this.#wants = wants;
     this.#counter = counter;
@@ -45,9 +47,7 @@ export class Downlink {
   async createOffer(): Promise<string> {
     const offer = await this.#pc.createOffer();
     await this.#pc.setLocalDescription(offer);
-    const sdp = this.#pc.localDescription?.sdp;
-    if (!sdp) throw new Error('no local description');
-    return sdp;
+    return localSdp(this.#pc, this.#net);
   }
 
   /** Applies the subscriber's answer. */

@@ -18,9 +18,29 @@ export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters
     iceServers: [],
     iceUseIpv6: false,
     bundlePolicy: 'max-bundle',
-    ...(net.iceAddress ? { iceInterfaceAddresses: { udp4: net.iceAddress } } : {}),
+    // werift never gathers loopback by itself, so a loopback iceAddress is added explicitly;
+    // localSdp() then keeps only the candidates on that address.
+    ...(net.iceAddress ? { iceInterfaceAddresses: { udp4: net.iceAddress }, iceAdditionalHostAddresses: [net.iceAddress] } : {}),
     ...(net.icePortRange ? { icePortRange: net.icePortRange } : {}),
   });
+}
+
+/**
+ * The SDP to send: with an iceAddress configured, only candidates on that address are kept (the
+ * sockets are bound there, so any other address would be unreachable).
+ */
+export function localSdp(pc: RTCPeerConnection, net: PeerNetworkOptions): string {
+  const sdp = pc.localDescription?.sdp;
+  if (!sdp) throw new Error('no local description');
+  return net.iceAddress ? keepCandidatesOn(sdp, net.iceAddress) : sdp;
+}
+
+/** Removes a=candidate lines whose connection address is not `address`. */
+export function keepCandidatesOn(sdp: string, address: string): string {
+  return sdp.split('\r\n').filter((line) => {
+    if (!line.startsWith('a=candidate:')) return true;
+    return line.split(' ')[4] === address;
+  }).join('\r\n');
 }
 
 /** Maps werift's connection state onto the engine's. */

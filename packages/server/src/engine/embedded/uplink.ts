@@ -1,7 +1,7 @@
 import type { RTCPeerConnection } from 'werift';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
-import { createPeer, type PeerNetworkOptions } from './peer-factory.js';
+import { createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 
 /** The three slots of a publisher, in uplink m-line order. */
 export interface PublisherSources {
@@ -39,9 +39,7 @@ export class Uplink {
       await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
       const answer = await pc.createAnswer();
       await pc.setLocalDescription(answer);
-      const sdp = pc.localDescription?.sdp;
-      if (!sdp) throw new Error('no local description');
-      return { uplink, answer: sdp };
+      return { uplink, answer: localSdp(pc, net) };
     } catch (error) {
       uplink.close();
       throw error;

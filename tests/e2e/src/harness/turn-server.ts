@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './server-process.js';
+
+/** A free UDP port on loopback. */
+function freeUdpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket('udp4');
+    socket.once('error', reject);
+    socket.bind(0, '127.0.0.1', () => {
+      const { port } = socket.address();
+      socket.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Debian's coturn on loopback with a long-term credential, started by the test and stopped after it.
+ * Relaying to loopback peers is allowed, since the SFU is on this machine.
+ */
+export class TurnServer {
+  readonly #child: ChildProcess;
+  readonly #dir: string;
+  readonly url: string;
+  readonly username = 'conclave';
+  readonly credential = 'conclave-turn-secret';
+
+  private constructor(child: ChildProcess, dir: string, port: number) {
+    this.#child = child;
+    this.#dir = dir;
+    this.url = `turn:127.0.0.1:${port}?transport=udp`;
+  }
+
+  static async start(): Promise<TurnServer> {
+    const port = await freeUdpPort();
+    const cliPort = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'conclave-turn-'));
+    const child = spawn('turnserver', [
+      '-n', '--no-tls', '--no-dtls', '--listening-ip=127.0.0.1', `--listening-port=${port}`, '--relay-ip=127.0.0.1',
+      '--min-port=49160', '--max-port=49400', '--lt-cred-mech', '--user=conclave:conclave-turn-secret', '--realm=conclave.test',
+      '--allow-loopback-peers', '--no-multicast-peers', '--cli-port', String(cliPort), '--no-cli', `--pidfile=${join(dir, 'turn.pid')}`,
+      `--userdb=${join(dir, 'turndb')}`, '--log-file=stdout', '--simple-log',
+    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('coturn did not start in time')), 15_000);
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/Total General servers|relay 127\.0\.0\.1|IPv4. UDP listener opened/.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new Error(`cannot start coturn (apt-get install coturn): ${error.message}`));
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`coturn exited with ${code}: ${output.slice(-2000)}`));
+      });
+    });
+    child.removeAllListeners('exit');
+    return new TurnServer(child, dir, port);
+  }
+
+  async stop(): Promise<void> {
+    if (this.#child.exitCode === null) {
+      const exited = new Promise((resolve) => this.#child.once('exit', resolve));
+      this.#child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+}
