@@ -1,5 +1,6 @@
 /**
- * Conclave benchmarks: join → first remote frame, and server CPU per forwarded stream.
+ * Conclave benchmarks: SDK bundle size, join → first remote frame, server CPU per forwarded stream,
+ * and recovery time after a network cut and after a server restart.
  * Prints progress to stderr, a table to stdout, and writes results/latest.json.
  * Run with `npm run bench` at the root (builds first) or `node --import tsx src/run.ts` here.
  */
@@ -11,6 +12,7 @@ import { CHROMIUM_PATH, launchBrowser, type LaunchedBrowser } from '../../tests/
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
+import { recoveryRows, runRecovery } from './recovery.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
 import { progress } from './stats.js';
@@ -89,7 +91,10 @@ async function main(): Promise<void> {
     const cores = availableParallelism();
     const serverCpu = await runServerCpu(browser.context, app, server, { windowSeconds: WINDOW_SECONDS, baselineSeconds: BASELINE_SECONDS, publishers: PUBLISHERS, subscribers: SUBSCRIBERS, cores });
 
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu)];
+    await browser.close();
+    browser = undefined;
+    const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...recoveryRows(recovery)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -109,6 +114,7 @@ async function main(): Promise<void> {
       bundleSize,
       firstFrame,
       serverCpu,
+      recovery,
       table: rows,
       footnotes,
     }, null, 2) + '\n');

@@ -211,7 +211,7 @@ export class TRTC {
       const target = validateEnterRoom(config);
       this.#room.machine.require(['initial', 'left'], 'enterRoom', MESSAGE.DUPLICATE_JOIN, EXTRA_CODE.REPEAT_CALL);
       await this.#room.join(config, target);
-      await this.#room.publishPending();
+      await this.#room.publisher.publishPending();
     });
   }
 
@@ -265,10 +265,10 @@ export class TRTC {
   /** Binds a local slot to the room's publishing. */
   #publisherFor(slot: 'audio' | 'video' | 'aux') {
     return {
-      publish: (track: MediaStreamTrack, bitrate: number, muted = false) => this.#room.setLocalTrack(slot, { track, bitrate, muted }),
-      unpublish: () => this.#room.setLocalTrack(slot, undefined),
-      replace: (track: MediaStreamTrack) => this.#room.replaceLocalTrack(slot, track),
-      setMuted: (muted: boolean) => this.#room.setLocalMuted(slot, muted),
+      publish: (track: MediaStreamTrack, bitrate: number, muted = false) => this.#room.publisher.setLocalTrack(slot, { track, bitrate, muted }),
+      unpublish: () => this.#room.publisher.setLocalTrack(slot, undefined),
+      replace: (track: MediaStreamTrack) => this.#room.publisher.replaceTrack(slot, track),
+      setMuted: (muted: boolean) => this.#room.publisher.setMuted(slot, muted),
     };
   }
 
@@ -427,7 +427,7 @@ export class TRTC {
     return this.#call('startRemoteVideo', async () => {
       const { userId, streamType } = this.#checkRemoteVideoConfig(config, 'startRemoteVideo');
       const views = resolveView(config.view, 'startRemoteVideo');
-      await this.#room.startRemoteVideo(userId, streamType, { views, fillMode: config.option?.fillMode, mirror: config.option?.mirror });
+      await this.#room.remotes.startRemoteVideo(userId, streamType, { views, fillMode: config.option?.fillMode, mirror: config.option?.mirror });
     });
   }
 
@@ -439,7 +439,7 @@ export class TRTC {
     return this.#call('updateRemoteVideo', async () => {
       const { userId, streamType } = this.#checkRemoteVideoConfig(config, 'updateRemoteVideo');
       const views = config.view !== undefined ? resolveView(config.view, 'updateRemoteVideo') : undefined;
-      this.#room.updateRemoteVideo(userId, streamType, { views, fillMode: config.option?.fillMode, mirror: config.option?.mirror });
+      this.#room.remotes.updateRemoteVideo(userId, streamType, { views, fillMode: config.option?.fillMode, mirror: config.option?.mirror });
     });
   }
 
@@ -456,7 +456,7 @@ export class TRTC {
       if (config.streamType !== undefined && config.streamType !== 'main' && config.streamType !== 'sub') {
         throw invalidParameter(EXTRA_CODE.RANGE, "streamType must be 'main' or 'sub'", 'stopRemoteVideo');
       }
-      await this.#room.stopRemoteVideo(config.userId, config.streamType);
+      await this.#room.remotes.stopRemoteVideo(config.userId, config.streamType);
     });
   }
 
@@ -468,7 +468,7 @@ export class TRTC {
     return this.#call('muteRemoteAudio', async () => {
       if (typeof userId !== 'string' || userId === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', 'muteRemoteAudio');
       if (typeof mute !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'mute must be a boolean', 'muteRemoteAudio');
-      this.#room.muteRemoteAudio(userId, mute);
+      this.#room.remotes.muteRemoteAudio(userId, mute);
     });
   }
 
@@ -480,7 +480,7 @@ export class TRTC {
     api.sync('setRemoteAudioVolume', () => {
       this.#guard('setRemoteAudioVolume');
       if (typeof userId !== 'string' || userId === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', 'setRemoteAudioVolume');
-      this.#room.setRemoteAudioVolume(userId, validateVolume(volume, 'setRemoteAudioVolume'));
+      this.#room.remotes.setRemoteAudioVolume(userId, validateVolume(volume, 'setRemoteAudioVolume'));
     });
   }
 

@@ -1,5 +1,5 @@
 import {
-  encodeFlag, LIMITS, ROLE_CODE, SCENE_CODE, TERMINAL_TYPE,
+  LIMITS, ROLE_CODE, SCENE_CODE, TERMINAL_TYPE,
   type PeerInfo, type PushMap,
 } from '@conclave/protocol';
 import { StateMachine } from '../common/state-machine.js';
@@ -12,28 +12,20 @@ import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
 import { invalidOperation, MESSAGE, operationAbort, operationFailed, serverError } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
-import { AudioPlayer } from '../playback/audio-player.js';
-import { VideoPlayer } from '../playback/video-player.js';
 import { fetchSchedule, ScheduleRefused, type Schedule } from '../schedule/schedule.js';
 import { reconnectDelayMs } from '../signal/backoff.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
-import { Downlink } from '../transport/downlink.js';
-import { Uplink, type UplinkSlot } from '../transport/uplink.js';
 import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
-import { RemoteUser, type VideoRequest } from './remote-user.js';
+import { Publisher } from './publisher.js';
+import type { RemoteUser } from './remote-user.js';
+import { RemoteUsers } from './remote-users.js';
+import type { RoomContext } from './room-context.js';
 
 /** Room states (SPEC §4). */
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
 
 export const SDK_VERSION = '5.10.1';
-
-/** What the local side publishes, by uplink slot. */
-export interface LocalSlot {
-  track: MediaStreamTrack;
-  bitrate?: number;
-  muted: boolean;
-}
 
 /** Peer-connection connecting time-out (SPEC §9). */
 const PC_CONNECT_TIMEOUT_MS = 10_000;
@@ -58,17 +50,16 @@ export class Room {
   #proxy: ResolvedProxy = { turnServers: [] };
   #signal: SignalChannel | undefined;
   #schedule: Schedule | undefined;
-  #uplink: Uplink | undefined;
   #connectionState: ConnectionState = 'DISCONNECTED';
-  readonly #remotes = new Map<string, RemoteUser>();
-  readonly #local: Partial<Record<UplinkSlot, LocalSlot>> = {};
-  #flagQueue: Promise<void> = Promise.resolve();
+  /** The other users of the room. */
+  readonly remotes: RemoteUsers;
+  /** What this user publishes. */
+  readonly publisher: Publisher;
   #abortJoin: ((error: RtcError) => void) | undefined;
   #joining: Promise<void> | undefined;
   #sessionToken: string | undefined;
   #reconnecting: Promise<void> | undefined;
   readonly #wakeSleepers = new Set<() => void>();
-  readonly #pendingExits = new Map<string, ReturnType<typeof setTimeout>>();
   #mediaReconnections = 0;
   #connectTimeouts = 0;
   role: 'anchor' | 'audience' = 'anchor';
@@ -77,6 +68,18 @@ export class Room {
 
   constructor(events: Emitter<TRTCEventTypes>) {
     this.#events = events;
+    const ctx: RoomContext = {
+      events,
+      signal: () => this.#signal,
+      config: () => this.#config,
+      joined: () => this.machine.state === 'joined',
+      userId: () => this.userId,
+      iceServers: () => this.iceServers,
+      iceTransportPolicy: () => this.#iceTransportPolicy,
+      watchLink: (pc, kind, user) => this.#watchLink(pc, kind, user),
+    };
+    this.remotes = new RemoteUsers(ctx);
+    this.publisher = new Publisher(ctx, () => this.canPublish);
   }
 
   get state(): RoomState {
@@ -84,7 +87,7 @@ export class Room {
   }
 
   get remoteUsers(): ReadonlyMap<string, RemoteUser> {
-    return this.#remotes;
+    return this.remotes.map;
   }
 
   /** The last scheduling result (for 2k/4k permission and the like). */
@@ -141,7 +144,7 @@ export class Room {
       const { peers } = await joining;
       this.machine.set('joined');
       this.#setConnectionState('CONNECTED');
-      this.#addPeers(peers);
+      this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -182,15 +185,6 @@ export class Room {
     return schedule;
   }
 
-  /**
-   * Users already in the room: announced once joined, so an app may call startRemoteVideo from
-   * their remote-video-available events.
-   */
-  #addPeers(peers: PeerInfo[]): void {
-    for (const peer of peers) this.#onPeerJoin(peer);
-    this.#onPublishList({ userList: peers });
-  }
-
   /** One join attempt; resolves to the users already in the room and whether the earlier session was resumed. */
   async #joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
     const schedule = await this.#getSchedule(config, target, useCache);
@@ -222,9 +216,9 @@ export class Room {
   }
 
   #listen(signal: SignalChannel): void {
-    signal.on('peer-join', (peer) => this.#onPeerJoin(peer));
-    signal.on('peer-leave', ({ userId }) => this.#onPeerLeave(userId));
-    signal.on('publish-list', (list) => this.#onPublishList(list));
+    signal.on('peer-join', (peer) => this.remotes.onPeerJoin(peer));
+    signal.on('peer-leave', ({ userId }) => this.remotes.onPeerLeave(userId));
+    signal.on('publish-list', (list) => this.remotes.onPublishList(list));
     signal.on('banned', (data) => this.#onBanned(data));
     signal.on('lost', (reason) => {
       if (signal !== this.#signal) return;
@@ -294,34 +288,13 @@ export class Room {
    * missing from the new list get a grace period to come back before remote-user-exit.
    */
   async #afterReconnect(peers: PeerInfo[], resumed: boolean): Promise<void> {
-    if (!resumed || this.#linkDead(this.#uplink?.peerConnection)) {
-      this.#uplink?.close();
-      this.#uplink = undefined;
-    }
-    for (const user of this.#remotes.values()) {
-      if (!resumed || this.#linkDead(user.downlink?.peerConnection)) this.#closeRemote(user);
-    }
-    const present = new Set(peers.map((peer) => peer.userId));
-    for (const user of [...this.#remotes.values()]) {
-      if (!present.has(user.userId)) this.#scheduleExit(user.userId);
-    }
-    for (const peer of peers) this.#onPeerJoin(peer);
-    this.#onPublishList({ userList: peers });
-    await this.publishPending();
-    for (const user of this.#remotes.values()) this.#syncSubscription(user).catch((error: unknown) => log.warn('resubscribe failed', error));
+    if (!resumed || this.#linkDead(this.publisher.peerConnection)) this.publisher.closeUplink();
+    this.remotes.reconcile(peers, !resumed, LIMITS.SESSION_GRACE_MS, (pc) => this.#linkDead(pc));
+    await this.publisher.publishPending();
   }
 
   #linkDead(pc: RTCPeerConnection | undefined): boolean {
     return !pc || pc.connectionState === 'failed' || pc.connectionState === 'closed';
-  }
-
-  /** A user missing after our reconnection: it leaves unless it comes back within the grace period. */
-  #scheduleExit(userId: string): void {
-    if (this.#pendingExits.has(userId)) return;
-    this.#pendingExits.set(userId, setTimeout(() => {
-      this.#pendingExits.delete(userId);
-      this.#onPeerLeave(userId);
-    }, LIMITS.SESSION_GRACE_MS));
   }
 
   /** A peer connection failed: rebuild it through signalling (after too many, rejoin: SPEC §4 relay rule). */
@@ -337,14 +310,13 @@ export class Room {
     }
     if (!this.#signal?.isOpen) return; // the signalling reconnection rebuilds it
     if (kind === 'uplink') {
-      this.#uplink?.close();
-      this.#uplink = undefined;
-      this.publishPending().catch((error: unknown) => {
+      this.publisher.closeUplink();
+      this.publisher.publishPending().catch((error: unknown) => {
         this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
       });
-    } else if (user && this.#remotes.get(user.userId) === user) {
-      this.#closeRemote(user);
-      this.#syncSubscription(user).catch((error: unknown) => {
+    } else if (user && this.remotes.get(user.userId) === user) {
+      this.remotes.closeRemote(user);
+      this.remotes.syncSubscription(user).catch((error: unknown) => {
         this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
       });
     }
@@ -393,10 +365,8 @@ export class Room {
 
   /** Closes the connections of a failed attempt so the retry starts clean. */
   #resetConnection(): void {
-    for (const user of this.#remotes.values()) this.#closeRemote(user);
-    this.#remotes.clear();
-    this.#uplink?.close();
-    this.#uplink = undefined;
+    this.remotes.clear();
+    this.publisher.closeUplink();
     this.#signal?.close();
     this.#signal = undefined;
   }
@@ -404,8 +374,6 @@ export class Room {
   #teardown(): void {
     this.#resetConnection();
     for (const wake of [...this.#wakeSleepers]) wake();
-    for (const timer of this.#pendingExits.values()) clearTimeout(timer);
-    this.#pendingExits.clear();
   }
 
   #onBanned(data: PushMap['banned']): void {
@@ -427,7 +395,7 @@ export class Room {
     const config = this.#config;
     const target = this.#target;
     if (!config || !target || this.machine.state !== 'joined') return;
-    for (const user of [...this.#remotes.values()]) this.#onPeerLeave(user.userId);
+    this.remotes.leaveAll();
     this.#resetConnection();
     this.machine.set('joining');
     this.#setConnectionState('CONNECTING');
@@ -442,8 +410,8 @@ export class Room {
     }
     this.machine.set('joined');
     this.#setConnectionState('CONNECTED');
-    this.#addPeers(peers);
-    await this.publishPending();
+    this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
+    await this.publisher.publishPending();
   }
 
   /**
@@ -458,8 +426,7 @@ export class Room {
     const code = role === 'anchor' ? ROLE_CODE.anchor : ROLE_CODE.audience;
     try {
       if (role === 'audience') {
-        this.#uplink?.close();
-        this.#uplink = undefined;
+        this.publisher.closeUplink();
         await signal.request('unpublish', {});
       }
       await signal.request('switch-role', { role: code, ...(privateMapKey ? { privateMapKey } : {}) });
@@ -467,297 +434,10 @@ export class Room {
       throw operationFailed(undefined, `switch role failed: ${(error as Error).message}`, 'switchRole', error);
     }
     this.role = role;
-    if (role === 'anchor') await this.publishPending();
-  }
-
-  // ---- remote users ----
-
-  #onPeerJoin(peer: PeerInfo): void {
-    if (peer.userId === this.userId) return;
-    const pending = this.#pendingExits.get(peer.userId);
-    const known = this.#remotes.get(peer.userId);
-    if (pending !== undefined) {
-      // Back within the grace period: the same user, silently, on a new session.
-      clearTimeout(pending);
-      this.#pendingExits.delete(peer.userId);
-    }
-    if (known) {
-      if (pending !== undefined || known.tinyId !== peer.tinyId) {
-        known.tinyId = peer.tinyId;
-        this.#closeRemote(known);
-        this.#syncSubscription(known).catch((error: unknown) => log.warn('resubscribe failed', error));
-      }
-      return;
-    }
-    const user = new RemoteUser(peer.userId, peer.tinyId);
-    this.#remotes.set(peer.userId, user);
-    this.#events.emit('remote-user-enter', { userId: peer.userId });
-  }
-
-  #onPeerLeave(userId: string): void {
-    const user = this.#remotes.get(userId);
-    if (!user) return;
-    this.#applyFlag(user, 0);
-    this.#closeRemote(user);
-    this.#remotes.delete(userId);
-    this.#events.emit('remote-user-exit', { userId });
-  }
-
-  #onPublishList(list: PushMap['publish-list']): void {
-    for (const peer of list.userList) {
-      const user = this.#remotes.get(peer.userId);
-      if (user) this.#applyFlag(user, peer.flag);
-    }
-  }
-
-  /** Applies a new flag and announces what became (un)available. */
-  #applyFlag(user: RemoteUser, flag: number): void {
-    const before = { audio: user.audioAvailable, video: user.videoAvailable, aux: user.auxAvailable };
-    user.flag = flag;
-    const after = { audio: user.audioAvailable, video: user.videoAvailable, aux: user.auxAvailable };
-    const userId = user.userId;
-    const autoAudio = this.#config?.autoReceiveAudio ?? true;
-    const autoVideo = this.#config?.autoReceiveVideo ?? false;
-    if (before.audio !== after.audio) {
-      user.wants.audio = after.audio && autoAudio;
-      this.#events.emit(after.audio ? 'remote-audio-available' : 'remote-audio-unavailable', { userId });
-    }
-    if (before.video !== after.video) {
-      if (!after.video) this.#stopVideoPlayer(user, 'main');
-      user.wants.bigVideo = after.video && (autoVideo || user.videoRequests.main !== undefined);
-      this.#events.emit(after.video ? 'remote-video-available' : 'remote-video-unavailable', { userId, streamType: 'main' });
-    }
-    if (before.aux !== after.aux) {
-      if (!after.aux) this.#stopVideoPlayer(user, 'sub');
-      user.wants.auxVideo = after.aux && (autoVideo || user.videoRequests.sub !== undefined);
-      this.#events.emit(after.aux ? 'remote-video-available' : 'remote-video-unavailable', { userId, streamType: 'sub' });
-    }
-    if (!after.audio) this.#stopAudioPlayer(user);
-    this.#syncSubscription(user).catch((error: unknown) => {
-      log.warn('subscription to', userId, 'failed:', error);
-    });
-  }
-
-  /** Brings the server's subscription for `user` in line with what is wanted. Serialised per user. */
-  #syncSubscription(user: RemoteUser): Promise<void> {
-    const run = async () => {
-      const signal = this.#signal;
-      if (!signal || this.#remotes.get(user.userId) !== user) return;
-      const wants = { ...user.wants };
-      const data = { srcUserId: user.userId, audio: wants.audio, bigVideo: wants.bigVideo, smallVideo: false, auxVideo: wants.auxVideo };
-      if (!user.wantsAnything) {
-        if (user.downlink) {
-          await signal.request('unsubscribe', { srcUserId: user.userId }).catch(() => undefined);
-          this.#closeRemote(user);
-        }
-        return;
-      }
-      if (!user.downlink) {
-        const downlink = new Downlink(this.iceServers, this.#iceTransportPolicy, ({ slot, track }) => this.#onRemoteTrack(user, slot, track));
-        user.downlink = downlink;
-        this.#watchLink(downlink.peerConnection, 'downlink', user);
-        const { sdp } = await signal.request('subscribe', data);
-        const answer = await downlink.answer(sdp);
-        await signal.request('subscribe-answer', { srcUserId: user.userId, sdp: answer });
-      } else if (!user.sent || user.sent.audio !== wants.audio || user.sent.bigVideo !== wants.bigVideo || user.sent.auxVideo !== wants.auxVideo) {
-        await signal.request('subscribe-change', data);
-      }
-      user.sent = wants;
-      this.#refreshPlayers(user);
-    };
-    user.queue = user.queue.then(run, run);
-    return user.queue;
-  }
-
-  #onRemoteTrack(user: RemoteUser, slot: 'audio' | 'video' | 'aux', track: MediaStreamTrack): void {
-    this.#events.emit('track', { userId: user.userId, ...(slot === 'audio' ? {} : { streamType: slot === 'video' ? 'main' : 'sub' }), track, sourceTrack: track });
-    this.#refreshPlayers(user);
-  }
-
-  /** Creates players for tracks that are wanted and present; removes unwanted ones. */
-  #refreshPlayers(user: RemoteUser): void {
-    const tracks = user.downlink?.tracks ?? {};
-    if (user.wants.audio && tracks.audio && !user.audioPlayer) {
-      user.audioPlayer = new AudioPlayer(tracks.audio);
-      user.audioPlayer.setMuted(user.audioMuted);
-      user.audioPlayer.setVolume(user.volume / 100);
-    }
-    for (const streamType of ['main', 'sub'] as const) {
-      const track = streamType === 'main' ? tracks.video : tracks.aux;
-      const request = user.videoRequests[streamType];
-      if (track && request && !user.videoPlayers[streamType]) {
-        user.videoPlayers[streamType] = new VideoPlayer(track, request.views, { fillMode: request.fillMode, mirror: request.mirror });
-      }
-    }
-  }
-
-  #stopAudioPlayer(user: RemoteUser): void {
-    user.audioPlayer?.stop();
-    user.audioPlayer = undefined;
-  }
-
-  #stopVideoPlayer(user: RemoteUser, streamType: 'main' | 'sub'): void {
-    user.videoPlayers[streamType]?.stop();
-    user.videoPlayers[streamType] = undefined;
-  }
-
-  #closeRemote(user: RemoteUser): void {
-    this.#stopAudioPlayer(user);
-    this.#stopVideoPlayer(user, 'main');
-    this.#stopVideoPlayer(user, 'sub');
-    user.downlink?.close();
-    user.downlink = undefined;
-    user.sent = undefined;
-  }
-
-  /** Starts receiving and rendering a remote video (startRemoteVideo). */
-  async startRemoteVideo(userId: string, streamType: 'main' | 'sub', request: VideoRequest): Promise<void> {
-    const user = this.#remoteWithStream(userId, streamType, 'startRemoteVideo');
-    this.#stopVideoPlayer(user, streamType);
-    user.videoRequests[streamType] = request;
-    if (streamType === 'main') user.wants.bigVideo = true;
-    else user.wants.auxVideo = true;
-    await this.#syncSubscription(user).catch((error: unknown) => {
-      throw new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: `${MESSAGE.SUBSCRIBE_FAILED}: ${(error as Error).message}`, functionName: 'startRemoteVideo', originError: error });
-    });
-  }
-
-  /** Stops receiving and rendering a remote video ('*' for every user). */
-  async stopRemoteVideo(userId: string, streamType: 'main' | 'sub' | undefined): Promise<void> {
-    const users = userId === '*' ? [...this.#remotes.values()] : [this.#remotes.get(userId)].filter((u): u is RemoteUser => !!u);
-    await Promise.all(users.map((user) => {
-      for (const type of streamType ? [streamType] : (['main', 'sub'] as const)) {
-        this.#stopVideoPlayer(user, type);
-        user.videoRequests[type] = undefined;
-        if (type === 'main') user.wants.bigVideo = false;
-        else user.wants.auxVideo = false;
-      }
-      return this.#syncSubscription(user).catch(() => undefined);
-    }));
-  }
-
-  /** Changes a playing remote video's view, fill mode or mirror. */
-  updateRemoteVideo(userId: string, streamType: 'main' | 'sub', change: Partial<VideoRequest>): void {
-    const user = this.#remotes.get(userId);
-    const request = user?.videoRequests[streamType];
-    if (!user || !request) throw invalidOperation(undefined, `the ${streamType} video of '${userId}' is not started; call startRemoteVideo first`, 'updateRemoteVideo');
-    const next: VideoRequest = {
-      views: change.views ?? request.views,
-      fillMode: change.fillMode ?? request.fillMode,
-      mirror: change.mirror ?? request.mirror,
-    };
-    user.videoRequests[streamType] = next;
-    user.videoPlayers[streamType]?.update({ fillMode: next.fillMode, mirror: next.mirror }, change.views);
-  }
-
-  /** Sets remote playback volume, 0–100 ('*' for all); the value is kept for players created later. */
-  setRemoteAudioVolume(userId: string, volume: number): void {
-    const users = userId === '*' ? [...this.#remotes.values()] : [this.#remotes.get(userId)].filter((u): u is RemoteUser => !!u);
-    for (const user of users) {
-      user.volume = volume;
-      user.audioPlayer?.setVolume(volume / 100);
-    }
-  }
-
-  /** Mutes or unmutes a remote user's audio ('*' for all). */
-  muteRemoteAudio(userId: string, mute: boolean): void {
-    const users = userId === '*' ? [...this.#remotes.values()] : [this.#remotes.get(userId)].filter((u): u is RemoteUser => !!u);
-    for (const user of users) {
-      user.audioMuted = mute;
-      user.audioPlayer?.setMuted(mute);
-    }
-  }
-
-  #remoteWithStream(userId: string, streamType: 'main' | 'sub', functionName: string): RemoteUser {
-    if (this.machine.state !== 'joined') throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() first', functionName);
-    const user = this.#remotes.get(userId);
-    if (!user) throw invalidOperation(EXTRA_CODE.REMOTE_USER_NOT_EXIST, `remote user '${userId}' is not in the room`, functionName);
-    const available = streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary;
-    if (!available) throw invalidOperation(EXTRA_CODE.STREAM_TYPE_NOT_EXIST, `remote user '${userId}' does not publish the ${streamType} stream`, functionName);
-    return user;
-  }
-
-  // ---- publishing ----
-
-  /** Puts (or clears) a local track on an uplink slot and tells the server the new flags. */
-  async setLocalTrack(slot: UplinkSlot, local: LocalSlot | undefined): Promise<void> {
-    if (local) this.#local[slot] = local;
-    else delete this.#local[slot];
-    if (this.machine.state !== 'joined') return;
-    await this.#applyLocal(slot);
-  }
-
-  /** After joining (or a role switch to anchor), publishes whatever is captured. */
-  async publishPending(): Promise<void> {
-    if (this.machine.state !== 'joined' || !this.canPublish) return;
-    await Promise.all((Object.keys(this.#local) as UplinkSlot[]).map((slot) => this.#applyLocal(slot)));
+    if (role === 'anchor') await this.publisher.publishPending();
   }
 
   get canPublish(): boolean {
     return !(this.scene === 'live' && this.role === 'audience');
-  }
-
-  async #applyLocal(slot: UplinkSlot): Promise<void> {
-    const signal = this.#signal;
-    if (!signal || !this.canPublish) return;
-    const local = this.#local[slot];
-    if (!local && Object.keys(this.#local).length === 0) {
-      // Nothing left to send: close the uplink (SPEC §4); the server clears our flags.
-      if (this.#uplink) {
-        this.#uplink.close();
-        this.#uplink = undefined;
-        await signal.request('unpublish', {});
-      }
-      return;
-    }
-    if (local && !this.#uplink) {
-      this.#uplink = new Uplink(this.iceServers, this.#iceTransportPolicy);
-      this.#watchLink(this.#uplink.peerConnection, 'uplink');
-    }
-    const uplink = this.#uplink;
-    if (!uplink) return;
-    await uplink.setTrack(slot, local && !local.muted ? local.track : null, local?.bitrate);
-    await uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp);
-    await this.#sendFlag();
-  }
-
-  /** Replaces the track of a published slot without renegotiation (device switch). */
-  async replaceLocalTrack(slot: UplinkSlot, track: MediaStreamTrack): Promise<void> {
-    const local = this.#local[slot];
-    if (!local) return;
-    local.track = track;
-    await this.#uplink?.setTrack(slot, track, local.bitrate);
-  }
-
-  /** Changes the mute flag of a local slot; a muted slot sends nothing. */
-  async setLocalMuted(slot: UplinkSlot, muted: boolean): Promise<void> {
-    const local = this.#local[slot];
-    if (!local || local.muted === muted) return;
-    local.muted = muted;
-    if (this.machine.state !== 'joined' || !this.canPublish) return;
-    await this.#uplink?.setTrack(slot, muted ? null : local.track, local.bitrate);
-    await this.#sendFlag();
-  }
-
-  /** The sender of a published slot, for stats and parameters. */
-  uplinkPeerConnection(): RTCPeerConnection | undefined {
-    return this.#uplink?.peerConnection;
-  }
-
-  /** Sends our current publish flags (serialised so they arrive in order). */
-  #sendFlag(): Promise<void> {
-    const run = async () => {
-      const flag = encodeFlag({
-        hasAudio: !!this.#local.audio,
-        audioMuted: !!this.#local.audio?.muted,
-        hasVideo: !!this.#local.video,
-        videoMuted: !!this.#local.video?.muted,
-        hasAuxiliary: !!this.#local.aux,
-        auxMuted: !!this.#local.aux?.muted,
-      });
-      await this.#signal?.request('mute-flag', { flag });
-    };
-    this.#flagQueue = this.#flagQueue.then(run, run);
-    return this.#flagQueue;
   }
 }
