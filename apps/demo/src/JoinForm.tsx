@@ -78,6 +78,8 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
         room: checked.room,
         camera: values.camera,
         mic: values.mic,
+        scene: values.scene,
+        role: values.role,
       });
     } catch (caught) {
       setError({ kind: 'join', info: describeError(caught) });
@@ -229,6 +231,39 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
               </p>
             </div>
           ))}
+
+        <fieldset className="options">
+          <legend>Room type</legend>
+          <label className="check">
+            <input
+              type="radio"
+              name="scene"
+              data-testid="scene-rtc"
+              checked={values.scene === 'rtc'}
+              onChange={() => update('scene', 'rtc')}
+            />
+            Call: everyone may speak and show video
+          </label>
+          <label className="check">
+            <input
+              type="radio"
+              name="scene"
+              data-testid="scene-live"
+              checked={values.scene === 'live'}
+              onChange={() => update('scene', 'live')}
+            />
+            Live: anchors broadcast, the audience watches
+          </label>
+          {values.scene === 'live' && (
+            <label className="field-inline">
+              Join as{' '}
+              <select data-testid="input-role" value={values.role} onChange={(event) => update('role', event.target.value === 'audience' ? 'audience' : 'anchor')}>
+                <option value="anchor">anchor (broadcasts)</option>
+                <option value="audience">audience (watches)</option>
+              </select>
+            </label>
+          )}
+        </fieldset>
 
         <fieldset className="options">
           <legend>When I join</legend>

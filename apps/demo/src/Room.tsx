@@ -19,8 +19,10 @@ export function Room({ session, onLeft }: RoomProps) {
   const [leaving, setLeaving] = useState(false);
   const { params } = session;
   const room = roomLabel(params.room);
-  const link = useMemo(() => inviteLink(params.sdkAppId, params.room), [params]);
-  const { connectionState, remoteUsers, camera, mic, notices } = snapshot;
+  const link = useMemo(() => inviteLink(params.sdkAppId, params.room, window.location, params.scene), [params]);
+  const { connectionState, remoteUsers, camera, mic, notices, role, switchingRole } = snapshot;
+  const live = params.scene === 'live';
+  const audience = live && role === 'audience';
 
   useEffect(() => {
     const previous = document.title;
@@ -50,8 +52,25 @@ export function Room({ session, onLeft }: RoomProps) {
           </h1>
           <span className="me">
             as <strong data-testid="my-userid">{params.userId}</strong>
+            {live && (
+              <span className="role-badge" data-testid="my-role" data-role={role}>
+                {role === 'anchor' ? 'anchor' : 'audience'}
+              </span>
+            )}
           </span>
         </div>
+        {live && (
+          <button
+            type="button"
+            className="button button-secondary"
+            data-testid="switch-role"
+            onClick={() => session.switchRole()}
+            disabled={switchingRole}
+            aria-busy={switchingRole}
+          >
+            {audience ? 'Go on stage (anchor)' : 'Leave the stage (audience)'}
+          </button>
+        )}
         <div className="connection" title="Connection state">
           <span className={`state-dot state-${connectionState.toLowerCase()}`} aria-hidden="true" />
           <span className="visually-hidden">Connection: </span>
@@ -121,6 +140,8 @@ export function Room({ session, onLeft }: RoomProps) {
               data-state={mic}
               aria-pressed={micOn}
               aria-busy={mic === 'starting' || mic === 'stopping'}
+              disabled={audience}
+              title={audience ? 'The audience cannot publish: go on stage first' : undefined}
               onClick={() => session.toggleMic()}
             >
               <Icon name={micOn ? 'mic' : 'mic-off'} />
@@ -134,6 +155,8 @@ export function Room({ session, onLeft }: RoomProps) {
               data-state={camera}
               aria-pressed={cameraOn}
               aria-busy={camera === 'starting' || camera === 'stopping'}
+              disabled={audience}
+              title={audience ? 'The audience cannot publish: go on stage first' : undefined}
               onClick={() => session.toggleCamera()}
             >
               <Icon name={cameraOn ? 'camera' : 'camera-off'} />

@@ -11,7 +11,14 @@ export interface JoinParams {
   readonly room: RoomRef;
   readonly camera: boolean;
   readonly mic: boolean;
+  /** 'live': anchors publish, the audience only watches; 'rtc': everyone may publish. */
+  readonly scene: Scene;
+  /** Only used in the live scene. */
+  readonly role: Role;
 }
+
+export type Scene = 'rtc' | 'live';
+export type Role = 'anchor' | 'audience';
 
 /** The join form's fields, kept as typed text so that editing never loses input. */
 export interface FormValues {
@@ -23,6 +30,8 @@ export interface FormValues {
   readonly userSig: string;
   readonly camera: boolean;
   readonly mic: boolean;
+  readonly scene: Scene;
+  readonly role: Role;
 }
 
 export const DEFAULT_ROOM_ID = '8888';
@@ -56,7 +65,7 @@ function flag(value: string | null, fallback: boolean): boolean {
 }
 
 /**
- * Reads `?sdkAppId=&userId=&roomId=&strRoomId=&userSig=&camera=0&mic=0&autojoin=1`.
+ * Reads `?sdkAppId=&userId=&roomId=&strRoomId=&userSig=&camera=0&mic=0&scene=live&role=audience&autojoin=1`.
  * A non-numeric `roomId` is taken as a string room id.
  */
 export function readUrlPrefill(search: string): UrlPrefill {
@@ -88,6 +97,8 @@ export function readUrlPrefill(search: string): UrlPrefill {
       userSig: query.get('userSig')?.trim() ?? '',
       camera: flag(query.get('camera'), true),
       mic: flag(query.get('mic'), true),
+      scene: query.get('scene') === 'live' ? 'live' : 'rtc',
+      role: query.get('role') === 'audience' ? 'audience' : 'anchor',
     },
     autoJoin: flag(query.get('autojoin'), false),
     hasSdkAppId: sdkAppId !== '',
@@ -95,9 +106,10 @@ export function readUrlPrefill(search: string): UrlPrefill {
 }
 
 /** A link that opens this demo on the same room and joins it (with a fresh userId). */
-export function inviteLink(sdkAppId: number, room: RoomRef, location: Location = window.location): string {
+export function inviteLink(sdkAppId: number, room: RoomRef, location: Location = window.location, scene: Scene = 'rtc'): string {
   const url = new URL(location.pathname, location.origin);
   url.searchParams.set('sdkAppId', String(sdkAppId));
+  if (scene === 'live') url.searchParams.set('scene', 'live');
   if (room.kind === 'number') url.searchParams.set('roomId', String(room.roomId));
   else url.searchParams.set('strRoomId', room.strRoomId);
   url.searchParams.set('autojoin', '1');

@@ -1,6 +1,6 @@
 import TRTC from '@conclave/sdk';
 import { describeError, type ErrorInfo } from './errors';
-import type { JoinParams } from './joinParams';
+import type { JoinParams, Role } from './joinParams';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
 
@@ -30,6 +30,10 @@ export interface SessionSnapshot {
   readonly camera: MediaState;
   readonly mic: MediaState;
   readonly notices: readonly Notice[];
+  /** 'anchor' or 'audience' (always 'anchor' in the rtc scene). */
+  readonly role: Role;
+  /** switchRole is running. */
+  readonly switchingRole: boolean;
 }
 
 export interface SessionEnd {
@@ -102,11 +106,15 @@ export class RoomSession {
   private destroyed = false;
   private leaving: Promise<void> | null = null;
   private endHandler: ((end: SessionEnd) => void) | null = null;
+  private role: Role;
+  private switchingRole = false;
 
   constructor(params: JoinParams) {
     this.params = params;
-    this.cameraWanted = params.camera;
-    this.micWanted = params.mic;
+    this.role = params.scene === 'live' ? params.role : 'anchor';
+    // An audience only watches until it becomes an anchor.
+    this.cameraWanted = params.camera && this.role === 'anchor';
+    this.micWanted = params.mic && this.role === 'anchor';
     this.trtc = TRTC.create();
     this.snapshot = this.buildSnapshot();
     this.listen();
@@ -128,13 +136,11 @@ export class RoomSession {
 
   /** enterRoom; on failure the instance is destroyed and the RtcError is rethrown. */
   async enter(): Promise<void> {
-    const { sdkAppId, userId, userSig, room } = this.params;
+    const { sdkAppId, userId, userSig, room, scene } = this.params;
+    const roomRef = room.kind === 'number' ? { roomId: room.roomId } : { strRoomId: room.strRoomId };
+    const live = scene === 'live' ? { scene: TRTC.TYPE.SCENE_LIVE, role: this.role === 'audience' ? TRTC.TYPE.ROLE_AUDIENCE : TRTC.TYPE.ROLE_ANCHOR } : {};
     try {
-      if (room.kind === 'number') {
-        await this.trtc.enterRoom({ sdkAppId, userId, userSig, roomId: room.roomId });
-      } else {
-        await this.trtc.enterRoom({ sdkAppId, userId, userSig, strRoomId: room.strRoomId });
-      }
+      await this.trtc.enterRoom({ sdkAppId, userId, userSig, ...roomRef, ...live });
     } catch (error) {
       this.closing = true;
       this.destroyed = true;
@@ -166,6 +172,40 @@ export class RoomSession {
     if (!slot || slot.view === view) return;
     slot.view = view;
     this.syncRemote(userId);
+  }
+
+  /**
+   * Live scene: become an anchor (then the camera and microphone chosen at join start and are
+   * published) or go back to the audience (publishing stops first).
+   */
+  switchRole(): void {
+    if (this.params.scene !== 'live' || this.switchingRole || this.destroyed) return;
+    const target: Role = this.role === 'anchor' ? 'audience' : 'anchor';
+    this.switchingRole = true;
+    this.changed();
+    this.enqueue('role', async () => {
+      try {
+        if (target === 'audience') {
+          this.cameraWanted = false;
+          this.micWanted = false;
+          this.syncCamera();
+          this.syncMic();
+        }
+        await this.trtc.switchRole(target === 'anchor' ? TRTC.TYPE.ROLE_ANCHOR : TRTC.TYPE.ROLE_AUDIENCE);
+        this.role = target;
+        if (target === 'anchor') {
+          this.cameraWanted = this.params.camera;
+          this.micWanted = this.params.mic;
+          this.syncCamera();
+          this.syncMic();
+        }
+      } catch (error) {
+        this.notify('Switching role', error);
+      } finally {
+        this.switchingRole = false;
+        this.changed();
+      }
+    });
   }
 
   toggleCamera(): void {
@@ -400,6 +440,8 @@ export class RoomSession {
       camera: mediaState(this.cameraWanted, this.cameraIn !== null),
       mic: mediaState(this.micWanted, this.micOn),
       notices: this.notices,
+      role: this.role,
+      switchingRole: this.switchingRole,
     };
   }
 

@@ -31,7 +31,7 @@ describe('the demo app, tried as a new user would', () => {
     await server?.close();
   });
 
-  async function joinAs(userId: string): Promise<Page> {
+  async function joinAs(userId: string, live?: { role: 'anchor' | 'audience' }, roomId = '4242'): Promise<Page> {
     const page = await browser.context.newPage();
     page.on('pageerror', (error) => console.error('[demo page error]', error.message));
     await page.goto(server.url + '/');
@@ -39,7 +39,11 @@ describe('the demo app, tried as a new user would', () => {
     // The dev app's id is filled in for the user; they type a name and a room, and join.
     await expect.poll(() => page.getByTestId('input-sdkappid').inputValue(), { timeout: 10_000 }).not.toBe('');
     await page.getByTestId('input-userid').fill(userId);
-    await page.getByTestId('input-roomid').fill('4242');
+    await page.getByTestId('input-roomid').fill(roomId);
+    if (live) {
+      await page.getByTestId('scene-live').check();
+      await page.getByTestId('input-role').selectOption(live.role);
+    }
     await page.getByTestId('join-button').click();
     await page.getByTestId('room-view').waitFor({ timeout: 15_000 });
     return page;
@@ -68,5 +72,24 @@ describe('the demo app, tried as a new user would', () => {
     await expect.poll(() => ada.locator('[data-testid="remote-tile"][data-user-id="grace"]').count(), { timeout: 10_000 }).toBe(0);
     await ada.close();
     await grace.close();
+  });
+
+  it('live room: an audience member watches, then goes on stage with the switch-role button', async () => {
+    const host = await joinAs('host', { role: 'anchor' }, '4343');
+    const viewer = await joinAs('viewer', { role: 'audience' }, '4343');
+    await expect.poll(() => viewer.getByTestId('my-role').getAttribute('data-role')).toBe('audience');
+    // The viewer sees the host; the host sees the viewer in the room without video.
+    const hostTile = viewer.locator('[data-testid="remote-tile"][data-user-id="host"] [data-testid="remote-video"]');
+    await expect.poll(() => videoWidthIn(viewer, '[data-testid="remote-tile"][data-user-id="host"] [data-testid="remote-video"]'), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
+    await hostTile.waitFor();
+    const viewerTile = '[data-testid="remote-tile"][data-user-id="viewer"] [data-testid="remote-video"]';
+    await host.locator(viewerTile).waitFor({ timeout: 15_000 });
+    expect(await videoWidthIn(host, viewerTile)).toBe(0);
+    expect(await viewer.getByTestId('toggle-camera').isDisabled()).toBe(true);
+    await viewer.getByTestId('switch-role').click();
+    await expect.poll(() => viewer.getByTestId('my-role').getAttribute('data-role'), { timeout: 15_000 }).toBe('anchor');
+    await expect.poll(() => videoWidthIn(host, viewerTile), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
+    await host.close();
+    await viewer.close();
   });
 });
