@@ -3,6 +3,7 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
 import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
+import { SilentSignalServer } from './harness/silent-signal-server.js';
 
 describe('SDK API contract in a real browser', () => {
   let server: TestServer;
@@ -180,5 +181,40 @@ describe('SDK API contract in a real browser', () => {
     await watch(alice, 'bob');
     await expect.poll(async () => (await media(alice)).framesDecoded, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
     for (const page of [alice, bob, bobAgain]) await page.close();
+  });
+
+  it('join times out after 5 s, is retried once with a fresh schedule, then fails with SPEC\'s message', async () => {
+    const silent = await SilentSignalServer.start();
+    const page = await app.open(browser.context);
+    const schedules: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/config')) schedules.push(request.url());
+    });
+    const started = Date.now();
+    const result = await join(page, server, 'patient', { roomId: 5030 }, { publish: false, enter: { proxy: { websocketProxy: silent.url } } });
+    const elapsed = Date.now() - started;
+    expect(result).toMatchObject({ ok: false, name: 'RtcError', code: 5500 });
+    expect(result.message).toContain('join room timeout');
+    expect(silent.connections).toBe(2);
+    // The first attempt may use a cached schedule; the retry always asks again.
+    expect(schedules.length).toBeGreaterThanOrEqual(1);
+    expect(elapsed).toBeGreaterThanOrEqual(2 * 5000);
+    await page.close();
+    await silent.close();
+  });
+
+  it('caches the scheduling result: a second join of the same user does not ask again', async () => {
+    const page = await app.open(browser.context);
+    let schedules = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/config')) schedules++;
+    });
+    expect(await join(page, server, 'cached-user', { roomId: 5040 }, { publish: false })).toEqual({ ok: true });
+    expect(await call(page, 'exitRoom')).toMatchObject({ ok: true });
+    expect(await join(page, server, 'cached-user', { roomId: 5041 }, { publish: false, reuse: true })).toEqual({ ok: true });
+    expect(schedules).toBe(1);
+    const stored = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('conclave_schedule_') && k.endsWith('_cached-user')));
+    expect(stored).toHaveLength(1);
+    await page.close();
   });
 });

@@ -139,7 +139,7 @@ export class Room {
       }
     };
     const joining = Promise.race([attempt(), aborted]);
-    this.#joining = joining.then(() => undefined);
+    this.#joining = joining.then(() => undefined, () => undefined); // only awaited by switchRole
     try {
       const { peers } = await joining;
       this.machine.set('joined');
