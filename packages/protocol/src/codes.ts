@@ -26,6 +26,14 @@ export const SERVER_CODE = Object.freeze({
   STREAM_NOT_EXIST: -1009,
   /** Media negotiation failed on the server. */
   MEDIA_ERROR: -1010,
+  /** This user is banned from this room (by the admin API) until the time in the message. */
+  USER_BANNED: -1011,
+  /** Too many signalling connections from one IP address; the extra connection is answered and closed. */
+  TOO_MANY_CONNECTIONS: -1012,
+  /** A sender exceeded the custom / SEI message rate (30 messages and 8000 bytes per second). */
+  MESSAGE_RATE_LIMITED: -1013,
+  /** The live room has its maximum number of anchors (50); join or switch as audience. */
+  TOO_MANY_ANCHORS: -1014,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */
@@ -40,8 +48,38 @@ export const SERVER_CODE = Object.freeze({
   USERSIG_MALFORMED: -100022,
   /** The sdkAppId is not configured on this server. */
   UNKNOWN_APP: -100023,
-  /** The app's package is missing (need to buy). */
-  NEED_PACKAGE: -100013,
+  /** The app requires a privateMapKey on join and none was given. */
+  PRIVATE_MAP_KEY_REQUIRED: -100024,
+  /** The privateMapKey cannot be decoded, was made with another key, or for another app or user. */
+  PRIVATE_MAP_KEY_INVALID: -100025,
+  /** The privateMapKey (or the privileges in it) expired. */
+  PRIVATE_MAP_KEY_EXPIRED: -100026,
+  /** The privateMapKey is bound to another room. */
+  PRIVATE_MAP_KEY_WRONG_ROOM: -100027,
+  /** The privateMapKey lacks the privilege bit for this action (enter the room, send audio, video or sub video). */
+  PRIVILEGE_DENIED: -100006,
+  /** The app has no package: "need to buy packages" (SPEC §8 5401; the SDK shows SERVER_ERROR 5400 / 5401). */
+  NEED_PACKAGE: 5401,
+  /** The app's account is out of credit: recharge (SPEC §8 -100013). */
+  OUT_OF_CREDIT: -100013,
+} as const);
+
+/**
+ * Codes of the server's HTTP endpoints (admin API, log upload, statistics) in the `code` field of a JSON
+ * error body; the HTTP status says the class of failure. Validation, size and rate failures reuse the
+ * signalling codes above (INVALID_PARAMETER, MESSAGE_TOO_LARGE, RATE_LIMITED, UNKNOWN_APP).
+ */
+export const HTTP_CODE = Object.freeze({
+  /** No admin key given (HTTP 401). */
+  ADMIN_KEY_MISSING: -2001,
+  /** The admin key is not valid for this sdkAppId, or the app does not exist or has no admin API (HTTP 403). */
+  ADMIN_KEY_INVALID: -2002,
+  /** No such room, user or route (HTTP 404). */
+  NOT_FOUND: -2003,
+  /** Wrong HTTP method (HTTP 405). */
+  METHOD_NOT_ALLOWED: -2004,
+  /** The log upload's body is not valid gzip. */
+  BAD_ENCODING: -2005,
 } as const);
 
 export type ServerCode = (typeof SERVER_CODE)[keyof typeof SERVER_CODE];

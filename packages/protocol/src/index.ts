@@ -7,3 +7,5 @@ export * from './flags.js';
 export * from './codes.js';
 export * from './limits.js';
 export * from './schedule.js';
+export * from './endpoints.js';
+export * from './records.js';

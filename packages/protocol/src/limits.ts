@@ -27,4 +27,10 @@ export const LIMITS = Object.freeze({
   MAX_USERS_RTC: 300,
   /** Anchors in a live-scene room. */
   MAX_ANCHORS_LIVE: 50,
+  /** Custom and SEI messages one sender may send per second (SPEC §7). */
+  MAX_CUSTOM_MESSAGES_PER_SECOND: 30,
+  /** Bytes of custom and SEI messages one sender may send per second (SPEC §7). */
+  MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND: 8000,
+  /** Largest custom or SEI message payload (SPEC §9). */
+  MAX_CUSTOM_MESSAGE_BYTES: 1000,
 } as const);

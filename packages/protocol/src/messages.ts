@@ -89,12 +89,27 @@ export interface CommandMap {
   'subscribe-change': { data: SubscribeData; reply: Empty };
   unsubscribe: { data: UnsubscribeData; reply: Empty };
   'switch-role': { data: SwitchRoleData; reply: Empty };
+  /**
+   * Opens this client's data link: a peer connection with one data channel carrying custom messages
+   * (DATA_RECORD tagged records). The client's offer, the server's answer. Replaces an earlier link.
+   */
+  'data-link': { data: SdpData; reply: SdpData };
 }
 export type Command = keyof CommandMap;
 export const COMMANDS: readonly Command[] = Object.freeze([
   'join', 'leave', 'heartbeat', 'publish', 'unpublish', 'mute-flag',
-  'subscribe', 'subscribe-answer', 'subscribe-change', 'unsubscribe', 'switch-role',
+  'subscribe', 'subscribe-answer', 'subscribe-change', 'unsubscribe', 'switch-role', 'data-link',
 ] as const);
+
+/**
+ * Custom messages on the data link (SPEC §3 data channel message): a binary message is a sequence of
+ * tagged records, each `tag (1 byte) | length (2 bytes, big-endian) | value`. Tag 1 is the sender's
+ * tinyId as text (the server sets it on what it forwards), tag 2 the payload, tag 3 the cmdId (1 byte),
+ * tag 4 the stream sequence number (4 bytes, big-endian).
+ */
+export const DATA_RECORD = Object.freeze({ TINY_ID: 1, PAYLOAD: 2, CMD_ID: 3, SEQ: 4 } as const);
+/** Label of the data link's channel. */
+export const DATA_CHANNEL_LABEL = 'custom-message';
 
 export interface RequestMessage<C extends Command = Command> {
   id: number;

@@ -7,8 +7,10 @@ import { EVENT } from './constants/event.js';
 import { TYPE } from './constants/type.js';
 import { envNotSupported, invalidOperation, invalidParameter, MESSAGE } from './errors/catalogue.js';
 import { RtcError } from './errors/rtc-error.js';
-import { LOG_LEVEL, setLevel, type LogLevel } from './log/logger.js';
-import { listDevices } from './media/devices.js';
+import { log, LOG_LEVEL, setLevel, type LogLevel } from './log/logger.js';
+import { LogUploader } from './log/upload.js';
+import { DeviceWatcher, listDevices } from './media/devices.js';
+import type { LocalMediaEnv, SlotContent } from './media/local-media-env.js';
 import { LocalAudio, validateLocalAudioConfig } from './media/local-audio.js';
 import { LocalVideo, validateLocalVideoConfig } from './media/local-video.js';
 import { ScreenShare, validateScreenShareConfig } from './media/screen-share.js';
@@ -16,13 +18,16 @@ import { checkSupport } from './media/support.js';
 import { setDefaultSpeaker } from './playback/audio-player.js';
 import { resolveView } from './playback/view.js';
 import { PluginManager } from './plugins/plugin-manager.js';
-import { Room } from './room/room.js';
+import { Room, SDK_VERSION } from './room/room.js';
+import { StatsReporter } from './stats/stats-reporter.js';
+import { encodedStreamsSupported, SeiChannel } from './sei/sei-channel.js';
+import { UPLINK_SLOTS } from './transport/uplink.js';
 import type {
   CustomMessageData, EnterRoomConfig, LocalAudioConfig, LocalVideoConfig, PluginWithAssets, RemoteVideoConfig,
   ScreenShareConfig, SEIMessageOptions, StopRemoteVideoConfig, SupportResult, TrackQuery, TRTCEventTypes, TRTCOptions,
   TRTCPlugin, UpdateLocalAudioConfig, UpdateScreenShareConfig,
 } from './types.js';
-import { validateEnterRoom } from './validate/enter-room.js';
+import { resolveProxy, validateEnterRoom } from './validate/enter-room.js';
 import { validateCustomMessage, validateSEI, validateVolume, validateVolumeInterval } from './validate/messages.js';
 
 /** Calls per second each API function allows (SPEC §5 'call frequency limit exceeded'). */
@@ -55,12 +60,47 @@ export class TRTC {
   #audio: LocalAudio | undefined;
   #screen: ScreenShare | undefined;
   #volumeInterval = 0;
+  readonly #devices = new DeviceWatcher((change) => this.#events.emit('device-changed', change));
+  /** What local media needs from this client (2k/4k permission, error events, device-changed 'active'). */
+  readonly #mediaEnv: LocalMediaEnv = {
+    enable2k4k: () => this.#room.schedule?.trtcAutoConf?.enable2k4k === true,
+    emitError: (error) => this.#events.emit('error', error),
+    deviceActive: (kind, track) => void this.#devices.active(kind, track),
+  };
+  readonly #stats: StatsReporter;
+  readonly #uploader = new LogUploader();
+  /** SEI in H264 frames, with create({enableSEI: true}) where encoded transforms exist. */
+  readonly #sei: SeiChannel | undefined;
 
   private constructor(options: TRTCOptions) {
     this.#options = options;
     this.#room = new Room(this.#events);
     this.#plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`);
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
+    if (options.enableSEI && encodedStreamsSupported()) {
+      const sei = new SeiChannel(this.#events);
+      this.#sei = sei;
+      this.#room.encodedHooks = {
+        sender: (slot, sender) => sei.attachSender(slot, sender),
+        receiver: (userId, slot, receiver) => sei.attachReceiver(userId, slot, receiver),
+      };
+    }
+    this.#stats = new StatsReporter(this.#events, {
+      joined: () => this.#room.machine.is('joined'),
+      uplink: () => this.#room.publisher.peerConnection,
+      downlinks: () => [...this.#room.remoteUsers.values()].flatMap((user) => {
+        const pc = user.downlink?.peerConnection;
+        return pc ? [{ userId: user.userId, pc }] : [];
+      }),
+      dataLink: () => this.#room.dataLinkConnection,
+    });
+    this.#devices.start();
+    this.#events.tap = (event, args) => {
+      if (event !== 'error') return;
+      const error = args[0] as { message?: string; stack?: string; code?: number } | undefined;
+      log.error('error event:', error?.message ?? error);
+      this.#uploader.reportError(error ?? {});
+    };
     this.#events.onListenerError = (error, event) => {
       console.error(`[conclave] a '${String(event)}' listener threw:`, error);
     };
@@ -89,7 +129,7 @@ export class TRTC {
       throw invalidParameter(EXTRA_CODE.RANGE, 'log level must be an integer between 0 and 5', 'setLogLevel');
     }
     if (typeof enableUploadLog !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'enableUploadLog must be a boolean', 'setLogLevel');
-    setLevel(level);
+    setLevel(level, enableUploadLog);
   }
 
   /** Tells whether this browser can use Conclave, with a flag per capability. Never rejects. */
@@ -210,7 +250,22 @@ export class TRTC {
     return this.#call('enterRoom', async () => {
       const target = validateEnterRoom(config);
       this.#room.machine.require(['initial', 'left'], 'enterRoom', MESSAGE.DUPLICATE_JOIN, EXTRA_CODE.REPEAT_CALL);
-      await this.#room.join(config, target);
+      const identity = {
+        sdkAppId: config.sdkAppId, userId: config.userId, version: SDK_VERSION,
+        ...(config.strRoomId !== undefined ? { strRoomId: config.strRoomId } : { roomId: config.roomId }),
+      };
+      this.#uploader.start({ ...identity, origin: resolveProxy(config.proxy).loggerBase ?? DEFAULT_SERVER_ORIGIN });
+      log.info(`enterRoom ${config.strRoomId ?? config.roomId} as ${config.userId} (scene ${config.scene ?? 'rtc'}, role ${config.role ?? 'anchor'})`);
+      try {
+        await this.#room.join(config, target);
+      } catch (error) {
+        log.warn('enterRoom failed:', error);
+        void this.#uploader.stop();
+        throw error;
+      }
+      this.#uploader.start({ ...identity, origin: resolveProxy(config.proxy).loggerBase ?? this.#room.schedule?.config.loggerDomain ?? DEFAULT_SERVER_ORIGIN });
+      log.info(`entered room ${config.strRoomId ?? config.roomId} as ${config.userId}`);
+      this.#stats.start();
       await this.#room.publisher.publishPending();
     });
   }
@@ -220,7 +275,14 @@ export class TRTC {
    * stopLocalVideo / stopLocalAudio). Resolves when not in a room.
    */
   exitRoom(): Promise<void> {
-    return this.#call('exitRoom', () => this.#room.leave());
+    return this.#call('exitRoom', async () => {
+      const wasIn = this.#room.machine.is('joining', 'joined');
+      await this.#room.leave();
+      if (wasIn) {
+        log.info(`exitRoom: ${this.#room.userId} left`);
+        void this.#uploader.stop();
+      }
+    });
   }
 
   /**
@@ -251,6 +313,8 @@ export class TRTC {
     void this.#audio?.stop().catch(() => undefined);
     void this.#screen?.stop().catch(() => undefined);
     this.#plugins.destroy();
+    this.#devices.stop();
+    this.#stats.stop();
     this.#events.off('*');
     this.#destroyed = true;
   }
@@ -263,14 +327,28 @@ export class TRTC {
   }
 
   /** Binds a local slot to the room's publishing. */
-  #publisherFor(slot: 'audio' | 'video' | 'aux') {
+  #publisherFor(slot: 'audio' | 'video' | 'small' | 'aux') {
+    const publisher = this.#room.publisher;
     return {
-      publish: (track: MediaStreamTrack, bitrate: number, muted = false) => this.#room.publisher.setLocalTrack(slot, { track, bitrate, muted }),
-      unpublish: () => this.#room.publisher.setLocalTrack(slot, undefined),
-      replace: (track: MediaStreamTrack) => this.#room.publisher.replaceTrack(slot, track),
-      setMuted: (muted: boolean) => this.#room.publisher.setMuted(slot, muted),
+      publish: (content: SlotContent) => publisher.setLocalTrack(slot, { ...content }),
+      unpublish: () => publisher.setLocalTrack(slot, undefined),
+      replace: (track: MediaStreamTrack, encoding?: SlotContent['encoding']) => publisher.replaceTrack(slot, track, encoding),
+      setEncoding: (encoding: NonNullable<SlotContent['encoding']>) => publisher.setEncoding(slot, encoding),
+      setMuted: (muted: boolean) => publisher.setMuted(slot, muted),
     };
   }
+
+  /** System audio of a screen share: mixed into the microphone, or alone on the audio slot without one. */
+  readonly #screenAudio = {
+    add: async (track: MediaStreamTrack) => {
+      if (this.#audio) await this.#audio.mix(track);
+      else await this.#room.publisher.setLocalTrack('audio', { track, muted: false, encoding: { maxBitrateKbps: 64 } });
+    },
+    remove: async (track: MediaStreamTrack) => {
+      if (this.#audio) this.#audio.unmix(track);
+      else if (this.#room.publisher.local('audio')?.track === track) await this.#room.publisher.setLocalTrack('audio', undefined);
+    },
+  };
 
   /**
    * Captures the camera, renders it into `view` and publishes it (now, or when the room is joined).
@@ -282,7 +360,7 @@ export class TRTC {
       validateLocalVideoConfig(config, 'startLocalVideo');
       this.#checkMayPublish('startLocalVideo', config.publish);
       return this.#videoQueue.start('startLocalVideo', async () => {
-        const video = new LocalVideo(this.#publisherFor('video'));
+        const video = new LocalVideo(this.#publisherFor('video'), this.#publisherFor('small'), this.#mediaEnv);
         this.#video = video;
         try {
           await video.start(config);
@@ -327,7 +405,7 @@ export class TRTC {
       validateLocalAudioConfig(config, 'startLocalAudio');
       this.#checkMayPublish('startLocalAudio', config.publish);
       return this.#audioQueue.start('startLocalAudio', async () => {
-        const audio = new LocalAudio(this.#publisherFor('audio'));
+        const audio = new LocalAudio(this.#publisherFor('audio'), this.#mediaEnv);
         this.#audio = audio;
         try {
           await audio.start(config);
@@ -374,7 +452,7 @@ export class TRTC {
       return this.#screenQueue.start('startScreenShare', async () => {
         const screen = new ScreenShare(this.#publisherFor('aux'), () => {
           this.stopScreenShare().then(() => this.#events.emit('screen-share-stopped'), () => undefined);
-        });
+        }, this.#screenAudio);
         this.#screen = screen;
         try {
           await screen.start(config);
@@ -415,31 +493,46 @@ export class TRTC {
       if (option?.[flag] !== undefined && typeof option[flag] !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, `option.${flag} must be a boolean`, functionName);
     }
     if (option?.small && config.streamType === 'sub') throw invalidParameter(EXTRA_CODE.RANGE, 'the small stream exists only for the main stream', functionName);
+    if (option?.poster !== undefined && typeof option.poster !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'option.poster must be a string', functionName);
+    if (option?.viewRoot !== undefined && !(option.viewRoot instanceof HTMLElement)) throw invalidParameter(EXTRA_CODE.INSTANCE, 'option.viewRoot must be an HTMLElement', functionName);
     return { userId: config.userId, streamType: config.streamType };
   }
 
   /**
-   * Receives a remote user's video and renders it into `view`.
+   * Receives a remote user's video and renders it into `view`. option.small receives the remote's small
+   * stream instead of the big one (when it publishes one; else the big one until it does);
+   * option.receiveWhenViewVisible receives only while the view is visible (within option.viewRoot).
    * @throws RtcError INVALID_PARAMETER for a bad config or view; INVALID_OPERATION when not joined (5101), the user
-   * is not in the room (5102) or does not publish that stream (5103); OPERATION_FAILED when subscribing fails.
+   * is not in the room (5102) or does not publish that stream (5103); OPERATION_ABORT ('remoteStream does not
+   * exist because it has been unpublished') when the stream goes away meanwhile; OPERATION_FAILED when
+   * subscribing fails or times out (10 s).
    */
   startRemoteVideo(config: RemoteVideoConfig): Promise<void> {
     return this.#call('startRemoteVideo', async () => {
       const { userId, streamType } = this.#checkRemoteVideoConfig(config, 'startRemoteVideo');
       const views = resolveView(config.view, 'startRemoteVideo');
-      await this.#room.remotes.startRemoteVideo(userId, streamType, { views, fillMode: config.option?.fillMode, mirror: config.option?.mirror });
+      const option = config.option ?? {};
+      await this.#room.remotes.startRemoteVideo(userId, streamType, {
+        views, fillMode: option.fillMode, mirror: option.mirror, poster: option.poster,
+        receiveWhenViewVisible: option.receiveWhenViewVisible, viewRoot: option.viewRoot,
+      }, option.small);
     });
   }
 
   /**
-   * Changes a playing remote video: view, fillMode, mirror.
+   * Changes a playing remote video: view, fillMode, mirror, small (switches between the big and the
+   * small stream; a failed switch is retried up to 10 times), receiveWhenViewVisible, viewRoot.
    * @throws RtcError as startRemoteVideo, and INVALID_OPERATION when that video is not started.
    */
   updateRemoteVideo(config: RemoteVideoConfig): Promise<void> {
     return this.#call('updateRemoteVideo', async () => {
       const { userId, streamType } = this.#checkRemoteVideoConfig(config, 'updateRemoteVideo');
       const views = config.view !== undefined ? resolveView(config.view, 'updateRemoteVideo') : undefined;
-      this.#room.remotes.updateRemoteVideo(userId, streamType, { views, fillMode: config.option?.fillMode, mirror: config.option?.mirror });
+      const option = config.option ?? {};
+      await this.#room.remotes.updateRemoteVideo(userId, streamType, {
+        views, fillMode: option.fillMode, mirror: option.mirror,
+        receiveWhenViewVisible: option.receiveWhenViewVisible, viewRoot: option.viewRoot,
+      }, option.small);
     });
   }
 
@@ -461,19 +554,21 @@ export class TRTC {
   }
 
   /**
-   * Mutes or unmutes the playback of a remote user's audio; userId '*' applies to everyone.
+   * Mutes or unmutes the playback of a remote user's audio; userId '*' applies to everyone (also users who
+   * enter later). Unmuting also receives the audio when enterRoom had autoReceiveAudio false.
    * @throws RtcError INVALID_PARAMETER when userId is not a string or mute not a boolean.
    */
   muteRemoteAudio(userId: string, mute: boolean): Promise<void> {
     return this.#call('muteRemoteAudio', async () => {
       if (typeof userId !== 'string' || userId === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', 'muteRemoteAudio');
       if (typeof mute !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'mute must be a boolean', 'muteRemoteAudio');
-      this.#room.remotes.muteRemoteAudio(userId, mute);
+      await this.#room.remotes.muteRemoteAudio(userId, mute);
     });
   }
 
   /**
-   * Sets the playback volume of a remote user ('*' for everyone): 0–100, default 100.
+   * Sets the playback volume of a remote user ('*' for everyone): 0–100, default 100; above 100 amplifies
+   * (through Web Audio).
    * @throws RtcError INVALID_PARAMETER for a missing userId or a volume below 0.
    */
   setRemoteAudioVolume(userId: string, volume: number): void {
@@ -491,8 +586,10 @@ export class TRTC {
   enableAudioVolumeEvaluation(interval = 2000, enableInBackground = false): void {
     api.sync('enableAudioVolumeEvaluation', () => {
       this.#guard('enableAudioVolumeEvaluation');
-      this.#volumeInterval = validateVolumeInterval(interval);
+      const checked = validateVolumeInterval(interval);
       if (typeof enableInBackground !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'enableInBackground must be a boolean', 'enableAudioVolumeEvaluation');
+      this.#volumeInterval = checked;
+      this.#stats.setVolumeInterval(checked, enableInBackground);
     });
   }
 
@@ -517,7 +614,8 @@ export class TRTC {
     return api.sync('getAudioTrack', () => {
       const { userId } = this.#query(configOrUserId, 'getAudioTrack');
       if (!userId || userId === this.#room.userId) return this.#audio?.track ?? null;
-      return this.#room.remoteUsers.get(userId)?.downlink?.tracks.audio ?? null;
+      const user = this.#room.remoteUsers.get(userId);
+      return user?.sent?.audio ? user.downlink?.tracks.audio ?? null : null;
     });
   }
 
@@ -529,8 +627,10 @@ export class TRTC {
     return api.sync('getVideoTrack', () => {
       const { userId, streamType } = this.#query(config, 'getVideoTrack');
       if (!userId || userId === this.#room.userId) return (streamType === 'main' ? this.#video?.track : this.#screen?.track) ?? null;
-      const tracks = this.#room.remoteUsers.get(userId)?.downlink?.tracks;
-      return (streamType === 'main' ? tracks?.video : tracks?.aux) ?? null;
+      const user = this.#room.remoteUsers.get(userId);
+      const tracks = user?.downlink?.tracks;
+      const subscribed = streamType === 'main' ? user?.sent?.bigVideo || user?.sent?.smallVideo : user?.sent?.auxVideo;
+      return subscribed ? (streamType === 'main' ? tracks?.video : tracks?.aux) ?? null : null;
     });
   }
 
@@ -560,13 +660,20 @@ export class TRTC {
    */
   sendSEIMessage(buffer: ArrayBuffer, options?: SEIMessageOptions): void {
     api.sync('sendSEIMessage', () => {
-      this.#guard('sendSEIMessage');
-      validateSEI(buffer, options);
+      // Its own limit (30 messages and 8000 bytes per second) replaces the generic per-function one.
+      if (this.#destroyed) throw invalidOperation(undefined, MESSAGE.CLIENT_DESTROYED, 'sendSEIMessage');
+      const { seiPayloadType, toSubStream } = validateSEI(buffer, options);
       if (!this.#options.enableSEI) throw invalidOperation(EXTRA_CODE.NOT_ENABLE_SEI, 'SEI is not enabled: create the client with TRTC.create({ enableSEI: true })', 'sendSEIMessage');
+      if (!this.#sei) throw envNotSupported(EXTRA_CODE.SEI, 'this browser cannot insert SEI (no encoded transforms)', 'sendSEIMessage');
       if (!this.#room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendSEIMessage()', 'sendSEIMessage');
-      const published = options?.toSubStream ? this.#screen : this.#video;
-      if (!published?.track) throw invalidOperation(EXTRA_CODE.NEED_CALL_PUBLISHED, 'SEI messages need H264, a published stream and a video track', 'sendSEIMessage');
-      throw envNotSupported(EXTRA_CODE.SEI, 'sending SEI messages is not available in this Conclave version yet', 'sendSEIMessage');
+      const slot = toSubStream ? 'aux' : 'video';
+      const published = toSubStream ? this.#screen : this.#video;
+      const sender = this.#room.publisher.peerConnection?.getTransceivers()[UPLINK_SLOTS.indexOf(slot)]?.sender;
+      if (!published?.track || !sender?.track) throw invalidOperation(EXTRA_CODE.NEED_CALL_PUBLISHED, 'SEI messages need H264, a published stream and a video track', 'sendSEIMessage');
+      const codec = sender.getParameters().codecs?.[0]?.mimeType;
+      if (codec && codec.toLowerCase() !== 'video/h264') throw envNotSupported(EXTRA_CODE.SEI, `SEI messages need H264, a published stream and a video track (the stream is ${codec})`, 'sendSEIMessage');
+      if (!this.#sei.admit(buffer.byteLength)) throw invalidOperation(undefined, MESSAGE.CALL_FREQUENCY, 'sendSEIMessage');
+      this.#sei.enqueue(toSubStream ? 'sub' : 'main', new Uint8Array(buffer.slice(0)), seiPayloadType);
     });
   }
 
@@ -577,11 +684,12 @@ export class TRTC {
    */
   sendCustomMessage(message: CustomMessageData): void {
     api.sync('sendCustomMessage', () => {
-      this.#guard('sendCustomMessage');
+      // Its own limit (30 messages and 8000 bytes per second) replaces the generic per-function one.
+      if (this.#destroyed) throw invalidOperation(undefined, MESSAGE.CLIENT_DESTROYED, 'sendCustomMessage');
       validateCustomMessage(message);
       if (!this.#room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendCustomMessage()', 'sendCustomMessage');
       if (!this.#room.canPublish) throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, 'role audience cannot call this api', 'sendCustomMessage');
-      throw envNotSupported(EXTRA_CODE.WEBRTC, 'custom messages are not available in this Conclave version yet', 'sendCustomMessage');
+      this.#room.messages.send(message.cmdId, message.data);
     });
   }
 }

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 import { ConfigError } from './config/config.js';
 import { startServer } from './server.js';
+import { StoreError } from './store/store.js';
+
+/** How long a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `conclave-server`: runs the platform on one port and prints how to use it. */
 async function main(): Promise<void> {
@@ -9,30 +13,40 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `  Conclave is running at ${server.url}`,
-    `  Demo app:   ${server.url}/`,
+    `  Demo app:   ${server.url}/        Admin page: ${server.url}/admin.html`,
     `  SDK:        ${server.url}/sdk/trtc.js (UMD, global TRTC)  ${server.url}/sdk/trtc.esm.js (ESM)`,
+    `  Admin API:  ${server.url}/admin/v1/apps/<sdkAppId>/rooms (Authorization: Bearer <adminKey>); ${server.url}/admin/openapi.json`,
+    `  Ops:        ${server.url}/healthz  ${server.url}/metrics`,
+    `  Storage:    ${config.storage.path}`,
   ];
   if (config.devMode) {
     const app = config.apps[0];
     lines.push(
       `  Dev app:    sdkAppId ${app.sdkAppId}, secret key ${app.secretKey}`,
-      '              (generated for this run; set CONCLAVE_SDKAPPID and CONCLAVE_SECRET_KEY to fix them)',
+      `              admin key ${app.adminKey ?? '(none)'}`,
+      '              (generated for this run; set CONCLAVE_SDKAPPID, CONCLAVE_SECRET_KEY and CONCLAVE_ADMIN_KEY, or CONCLAVE_CONFIG, to fix them)',
       '  userSig:    the demo generates one in the browser; in code use genUserSig() from @conclave/usersig',
     );
   } else {
-    lines.push(`  Apps:       ${config.apps.map((a) => a.sdkAppId).join(', ')}`);
+    lines.push(`  Apps:       ${config.apps.map((a) => `${a.sdkAppId}${a.name ? ` (${a.name})` : ''}${a.adminKey ? '' : ' [no admin key]'}`).join(', ')}`);
   }
   process.stdout.write(lines.join('\n') + '\n\n');
-  const stop = () => {
+  const stop = (signal: string) => {
+    process.stdout.write(`conclave-server: ${signal}: telling clients to reconnect and shutting down\n`);
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     server.close().then(() => process.exit(0), () => process.exit(1));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`conclave-server: invalid configuration: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof StoreError) {
+    process.stderr.write(`conclave-server: storage: ${error.message}\n`);
     process.exit(2);
   }
   process.stderr.write(`conclave-server: ${error instanceof Error ? error.stack : String(error)}\n`);

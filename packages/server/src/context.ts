@@ -1,8 +1,13 @@
-import type { Authenticator } from './auth/authenticator.js';
+import { Authenticator } from './auth/authenticator.js';
 import type { ServerConfig } from './config/config.js';
 import type { MediaEngine } from './engine/media-engine.js';
-import type { Logger } from './log/logger.js';
-import type { RoomRegistry } from './room/room.js';
+import { ConnectionTracker } from './limits/connection-tracker.js';
+import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
+import { createLogger, type Logger } from './log/logger.js';
+import { Metrics } from './ops/metrics.js';
+import { BanList } from './room/ban-list.js';
+import { RoomRegistry } from './room/room.js';
+import { Store } from './store/store.js';
 
 /** What every part of a running server shares. */
 export interface ServerContext {
@@ -11,4 +16,42 @@ export interface ServerContext {
   rooms: RoomRegistry;
   engine: MediaEngine;
   logger: Logger;
+  /** The embedded database: logs and bans. */
+  store: Store;
+  /** Admin-API bans. */
+  bans: BanList;
+  metrics: Metrics;
+  /** Open signalling connections per client address. */
+  connections: ConnectionTracker;
+  /** The custom / SEI message limit per sender (for whoever relays such messages). */
+  customMessages: CustomMessageLimiter;
+  /** Log uploads and statistics beacons per client address. */
+  uploads: KeyedRateLimiter;
+}
+
+/** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
+export function createContext(config: ServerConfig, parts: { engine: MediaEngine; logger?: Logger }): ServerContext {
+  const store = Store.open(config.storage.path);
+  const rooms = new RoomRegistry();
+  const connections = new ConnectionTracker();
+  const { limits } = config;
+  return {
+    config,
+    auth: new Authenticator(config.apps),
+    rooms,
+    engine: parts.engine,
+    logger: parts.logger ?? createLogger(config.logLevel),
+    store,
+    bans: new BanList(store),
+    metrics: new Metrics({ rooms, engine: parts.engine, connections: () => connections.total }),
+    connections,
+    customMessages: new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond),
+    uploads: new KeyedRateLimiter({ amount: limits.logUploadsPerMinute, windowMs: 60_000 }),
+  };
+}
+
+/** Releases what createContext opened (not the engine). */
+export function closeContext(ctx: ServerContext): void {
+  ctx.metrics.close();
+  ctx.store.close();
 }

@@ -3,6 +3,11 @@
  * Import `startServer` to run it in-process (tests, embedding); the CLI is `conclave-server`.
  */
 export { startServer, type RunningServer } from './server.js';
-export { configFromEnv, ConfigError, DEV_SDKAPPID, type AppConfig, type ServerConfig } from './config/config.js';
+export {
+  configFromEnv, resolveConfig, readConfigFile, ConfigError, DEV_SDKAPPID, DEFAULT_LIMITS, DEFAULT_STORAGE,
+  type AppConfig, type BillingState, type LimitsConfig, type ServerConfig, type ServerOverrides, type StorageConfig,
+} from './config/config.js';
+export { StoreError } from './store/store.js';
+export { CustomMessageLimiter, KeyedRateLimiter, type MessageVerdict, type RateBudget } from './limits/rate-limiter.js';
 export type { MediaEngine, ForwardWants, EngineStats } from './engine/media-engine.js';
 export { EmbeddedEngine } from './engine/embedded/embedded-engine.js';

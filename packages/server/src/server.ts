@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { Authenticator } from './auth/authenticator.js';
-import { configFromEnv, type ServerConfig } from './config/config.js';
-import type { ServerContext } from './context.js';
+import { resolveConfig, type ServerConfig, type ServerOverrides } from './config/config.js';
+import { closeContext, createContext } from './context.js';
 import { EmbeddedEngine } from './engine/embedded/embedded-engine.js';
+import type { EngineStats } from './engine/media-engine.js';
 import { createHttpServer } from './http/http-server.js';
 import { createLogger } from './log/logger.js';
-import { RoomRegistry } from './room/room.js';
 import { SignalServer } from './signal/signal-server.js';
+
+/** How often stored logs past their retention are deleted. */
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** A running server. */
 export interface RunningServer {
@@ -16,9 +18,9 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly config: ServerConfig;
-  /** Live counters (rooms, users, engine). */
-  stats(): { rooms: number; users: number; uplinks: number; downlinks: number; forwardedPackets: number; forwardedBytes: number };
-  /** Tells clients to reconnect, closes every connection and stops listening. */
+  /** Live counters (rooms, users, engine). Signalling connections and more: GET /healthz and /metrics. */
+  stats(): { rooms: number; users: number } & EngineStats;
+  /** Stops accepting connections, tells clients to reconnect ('server-shutdown'), closes everything. */
   close(): Promise<void>;
 }
 
@@ -29,28 +31,41 @@ function defaultDir(relative: string): string | undefined {
 }
 
 /**
- * Starts the server: HTTP (scheduling, SDK, demo), WebSocket signalling and the embedded media engine.
- * Settings not given in `overrides` come from the environment (see configFromEnv); throws ConfigError on bad settings.
+ * Starts the server: HTTP (scheduling, endpoints, admin API, SDK, demo), WebSocket signalling, the embedded
+ * media engine and the store. Settings not given in `overrides` come from the environment and the file it
+ * names (see configFromEnv); throws ConfigError on bad settings and StoreError when the database cannot open.
  */
-export async function startServer(overrides: Partial<ServerConfig> = {}, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
-  const config: ServerConfig = {
-    ...configFromEnv(env, overrides),
-    ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)),
-  };
+export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  const config = resolveConfig(overrides, env);
   config.sdkDir ??= defaultDir('../../sdk/dist/');
   config.demoDir ??= defaultDir('../../../apps/demo/dist/');
   const logger = createLogger(config.logLevel);
   const engine = new EmbeddedEngine({ iceAddress: config.iceAddress });
-  const ctx: ServerContext = { config, auth: new Authenticator(config.apps), rooms: new RoomRegistry(), engine, logger };
+  const ctx = createContext(config, { engine, logger });
   const signal = new SignalServer(ctx);
   const http = createHttpServer(ctx, signal);
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(config.port, config.host, () => resolve());
-  });
+  const purge = () => {
+    const removed = ctx.store.purgeLogs(Date.now() - config.storage.logRetentionDays * 24 * 3600 * 1000);
+    if (removed > 0) logger.info({ removed }, 'old logs deleted');
+  };
+  purge();
+  const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+  purgeTimer.unref();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    clearInterval(purgeTimer);
+    closeContext(ctx);
+    await engine.close();
+    throw error;
+  }
   const { port } = http.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  logger.info({ port }, 'listening');
+  logger.info({ port, apps: config.apps.map((a) => a.sdkAppId), storage: config.storage.path }, 'listening');
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     port,
@@ -60,11 +75,19 @@ export async function startServer(overrides: Partial<ServerConfig> = {}, env: No
       for (const room of ctx.rooms.rooms()) users += room.size;
       return { rooms: ctx.rooms.size, users, ...engine.stats() };
     },
-    async close() {
-      signal.close();
-      await engine.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+    close() {
+      closing ??= (async () => {
+        logger.info('shutting down: telling clients to reconnect');
+        const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+        signal.close();
+        await engine.close();
+        http.closeAllConnections();
+        await stopped;
+        clearInterval(purgeTimer);
+        closeContext(ctx);
+        logger.info('stopped');
+      })();
+      return closing;
     },
   };
 }

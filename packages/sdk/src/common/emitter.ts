@@ -39,7 +39,11 @@ export class Emitter<Events extends { [K in keyof Events]: (...args: never[]) =>
     this.#listeners.set(event, handler ? kept : []);
   }
 
+  /** Sees every emitted event first, whatever listeners the app keeps (the SDK's own observers). */
+  tap: ((event: keyof Events, args: unknown[]) => void) | undefined;
+
   emit<E extends keyof Events>(event: E, ...args: Parameters<Events[E]>): void {
+    this.tap?.(event, args);
     const list = this.#listeners.get(event);
     if (!list || list.length === 0) return;
     for (const entry of [...list]) {

@@ -27,3 +27,79 @@ export async function listDevices(kind: Kind, requestPermission = true, function
     toJSON: () => ({ deviceId: device.deviceId, groupId: device.groupId, kind: device.kind, label: `${LABEL[kind]}_${index}` }),
   } as MediaDeviceInfo));
 }
+
+/** SPEC §9: the device list is polled every 10 s where the browser has no devicechange event. */
+export const DEVICE_POLL_MS = 10_000;
+
+/** A device-changed event (API.md). */
+export interface DeviceChange {
+  type: 'camera' | 'microphone' | 'speaker';
+  action: 'add' | 'remove' | 'active';
+  device: MediaDeviceInfo;
+}
+
+const TYPE: Record<Kind, DeviceChange['type']> = { videoinput: 'camera', audioinput: 'microphone', audiooutput: 'speaker' };
+const deviceKey = (d: MediaDeviceInfo) => `${d.kind}\u0000${d.deviceId}`;
+
+/** The add / remove changes between two device lists (devices without ids, before permission, are skipped). */
+export function diffDevices(before: readonly MediaDeviceInfo[], after: readonly MediaDeviceInfo[]): DeviceChange[] {
+  const known = (list: readonly MediaDeviceInfo[]) => new Map(list.filter((d) => d.deviceId && d.kind in TYPE).map((d) => [deviceKey(d), d]));
+  const was = known(before);
+  const now = known(after);
+  const changes: DeviceChange[] = [];
+  for (const [key, device] of now) if (!was.has(key)) changes.push({ type: TYPE[device.kind as Kind], action: 'add', device });
+  for (const [key, device] of was) if (!now.has(key)) changes.push({ type: TYPE[device.kind as Kind], action: 'remove', device });
+  return changes;
+}
+
+/**
+ * Watches the device list and reports device-changed: add / remove on the browser's devicechange
+ * event (or every 10 s where there is none), and active when a capture starts on a device.
+ */
+export class DeviceWatcher {
+  readonly #emit: (change: DeviceChange) => void;
+  #devices: MediaDeviceInfo[] = [];
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #started = false;
+  readonly #onChange = () => void this.#refresh();
+
+  constructor(emit: (change: DeviceChange) => void) {
+    this.#emit = emit;
+  }
+
+  /** Starts watching (once; does nothing outside a browser). */
+  start(): void {
+    const media = typeof navigator !== 'undefined' ? navigator.mediaDevices : undefined;
+    if (this.#started || !media?.enumerateDevices) return;
+    this.#started = true;
+    media.enumerateDevices().then((list) => {
+      this.#devices = list;
+    }, () => undefined);
+    if ('ondevicechange' in media) media.addEventListener('devicechange', this.#onChange);
+    else this.#timer = setInterval(this.#onChange, DEVICE_POLL_MS);
+  }
+
+  stop(): void {
+    if (!this.#started) return;
+    this.#started = false;
+    clearInterval(this.#timer);
+    navigator.mediaDevices?.removeEventListener?.('devicechange', this.#onChange);
+  }
+
+  /** Reports that a capture is now running on the device of `track`. */
+  async active(kind: 'camera' | 'microphone', track: MediaStreamTrack): Promise<void> {
+    const deviceId = track.getSettings?.().deviceId;
+    if (!deviceId || typeof navigator === 'undefined') return;
+    const list = await navigator.mediaDevices.enumerateDevices().catch(() => [] as MediaDeviceInfo[]);
+    const device = list.find((d) => d.deviceId === deviceId && d.kind === (kind === 'camera' ? 'videoinput' : 'audioinput'));
+    if (device) this.#emit({ type: kind, action: 'active', device });
+  }
+
+  async #refresh(): Promise<void> {
+    const list = await navigator.mediaDevices.enumerateDevices().catch(() => undefined);
+    if (!list) return;
+    const changes = diffDevices(this.#devices, list);
+    this.#devices = list;
+    for (const change of changes) this.#emit(change);
+  }
+}

@@ -1,11 +1,17 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
-import { invalidParameter } from '../errors/catalogue.js';
+import { envNotSupported, invalidOperation, invalidParameter } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
 import { VideoPlayer, type FillMode } from '../playback/video-player.js';
 import { resolveView } from '../playback/view.js';
 import type { LocalVideoConfig, VideoProfileName } from '../types.js';
 import { captureCamera } from './capture.js';
-import { DEFAULT_VIDEO_PROFILE, VIDEO_PROFILES, type VideoProfile } from './profiles.js';
+import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
+import {
+  applyResolutionRules, DEFAULT_SMALL_PROFILE, DEFAULT_VIDEO_PROFILE, degradationPreferenceOf, VIDEO_PROFILES, type VideoProfile,
+} from './profiles.js';
+import { CaptureRecovery } from './recovery.js';
+import { isSmallStreamSupported } from './support.js';
+import { imageTrack, mirrorTrack, type DerivedTrack } from './track-processing.js';
 
 type Mirror = NonNullable<NonNullable<LocalVideoConfig['option']>['mirror']>;
 
@@ -24,6 +30,15 @@ export function resolveVideoProfile(profile: VideoProfileName | VideoProfile | u
     if (typeof value !== 'number' || !(value > 0)) throw invalidParameter(EXTRA_CODE.TYPE, `profile.${name} must be a positive number`, functionName);
   }
   return { width, height, frameRate, bitrate };
+}
+
+/** The small-stream profile of an option: true → SPEC's default 120p; a name or object → that profile. */
+export function resolveSmallProfile(small: VideoProfileName | VideoProfile | boolean | undefined, functionName: string): VideoProfile | undefined {
+  if (small === undefined || small === false) return undefined;
+  if (small === true) return DEFAULT_SMALL_PROFILE;
+  if (typeof small === 'string' && !VIDEO_PROFILES[small]) throw invalidParameter(EXTRA_CODE.RANGE, `small must be a boolean, a profile name or {width, height, frameRate, bitrate}`, functionName);
+  const profile = resolveVideoProfile(small, VIDEO_PROFILES, '120p', functionName);
+  return typeof small === 'string' ? { ...profile, bitrate: Math.min(profile.bitrate, DEFAULT_SMALL_PROFILE.bitrate * 2) } : profile;
 }
 
 const MIRRORS: readonly unknown[] = [true, false, 'view', 'publish', 'both'];
@@ -45,35 +60,50 @@ export function validateLocalVideoConfig(config: LocalVideoConfig | undefined, f
     throw invalidParameter(EXTRA_CODE.RANGE, "qosPreference must be 'smooth' or 'clear'", functionName);
   }
   if (option.cameraId !== undefined && typeof option.cameraId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'cameraId must be a string', functionName);
+  if (option.useFrontCamera !== undefined && typeof option.useFrontCamera !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'useFrontCamera must be a boolean', functionName);
+  if (option.avoidCropping !== undefined && typeof option.avoidCropping !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'avoidCropping must be a boolean', functionName);
   if (option.videoTrack !== undefined && !(typeof MediaStreamTrack !== 'undefined' && option.videoTrack instanceof MediaStreamTrack && option.videoTrack.kind === 'video')) {
     throw invalidParameter(EXTRA_CODE.INSTANCE, 'videoTrack must be a video MediaStreamTrack', functionName);
   }
   if (option.profile !== undefined) resolveVideoProfile(option.profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, functionName);
+  resolveSmallProfile(option.small, functionName);
 }
 
-/** What the room needs to publish the camera. */
-export interface CameraPublisher {
-  publish(track: MediaStreamTrack, bitrate: number, muted: boolean): Promise<void>;
-  unpublish(): Promise<void>;
-  replace(track: MediaStreamTrack): Promise<void>;
-  setMuted(muted: boolean): Promise<void>;
+/** The mirror option's two halves: the local view, and what others receive. */
+export function mirrorParts(mirror: Mirror): { view: boolean; publish: boolean } {
+  return {
+    view: mirror === true || mirror === 'view' || mirror === 'both',
+    publish: mirror === 'publish' || mirror === 'both',
+  };
 }
 
-/** The local camera: capture, preview, and what is published. */
+/** The local camera: capture, preview, and what is published (big and small stream). */
 export class LocalVideo {
+  /** The camera (or custom) track: what the local view shows. */
   track!: MediaStreamTrack;
   profile!: VideoProfile;
   #player: VideoPlayer | undefined;
   #ownsTrack = true;
   #cameraId: string | undefined;
+  #useFrontCamera: boolean | undefined;
   #mirror: Mirror = 'view';
   #fillMode: FillMode = 'cover';
+  #qos: 'smooth' | 'clear' | undefined;
+  #small: VideoProfile | undefined;
   #publish = true;
-  #muted = false;
-  readonly #publisher: CameraPublisher;
+  /** true: mute flag; a string: the image URL published instead. */
+  #mute: boolean | string = false;
+  /** The mirrored or image track sent instead of the camera track, if any. */
+  #derived: DerivedTrack | undefined;
+  #recovery: CaptureRecovery | undefined;
+  readonly #main: SlotPublisher;
+  readonly #smallSlot: SlotPublisher;
+  readonly #env: LocalMediaEnv;
 
-  constructor(publisher: CameraPublisher) {
-    this.#publisher = publisher;
+  constructor(main: SlotPublisher, small: SlotPublisher, env: LocalMediaEnv) {
+    this.#main = main;
+    this.#smallSlot = small;
+    this.#env = env;
   }
 
   get published(): boolean {
@@ -84,79 +114,202 @@ export class LocalVideo {
     return this.#cameraId;
   }
 
+  /** The small stream's profile while one is published. */
+  get smallProfile(): VideoProfile | undefined {
+    return this.#small;
+  }
+
   /** The preview's video element (for snapshots). */
   get element(): HTMLVideoElement | undefined {
     return this.#player?.elements[0];
+  }
+
+  /** The track others receive (mirrored or image, else the camera track). */
+  get publishedTrack(): MediaStreamTrack {
+    return this.#derived?.track ?? this.track;
+  }
+
+  #resolveProfile(profile: VideoProfileName | VideoProfile | undefined, fn: string): VideoProfile {
+    const resolved = applyResolutionRules(resolveVideoProfile(profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, fn), {
+      enable2k4k: this.#env.enable2k4k(),
+      userAgent: typeof navigator !== 'undefined' ? navigator.userAgent : '',
+    });
+    for (const warning of resolved.warnings) log.warn(warning);
+    return resolved.profile;
   }
 
   async start(config: LocalVideoConfig): Promise<void> {
     const fn = 'startLocalVideo';
     const views = resolveView(config.view, fn);
     const option = config.option ?? {};
-    this.profile = resolveVideoProfile(option.profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, fn);
+    this.profile = this.#resolveProfile(option.profile, fn);
+    this.#small = resolveSmallProfile(option.small, fn);
+    if (this.#small && !isSmallStreamSupported()) throw envNotSupported(EXTRA_CODE.SMALL_VIDEO, 'the small stream is not supported in this browser', fn);
     this.#ownsTrack = !option.videoTrack;
     this.#cameraId = option.cameraId;
-    this.track = option.videoTrack ?? await captureCamera(this.profile, option.cameraId, fn);
+    this.#useFrontCamera = option.useFrontCamera;
+    this.#qos = option.qosPreference;
+    this.track = option.videoTrack ?? await this.#capture(this.#cameraId, fn);
+    if (this.#ownsTrack) {
+      this.#watchRecovery();
+      this.#env.deviceActive('camera', this.track);
+    }
     this.#mirror = option.mirror ?? 'view';
     this.#fillMode = option.fillMode ?? 'cover';
-    this.#player = new VideoPlayer(this.track, views, { fillMode: this.#fillMode, mirror: this.#mirrorsView });
+    this.#player = new VideoPlayer(this.track, views, { fillMode: this.#fillMode, mirror: mirrorParts(this.#mirror).view });
     this.#publish = config.publish !== false;
-    this.#muted = config.mute === true;
-    if (this.#publish) await this.#publisher.publish(this.track, this.profile.bitrate, this.#muted);
+    this.#mute = config.mute ?? false;
+    await this.#derive(fn);
+    if (this.#publish) await this.#publishAll();
   }
 
-  get #mirrorsView(): boolean {
-    return this.#mirror === true || this.#mirror === 'view' || this.#mirror === 'both';
+  #capture(cameraId: string | undefined, fn: string): Promise<MediaStreamTrack> {
+    return captureCamera(this.profile, cameraId, fn, { useFrontCamera: this.#useFrontCamera });
+  }
+
+  #watchRecovery(): void {
+    this.#recovery ??= new CaptureRecovery({
+      kind: 'camera',
+      deviceId: () => this.#cameraId,
+      listDevices: async () => (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput').map((d) => d.deviceId),
+      recapture: (deviceId) => this.#capture(deviceId, 'startLocalVideo'),
+      recovered: async (track, deviceId) => {
+        this.#cameraId = deviceId ?? this.#cameraId;
+        await this.#useTrack(track, true, 'startLocalVideo');
+        this.#env.deviceActive('camera', track);
+      },
+      failed: (error) => this.#env.emitError(error),
+    });
+    this.#recovery.watch(this.track);
+  }
+
+  /** Builds the track others receive: the image of mute-with-URL, or the camera mirrored for 'publish'/'both'. */
+  async #derive(fn: string): Promise<void> {
+    const old = this.#derived;
+    this.#derived = undefined;
+    if (typeof this.#mute === 'string') {
+      this.#derived = await imageTrack(this.#mute, this.profile.width, this.profile.height, fn);
+    } else if (mirrorParts(this.#mirror).publish) {
+      this.#derived = mirrorTrack(this.track);
+    }
+    if (old) setTimeout(() => old.stop(), 500); // after the senders moved to the new track
+  }
+
+  #encoding() {
+    return {
+      maxBitrateKbps: this.profile.bitrate,
+      maxFramerate: this.profile.frameRate,
+      degradationPreference: degradationPreferenceOf(this.#qos),
+    };
+  }
+
+  #smallEncoding(small: VideoProfile) {
+    const width = this.publishedTrack.getSettings?.().width ?? this.profile.width;
+    const height = this.publishedTrack.getSettings?.().height ?? this.profile.height;
+    return {
+      maxBitrateKbps: small.bitrate,
+      maxFramerate: small.frameRate,
+      scaleResolutionDownBy: Math.max(1, Math.min(width / small.width, height / small.height)),
+      degradationPreference: degradationPreferenceOf(this.#qos, 'maintain-resolution'),
+    };
+  }
+
+  async #publishAll(): Promise<void> {
+    const muted = this.#mute === true;
+    await this.#main.publish({ track: this.publishedTrack, encoding: this.#encoding(), muted });
+    if (this.#small) await this.#smallSlot.publish({ track: this.publishedTrack, encoding: this.#smallEncoding(this.#small), muted });
+  }
+
+  async #unpublishAll(): Promise<void> {
+    if (this.#small) await this.#smallSlot.unpublish();
+    await this.#main.unpublish();
+  }
+
+  /** Moves preview and uplink to a new source track (device switch, custom track, recovery). */
+  async #useTrack(track: MediaStreamTrack, owns: boolean, fn: string): Promise<void> {
+    if (this.#ownsTrack && this.track !== track) this.track.stop();
+    this.track = track;
+    this.#ownsTrack = owns;
+    this.#player?.setTrack(track);
+    await this.#derive(fn);
+    await this.#replaceSent();
+  }
+
+  async #replaceSent(): Promise<void> {
+    if (!this.#publish) return;
+    await this.#main.replace(this.publishedTrack, this.#encoding());
+    if (this.#small) await this.#smallSlot.replace(this.publishedTrack, this.#smallEncoding(this.#small));
   }
 
   async update(config: LocalVideoConfig): Promise<void> {
     const fn = 'updateLocalVideo';
     const option = config.option ?? {};
+    if (option.small !== undefined) {
+      const small = resolveSmallProfile(option.small, fn);
+      if (!!small !== !!this.#small && this.#publish) throw invalidOperation(undefined, 'small stream cannot be enabled or disabled after publish', fn);
+      if (small && !isSmallStreamSupported()) throw envNotSupported(EXTRA_CODE.SMALL_VIDEO, 'the small stream is not supported in this browser', fn);
+      this.#small = small;
+      if (small && this.#publish) await this.#smallSlot.setEncoding(this.#smallEncoding(small));
+    }
     if (option.profile !== undefined) {
-      this.profile = resolveVideoProfile(option.profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, fn);
+      this.profile = this.#resolveProfile(option.profile, fn);
       if (this.#ownsTrack) {
         await this.track.applyConstraints({ width: { ideal: this.profile.width }, height: { ideal: this.profile.height }, frameRate: { ideal: this.profile.frameRate } })
           .catch((error: unknown) => log.warn('applyConstraints failed', error));
       }
     }
-    if (option.cameraId !== undefined && option.cameraId !== this.#cameraId) {
-      // Switching to the device in use is ignored (SPEC §5).
-      const track = await captureCamera(this.profile, option.cameraId, fn);
-      if (this.#ownsTrack) this.track.stop();
-      this.track = track;
-      this.#ownsTrack = true;
-      this.#cameraId = option.cameraId;
-      this.#player?.setTrack(track);
-      if (this.#publish) await this.#publisher.replace(track);
+    if (option.qosPreference !== undefined) this.#qos = option.qosPreference;
+    if ((option.profile !== undefined || option.qosPreference !== undefined) && this.#publish) {
+      await this.#main.setEncoding(this.#encoding());
+      if (this.#small) await this.#smallSlot.setEncoding(this.#smallEncoding(this.#small));
+    }
+    const frontChanged = option.useFrontCamera !== undefined && option.useFrontCamera !== this.#useFrontCamera && option.cameraId === undefined;
+    if ((option.cameraId !== undefined && option.cameraId !== this.#cameraId) || frontChanged) {
+      // A repeated switch to the device in use is ignored.
+      if (frontChanged) this.#useFrontCamera = option.useFrontCamera;
+      const cameraId = option.cameraId ?? (frontChanged ? undefined : this.#cameraId);
+      const track = await this.#capture(cameraId, fn);
+      this.#cameraId = cameraId;
+      await this.#useTrack(track, true, fn);
+      this.#recovery?.watch(track);
+      this.#env.deviceActive('camera', track);
     }
     if (option.videoTrack !== undefined && option.videoTrack !== this.track) {
-      if (this.#ownsTrack) this.track.stop();
-      this.track = option.videoTrack;
-      this.#ownsTrack = false;
-      this.#player?.setTrack(this.track);
-      if (this.#publish) await this.#publisher.replace(this.track);
+      this.#recovery?.stop();
+      this.#recovery = undefined;
+      await this.#useTrack(option.videoTrack, false, fn);
     }
+    const mirrorBefore = mirrorParts(this.#mirror).publish;
     if (option.mirror !== undefined || option.fillMode !== undefined || config.view !== undefined) {
       this.#mirror = option.mirror ?? this.#mirror;
       this.#fillMode = option.fillMode ?? this.#fillMode;
       const views = config.view !== undefined ? resolveView(config.view, fn) : undefined;
-      this.#player?.update({ mirror: this.#mirrorsView, fillMode: this.#fillMode }, views);
+      this.#player?.update({ mirror: mirrorParts(this.#mirror).view, fillMode: this.#fillMode }, views);
+    }
+    const muteBefore = this.#mute;
+    if (config.mute !== undefined) this.#mute = config.mute;
+    if (mirrorParts(this.#mirror).publish !== mirrorBefore || (typeof muteBefore === 'string' || typeof this.#mute === 'string') && muteBefore !== this.#mute) {
+      await this.#derive(fn);
+      await this.#replaceSent();
     }
     if (config.publish !== undefined && config.publish !== this.#publish) {
       this.#publish = config.publish;
-      if (this.#publish) await this.#publisher.publish(this.track, this.profile.bitrate, this.#muted);
-      else await this.#publisher.unpublish();
+      if (this.#publish) await this.#publishAll();
+      else await this.#unpublishAll();
     }
-    if (config.mute !== undefined && (config.mute === true) !== this.#muted) {
-      this.#muted = config.mute === true;
-      await this.#publisher.setMuted(this.#muted);
+    if ((muteBefore === true) !== (this.#mute === true) && this.#publish) {
+      await this.#main.setMuted(this.#mute === true);
+      if (this.#small) await this.#smallSlot.setMuted(this.#mute === true);
     }
   }
 
   async stop(): Promise<void> {
+    this.#recovery?.stop();
     this.#player?.stop();
     this.#player = undefined;
+    this.#derived?.stop();
+    this.#derived = undefined;
     if (this.#ownsTrack) this.track?.stop();
-    if (this.#publish) await this.#publisher.unpublish();
+    if (this.#publish) await this.#unpublishAll();
   }
 }

@@ -1,9 +1,11 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
-import { deviceError, envNotSupported, invalidParameter } from '../errors/catalogue.js';
+import { envNotSupported, invalidParameter } from '../errors/catalogue.js';
 import { VideoPlayer, type FillMode } from '../playback/video-player.js';
 import { resolveView } from '../playback/view.js';
 import type { ScreenShareConfig, UpdateScreenShareConfig } from '../types.js';
-import { SCREEN_PROFILES, type VideoProfile } from './profiles.js';
+import { captureError } from './capture.js';
+import type { SlotPublisher } from './local-media-env.js';
+import { degradationPreferenceOf, SCREEN_PROFILES, type VideoProfile } from './profiles.js';
 import { resolveVideoProfile } from './local-video.js';
 
 /** Checks startScreenShare's options. */
@@ -21,28 +23,73 @@ export function validateScreenShareConfig(config: ScreenShareConfig | undefined,
     throw invalidParameter(EXTRA_CODE.RANGE, "qosPreference must be 'smooth' or 'clear'", functionName);
   }
   if (option.systemAudio !== undefined && typeof option.systemAudio !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'systemAudio must be a boolean', functionName);
+  const isTrack = (track: unknown, kind: string) => typeof MediaStreamTrack !== 'undefined' && track instanceof MediaStreamTrack && track.kind === kind;
+  if (option.videoTrack !== undefined && !isTrack(option.videoTrack, 'video')) throw invalidParameter(EXTRA_CODE.INSTANCE, 'videoTrack must be a video MediaStreamTrack', functionName);
+  if (option.audioTrack !== undefined && !isTrack(option.audioTrack, 'audio')) throw invalidParameter(EXTRA_CODE.INSTANCE, 'audioTrack must be an audio MediaStreamTrack', functionName);
+  if (option.captureElement !== undefined && !(typeof HTMLElement !== 'undefined' && option.captureElement instanceof HTMLElement)) {
+    throw invalidParameter(EXTRA_CODE.INSTANCE, 'captureElement must be an HTMLElement', functionName);
+  }
 }
 
-/** What the room needs to publish the screen. */
-export interface ScreenPublisher {
-  publish(track: MediaStreamTrack, bitrate: number): Promise<void>;
-  unpublish(): Promise<void>;
+/** SPEC §9: screen audio has echo cancellation on, noise suppression and automatic gain off (unless overridden). */
+export function screenAudioConstraints(option: NonNullable<ScreenShareConfig['option']>): MediaTrackConstraints {
+  return {
+    echoCancellation: option.echoCancellation ?? true,
+    noiseSuppression: option.noiseSuppression ?? false,
+    autoGainControl: option.autoGainControl ?? false,
+  };
 }
+
+/** getDisplayMedia options for a screen profile and the preferred surface. */
+export function displayMediaOptions(profile: VideoProfile, option: NonNullable<ScreenShareConfig['option']>): DisplayMediaStreamOptions & Record<string, unknown> {
+  const surface = option.preferDisplaySurface ?? 'monitor';
+  return {
+    video: {
+      width: { ideal: profile.width },
+      height: { ideal: profile.height },
+      frameRate: { ideal: profile.frameRate },
+      ...(surface !== 'current-tab' ? { displaySurface: surface === 'tab' ? 'browser' : surface } : {}),
+    },
+    audio: option.systemAudio ? screenAudioConstraints(option) : false,
+    ...(surface === 'current-tab' ? { preferCurrentTab: true, selfBrowserSurface: 'include' } : {}),
+    ...(option.systemAudio ? { systemAudio: 'include' } : {}),
+  };
+}
+
+/** Region Capture (Chrome 104+): crops a current-tab capture to an element. */
+async function cropTo(track: MediaStreamTrack, element: HTMLElement): Promise<void> {
+  const g = globalThis as unknown as { CropTarget?: { fromElement(e: Element): Promise<unknown> } };
+  const croppable = track as MediaStreamTrack & { cropTo?: (target: unknown) => Promise<void> };
+  if (!g.CropTarget || typeof croppable.cropTo !== 'function') {
+    throw envNotSupported(EXTRA_CODE.SCREEN_SHARE, 'captureElement needs Region Capture (Chrome 104+)', 'startScreenShare');
+  }
+  await croppable.cropTo(await g.CropTarget.fromElement(element));
+}
+
 
 /** The screen share: captured with getDisplayMedia, published as the auxiliary ('sub') stream. */
 export class ScreenShare {
   track!: MediaStreamTrack;
+  /** The system audio (or custom audio track), if any. */
+  audioTrack: MediaStreamTrack | undefined;
   profile!: VideoProfile;
   #player: VideoPlayer | undefined;
   #ownsTrack = true;
   #publish = true;
-  readonly #publisher: ScreenPublisher;
+  #qos: 'smooth' | 'clear' | undefined;
+  readonly #publisher: SlotPublisher;
   readonly #onEnded: () => void;
+  readonly #audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> };
 
-  /** @param onEnded called when the user stops sharing from the browser's own UI. */
-  constructor(publisher: ScreenPublisher, onEnded: () => void) {
+  /**
+   * @param onEnded called when the user stops sharing from the browser's own UI.
+   * @param audio publishes / withdraws the system audio (mixed into the microphone, or on the audio slot).
+   */
+  constructor(publisher: SlotPublisher, onEnded: () => void,
+    audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> }) {
     this.#publisher = publisher;
     this.#onEnded = onEnded;
+    this.#audio = audio;
   }
 
   async start(config: ScreenShareConfig): Promise<void> {
@@ -50,39 +97,63 @@ export class ScreenShare {
     const views = resolveView(config.view, fn);
     const option = config.option ?? {};
     this.profile = resolveVideoProfile(option.profile as VideoProfile | undefined, SCREEN_PROFILES, '1080p', fn);
+    this.#qos = option.qosPreference;
     if (option.videoTrack) {
       this.track = option.videoTrack;
+      this.audioTrack = option.audioTrack;
       this.#ownsTrack = false;
     } else {
       if (typeof navigator === 'undefined' || typeof navigator.mediaDevices?.getDisplayMedia !== 'function') {
         throw envNotSupported(EXTRA_CODE.SCREEN_SHARE, 'screen sharing is not supported in this browser', fn);
       }
+      const preferCurrentTab = option.captureElement ? { ...option, preferDisplaySurface: 'current-tab' as const } : option;
+      let stream: MediaStream;
       try {
-        const stream = await navigator.mediaDevices.getDisplayMedia({
-          video: { width: { ideal: this.profile.width }, height: { ideal: this.profile.height }, frameRate: { ideal: this.profile.frameRate } },
-          audio: option.systemAudio ? { echoCancellation: true, noiseSuppression: false, autoGainControl: false } : false,
-        });
-        this.track = stream.getVideoTracks()[0];
-        for (const audio of stream.getAudioTracks()) audio.stop();
+        stream = await navigator.mediaDevices.getDisplayMedia(displayMediaOptions(this.profile, preferCurrentTab));
       } catch (error) {
-        throw deviceError(error, 'screen', fn);
+        throw captureError(error, 'screen', fn);
       }
+      this.track = stream.getVideoTracks()[0];
+      this.audioTrack = option.audioTrack ?? stream.getAudioTracks()[0];
+      if (option.audioTrack) for (const audio of stream.getAudioTracks()) audio.stop();
       this.#ownsTrack = true;
+      if (option.captureElement) await cropTo(this.track, option.captureElement);
     }
-    if ('contentHint' in this.track) this.track.contentHint = 'detail';
+    if ('contentHint' in this.track && !this.track.contentHint) this.track.contentHint = 'detail';
     this.track.addEventListener('ended', this.#onEnded, { once: true });
     this.#player = new VideoPlayer(this.track, views, { fillMode: option.fillMode ?? 'contain' });
     this.#publish = config.publish !== false;
-    if (this.#publish) await this.#publisher.publish(this.track, this.profile.bitrate);
+    if (this.#publish) await this.#publishNow();
+  }
+
+  #encoding() {
+    return {
+      maxBitrateKbps: this.profile.bitrate,
+      maxFramerate: this.profile.frameRate,
+      degradationPreference: degradationPreferenceOf(this.#qos, 'maintain-resolution'),
+    };
+  }
+
+  async #publishNow(): Promise<void> {
+    await this.#publisher.publish({ track: this.track, encoding: this.#encoding(), muted: false });
+    if (this.audioTrack) await this.#audio.add(this.audioTrack);
   }
 
   async update(config: UpdateScreenShareConfig): Promise<void> {
     const views = config.view !== undefined ? resolveView(config.view, 'updateScreenShare') : undefined;
     if (config.option?.fillMode !== undefined || views) this.#player?.update({ fillMode: config.option?.fillMode as FillMode | undefined }, views);
+    if (config.option?.qosPreference !== undefined) {
+      this.#qos = config.option.qosPreference;
+      if (this.#publish) await this.#publisher.setEncoding(this.#encoding());
+    }
     if (config.publish !== undefined && config.publish !== this.#publish) {
       this.#publish = config.publish;
-      if (this.#publish) await this.#publisher.publish(this.track, this.profile.bitrate);
-      else await this.#publisher.unpublish();
+      if (this.#publish) {
+        await this.#publishNow();
+      } else {
+        if (this.audioTrack) await this.#audio.remove(this.audioTrack);
+        await this.#publisher.unpublish();
+      }
     }
   }
 
@@ -90,7 +161,11 @@ export class ScreenShare {
     this.track?.removeEventListener('ended', this.#onEnded);
     this.#player?.stop();
     this.#player = undefined;
-    if (this.#ownsTrack) this.track?.stop();
+    if (this.audioTrack && this.#publish) await this.#audio.remove(this.audioTrack).catch(() => undefined);
+    if (this.#ownsTrack) {
+      this.track?.stop();
+      this.audioTrack?.stop();
+    }
     if (this.#publish) await this.#publisher.unpublish();
   }
 }

@@ -1,50 +1,154 @@
-/** Every live audio element, so a speaker change reaches them all. */
-const elements = new Set<HTMLAudioElement>();
-let defaultSpeaker: string | undefined;
+import { log } from '../log/logger.js';
+import { PlaybackCore, type PlayerHooks } from './playback-core.js';
+import type { PlayerState } from './player-state.js';
 
 type SinkElement = HTMLAudioElement & { setSinkId?: (id: string) => Promise<void> };
+type SinkContext = AudioContext & { setSinkId?: (id: string) => Promise<void> };
 
-/** Routes every remote audio element, present and future, to this output device. */
+/** Every live remote audio player, so a speaker change reaches them all. */
+const players = new Set<AudioPlayer>();
+let defaultSpeaker: string | undefined;
+let context: SinkContext | undefined;
+
+/** The shared AudioContext used to amplify above 100 (created on first need). */
+function audioContext(): SinkContext | undefined {
+  if (typeof AudioContext === 'undefined') return undefined;
+  if (!context) {
+    context = new AudioContext() as SinkContext;
+    if (defaultSpeaker) context.setSinkId?.(defaultSpeaker === 'default' ? '' : defaultSpeaker).catch(() => undefined);
+  }
+  return context;
+}
+
+/** Routes every remote audio, present and future, to this output device (setSinkId). */
 export async function setDefaultSpeaker(speakerId: string): Promise<void> {
   defaultSpeaker = speakerId;
-  await Promise.all([...elements].map((element) => (element as SinkElement).setSinkId?.(speakerId)));
+  await Promise.all([...players].map((player) => player.setSinkId(speakerId)));
+  await context?.setSinkId?.(speakerId === 'default' ? '' : speakerId);
 }
 
 /**
- * Plays a remote audio track through a hidden <audio> element. Muting keeps the track
- * flowing and only silences the element, so unmuting is instant.
+ * Plays a remote audio track through a hidden <audio> element. Volume 0–100 is the element's
+ * volume; above 100 the track is amplified through a Web Audio GainNode (the element is then
+ * muted and only keeps the stream flowing). Muting keeps the track flowing, so unmuting is instant.
  */
 export class AudioPlayer {
-  readonly #element: HTMLAudioElement;
+  readonly #element: SinkElement;
+  readonly #track: MediaStreamTrack;
+  readonly #core: PlaybackCore;
   #muted = false;
+  /** 0 … (100 = unchanged, above amplifies). */
+  #volume = 100;
+  #gain: GainNode | undefined;
+  #source: MediaStreamAudioSourceNode | undefined;
 
-  constructor(track: MediaStreamTrack) {
-    this.#element = document.createElement('audio');
-    this.#element.autoplay = true;
-    this.#element.srcObject = new MediaStream([track]);
-    this.#element.dataset.conclave = 'audio';
-    elements.add(this.#element);
-    if (defaultSpeaker) (this.#element as SinkElement).setSinkId?.(defaultSpeaker).catch(() => undefined);
-    this.#element.play().catch(() => undefined);
+  constructor(track: MediaStreamTrack, hooks: PlayerHooks = {}) {
+    this.#track = track;
+    const element = document.createElement('audio') as SinkElement;
+    element.autoplay = true;
+    element.dataset.conclave = 'audio';
+    element.srcObject = new MediaStream([track]);
+    this.#element = element;
+    this.#core = new PlaybackCore(element, track, {
+      ...hooks,
+      onPlaying: () => {
+        this.#apply();
+        hooks.onPlaying?.();
+      },
+    });
+    players.add(this);
+    if (defaultSpeaker) this.setSinkId(defaultSpeaker).catch(() => undefined);
+    void this.#core.play();
+  }
+
+  get state(): PlayerState {
+    return this.#core.state;
+  }
+
+  get blocked(): boolean {
+    return this.#core.blocked;
+  }
+
+  get element(): HTMLAudioElement {
+    return this.#element;
+  }
+
+  get track(): MediaStreamTrack {
+    return this.#track;
+  }
+
+  /** Resumes a paused or refused player. */
+  resume(): Promise<void> {
+    return this.#core.resume();
   }
 
   setMuted(muted: boolean): void {
     this.#muted = muted;
-    this.#element.muted = muted;
+    this.#apply();
   }
 
   get muted(): boolean {
     return this.#muted;
   }
 
-  /** Sets the element volume, clamped to 0..1 (SPEC §5). */
+  /** Sets the volume: 0–100, above 100 amplifies. */
   setVolume(volume: number): void {
-    this.#element.volume = Math.min(1, Math.max(0, volume));
+    this.#volume = Math.max(0, volume);
+    this.#apply();
+  }
+
+  get volume(): number {
+    return this.#volume;
+  }
+
+  async setSinkId(speakerId: string): Promise<void> {
+    await this.#element.setSinkId?.(speakerId);
+  }
+
+  #apply(): void {
+    if (this.#volume > 100 && !this.#gain) this.#amplify();
+    const gain = this.#gain;
+    if (gain) {
+      gain.gain.value = this.#muted ? 0 : this.#volume / 100;
+      this.#element.muted = true;
+      if (this.#volume <= 100) this.#unamplify();
+    }
+    if (!this.#gain) {
+      this.#element.muted = this.#muted;
+      this.#element.volume = Math.min(1, this.#volume / 100);
+    }
+  }
+
+  /** Builds track → GainNode → speakers. */
+  #amplify(): void {
+    const ctx = audioContext();
+    if (!ctx) {
+      log.warn('Web Audio is not available: remote volume is capped at 100');
+      return;
+    }
+    if (ctx.state !== 'running') ctx.resume().catch(() => undefined);
+    this.#source = ctx.createMediaStreamSource(new MediaStream([this.#track]));
+    this.#gain = ctx.createGain();
+    this.#source.connect(this.#gain).connect(ctx.destination);
+  }
+
+  #unamplify(): void {
+    this.#source?.disconnect();
+    this.#gain?.disconnect();
+    this.#source = undefined;
+    this.#gain = undefined;
   }
 
   stop(): void {
-    elements.delete(this.#element);
+    players.delete(this);
+    this.#unamplify();
+    this.#core.stop();
     this.#element.pause();
     this.#element.srcObject = null;
   }
+}
+
+/** Resumes the shared AudioContext if a gesture was needed (SPEC §4: suspended resumes on click). */
+export function resumeAudioContext(): void {
+  if (context && context.state !== 'running' && context.state !== 'closed') context.resume().catch(() => undefined);
 }

@@ -1,24 +1,51 @@
+import { PlaybackCore, type PlayerHooks } from './playback-core.js';
+import type { PlayerState } from './player-state.js';
+
 /** How the video fills its view. */
 export type FillMode = 'contain' | 'cover' | 'fill';
 
+/** Rendering options of a video player. */
+export interface VideoPlayerOptions {
+  fillMode?: FillMode;
+  mirror?: boolean;
+  /** Image shown before the first frame. */
+  poster?: string;
+}
+
+/** Video player hooks: those of every player, plus the first decoded frame with its real size. */
+export interface VideoPlayerHooks extends PlayerHooks {
+  onFirstFrame?(size: { width: number; height: number }): void;
+}
+
+type FrameCallbackVideo = HTMLVideoElement & {
+  requestVideoFrameCallback?: (cb: (now: number, meta: { width: number; height: number }) => void) => number;
+  cancelVideoFrameCallback?: (handle: number) => void;
+};
+
 /**
- * Renders a video track into one or more view elements, each with its own muted, inline
- * <video> that fills the view.
+ * Renders a video track into one or more view elements, each with its own muted, inline <video>
+ * that fills the view. The first element drives the player state, the first-frame report and the
+ * rendered-frame count (for render-freeze detection).
  */
 export class VideoPlayer {
   readonly #elements: HTMLVideoElement[] = [];
   #track: MediaStreamTrack;
-  #options: { fillMode?: FillMode; mirror?: boolean };
+  #options: VideoPlayerOptions;
+  readonly #hooks: VideoPlayerHooks;
+  #core: PlaybackCore | undefined;
+  #frames = 0;
+  #firstFrame = false;
+  #frameHandle: number | undefined;
 
-  constructor(track: MediaStreamTrack, views: HTMLElement[], options: { fillMode?: FillMode; mirror?: boolean } = {}) {
+  constructor(track: MediaStreamTrack, views: HTMLElement[], options: VideoPlayerOptions = {}, hooks: VideoPlayerHooks = {}) {
     this.#track = track;
     this.#options = options;
+    this.#hooks = hooks;
     this.#render(views);
   }
 
   #render(views: HTMLElement[]): void {
     const options = this.#options;
-    const track = this.#track;
     for (const view of views) {
       const video = document.createElement('video');
       video.autoplay = true;
@@ -26,6 +53,7 @@ export class VideoPlayer {
       video.playsInline = true;
       video.setAttribute('playsinline', '');
       video.dataset.conclave = 'video';
+      if (options.poster) video.poster = options.poster;
       Object.assign(video.style, {
         width: '100%',
         height: '100%',
@@ -33,19 +61,65 @@ export class VideoPlayer {
         transform: options.mirror ? 'scaleX(-1)' : '',
         backgroundColor: '#000',
       });
-      video.srcObject = new MediaStream([track]);
+      video.srcObject = new MediaStream([this.#track]);
       view.appendChild(video);
-      video.play().catch(() => undefined);
       this.#elements.push(video);
+      if (this.#elements.length === 1) this.#drive(video);
+      else video.play().catch(() => undefined);
     }
   }
 
+  /** Makes `video` the element that drives state, first frame and frame counting. */
+  #drive(video: FrameCallbackVideo): void {
+    this.#core = new PlaybackCore(video, this.#track, this.#hooks);
+    const report = (width: number, height: number) => {
+      if (this.#firstFrame || width === 0 || height === 0) return;
+      this.#firstFrame = true;
+      this.#hooks.onFirstFrame?.({ width, height });
+    };
+    if (video.requestVideoFrameCallback) {
+      const onFrame = (_now: number, meta: { width: number; height: number }) => {
+        if (this.#elements[0] !== video) return;
+        this.#frames++;
+        report(meta.width || video.videoWidth, meta.height || video.videoHeight);
+        this.#frameHandle = video.requestVideoFrameCallback?.(onFrame);
+      };
+      this.#frameHandle = video.requestVideoFrameCallback(onFrame);
+    } else {
+      video.addEventListener('loadeddata', () => report(video.videoWidth, video.videoHeight));
+      video.addEventListener('resize', () => report(video.videoWidth, video.videoHeight));
+    }
+    void this.#core.play();
+  }
+
+  get state(): PlayerState {
+    return this.#core?.state ?? 'STOPPED';
+  }
+
+  get blocked(): boolean {
+    return this.#core?.blocked ?? false;
+  }
+
+  /** Frames rendered so far by the first element (where the browser can tell; else decoded frames). */
+  get framesRendered(): number {
+    const video = this.#elements[0];
+    if (!video) return 0;
+    if ((video as FrameCallbackVideo).requestVideoFrameCallback) return this.#frames;
+    return video.getVideoPlaybackQuality?.().totalVideoFrames ?? 0;
+  }
+
+  /** Resumes a paused or refused player. */
+  resume(): Promise<void> {
+    return this.#core?.resume() ?? Promise.resolve();
+  }
+
   /** Changes fill mode / mirror, and moves the video to other views when given. */
-  update(options: { fillMode?: FillMode; mirror?: boolean }, views?: HTMLElement[]): void {
-    this.#options = { ...this.#options, ...options };
+  update(options: VideoPlayerOptions, views?: HTMLElement[]): void {
+    this.#options = { ...this.#options, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
     if (views) {
-      this.stop();
+      this.#teardown();
       this.#render(views);
+      this.#core?.resetResumes();
       return;
     }
     for (const video of this.#elements) {
@@ -57,10 +131,9 @@ export class VideoPlayer {
   /** Swaps the track being shown (e.g. after a device switch). */
   setTrack(track: MediaStreamTrack): void {
     this.#track = track;
-    for (const video of this.#elements) {
-      video.srcObject = new MediaStream([track]);
-      video.play().catch(() => undefined);
-    }
+    const views = this.#elements.map((video) => video.parentElement).filter((view): view is HTMLElement => view !== null);
+    this.#teardown();
+    this.#render(views);
   }
 
   get track(): MediaStreamTrack {
@@ -72,12 +145,20 @@ export class VideoPlayer {
     return this.#elements;
   }
 
-  /** Removes the video elements from their views. */
-  stop(): void {
+  #teardown(): void {
+    const first = this.#elements[0] as FrameCallbackVideo | undefined;
+    if (first && this.#frameHandle !== undefined) first.cancelVideoFrameCallback?.(this.#frameHandle);
+    this.#frameHandle = undefined;
+    this.#core?.stop();
     for (const video of this.#elements) {
       video.srcObject = null;
       video.remove();
     }
     this.#elements.length = 0;
+  }
+
+  /** Removes the video elements from their views (STOPPED). */
+  stop(): void {
+    this.#teardown();
   }
 }

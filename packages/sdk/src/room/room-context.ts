@@ -3,6 +3,12 @@ import type { SignalChannel } from '../signal/signal-channel.js';
 import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RemoteUser } from './remote-user.js';
 
+/** Pipes the encoded frames of senders and receivers (see RoomContext.encoded). */
+export interface EncodedHooks {
+  sender(slot: 'audio' | 'video' | 'small' | 'aux', sender: RTCRtpSender): void;
+  receiver(userId: string, slot: 'audio' | 'video' | 'aux', receiver: RTCRtpReceiver): void;
+}
+
 /** What the room's parts (remote users, publisher) need from the room session. */
 export interface RoomContext {
   readonly events: Emitter<TRTCEventTypes>;
@@ -16,6 +22,11 @@ export interface RoomContext {
   userId(): string;
   iceServers(): RTCIceServer[];
   iceTransportPolicy(): RTCIceTransportPolicy;
+  /**
+   * Encoded-frame hooks (SEI, with create({enableSEI: true})): peer connections are then created with
+   * encodedInsertableStreams and every sender / receiver is handed over to be piped.
+   */
+  encoded?(): EncodedHooks | undefined;
   /** Watches a peer connection for failure and connect time-outs (rebuilds it through the room). */
   watchLink(pc: RTCPeerConnection, kind: 'uplink' | 'downlink', user?: RemoteUser): void;
 }

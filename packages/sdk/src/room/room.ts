@@ -17,10 +17,12 @@ import { reconnectDelayMs } from '../signal/backoff.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
 import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
+import { CustomMessages } from '../messages/custom-messages.js';
+import { DataLink } from '../transport/data-link.js';
 import { Publisher } from './publisher.js';
 import type { RemoteUser } from './remote-user.js';
 import { RemoteUsers } from './remote-users.js';
-import type { RoomContext } from './room-context.js';
+import type { EncodedHooks, RoomContext } from './room-context.js';
 
 /** Room states (SPEC §4). */
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
@@ -55,6 +57,11 @@ export class Room {
   readonly remotes: RemoteUsers;
   /** What this user publishes. */
   readonly publisher: Publisher;
+  /** Custom messages, on the data link. */
+  readonly messages: CustomMessages;
+  #dataLink: DataLink | undefined;
+  /** Set with create({enableSEI: true}): senders and receivers are piped through these (SEI). */
+  encodedHooks: EncodedHooks | undefined;
   #abortJoin: ((error: RtcError) => void) | undefined;
   #joining: Promise<void> | undefined;
   #sessionToken: string | undefined;
@@ -77,9 +84,32 @@ export class Room {
       iceServers: () => this.iceServers,
       iceTransportPolicy: () => this.#iceTransportPolicy,
       watchLink: (pc, kind, user) => this.#watchLink(pc, kind, user),
+      encoded: () => this.encodedHooks,
     };
     this.remotes = new RemoteUsers(ctx);
     this.publisher = new Publisher(ctx, () => this.canPublish);
+    this.messages = new CustomMessages({
+      events,
+      userIdOf: (tinyId) => [...this.remotes.values()].find((user) => user.tinyId === tinyId)?.userId,
+      link: () => this.#dataLink,
+    });
+  }
+
+  /** The data link's peer connection, if open. */
+  get dataLinkConnection(): RTCPeerConnection | undefined {
+    return this.#dataLink?.peerConnection;
+  }
+
+  /** Opens the data link for custom messages (after a join; also for an audience, who receives). */
+  #openDataLink(): void {
+    const signal = this.#signal;
+    if (!signal) return;
+    this.#dataLink?.close();
+    const link = new DataLink(this.iceServers, this.#iceTransportPolicy, (data) => this.messages.receive(data));
+    this.#dataLink = link;
+    link.connect(async (offer) => (await signal.request('data-link', { sdp: offer })).sdp).catch((error: unknown) => {
+      if (this.#dataLink === link) log.warn('data link failed; custom messages are unavailable:', error);
+    });
   }
 
   get state(): RoomState {
@@ -145,6 +175,7 @@ export class Room {
       this.machine.set('joined');
       this.#setConnectionState('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
+      this.#openDataLink();
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -216,7 +247,10 @@ export class Room {
   }
 
   #listen(signal: SignalChannel): void {
-    signal.on('peer-join', (peer) => this.remotes.onPeerJoin(peer));
+    signal.on('peer-join', (peer) => {
+      this.remotes.onPeerJoin(peer);
+      this.messages.onPeerJoin(peer.tinyId);
+    });
     signal.on('peer-leave', ({ userId }) => this.remotes.onPeerLeave(userId));
     signal.on('publish-list', (list) => this.remotes.onPublishList(list));
     signal.on('banned', (data) => this.#onBanned(data));
@@ -290,6 +324,7 @@ export class Room {
   async #afterReconnect(peers: PeerInfo[], resumed: boolean): Promise<void> {
     if (!resumed || this.#linkDead(this.publisher.peerConnection)) this.publisher.closeUplink();
     this.remotes.reconcile(peers, !resumed, LIMITS.SESSION_GRACE_MS, (pc) => this.#linkDead(pc));
+    if (!resumed || this.#linkDead(this.#dataLink?.peerConnection)) this.#openDataLink();
     await this.publisher.publishPending();
   }
 
@@ -365,6 +400,9 @@ export class Room {
 
   /** Closes the connections of a failed attempt so the retry starts clean. */
   #resetConnection(): void {
+    this.#dataLink?.close();
+    this.#dataLink = undefined;
+    this.messages.reset();
     this.remotes.clear();
     this.publisher.closeUplink();
     this.#signal?.close();
@@ -411,6 +449,7 @@ export class Room {
     this.machine.set('joined');
     this.#setConnectionState('CONNECTED');
     this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
+    this.#openDataLink();
     await this.publisher.publishPending();
   }
 

@@ -1,13 +1,90 @@
 import { waitForIceGathering, preferCodecs } from './ice.js';
 
-/** The uplink's slots, in the m-line order the server expects (0 audio, 1 main video, 2 auxiliary). */
-export type UplinkSlot = 'audio' | 'video' | 'aux';
+/**
+ * The uplink's slots, in the m-line order the server expects (SPEC §4):
+ * 0 audio, 1 big (main) video, 2 small video, 3 auxiliary (screen) video.
+ */
+export type UplinkSlot = 'audio' | 'video' | 'small' | 'aux';
+
+/** The slots in m-line order. */
+export const UPLINK_SLOTS: readonly UplinkSlot[] = ['audio', 'video', 'small', 'aux'];
 
 /** Sends the offer to the server and returns its answer. */
 export type Negotiator = (offerSdp: string) => Promise<string>;
 
+/** How a slot's track is encoded. */
+export interface SlotEncoding {
+  /** Maximum bitrate in kbit/s (set on the sender as kbit/s × 1000, SPEC §9). */
+  maxBitrateKbps?: number;
+  /** Maximum frame rate. */
+  maxFramerate?: number;
+  /** Downscale factor of the track (the small stream is the camera scaled down). */
+  scaleResolutionDownBy?: number;
+  /** What the encoder gives up first under pressure (qosPreference). */
+  degradationPreference?: RTCDegradationPreference;
+}
+
+/** Settings fixed when the uplink is negotiated. */
+export interface UplinkMediaSettings {
+  /** Video start bitrate in kbit/s (capped at START_BITRATE_CAP_KBPS). */
+  startBitrateKbps?: number;
+  /** Opus in stereo (standard-stereo / high-stereo profiles). */
+  stereo?: boolean;
+  /** Opus bitrate in kbit/s. */
+  audioBitrateKbps?: number;
+}
+
+/** SPEC §9: start bitrate cap 5000 kbit/s. */
+export const START_BITRATE_CAP_KBPS = 5000;
+
+/** Video codecs in preference order: H264 by default, VP8 as the fallback (SPEC §3). */
+const VIDEO_CODECS = ['video/h264', 'video/vp8'];
+
+/** True when this browser can encode H264 or VP8 (else NOT_SUPPORTED_H264). */
+export function canEncodeVideo(): boolean {
+  const codecs = globalThis.RTCRtpSender?.getCapabilities?.('video')?.codecs;
+  if (!codecs) return true; // unknown: let negotiation decide
+  return codecs.some((codec) => VIDEO_CODECS.includes(codec.mimeType.toLowerCase()));
+}
+
 /**
- * The send-only peer connection. All three transceivers exist from the start, so starting,
+ * Adds our start-bitrate and opus settings to the server's answer: Chromium reads
+ * x-google-start-bitrate and opus stereo / maxaveragebitrate from the remote description.
+ */
+export function mungeAnswer(sdp: string, settings: UplinkMediaSettings): string {
+  const lines = sdp.split('\r\n');
+  const rtpmap = new Map<string, string>();
+  for (const line of lines) {
+    const match = /^a=rtpmap:(\d+) ([^/]+)/.exec(line);
+    if (match) rtpmap.set(match[1], match[2].toLowerCase());
+  }
+  return lines.map((line) => {
+    const match = /^a=fmtp:(\d+) (.*)$/.exec(line);
+    if (!match) return line;
+    const codec = rtpmap.get(match[1]);
+    const params = match[2].split(';').filter((p) => p.trim() !== '');
+    const set = (key: string, value: number) => {
+      const index = params.findIndex((p) => p.trim().startsWith(`${key}=`));
+      if (index >= 0) params[index] = `${key}=${value}`;
+      else params.push(`${key}=${value}`);
+    };
+    if ((codec === 'h264' || codec === 'vp8') && settings.startBitrateKbps) {
+      set('x-google-start-bitrate', Math.min(Math.round(settings.startBitrateKbps), START_BITRATE_CAP_KBPS));
+    } else if (codec === 'opus') {
+      if (settings.stereo) {
+        set('stereo', 1);
+        set('sprop-stereo', 1);
+      }
+      if (settings.audioBitrateKbps) set('maxaveragebitrate', settings.audioBitrateKbps * 1000);
+    } else {
+      return line;
+    }
+    return `a=fmtp:${match[1]} ${params.join(';')}`;
+  }).join('\r\n');
+}
+
+/**
+ * The send-only peer connection. All four transceivers exist from the start, so starting,
  * switching or stopping a track is a replaceTrack, never a renegotiation.
  */
 export class Uplink {
@@ -15,39 +92,54 @@ export class Uplink {
   readonly #senders: Record<UplinkSlot, RTCRtpSender>;
   #connected: Promise<void> | undefined;
 
-  constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy = 'all') {
-    this.#pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
-    const audio = this.#pc.addTransceiver('audio', { direction: 'sendonly' });
-    const video = this.#pc.addTransceiver('video', { direction: 'sendonly' });
-    const aux = this.#pc.addTransceiver('video', { direction: 'sendonly' });
-    // H264 by default, VP8 as the fallback (SPEC §3 codecs).
-    preferCodecs(video, 'video', ['video/h264', 'video/vp8']);
-    preferCodecs(aux, 'video', ['video/h264', 'video/vp8']);
-    this.#senders = { audio: audio.sender, video: video.sender, aux: aux.sender };
+  /**
+   * @param encoded with it, the connection exposes encoded frames (encodedInsertableStreams) and each
+   * sender is handed to `encoded` as soon as it exists, which must pipe it (SEI insertion).
+   */
+  constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy = 'all', encoded?: (slot: UplinkSlot, sender: RTCRtpSender) => void) {
+    this.#pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
+    const transceivers = UPLINK_SLOTS.map((slot) => this.#pc.addTransceiver(slot === 'audio' ? 'audio' : 'video', { direction: 'sendonly' }));
+    for (const transceiver of transceivers.slice(1)) preferCodecs(transceiver, 'video', VIDEO_CODECS);
+    const [audio, video, small, aux] = transceivers.map((t) => t.sender);
+    this.#senders = { audio, video, small, aux };
+    if (encoded) for (const slot of UPLINK_SLOTS) encoded(slot, this.#senders[slot]);
   }
 
   /** Negotiates once; later calls return the same promise. */
-  connect(negotiate: Negotiator): Promise<void> {
+  connect(negotiate: Negotiator, settings: UplinkMediaSettings = {}): Promise<void> {
     this.#connected ??= (async () => {
       await this.#pc.setLocalDescription(await this.#pc.createOffer());
       await waitForIceGathering(this.#pc);
       const answer = await negotiate(this.#pc.localDescription?.sdp ?? '');
-      await this.#pc.setRemoteDescription({ type: 'answer', sdp: answer });
+      await this.#pc.setRemoteDescription({ type: 'answer', sdp: mungeAnswer(answer, settings) });
     })();
     return this.#connected;
   }
 
-  /** Puts a track on a slot (null stops sending) and applies its bitrate cap in kbit/s. */
-  async setTrack(slot: UplinkSlot, track: MediaStreamTrack | null, maxBitrateKbps?: number): Promise<void> {
+  /** Puts a track on a slot (null stops sending) and applies its encoding settings. */
+  async setTrack(slot: UplinkSlot, track: MediaStreamTrack | null, encoding: SlotEncoding = {}): Promise<void> {
     const sender = this.#senders[slot];
-    await sender.replaceTrack(track);
-    if (track && maxBitrateKbps) {
-      const params = sender.getParameters();
-      if (params.encodings && params.encodings.length > 0) {
-        params.encodings[0].maxBitrate = maxBitrateKbps * 1000;
-        await sender.setParameters(params).catch(() => undefined);
-      }
+    if (sender.track !== track) await sender.replaceTrack(track);
+    if (track) await this.setEncoding(slot, encoding);
+  }
+
+  /** Applies bitrate, frame rate, scale and degradation preference to a slot's sender. */
+  async setEncoding(slot: UplinkSlot, encoding: SlotEncoding): Promise<void> {
+    const sender = this.#senders[slot];
+    const params = sender.getParameters();
+    if (encoding.degradationPreference && slot !== 'audio') params.degradationPreference = encoding.degradationPreference;
+    const first = params.encodings?.[0];
+    if (first) {
+      if (encoding.maxBitrateKbps) first.maxBitrate = encoding.maxBitrateKbps * 1000;
+      if (encoding.maxFramerate && slot !== 'audio') first.maxFramerate = encoding.maxFramerate;
+      if (encoding.scaleResolutionDownBy && slot !== 'audio') first.scaleResolutionDownBy = Math.max(1, encoding.scaleResolutionDownBy);
     }
+    await sender.setParameters(params).catch(() => undefined);
+  }
+
+  /** The sender of a slot (for stats and encoded transforms). */
+  sender(slot: UplinkSlot): RTCRtpSender {
+    return this.#senders[slot];
   }
 
   get peerConnection(): RTCPeerConnection {

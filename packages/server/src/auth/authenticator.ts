@@ -1,9 +1,20 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { SERVER_CODE } from '@conclave/protocol';
-import { verifyUserSig } from '@conclave/usersig';
+import { PRIVILEGE, hasPrivilege, verifyPrivateMapKey, verifyUserSig } from '@conclave/usersig';
 import type { AppConfig } from '../config/config.js';
 
-/** Outcome of checking a join's credentials: ok, or a server code with a clear message. */
-export type AuthResult = { ok: true } | { ok: false; code: number; message: string };
+/** Outcome of a check: ok, or a server code with a clear message. */
+export type AuthFailure = { ok: false; code: number; message: string };
+export type AuthResult = { ok: true } | AuthFailure;
+/** Outcome of a join check: the privileges the session gets (PRIVILEGE bits; all of them without a privateMapKey). */
+export type JoinAuthResult = { ok: true; privileges: number } | AuthFailure;
+
+/** The room a join or role switch is about. */
+export interface RoomTarget {
+  /** Integer room id (as text) or the string room id. */
+  roomId: string;
+  useStringRoomId: boolean;
+}
 
 const REASON_CODE = {
   malformed: SERVER_CODE.USERSIG_MALFORMED,
@@ -12,7 +23,19 @@ const REASON_CODE = {
   expired: SERVER_CODE.USERSIG_EXPIRED,
 } as const;
 
-/** Verifies userSigs against the configured apps' secret keys. */
+const KEY_REASON_CODE = {
+  malformed: SERVER_CODE.PRIVATE_MAP_KEY_INVALID,
+  'wrong-key': SERVER_CODE.PRIVATE_MAP_KEY_INVALID,
+  mismatch: SERVER_CODE.PRIVATE_MAP_KEY_INVALID,
+  expired: SERVER_CODE.PRIVATE_MAP_KEY_EXPIRED,
+} as const;
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Verifies credentials against the configured apps: userSigs, privateMapKeys (bound room and privilege
+ * bits), the app's billing state, and admin keys.
+ */
 export class Authenticator {
   readonly #apps = new Map<number, AppConfig>();
 
@@ -25,6 +48,11 @@ export class Authenticator {
     return this.#apps.has(sdkAppId);
   }
 
+  /** The app's configuration, if configured. */
+  app(sdkAppId: number): AppConfig | undefined {
+    return this.#apps.get(sdkAppId);
+  }
+
   /** Checks that `userSig` was issued by `sdkAppId`'s key for `userId` and has not expired. */
   async verify(sdkAppId: number, userId: string, userSig: string): Promise<AuthResult> {
     const app = this.#apps.get(sdkAppId);
@@ -32,5 +60,69 @@ export class Authenticator {
     const result = await verifyUserSig({ sig: userSig, sdkAppId, userId, secretKey: app.secretKey });
     if (result.ok) return { ok: true };
     return { ok: false, code: REASON_CODE[result.reason], message: `userSig check failed (${result.reason}): ${result.message}` };
+  }
+
+  /** The app's billing refusal, if any (SPEC §8: 5401 need to buy packages, -100013 out of credit). */
+  billing(sdkAppId: number): AuthResult {
+    const billing = this.#apps.get(sdkAppId)?.billing ?? 'active';
+    if (billing === 'no-package') return { ok: false, code: SERVER_CODE.NEED_PACKAGE, message: 'need to buy packages' };
+    if (billing === 'out-of-credit') return { ok: false, code: SERVER_CODE.OUT_OF_CREDIT, message: 'account out of credit, please recharge' };
+    return { ok: true };
+  }
+
+  /**
+   * Checks a join: the userSig, the app's billing state, and the privateMapKey when the app requires one
+   * or one is given (made by this app's key for this user, not expired, bound to this room, with the
+   * enter-room bit). Resolves to the privileges of the session.
+   */
+  async verifyJoin(join: { sdkAppId: number; userId: string; userSig: string; privateMapKey?: string } & RoomTarget): Promise<JoinAuthResult> {
+    const sig = await this.verify(join.sdkAppId, join.userId, join.userSig);
+    if (!sig.ok) return sig;
+    const billing = this.billing(join.sdkAppId);
+    if (!billing.ok) return billing;
+    const app = this.#apps.get(join.sdkAppId)!;
+    if (join.privateMapKey === undefined || join.privateMapKey === '') {
+      if (app.requirePrivateMapKey) {
+        return { ok: false, code: SERVER_CODE.PRIVATE_MAP_KEY_REQUIRED, message: `sdkAppId ${app.sdkAppId} requires a privateMapKey to enter a room` };
+      }
+      return { ok: true, privileges: PRIVILEGE.ALL };
+    }
+    const key = await this.verifyPrivateMapKey(join.sdkAppId, join.userId, join.privateMapKey, join);
+    if (!key.ok) return key;
+    if (!hasPrivilege(key.privileges, PRIVILEGE.ENTER_ROOM)) {
+      return { ok: false, code: SERVER_CODE.PRIVILEGE_DENIED, message: 'privateMapKey does not grant entering the room' };
+    }
+    return key;
+  }
+
+  /**
+   * Checks a privateMapKey for a room: made by the app's key for the user, not expired (neither the sig nor
+   * its privileges), and bound to this room. Resolves to its privilege bits.
+   */
+  async verifyPrivateMapKey(sdkAppId: number, userId: string, key: string, room: RoomTarget): Promise<JoinAuthResult> {
+    const app = this.#apps.get(sdkAppId);
+    if (!app) return { ok: false, code: SERVER_CODE.UNKNOWN_APP, message: `sdkAppId ${sdkAppId} is not configured on this server` };
+    const result = await verifyPrivateMapKey({ key, sdkAppId, userId, secretKey: app.secretKey });
+    if (!result.ok) {
+      return { ok: false, code: KEY_REASON_CODE[result.reason], message: `privateMapKey check failed (${result.reason}): ${result.message}` };
+    }
+    const { info } = result;
+    const bound = info.version === 1 ? { isString: true, id: info.strRoomId } : { isString: false, id: String(info.roomId) };
+    const wanted = room.useStringRoomId ? { isString: true, id: room.roomId } : { isString: false, id: String(Number(room.roomId)) };
+    if (bound.isString !== wanted.isString || bound.id !== wanted.id) {
+      const describe = (r: { isString: boolean; id: string }) => `${r.isString ? 'strRoomId' : 'roomId'} '${r.id}'`;
+      return { ok: false, code: SERVER_CODE.PRIVATE_MAP_KEY_WRONG_ROOM, message: `privateMapKey is for ${describe(bound)}, not ${describe(wanted)}` };
+    }
+    return { ok: true, privileges: info.privilegeMap };
+  }
+
+  /** The app whose admin key this is, when `key` is `sdkAppId`'s admin key (compared in constant time). */
+  adminApp(sdkAppId: number, key: string): AppConfig | undefined {
+    const app = this.#apps.get(sdkAppId);
+    // Hash both sides so the comparison takes the same time whatever the lengths, and compare even when
+    // the app does not exist so that timing tells nothing about which app ids are configured.
+    const expected = digest(app?.adminKey ?? '\u0000no-admin-key');
+    const matches = timingSafeEqual(expected, digest(key));
+    return app?.adminKey !== undefined && matches ? app : undefined;
   }
 }

@@ -1,10 +1,54 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { LIMITS } from '@conclave/protocol';
+import { configFileSchema, formatIssues, LOG_LEVELS, serverConfigSchema, type BillingState, type ConfigFile } from './schema.js';
 
-/** One application: an sdkAppId and the secret key its userSigs are signed with. */
+export type { BillingState };
+
+/** One application: an sdkAppId, the secret key its userSigs are signed with, and how it is served. */
 export interface AppConfig {
   sdkAppId: number;
   secretKey: string;
+  /** Bearer key of this app's admin API (at least 16 characters); without one the app has no admin API. */
+  adminKey?: string;
+  /** A readable name, shown by the admin API. */
+  name?: string;
+  /** Every join must carry a privateMapKey (otherwise only joins that give one are checked against it). */
+  requirePrivateMapKey?: boolean;
+  /** 'active' (default); 'no-package' refuses joins with 5401, 'out-of-credit' with -100013 (SPEC §8). */
+  billing?: BillingState;
+}
+
+/** Limits; over one, the request gets a coded reply and the connection and room go on. */
+export interface LimitsConfig {
+  /** Users in an rtc-scene room (300). */
+  usersPerRoom: number;
+  /** Anchors in a live-scene room (50). */
+  anchorsPerLiveRoom: number;
+  /** Audience members in a live-scene room (1000). */
+  audiencePerLiveRoom: number;
+  /** Signalling connections from one client IP address (50). */
+  connectionsPerIp: number;
+  /** Signalling requests per second on one connection, the call-frequency limit (50). */
+  requestsPerSecond: number;
+  /** Custom and SEI messages per second per sender (30). */
+  customMessagesPerSecond: number;
+  /** Custom and SEI message bytes per second per sender (8000). */
+  customMessageBytesPerSecond: number;
+  /** How long an admin-API ban keeps a user out of a room, unless the request says otherwise (600 s). */
+  banSeconds: number;
+  /** Log uploads and statistics beacons per minute from one IP address (120). */
+  logUploadsPerMinute: number;
+  /** Largest log upload body, after decompression (1 MiB). */
+  logUploadBytes: number;
+}
+
+/** Where the server keeps logs and bans. */
+export interface StorageConfig {
+  /** SQLite database file (created with its folder); ':memory:' keeps nothing across restarts. */
+  path: string;
+  /** Stored logs older than this are deleted (7 days). */
+  logRetentionDays: number;
 }
 
 /** Everything the server needs to run. */
@@ -15,7 +59,7 @@ export interface ServerConfig {
   host: string;
   /** Configured apps. */
   apps: AppConfig[];
-  /** True when the built-in dev app is in use (its key is printed and offered to the demo). */
+  /** True when the built-in dev app is in use (its keys are printed and offered to the demo). */
   devMode: boolean;
   /** IPv4 address the media engine gathers ICE candidates on (all interfaces when unset). */
   iceAddress?: string;
@@ -29,9 +73,23 @@ export interface ServerConfig {
   sdkDir?: string;
   /** pino log level. */
   logLevel: string;
+  /** Signalling URLs the scheduling endpoint hands out; each defaults to this server's own /signal. */
+  domains?: { main?: string; backup?: string };
+  /** Origin the SDK uploads logs to (scheduling's config.loggerDomain); defaults to this server. */
+  loggerDomain?: string;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy) for per-IP limits. */
+  trustProxy: boolean;
+  limits: LimitsConfig;
+  storage: StorageConfig;
 }
 
-/** Raised when the environment holds an invalid setting; the message names the variable. */
+/** Settings given in code (startServer, tests): any top-level field, and any part of limits and storage. */
+export type ServerOverrides = Partial<Omit<ServerConfig, 'limits' | 'storage'>> & {
+  limits?: Partial<LimitsConfig>;
+  storage?: Partial<StorageConfig>;
+};
+
+/** Raised when the environment or the config file holds an invalid setting; the message names it. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -39,7 +97,22 @@ export class ConfigError extends Error {
 /** The sdkAppId of the built-in development app. */
 export const DEV_SDKAPPID = 1400000001;
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** Limits used when neither the file nor the code sets them. */
+export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
+  usersPerRoom: LIMITS.MAX_USERS_RTC,
+  anchorsPerLiveRoom: LIMITS.MAX_ANCHORS_LIVE,
+  audiencePerLiveRoom: 1000,
+  connectionsPerIp: 50,
+  requestsPerSecond: 50,
+  customMessagesPerSecond: LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND,
+  customMessageBytesPerSecond: LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND,
+  banSeconds: 600,
+  logUploadsPerMinute: 120,
+  logUploadBytes: 1024 * 1024,
+});
+
+/** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */
+export const DEFAULT_STORAGE: Readonly<StorageConfig> = Object.freeze({ path: '.conclave/conclave.db', logRetentionDays: 7 });
 
 function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -51,40 +124,84 @@ function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, mi
   return value;
 }
 
-/**
- * Reads the configuration from environment variables, validating each:
- * PORT (default 8080), HOST (default 0.0.0.0), CONCLAVE_SDKAPPID + CONCLAVE_SECRET_KEY (both or neither;
- * neither means a dev app with a generated key), CONCLAVE_ICE_ADDRESS, CONCLAVE_HEARTBEAT_TIMEOUT_MS,
- * CONCLAVE_LOG_LEVEL. Throws ConfigError naming the bad variable.
- */
-export function configFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<ServerConfig> = {}): ServerConfig {
-  const port = parseInteger(env, 'PORT', defaults.port ?? 8080, 0, 65535);
-  const heartbeatTimeoutMs = parseInteger(env, 'CONCLAVE_HEARTBEAT_TIMEOUT_MS', defaults.heartbeatTimeoutMs ?? 18_000, 1000, 600_000);
-  const sessionGraceMs = parseInteger(env, 'CONCLAVE_SESSION_GRACE_MS', defaults.sessionGraceMs ?? LIMITS.SESSION_GRACE_MS, 0, 600_000);
+/** Reads and validates the JSON configuration file; errors name the file and the field. */
+export function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`CONCLAVE_CONFIG: cannot read ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`CONCLAVE_CONFIG: ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = configFileSchema.safeParse(json);
+  if (!parsed.success) throw new ConfigError(`CONCLAVE_CONFIG: ${path}: ${formatIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The apps: the file's, with the environment's app added (or replacing the key of the same sdkAppId). */
+function resolveApps(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: ServerOverrides): { apps: AppConfig[]; devMode: boolean } {
   const rawAppId = env.CONCLAVE_SDKAPPID;
   const secretKey = env.CONCLAVE_SECRET_KEY;
-  let apps: AppConfig[];
-  let devMode = false;
+  const adminKey = env.CONCLAVE_ADMIN_KEY || undefined;
+  if (adminKey !== undefined && adminKey.length < 16) throw new ConfigError('CONCLAVE_ADMIN_KEY must be at least 16 characters');
+  const apps: AppConfig[] = (file.apps ?? []).map((app) => ({ ...app }));
   if (rawAppId || secretKey) {
     if (!rawAppId || !secretKey) throw new ConfigError('CONCLAVE_SDKAPPID and CONCLAVE_SECRET_KEY must be set together');
     const sdkAppId = parseInteger(env, 'CONCLAVE_SDKAPPID', 0, 1, 0xffffffff);
     if (secretKey.length < 16) throw new ConfigError('CONCLAVE_SECRET_KEY must be at least 16 characters');
-    apps = [{ sdkAppId, secretKey }];
-  } else if (defaults.apps && defaults.apps.length > 0) {
-    apps = defaults.apps;
-  } else {
-    apps = [{ sdkAppId: DEV_SDKAPPID, secretKey: randomBytes(32).toString('hex') }];
-    devMode = true;
+    const existing = apps.find((app) => app.sdkAppId === sdkAppId);
+    if (existing) {
+      existing.secretKey = secretKey;
+      if (adminKey) existing.adminKey = adminKey;
+    } else {
+      apps.push({ sdkAppId, secretKey, ...(adminKey ? { adminKey } : {}) });
+    }
+  } else if (adminKey && apps.length > 0) {
+    throw new ConfigError('CONCLAVE_ADMIN_KEY applies to the app of CONCLAVE_SDKAPPID (or the dev app); set adminKey per app in the config file');
   }
-  const logLevel = env.CONCLAVE_LOG_LEVEL ?? defaults.logLevel ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`CONCLAVE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const iceAddress = env.CONCLAVE_ICE_ADDRESS ?? defaults.iceAddress;
+  if (apps.length > 0) return { apps, devMode: false };
+  if (defaults.apps && defaults.apps.length > 0) return { apps: defaults.apps, devMode: false };
+  return {
+    apps: [{ sdkAppId: DEV_SDKAPPID, secretKey: randomBytes(32).toString('hex'), adminKey: adminKey ?? randomBytes(24).toString('hex'), name: 'dev' }],
+    devMode: true,
+  };
+}
+
+/**
+ * Reads the configuration: the JSON file named by CONCLAVE_CONFIG (if any), then environment variables,
+ * which win over the file: PORT (default 8080), HOST (default 0.0.0.0), CONCLAVE_SDKAPPID +
+ * CONCLAVE_SECRET_KEY (+ CONCLAVE_ADMIN_KEY) (both or neither; no app anywhere means a dev app with
+ * generated keys), CONCLAVE_ICE_ADDRESS, CONCLAVE_HEARTBEAT_TIMEOUT_MS, CONCLAVE_SESSION_GRACE_MS,
+ * CONCLAVE_LOG_LEVEL, CONCLAVE_DB, CONCLAVE_SIGNAL_MAIN, CONCLAVE_SIGNAL_BACKUP, CONCLAVE_MAX_CONNECTIONS_PER_IP.
+ * `defaults` fill what neither sets. Throws ConfigError naming the bad variable or field.
+ */
+export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides = {}): ServerConfig {
+  const file: ConfigFile = env.CONCLAVE_CONFIG ? readConfigFile(env.CONCLAVE_CONFIG) : {};
+  const port = parseInteger(env, 'PORT', defaults.port ?? file.port ?? 8080, 0, 65535);
+  const heartbeatTimeoutMs = parseInteger(env, 'CONCLAVE_HEARTBEAT_TIMEOUT_MS', defaults.heartbeatTimeoutMs ?? file.heartbeatTimeoutMs ?? 18_000, 1000, 600_000);
+  const sessionGraceMs = parseInteger(env, 'CONCLAVE_SESSION_GRACE_MS', defaults.sessionGraceMs ?? file.sessionGraceMs ?? LIMITS.SESSION_GRACE_MS, 0, 600_000);
+  const { apps, devMode } = resolveApps(env, file, defaults);
+  const logLevel = env.CONCLAVE_LOG_LEVEL ?? defaults.logLevel ?? file.logLevel ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`CONCLAVE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const iceAddress = env.CONCLAVE_ICE_ADDRESS ?? defaults.iceAddress ?? file.iceAddress;
   if (iceAddress !== undefined && !/^\d{1,3}(\.\d{1,3}){3}$/.test(iceAddress)) {
     throw new ConfigError(`CONCLAVE_ICE_ADDRESS must be an IPv4 address, got '${iceAddress}'`);
   }
+  const domains = { ...file.domains, ...defaults.domains };
+  if (env.CONCLAVE_SIGNAL_MAIN) domains.main = env.CONCLAVE_SIGNAL_MAIN;
+  if (env.CONCLAVE_SIGNAL_BACKUP) domains.backup = env.CONCLAVE_SIGNAL_BACKUP;
+  const limits: LimitsConfig = { ...DEFAULT_LIMITS, ...file.limits, ...defaults.limits };
+  limits.connectionsPerIp = parseInteger(env, 'CONCLAVE_MAX_CONNECTIONS_PER_IP', limits.connectionsPerIp, 1, 1_000_000);
+  const storage: StorageConfig = { ...DEFAULT_STORAGE, ...file.storage, ...defaults.storage };
+  if (env.CONCLAVE_DB) storage.path = env.CONCLAVE_DB;
   return {
     port,
-    host: env.HOST ?? defaults.host ?? '0.0.0.0',
+    host: env.HOST ?? defaults.host ?? file.host ?? '0.0.0.0',
     apps,
     devMode: defaults.devMode ?? devMode,
     iceAddress,
@@ -93,5 +210,33 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: Partial<ServerCo
     demoDir: defaults.demoDir,
     sdkDir: defaults.sdkDir,
     logLevel,
+    ...(domains.main || domains.backup ? { domains } : {}),
+    ...(defaults.loggerDomain ?? file.loggerDomain ? { loggerDomain: defaults.loggerDomain ?? file.loggerDomain } : {}),
+    trustProxy: defaults.trustProxy ?? file.trustProxy ?? false,
+    limits,
+    storage,
   };
+}
+
+/**
+ * The configuration a server runs with: environment and file, then `overrides` on top (limits and
+ * storage merged field by field), validated as a whole. Throws ConfigError naming every bad field.
+ */
+export function resolveConfig(overrides: ServerOverrides = {}, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const base = configFromEnv(env, overrides);
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ServerOverrides;
+  const config: ServerConfig = {
+    ...base,
+    ...defined,
+    limits: { ...base.limits, ...overrides.limits },
+    storage: { ...base.storage, ...overrides.storage },
+  };
+  validateConfig(config);
+  return config;
+}
+
+/** Checks a whole configuration; throws ConfigError listing every problem with its field. */
+export function validateConfig(config: ServerConfig): void {
+  const result = serverConfigSchema.safeParse(config);
+  if (!result.success) throw new ConfigError(`invalid configuration: ${formatIssues(result.error)}`);
 }

@@ -2,9 +2,11 @@
  * The media plane behind one interface. The signalling layer drives it with opaque
  * participant ids; the engine knows media (SDP, RTP), not rooms or the wire protocol.
  *
- * Uplink m-line order is fixed: 0 audio, 1 main video, 2 auxiliary (screen) video.
- * Each subscription is its own downlink carrying one source's audio, main video and
- * auxiliary video, so that subscription changes never need renegotiation.
+ * Uplink m-line order is fixed: 0 audio, 1 main (big) video, 2 small video, 3 auxiliary
+ * (screen) video. Each subscription is its own downlink carrying one source's audio, main
+ * video and auxiliary video, so that subscription changes never need renegotiation; the
+ * downlink's main-video m-line carries the small video instead of the big one when the
+ * subscriber wants only the small one (and the publisher sends it).
  */
 
 /** Which of a source's streams a subscriber receives. */
@@ -23,7 +25,12 @@ export interface EngineStats {
   forwardedPackets: number;
   /** RTP payload bytes forwarded to subscribers since start. */
   forwardedBytes: number;
+  /** RTP packets received from publishers since start, per uplink slot. */
+  receivedPackets?: Record<SourceSlot, number>;
 }
+
+/** The streams of one publisher, in uplink m-line order. */
+export type SourceSlot = 'audio' | 'video' | 'small' | 'aux';
 
 /** Connection state of one peer connection, as the engine reports it. */
 export type LinkState = 'connecting' | 'connected' | 'failed' | 'closed';
@@ -41,7 +48,14 @@ export interface MediaEngine {
   updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void;
   /** Closes one downlink. */
   unsubscribe(subscriberId: string, sourceId: string): void;
-  /** Closes every link of a participant, as publisher and as subscriber. */
+  /**
+   * Opens the participant's data link (one data channel for custom messages) from the client's offer;
+   * resolves to the answer SDP. Replaces an earlier link. `onData` receives each binary message.
+   */
+  openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string>;
+  /** Sends a binary message on the participant's data link; false when there is no open link. */
+  sendData(participantId: string, data: Uint8Array): boolean;
+  /** Closes every link of a participant (uplink, downlinks, data link), as publisher and as subscriber. */
   removeParticipant(participantId: string): void;
   /** Current counters. */
   stats(): EngineStats;

@@ -1,32 +1,46 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { SCHEDULE_PATH, SIGNAL_PATH } from '@conclave/protocol';
+import { AI_DENOISE_AUTH_PATH, HTTP_CODE, LOG_UPLOAD_PATH, SCHEDULE_PATH, SIGNAL_PATH, STATS_BEACON_PATH } from '@conclave/protocol';
 import sirv from 'sirv';
+import { ADMIN_PREFIX, AdminApi } from '../admin/admin-api.js';
 import type { ServerContext } from '../context.js';
 import type { SignalServer } from '../signal/signal-server.js';
+import { handleAiDenoiseAuth, handleLogUpload, handleStatsBeacon } from './endpoints.js';
+import { clientAddress, HttpError, sendError, sendJson } from './respond.js';
 import { handleSchedule } from './schedule.js';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body));
-}
-
 /**
- * The HTTP side: scheduling, health, the dev-app key (dev mode only), the SDK builds at /sdk/,
- * the demo app at /, and the WebSocket upgrade for signalling.
+ * The HTTP side: scheduling, log upload, AI-denoise authorisation, the statistics beacon, the admin API,
+ * health and metrics, the dev-app keys (dev mode only), the SDK builds at /sdk/, the demo app at /, and
+ * the WebSocket upgrade for signalling.
  */
 export function createHttpServer(ctx: ServerContext, signal: SignalServer): Server {
   const sdkFiles: Middleware | undefined = ctx.config.sdkDir ? sirv(ctx.config.sdkDir, { dev: true }) : undefined;
   const demoFiles: Middleware | undefined = ctx.config.demoDir ? sirv(ctx.config.demoDir, { single: true, dev: true }) : undefined;
+  const admin = new AdminApi(ctx);
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const notFound = () => sendJson(res, 404, { code: 404, msg: `not found: ${url.pathname}` });
-    // The SDK is loaded cross-origin by apps that embed it.
+    const address = clientAddress(req, ctx.config.trustProxy);
+    /** Runs an endpoint that answers JSON; its HttpErrors become `{code, message}` with their status. */
+    const answer = (method: string, run: () => Promise<unknown>) => {
+      if (req.method !== method) {
+        sendError(ctx, res, new HttpError(405, HTTP_CODE.METHOD_NOT_ALLOWED, `use ${method}`));
+        req.resume();
+        return;
+      }
+      run().then((body) => sendJson(res, 200, body), (error: unknown) => sendError(ctx, res, error));
+    };
+    // The SDK is loaded cross-origin by apps that embed it; the admin API is key-based (no cookies).
     res.setHeader('access-control-allow-origin', '*');
     if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type' });
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST, DELETE',
+        'access-control-allow-headers': 'content-type, content-encoding, authorization',
+        'access-control-max-age': '600',
+      });
       res.end();
       return;
     }
@@ -38,11 +52,32 @@ export function createHttpServer(ctx: ServerContext, signal: SignalServer): Serv
       });
       return;
     }
-    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok', rooms: ctx.rooms.size });
+    if (url.pathname === LOG_UPLOAD_PATH) return answer('POST', () => handleLogUpload(ctx, req, url, address));
+    if (url.pathname === STATS_BEACON_PATH) return answer('POST', () => handleStatsBeacon(ctx, req, address));
+    if (url.pathname === AI_DENOISE_AUTH_PATH) return answer('GET', () => handleAiDenoiseAuth(ctx, url));
+    if (url.pathname.startsWith(ADMIN_PREFIX)) {
+      admin.handle(req, res, url, address).catch((error: unknown) => sendError(ctx, res, error));
+      return;
+    }
+    if (url.pathname === '/healthz') {
+      let users = 0;
+      for (const room of ctx.rooms.rooms()) users += room.size;
+      const storage = ctx.store.healthy() ? 'ok' : 'failing';
+      return sendJson(res, storage === 'ok' ? 200 : 503, {
+        status: storage === 'ok' ? 'ok' : 'degraded', rooms: ctx.rooms.size, users, connections: ctx.connections.total, storage, uptimeSeconds: Math.round(process.uptime()),
+      });
+    }
+    if (url.pathname === '/metrics') {
+      ctx.metrics.text().then((text) => {
+        res.writeHead(200, { 'content-type': ctx.metrics.contentType, 'cache-control': 'no-store' });
+        res.end(text);
+      }, (error: unknown) => sendError(ctx, res, error));
+      return;
+    }
     if (url.pathname === '/api/dev/app') {
       if (!ctx.config.devMode) return notFound();
       const app = ctx.config.apps[0];
-      return sendJson(res, 200, { sdkAppId: app.sdkAppId, secretKey: app.secretKey });
+      return sendJson(res, 200, { sdkAppId: app.sdkAppId, secretKey: app.secretKey, adminKey: app.adminKey });
     }
     if (url.pathname.startsWith('/sdk/') && sdkFiles) {
       req.url = req.url?.slice('/sdk'.length);

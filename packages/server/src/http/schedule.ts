@@ -27,12 +27,17 @@ function parseForm(body: string, contentType: string | undefined): Record<string
   return Object.fromEntries(new URLSearchParams(body));
 }
 
-/** The public origin of this server as the client reached it, for building signalling URLs. */
-function signalUrl(req: IncomingMessage): string {
+/** The public origin of this server as the client reached it (http or https), for building URLs. */
+export function publicOrigin(req: IncomingMessage): string {
   const forwarded = req.headers['x-forwarded-proto'];
   const secure = (typeof forwarded === 'string' && forwarded.split(',')[0].trim() === 'https') ||
     ('encrypted' in req.socket && Boolean((req.socket as { encrypted?: boolean }).encrypted));
-  return `${secure ? 'wss' : 'ws'}://${req.headers.host ?? 'localhost'}${SIGNAL_PATH}`;
+  return `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+}
+
+/** This server's own signalling URL as the client reached it. */
+function signalUrl(req: IncomingMessage): string {
+  return `${publicOrigin(req).replace(/^http/, 'ws')}${SIGNAL_PATH}`;
 }
 
 /**
@@ -52,16 +57,20 @@ export async function handleSchedule(ctx: ServerContext, req: IncomingMessage): 
   if (!form.userSig) return { code: SERVER_CODE.INVALID_PARAMETER, msg: 'userSig is required' };
   const auth = await ctx.auth.verify(sdkAppId, form.userId, form.userSig);
   if (!auth.ok) return { code: auth.code, msg: auth.message };
-  const url = signalUrl(req);
+  const billing = ctx.auth.billing(sdkAppId);
+  if (!billing.ok) return { code: billing.code, msg: billing.message };
+  // Main and backup signalling domains come from the configuration; each defaults to this server.
+  const own = signalUrl(req);
+  const { domains } = ctx.config;
   return {
     code: 0,
     msg: 'ok',
     data: {
-      domains: { main: url, backup: url },
+      domains: { main: domains?.main ?? own, backup: domains?.backup ?? own },
       iceServers: [],
       iceTransportPolicy: 'all',
       trtcAutoConf: { enable2k4k: true },
-      config: { retryCount: 30, enterRoomTimeout: 5, scheduleCache: true },
+      config: { retryCount: 30, enterRoomTimeout: 5, scheduleCache: true, loggerDomain: ctx.config.loggerDomain ?? publicOrigin(req) },
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { PeerInfo, PushMap, PushName, RoleCode } from '@conclave/protocol';
+import { PRIVILEGE } from '@conclave/usersig';
 
 /** The participant's signalling connection, as the room sees it. */
 export interface ParticipantLink {
@@ -24,6 +25,10 @@ export class Participant {
   flag = 0;
   /** Source users this participant receives from. */
   readonly subscriptions = new Set<string>();
+  /** What the session may do: PRIVILEGE bits of its privateMapKey (all of them when it joined without one). */
+  privileges: number = PRIVILEGE.ALL;
+  /** When the user joined (ms since the epoch). */
+  readonly joinedAt = Date.now();
   link: ParticipantLink;
   /** Proves that a reconnecting client is this session (JoinData.resumeToken). */
   readonly sessionToken: string;

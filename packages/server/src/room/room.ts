@@ -1,5 +1,6 @@
-import type { LeaveReason, PushMap, PushName } from '@conclave/protocol';
+import { ROLE_CODE, type LeaveReason, type PushMap, type PushName } from '@conclave/protocol';
 import type { Participant } from './participant.js';
+import { roomRef, type RoomRef } from './room-ref.js';
 
 /**
  * One room of one app. Every push about a participant goes only to the other participants
@@ -8,10 +9,26 @@ import type { Participant } from './participant.js';
 export class Room {
   /** `${sdkAppId}:${i|s}:${roomId}` */
   readonly key: string;
+  /** The app the room belongs to. */
+  readonly sdkAppId: number;
+  /** The room's name within its app ("1234" or "s:lobby"; see RoomRef). */
+  readonly ref: RoomRef;
+  /** When the room was created (ms since the epoch). */
+  readonly createdAt = Date.now();
   readonly #participants = new Map<string, Participant>();
 
   constructor(key: string) {
     this.key = key;
+    const [app, kind, ...rest] = key.split(':');
+    this.sdkAppId = Number(app);
+    this.ref = roomRef(rest.join(':'), kind === 's');
+  }
+
+  /** Participants by role: anchors (everyone in the rtc scene) and audience. */
+  roleCounts(): { anchors: number; audience: number } {
+    let audience = 0;
+    for (const p of this.#participants.values()) if (p.role === ROLE_CODE.audience) audience++;
+    return { anchors: this.#participants.size - audience, audience };
   }
 
   get size(): number {
@@ -56,10 +73,13 @@ export class Room {
 /** All rooms of all apps, created on first join and dropped when empty. */
 export class RoomRegistry {
   readonly #rooms = new Map<string, Room>();
+  /** The room each user of each app joined last (`${sdkAppId}:${userId}` → ref), for filing uploaded logs. Bounded. */
+  readonly #lastRoom = new Map<string, RoomRef>();
+  static readonly MAX_REMEMBERED_USERS = 100_000;
 
   /** The key of a room: app and room id are both part of it, so equal room ids of two apps never meet. */
   static key(sdkAppId: number, roomId: string, isString: boolean): string {
-    return `${sdkAppId}:${isString ? 's' : 'i'}:${roomId}`;
+    return `${sdkAppId}:${isString ? 's' : 'i'}:${isString ? roomId : String(Number(roomId))}`;
   }
 
   getOrCreate(key: string): Room {
@@ -82,5 +102,30 @@ export class RoomRegistry {
 
   rooms(): IterableIterator<Room> {
     return this.#rooms.values();
+  }
+
+  /** The room with this key, if it exists. */
+  find(key: string): Room | undefined {
+    return this.#rooms.get(key);
+  }
+
+  /** The rooms of one app. */
+  ofApp(sdkAppId: number): Room[] {
+    return [...this.#rooms.values()].filter((room) => room.sdkAppId === sdkAppId);
+  }
+
+  /** Remembers that a user joined a room (the latest wins; the oldest users are forgotten past the bound). */
+  noteJoin(sdkAppId: number, userId: string, ref: RoomRef): void {
+    const key = `${sdkAppId}:${userId}`;
+    this.#lastRoom.delete(key);
+    this.#lastRoom.set(key, ref);
+    if (this.#lastRoom.size > RoomRegistry.MAX_REMEMBERED_USERS) {
+      this.#lastRoom.delete(this.#lastRoom.keys().next().value as string);
+    }
+  }
+
+  /** The room a user joined last, if remembered. */
+  lastRoomOf(sdkAppId: number, userId: string): RoomRef | undefined {
+    return this.#lastRoom.get(`${sdkAppId}:${userId}`);
   }
 }

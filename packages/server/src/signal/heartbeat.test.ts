@@ -30,7 +30,7 @@ const join = async (userId: string) => ({
 describe('signalling heartbeat', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', apps: [APP], devMode: false, logLevel: 'silent', heartbeatTimeoutMs: 1500, sessionGraceMs: 500 }, {});
+    server = await startServer({ port: 0, host: '127.0.0.1', apps: [APP], devMode: false, logLevel: 'silent', heartbeatTimeoutMs: 1500, sessionGraceMs: 500, storage: { path: ':memory:' } }, {});
   });
   afterAll(async () => {
     await server.close();

@@ -1,20 +1,18 @@
 import { genUserSig } from '@conclave/usersig';
 import { SERVER_CODE, type PushMessage, type ReplyMessage } from '@conclave/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Authenticator } from '../auth/authenticator.js';
 import { configFromEnv } from '../config/config.js';
-import type { ServerContext } from '../context.js';
+import { closeContext, createContext, type ServerContext } from '../context.js';
 import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
 import { createLogger } from '../log/logger.js';
-import { RoomRegistry } from '../room/room.js';
 import { SignalSession } from './session.js';
 
 const APP = { sdkAppId: 1400000123, secretKey: 'session-test-secret-key-0123456789' };
 const OTHER_APP = { sdkAppId: 1400000456, secretKey: 'another-apps-secret-key-987654321' };
 
 function context(): ServerContext {
-  const config = configFromEnv({}, { apps: [APP, OTHER_APP], logLevel: 'silent' });
-  return { config, auth: new Authenticator(config.apps), rooms: new RoomRegistry(), engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent') };
+  const config = configFromEnv({}, { apps: [APP, OTHER_APP], logLevel: 'silent', storage: { path: ':memory:' } });
+  return createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent') });
 }
 
 /** A session with a recording transport. */
@@ -47,6 +45,7 @@ describe('SignalSession', () => {
   let ctx: ServerContext;
   afterEach(async () => {
     await ctx?.engine.close();
+    if (ctx) closeContext(ctx);
   });
 
   it('answers malformed messages with a code and keeps the connection', async () => {
@@ -56,7 +55,9 @@ describe('SignalSession', () => {
     await c.session.handle('[1,2]');
     await c.session.handle(JSON.stringify({ id: 'x', cmd: 'join' }));
     await c.session.handle(JSON.stringify({ id: 7, cmd: 'explode', data: {} }));
-    expect(c.out.map((m) => (m as ReplyMessage).code)).toEqual([SERVER_CODE.BAD_REQUEST, SERVER_CODE.BAD_REQUEST, SERVER_CODE.BAD_REQUEST, SERVER_CODE.BAD_REQUEST]);
+    expect(c.out.map((m) => (m as ReplyMessage).code)).toEqual([SERVER_CODE.BAD_REQUEST, SERVER_CODE.BAD_REQUEST, SERVER_CODE.BAD_REQUEST, SERVER_CODE.UNKNOWN_COMMAND]);
+    // A request with a valid id gets its reply under that id, even for an unknown command.
+    expect((c.out[3] as ReplyMessage).id).toBe(7);
     expect((c.out[3] as ReplyMessage).message).toMatch(/unknown command/);
     expect((await c.send('heartbeat', {})).code).toBe(0);
     expect(c.closed).toBeUndefined();

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
-  LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE,
+  DATA_RECORD, decodeRecords, encodeRecords, LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE,
   type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason,
 } from '@conclave/protocol';
 import type { ServerContext } from '../context.js';
 import { Participant } from '../room/participant.js';
 import { RoomRegistry, type Room } from '../room/room.js';
+import { removeParticipant } from '../room/eviction.js';
+import { capacityRefusal } from '../room/capacity.js';
+import { parseRoomRef, roomRef } from '../room/room-ref.js';
+import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, parseEnvelope, validateData } from './validate.js';
 
 /** A failure with a reply code. */
@@ -22,9 +26,6 @@ export interface SessionTransport {
 }
 
 type Handler<C extends Command> = (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']>;
-
-/** Requests per second one connection may make before replies say 'call frequency limit exceeded'. */
-const MAX_REQUESTS_PER_SECOND = 50;
 
 let tinyIdCounter = 0;
 
@@ -51,6 +52,7 @@ export class SignalSession {
   /** Handles one raw message from the client. */
   async handle(raw: string): Promise<void> {
     if (this.#closed) return;
+    this.#ctx.metrics.signalMessage();
     if (Buffer.byteLength(raw) > LIMITS.MAX_MESSAGE_BYTES) {
       this.#reply({ id: -1, code: SERVER_CODE.MESSAGE_TOO_LARGE, message: `message exceeds ${LIMITS.MAX_MESSAGE_BYTES} bytes` });
       return;
@@ -67,7 +69,8 @@ export class SignalSession {
       if (error instanceof CommandError) {
         this.#reply({ id, code: error.code, message: error.message });
       } else if (error instanceof InvalidMessage) {
-        this.#reply({ id, code: id === -1 ? SERVER_CODE.BAD_REQUEST : SERVER_CODE.INVALID_PARAMETER, message: error.message });
+        const replyId = error.id ?? id;
+        this.#reply({ id: replyId, code: error.code ?? (replyId === -1 ? SERVER_CODE.BAD_REQUEST : SERVER_CODE.INVALID_PARAMETER), message: error.message });
       } else {
         this.#ctx.logger.error({ err: error }, 'command failed');
         this.#reply({ id, code: SERVER_CODE.INTERNAL, message: 'internal error' });
@@ -119,10 +122,12 @@ export class SignalSession {
       this.#windowCount = 0;
     }
     this.#windowCount++;
-    return this.#windowCount <= MAX_REQUESTS_PER_SECOND;
+    // Requests per second one connection may make before replies say 'call frequency limit exceeded'.
+    return this.#windowCount <= this.#ctx.config.limits.requestsPerSecond;
   }
 
   #reply(reply: ReplyMessage): void {
+    if (reply.code !== SERVER_CODE.OK) this.#ctx.metrics.error('signal', reply.code);
     if (!this.#closed) this.#transport.send(JSON.stringify(reply));
   }
 
@@ -156,18 +161,47 @@ export class SignalSession {
 
   /** Ends a participant's session: media, subscriptions, membership. */
   #remove(participant: Participant, room: Room, reason: LeaveReason): void {
-    participant.dispose();
-    if (room.get(participant.userId) !== participant) return;
-    this.#ctx.engine.removeParticipant(participant.id);
-    for (const other of room.participants()) other.subscriptions.delete(participant.userId);
-    room.remove(participant, reason);
-    this.#ctx.rooms.release(room);
-    this.#ctx.logger.info({ room: room.key, userId: participant.userId, reason }, 'left');
+    removeParticipant(this.#ctx, room, participant, reason);
+  }
+
+  /**
+   * After an engine call: a participant that left the room meanwhile (leave, drop, kick) must not keep
+   * links the call created, so its media is removed again and the request fails.
+   */
+  #stillIn(room: Room, ...participants: Participant[]): void {
+    const gone = participants.filter((p) => room.get(p.userId) !== p);
+    for (const p of gone) this.#ctx.engine.removeParticipant(p.id);
+    if (gone.length > 0) throw new CommandError(SERVER_CODE.NOT_JOINED, `${gone.map((p) => p.userId).join(', ')} left the room meanwhile`);
   }
 
   #mediaError(error: unknown): CommandError {
     this.#ctx.logger.warn({ err: error }, 'media negotiation failed');
     return new CommandError(SERVER_CODE.MEDIA_ERROR, `media negotiation failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  /**
+   * A custom message from `sender`'s data link: dropped when the sender is no longer in the room, is an
+   * audience, or is over the per-sender limit (30 messages and 8000 bytes per second); otherwise stamped
+   * with the sender's tinyId and forwarded to the other participants of the same room only.
+   */
+  #onCustomMessage(sender: Participant, room: Room, data: Uint8Array): void {
+    if (room.get(sender.userId) !== sender || sender.role === ROLE_CODE.audience) return;
+    const records = decodeRecords(data);
+    const payload = records?.find((r) => r.tag === DATA_RECORD.PAYLOAD);
+    if (!records || !payload || payload.value.length === 0 || payload.value.length > LIMITS.MAX_CUSTOM_MESSAGE_BYTES) return;
+    const verdict = this.#ctx.customMessages.check(sender.id, payload.value.length);
+    if (!verdict.ok) {
+      this.#ctx.metrics.error('signal', verdict.code);
+      this.#ctx.logger.debug({ room: room.key, userId: sender.userId }, verdict.message);
+      return;
+    }
+    const stamped = encodeRecords([
+      { tag: DATA_RECORD.TINY_ID, value: new TextEncoder().encode(sender.tinyId) },
+      ...records.filter((r) => r.tag !== DATA_RECORD.TINY_ID),
+    ]);
+    for (const other of room.participants()) {
+      if (other !== sender) this.#ctx.engine.sendData(other.id, stamped);
+    }
   }
 
   readonly #handlers: { [C in Command]: Handler<C> } = {
@@ -181,14 +215,18 @@ export class SignalSession {
       }
       this.#joining = true;
       try {
-        const auth = await this.#ctx.auth.verify(data.sdkAppId, data.userId, data.userSig);
+        const auth = await this.#ctx.auth.verifyJoin(data);
         if (!auth.ok) throw new CommandError(auth.code, auth.message);
         if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
-        const room = this.#ctx.rooms.getOrCreate(RoomRegistry.key(data.sdkAppId, data.roomId, data.useStringRoomId));
+        const roomKey = RoomRegistry.key(data.sdkAppId, data.roomId, data.useStringRoomId);
+        const ref = roomRef(data.roomId, data.useStringRoomId);
+        const ban = this.#ctx.bans.find(data.sdkAppId, ref, data.userId);
+        if (ban) throw new CommandError(SERVER_CODE.USER_BANNED, `banned from this room until ${new Date(ban.until).toISOString()}${ban.reason ? `: ${ban.reason}` : ''}`);
         const role = data.trtcScene === SCENE_CODE.live ? data.trtcRole : ROLE_CODE.anchor;
-        if (room.size >= LIMITS.MAX_USERS_RTC && !room.get(data.userId)) {
-          throw new CommandError(SERVER_CODE.ROOM_FULL, `room is full (${LIMITS.MAX_USERS_RTC} users)`);
-        }
+        const full = capacityRefusal(this.#ctx.rooms.find(roomKey), data.trtcScene, role, data.userId, this.#ctx.config.limits);
+        if (full) throw new CommandError(full.code, full.message);
+        const room = this.#ctx.rooms.getOrCreate(roomKey);
+        this.#ctx.rooms.noteJoin(data.sdkAppId, data.userId, ref);
         const link = {
           push: <P extends PushName>(push: P, pushData: PushMap[P]) => this.#send(push, pushData),
           evict: (banned: PushMap['banned']) => this.evict(banned),
@@ -199,6 +237,7 @@ export class SignalSession {
           // Resume: the same session on a new connection; the others notice nothing.
           previous.link.release();
           previous.attach(link);
+          previous.privileges = auth.privileges;
           this.#participant = previous;
           this.#room = room;
           this.#scene = data.trtcScene;
@@ -211,6 +250,7 @@ export class SignalSession {
         if (previous?.detached) this.#remove(previous, room, 'kick');
         const existing = [...room.participants()].map((p) => p.info());
         const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), role, link, randomUUID());
+        participant.privileges = auth.privileges;
         this.#participant = participant;
         this.#room = room;
         this.#scene = data.trtcScene;
@@ -227,15 +267,26 @@ export class SignalSession {
     },
     heartbeat: async () => ({}),
     publish: async (data) => {
-      const { participant } = this.#joined();
+      const { participant, room } = this.#joined();
       if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience) {
         throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
       }
+      if (!maySend(participant.privileges)) {
+        throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, 'privateMapKey grants no send privilege (audio, video or sub video)');
+      }
+      let sdp: string;
       try {
-        return { sdp: await this.#ctx.engine.publish(participant.id, data.sdp) };
+        sdp = await this.#ctx.engine.publish(participant.id, data.sdp);
       } catch (error) {
         throw this.#mediaError(error);
       }
+      this.#stillIn(room, participant);
+      if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience) {
+        // Switched to audience while negotiating.
+        this.#ctx.engine.unpublish(participant.id);
+        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
+      }
+      return { sdp };
     },
     unpublish: async () => {
       const { participant, room } = this.#joined();
@@ -251,6 +302,8 @@ export class SignalSession {
       if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience && data.flag !== 0) {
         throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
       }
+      const denied = deniedFlagParts(participant.privileges, data.flag);
+      if (denied.length > 0) throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, `privateMapKey does not grant sending ${denied.join(', ')}`);
       if (participant.flag !== data.flag) {
         participant.flag = data.flag;
         room.announceFlags(participant);
@@ -261,13 +314,15 @@ export class SignalSession {
       const { participant, room } = this.#joined();
       const source = this.#source(room, data.srcUserId);
       if (source === participant) throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'cannot subscribe to yourself');
+      let sdp: string;
       try {
-        const sdp = await this.#ctx.engine.subscribe(participant.id, source.id, data);
-        participant.subscriptions.add(source.userId);
-        return { sdp };
+        sdp = await this.#ctx.engine.subscribe(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges));
       } catch (error) {
         throw this.#mediaError(error);
       }
+      this.#stillIn(room, participant, source);
+      participant.subscriptions.add(source.userId);
+      return { sdp };
     },
     'subscribe-answer': async (data) => {
       const { participant, room } = this.#joined();
@@ -277,12 +332,13 @@ export class SignalSession {
       } catch (error) {
         throw this.#mediaError(error);
       }
+      this.#stillIn(room, participant, source);
       return {};
     },
     'subscribe-change': async (data) => {
       const { participant, room } = this.#joined();
       const source = this.#source(room, data.srcUserId);
-      this.#ctx.engine.updateSubscription(participant.id, source.id, data);
+      this.#ctx.engine.updateSubscription(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges));
       return {};
     },
     unsubscribe: async (data) => {
@@ -292,9 +348,31 @@ export class SignalSession {
       participant.subscriptions.delete(data.srcUserId);
       return {};
     },
+    'data-link': async (data) => {
+      const { participant, room } = this.#joined();
+      let sdp: string;
+      try {
+        sdp = await this.#ctx.engine.openDataLink(participant.id, data.sdp, (bytes) => this.#onCustomMessage(participant, room, bytes));
+      } catch (error) {
+        throw this.#mediaError(error);
+      }
+      this.#stillIn(room, participant);
+      return { sdp };
+    },
     'switch-role': async (data) => {
       const { participant, room } = this.#joined();
       if (this.#scene !== SCENE_CODE.live) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, 'switchRole can only be called in live mode');
+      if (data.privateMapKey) {
+        // A new privateMapKey replaces the session's privileges (it must be for this user and room).
+        const target = parseRoomRef(room.ref)!;
+        const key = await this.#ctx.auth.verifyPrivateMapKey(room.sdkAppId, participant.userId, data.privateMapKey, { roomId: target.roomId, useStringRoomId: target.isString });
+        if (!key.ok) throw new CommandError(key.code, key.message);
+        participant.privileges = key.privileges;
+      }
+      if (data.role !== participant.role) {
+        const full = capacityRefusal(room, SCENE_CODE.live, data.role, participant.userId, this.#ctx.config.limits);
+        if (full) throw new CommandError(full.code, full.message);
+      }
       participant.role = data.role;
       if (data.role === ROLE_CODE.audience) {
         this.#ctx.engine.unpublish(participant.id);

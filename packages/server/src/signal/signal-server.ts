@@ -1,23 +1,38 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { LIMITS } from '@conclave/protocol';
+import { LIMITS, SERVER_CODE } from '@conclave/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerContext } from '../context.js';
+import { clientAddress } from '../http/respond.js';
 import { SignalSession } from './session.js';
+
+/** Largest WebSocket frame read at all: bigger ones close the connection (1009); up to it, a message over
+ * LIMITS.MAX_MESSAGE_BYTES gets a MESSAGE_TOO_LARGE reply and the connection goes on. */
+const MAX_FRAME_BYTES = LIMITS.MAX_MESSAGE_BYTES * 16;
+
+/** How long a connection over the per-address limit waits for its first request before it is closed. */
+const REFUSED_CONNECTION_MS = 10_000;
 
 /**
  * The WebSocket signalling endpoint. Each connection gets a SignalSession; a connection
  * silent for longer than the heartbeat time-out is closed and its user leaves the room.
+ * Connections per client address are limited: one over the limit answers its first request with
+ * TOO_MANY_CONNECTIONS and is closed, and the address's other connections go on.
  */
 export class SignalServer {
   readonly #wss: WebSocketServer;
   readonly #ctx: ServerContext;
   readonly #sockets = new Set<WebSocket>();
+  readonly #refused = new Set<WebSocket>();
 
   constructor(ctx: ServerContext) {
     this.#ctx = ctx;
-    this.#wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.MAX_MESSAGE_BYTES * 2 });
-    this.#wss.on('connection', (socket) => this.#accept(socket));
+    this.#wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+    this.#wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+      const address = clientAddress(request, ctx.config.trustProxy);
+      if (ctx.connections.open(address, ctx.config.limits.connectionsPerIp)) this.#accept(socket, address);
+      else this.#refuse(socket, address);
+    });
   }
 
   /** Takes over an HTTP upgrade request for the signalling path. */
@@ -25,7 +40,34 @@ export class SignalServer {
     this.#wss.handleUpgrade(request, socket, head, (ws) => this.#wss.emit('connection', ws, request));
   }
 
-  #accept(socket: WebSocket): void {
+  #refuse(socket: WebSocket, address: string): void {
+    const { connectionsPerIp } = this.#ctx.config.limits;
+    this.#ctx.metrics.connectionRefused('per-address');
+    this.#ctx.metrics.error('signal', SERVER_CODE.TOO_MANY_CONNECTIONS);
+    this.#ctx.logger.warn({ address, limit: connectionsPerIp }, 'signalling connection refused: too many from this address');
+    const message = `too many connections from this address (${connectionsPerIp})`;
+    const timer = setTimeout(() => socket.close(4029, 'too many connections'), REFUSED_CONNECTION_MS);
+    socket.once('message', (raw, isBinary) => {
+      let id = -1;
+      try {
+        const parsed: unknown = isBinary ? undefined : JSON.parse(raw.toString());
+        if (typeof parsed === 'object' && parsed !== null && Number.isSafeInteger((parsed as { id?: unknown }).id)) id = (parsed as { id: number }).id;
+      } catch {
+        // not JSON: answered with id -1
+      }
+      socket.send(JSON.stringify({ id, code: SERVER_CODE.TOO_MANY_CONNECTIONS, message }));
+      clearTimeout(timer);
+      socket.close(4029, 'too many connections');
+    });
+    this.#refused.add(socket);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      this.#refused.delete(socket);
+    });
+    socket.on('error', () => undefined);
+  }
+
+  #accept(socket: WebSocket, address: string): void {
     this.#sockets.add(socket);
     const session = new SignalSession(this.#ctx, {
       send: (text) => {
@@ -47,6 +89,7 @@ export class SignalServer {
     socket.on('close', (code) => {
       clearTimeout(timer);
       this.#sockets.delete(socket);
+      this.#ctx.connections.close(address);
       // 1000 / 1001: the client closed on purpose (page closed or navigated away). Anything else is a drop.
       session.closed(code === 1000 || code === 1001 ? 'normal' : 'timeout');
     });
@@ -59,6 +102,7 @@ export class SignalServer {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ push: 'server-shutdown', data: {} }));
       socket.close(1001, 'server shutdown');
     }
+    for (const socket of this.#refused) socket.terminate();
     this.#wss.close();
   }
 }

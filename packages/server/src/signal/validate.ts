@@ -1,4 +1,4 @@
-import { COMMANDS, LIMITS, type Command, type CommandMap } from '@conclave/protocol';
+import { COMMANDS, LIMITS, SERVER_CODE, type Command, type CommandMap } from '@conclave/protocol';
 
 /** A request that passed envelope validation. */
 export interface Envelope {
@@ -10,6 +10,16 @@ export interface Envelope {
 /** Thrown for invalid input; the message is sent back in the reply. */
 export class InvalidMessage extends Error {
   override name = 'InvalidMessage';
+  /** The request's id, when the envelope had a valid one (so the reply can carry it). */
+  readonly id: number | undefined;
+  /** The reply code; by default BAD_REQUEST for a bad envelope and INVALID_PARAMETER for bad data. */
+  readonly code: number | undefined;
+
+  constructor(message: string, id?: number, code?: number) {
+    super(message);
+    this.id = id;
+    this.code = code;
+  }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -25,8 +35,10 @@ export function parseEnvelope(raw: string): Envelope {
   if (!isObject(parsed)) throw new InvalidMessage('message must be a JSON object');
   const { id, cmd, data } = parsed;
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new InvalidMessage('id must be a non-negative integer');
-  if (typeof cmd !== 'string' || !(COMMANDS as readonly string[]).includes(cmd)) throw new InvalidMessage(`unknown command '${String(cmd).slice(0, 40)}'`);
-  if (data !== undefined && !isObject(data)) throw new InvalidMessage('data must be an object');
+  if (typeof cmd !== 'string' || !(COMMANDS as readonly string[]).includes(cmd)) {
+    throw new InvalidMessage(`unknown command '${String(cmd).slice(0, 40)}'`, id, SERVER_CODE.UNKNOWN_COMMAND);
+  }
+  if (data !== undefined && !isObject(data)) throw new InvalidMessage('data must be an object', id, SERVER_CODE.INVALID_PARAMETER);
   return { id, cmd: cmd as Command, data: data ?? {} };
 }
 
@@ -71,6 +83,7 @@ const SHAPES: { [C in Command]: Shape } = {
   'subscribe-change': WANTS,
   unsubscribe: { srcUserId: USER_ID },
   'switch-role': { role: { type: 'integer', min: 20, max: 21 }, privateMapKey: { type: 'string', optional: true, max: 4096 } },
+  'data-link': { sdp: SDP },
 };
 
 /** Checks a command's data against its shape; returns it typed, or throws InvalidMessage naming the field. */

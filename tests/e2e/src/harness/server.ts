@@ -19,6 +19,8 @@ export async function startTestServer(overrides: Parameters<typeof startServer>[
     iceAddress: '127.0.0.1',
     logLevel: process.env.CONCLAVE_LOG_LEVEL ?? 'warn',
     ...overrides,
+    // Logs and bans in memory unless a test asks for a file.
+    storage: { path: ':memory:', ...overrides.storage },
   }, {});
   return Object.assign(server, {
     sig: (userId: string, options: { expire?: number; now?: number; secretKey?: string } = {}) => genUserSig({

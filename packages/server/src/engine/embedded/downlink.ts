@@ -12,10 +12,15 @@ export interface ForwardCounter {
 }
 
 type Slot = 'audio' | 'video' | 'aux';
+/** Which of the publisher's camera layers feeds the downlink's main-video m-line. */
+type Layer = 'video' | 'small';
 
 /**
  * A subscriber's send-only peer connection for one source user: three m-lines (audio, main
  * video, auxiliary video), fed from the source's forward points according to what is wanted.
+ * The main-video m-line carries the small video instead of the big one when only the small one
+ * is wanted and the publisher sends it; a layer switch rewrites the sender's RTP state
+ * (replaceRTP) on the first packet of the new layer and asks that layer for a key frame.
  */
 export class Downlink {
   readonly #pc: RTCPeerConnection;
@@ -25,6 +30,8 @@ export class Downlink {
   readonly #counter: ForwardCounter;
   #state: LinkState = 'connecting';
   readonly #net: PeerNetworkOptions;
+  /** The layer whose packets the main-video sender sent last. */
+  #sentLayer: Layer | undefined;
 
   constructor(net: PeerNetworkOptions, sources: PublisherSources, wants: ForwardWants, counter: ForwardCounter) {
     this.#net = net;
@@ -35,7 +42,8 @@ export class Downlink {
     const slots: Slot[] = ['audio', 'video', 'aux'];
     for (const slot of slots) {
       const transceiver = this.#pc.addTransceiver(slot === 'audio' ? 'audio' : 'video', { direction: 'sendonly' });
-      this.#wire(slot, sources[slot], transceiver.sender);
+      this.#wire(slot, slot, transceiver.sender);
+      if (slot === 'video') this.#wire(slot, 'small', transceiver.sender);
     }
     this.#pc.connectionStateChange.subscribe((state) => {
       this.#state = linkState(state);
@@ -59,11 +67,22 @@ export class Downlink {
   update(wants: ForwardWants): void {
     const videoAdded = (wants.bigVideo || wants.smallVideo) && !(this.#wants.bigVideo || this.#wants.smallVideo);
     const auxAdded = wants.auxVideo && !this.#wants.auxVideo;
+    const layerBefore = this.#layer;
     this.#wants = wants;
     // Before the link is up a key frame would be dropped; the connect handler asks then.
     if (this.#state !== 'connected') return;
-    if (videoAdded) this.#sources.video.requestKeyframe();
+    if (videoAdded || this.#layer !== layerBefore) this.#sources[this.#layer].requestKeyframe();
     if (auxAdded) this.#sources.aux.requestKeyframe();
+  }
+
+  /** The camera layer to forward now: small when only small is wanted and the publisher sends it. */
+  get #layer(): Layer {
+    return this.#wants.smallVideo && !this.#wants.bigVideo && this.#sources.small.active ? 'small' : 'video';
+  }
+
+  /** The camera layer this downlink currently forwards (for tests and metrics). */
+  get layer(): Layer {
+    return this.#layer;
   }
 
   get state(): LinkState {
@@ -81,9 +100,20 @@ export class Downlink {
     return this.#wants.auxVideo;
   }
 
-  #wire(slot: Slot, source: ForwardSource, sender: RTCRtpSender): void {
+  /** Feeds `sender` (the m-line of `slot`) from the publisher's `from` stream. */
+  #wire(slot: Slot, from: keyof PublisherSources, sender: RTCRtpSender): void {
+    const source: ForwardSource = this.#sources[from];
     const sink: PacketSink = (rtp: RtpPacket, restarted: boolean) => {
       if (!this.#wanted(slot) || this.#state !== 'connected') return;
+      if (slot === 'video') {
+        const layer = this.#layer;
+        if (layer !== from) return;
+        // Another layer (or a new track of this one) continues the sequence and timestamps of the last.
+        if (this.#sentLayer !== layer) {
+          restarted = true;
+          this.#sentLayer = layer;
+        }
+      }
       if (restarted) sender.replaceRTP(rtp.header);
       const out = rtp.clone();
       // The publisher's extension ids mean nothing on this link; the sender writes its own.
@@ -93,12 +123,12 @@ export class Downlink {
       sender.sendRtp(out).catch(() => undefined);
     };
     this.#removeSinks.push(source.addSink(sink));
-    // A lost picture on the subscriber side is relayed to the publisher.
-    sender.onPictureLossIndication.subscribe(() => source.requestKeyframe());
+    // A lost picture on the subscriber side is relayed to the publisher (of the layer being forwarded).
+    if (from !== 'small') sender.onPictureLossIndication.subscribe(() => (slot === 'video' ? this.#sources[this.#layer] : source).requestKeyframe());
   }
 
   #requestKeyframes(): void {
-    if (this.#wants.bigVideo || this.#wants.smallVideo) this.#sources.video.requestKeyframe();
+    if (this.#wants.bigVideo || this.#wants.smallVideo) this.#sources[this.#layer].requestKeyframe();
     if (this.#wants.auxVideo) this.#sources.aux.requestKeyframe();
   }
 }

@@ -1,4 +1,5 @@
-import type { EngineStats, ForwardWants, MediaEngine } from '../media-engine.js';
+import type { EngineStats, ForwardWants, MediaEngine, SourceSlot } from '../media-engine.js';
+import { DataLink } from './data-link.js';
 import { Downlink, type ForwardCounter } from './downlink.js';
 import { ForwardSource } from './forward-source.js';
 import type { PeerNetworkOptions } from './peer-factory.js';
@@ -19,7 +20,9 @@ export class EmbeddedEngine implements MediaEngine {
   readonly #sources = new Map<string, PublisherSources>();
   readonly #uplinks = new Map<string, Uplink>();
   readonly #downlinks = new Map<string, Downlink>();
+  readonly #dataLinks = new Map<string, DataLink>();
   readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
+  readonly #received: Record<SourceSlot, number> = { audio: 0, video: 0, small: 0, aux: 0 };
 
   constructor(options: EmbeddedEngineOptions = {}) {
     this.#net = options;
@@ -28,7 +31,8 @@ export class EmbeddedEngine implements MediaEngine {
   #sourcesOf(participantId: string): PublisherSources {
     let sources = this.#sources.get(participantId);
     if (!sources) {
-      sources = { audio: new ForwardSource(), video: new ForwardSource(), aux: new ForwardSource() };
+      const counted = (slot: SourceSlot) => new ForwardSource(() => { this.#received[slot]++; });
+      sources = { audio: counted('audio'), video: counted('video'), small: counted('small'), aux: counted('aux') };
       this.#sources.set(participantId, sources);
     }
     return sources;
@@ -75,8 +79,23 @@ export class EmbeddedEngine implements MediaEngine {
     this.#downlinks.delete(key);
   }
 
+  async openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string> {
+    this.#dataLinks.get(participantId)?.close();
+    this.#dataLinks.delete(participantId);
+    const { link, answer } = await DataLink.negotiate(this.#net, offerSdp, onData);
+    this.#dataLinks.get(participantId)?.close(); // a concurrent open: the last one wins
+    this.#dataLinks.set(participantId, link);
+    return answer;
+  }
+
+  sendData(participantId: string, data: Uint8Array): boolean {
+    return this.#dataLinks.get(participantId)?.send(data) ?? false;
+  }
+
   removeParticipant(participantId: string): void {
     this.unpublish(participantId);
+    this.#dataLinks.get(participantId)?.close();
+    this.#dataLinks.delete(participantId);
     for (const [key, downlink] of this.#downlinks) {
       const [subscriber, source] = key.split('\u0000');
       if (subscriber === participantId || source === participantId) {
@@ -93,6 +112,7 @@ export class EmbeddedEngine implements MediaEngine {
       downlinks: this.#downlinks.size,
       forwardedPackets: this.#counter.packets,
       forwardedBytes: this.#counter.bytes,
+      receivedPackets: { ...this.#received },
     };
   }
 

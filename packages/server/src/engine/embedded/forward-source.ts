@@ -7,7 +7,7 @@ const KEYFRAME_INTERVAL_MS = 300;
 export type PacketSink = (rtp: RtpPacket, restarted: boolean) => void;
 
 /**
- * One stream of a publisher (its audio, main video or auxiliary video) as subscribers see it:
+ * One stream of a publisher (its audio, big video, small video or auxiliary video) as subscribers see it:
  * a stable fan-out point that outlives the publisher's peer connections, so a republish
  * re-attaches a new track without touching the subscribers' downlinks.
  */
@@ -20,6 +20,12 @@ export class ForwardSource {
   /** mimeType of the codec the publisher negotiated, e.g. 'video/H264'. */
   codecMimeType: string | undefined;
   #lastKeyframeRequest = 0;
+  readonly #onReceive: (() => void) | undefined;
+
+  /** @param onReceive called for every RTP packet the publisher sends (for counters). */
+  constructor(onReceive?: () => void) {
+    this.#onReceive = onReceive;
+  }
   #keyframeTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Starts forwarding a new publisher track (replacing the previous one). */
@@ -30,6 +36,7 @@ export class ForwardSource {
     this.codecMimeType = codecMimeType;
     for (const sink of this.#sinks) this.#restartPending.add(sink);
     const { unSubscribe } = track.onReceiveRtp.subscribe((rtp) => {
+      this.#onReceive?.();
       for (const sink of this.#sinks) {
         const restarted = this.#restartPending.has(sink);
         if (restarted) this.#restartPending.delete(sink);

@@ -3,12 +3,16 @@ import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
 import { createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 
-/** The three slots of a publisher, in uplink m-line order. */
+/** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
 export interface PublisherSources {
   audio: ForwardSource;
   video: ForwardSource;
+  small: ForwardSource;
   aux: ForwardSource;
 }
+
+/** Uplink m-line index → slot. */
+export const UPLINK_SLOTS: readonly (keyof PublisherSources)[] = ['audio', 'video', 'small', 'aux'];
 
 /** A publisher's receive-only peer connection: attaches each incoming track to its forward source. */
 export class Uplink {
@@ -27,8 +31,9 @@ export class Uplink {
     pc.onTransceiverAdded.subscribe((transceiver) => {
       transceiver.onTrack.subscribe((track) => {
         const index = transceiver.mLineIndex ?? pc.getTransceivers().indexOf(transceiver);
-        const source = index === 0 ? sources.audio : index === 1 ? sources.video : index === 2 ? sources.aux : undefined;
-        if (!source) return;
+        const slot = UPLINK_SLOTS[index];
+        if (!slot) return;
+        const source = sources[slot];
         const codec = transceiver.codecs[0]?.mimeType;
         source.attach(track, transceiver.receiver, codec);
         // A subscriber that is already waiting needs a key frame to start decoding.

@@ -1,0 +1,135 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AdminClient, AdminRoom, AdminUser } from './api';
+import { describeError, type Notice } from './notice';
+
+/** How often the open lists refresh themselves. */
+const REFRESH_MS = 3000;
+
+function roomName(room: AdminRoom): string {
+  return room.strRoomId !== undefined ? `"${room.strRoomId}"` : String(room.roomId);
+}
+
+function streamsOf(user: AdminUser): string {
+  const s = user.streams;
+  const parts = [
+    s.audio && (s.audioMuted ? 'audio (muted)' : 'audio'),
+    s.video && (s.videoMuted ? 'video (muted)' : 'video'),
+    s.small && 'small',
+    s.aux && (s.auxMuted ? 'screen (muted)' : 'screen'),
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : '—';
+}
+
+function UserRow({ user, onKick, onBan }: { user: AdminUser; onKick: () => void; onBan: (seconds: number) => void }) {
+  const [seconds, setSeconds] = useState('600');
+  return (
+    <tr data-testid={`admin-user-${user.userId}`}>
+      <td><code>{user.userId}</code>{!user.connected && <span className="admin-badge admin-warn">reconnecting</span>}</td>
+      <td>{user.role}</td>
+      <td data-testid={`admin-user-streams-${user.userId}`}>{streamsOf(user)}</td>
+      <td>{user.subscriptions.length > 0 ? user.subscriptions.join(', ') : '—'}</td>
+      <td>{new Date(user.joinedAt).toLocaleTimeString()}</td>
+      <td className="admin-actions">
+        <button type="button" className="admin-button admin-small" onClick={onKick} data-testid={`admin-kick-${user.userId}`}>Kick</button>
+        <input className="admin-seconds" value={seconds} onChange={(e) => setSeconds(e.target.value)} inputMode="numeric" aria-label={`ban ${user.userId} for seconds`} data-testid={`admin-ban-seconds-${user.userId}`} />
+        <button type="button" className="admin-button admin-small admin-danger" onClick={() => onBan(Number(seconds))} data-testid={`admin-ban-${user.userId}`}>Ban (s)</button>
+      </td>
+    </tr>
+  );
+}
+
+/** Rooms of the app; a selected room shows its users with kick and ban, and can be dismissed. */
+export function RoomsPanel({ client, notify, onChange }: { client: AdminClient; notify: (n: Notice) => void; onChange: () => void }) {
+  const [rooms, setRooms] = useState<AdminRoom[] | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [users, setUsers] = useState<AdminUser[] | null>(null);
+  const [confirmDismiss, setConfirmDismiss] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const list = await client.rooms();
+      setRooms(list);
+      if (selected !== null) {
+        if (list.some((r) => r.roomKey === selected)) setUsers(await client.users(selected));
+        else setUsers([]);
+      }
+    } catch (e) {
+      notify({ kind: 'error', text: describeError(e) });
+    }
+  }, [client, notify, selected]);
+
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  const act = async (run: () => Promise<string>) => {
+    try {
+      notify({ kind: 'ok', text: await run() });
+    } catch (e) {
+      notify({ kind: 'error', text: describeError(e) });
+    }
+    await load();
+    onChange();
+  };
+
+  return (
+    <section className="admin-grid">
+      <div className="admin-card" data-testid="admin-rooms">
+        <div className="admin-row admin-between">
+          <h2>Rooms</h2>
+          <button type="button" className="admin-button admin-small" onClick={() => void load()} data-testid="admin-refresh">Refresh</button>
+        </div>
+        {rooms === null ? <p className="admin-muted">Loading…</p> : rooms.length === 0 ? <p className="admin-muted" data-testid="admin-rooms-empty">No room has anyone in it.</p> : (
+          <ul className="admin-list">
+            {rooms.map((room) => (
+              <li key={room.roomKey}>
+                <button type="button" className={`admin-room${room.roomKey === selected ? ' admin-room-selected' : ''}`} onClick={() => { setSelected(room.roomKey); setConfirmDismiss(false); setUsers(null); void client.users(room.roomKey).then(setUsers, (e: unknown) => notify({ kind: 'error', text: describeError(e) })); }} data-testid={`admin-room-${room.roomKey}`}>
+                  <span className="admin-room-name">{roomName(room)}</span>
+                  <span className="admin-muted">{room.users} users · {room.anchors} anchors · {room.audience} audience · {room.streams} streams</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="admin-card" data-testid="admin-users">
+        {selected === null ? <p className="admin-muted">Select a room to see its users.</p> : (
+          <>
+            <div className="admin-row admin-between">
+              <h2>Room <code>{selected}</code></h2>
+              {confirmDismiss ? (
+                <span className="admin-row">
+                  <button type="button" className="admin-button admin-small admin-danger" data-testid="admin-dismiss-confirm" onClick={() => { setConfirmDismiss(false); void act(async () => { const r = await client.dismiss(selected); return `Room ${selected} dismissed (${r.users.length} users removed)`; }); }}>Dismiss for everyone</button>
+                  <button type="button" className="admin-button admin-small" onClick={() => setConfirmDismiss(false)}>Cancel</button>
+                </span>
+              ) : (
+                <button type="button" className="admin-button admin-small admin-danger" onClick={() => setConfirmDismiss(true)} data-testid="admin-dismiss">Dismiss room</button>
+              )}
+            </div>
+            {users === null ? <p className="admin-muted">Loading…</p> : users.length === 0 ? <p className="admin-muted">Nobody is in this room.</p> : (
+              <table className="admin-table">
+                <thead><tr><th>User</th><th>Role</th><th>Publishing</th><th>Receives from</th><th>Joined</th><th /></tr></thead>
+                <tbody>
+                  {users.map((user) => (
+                    <UserRow
+                      key={user.userId}
+                      user={user}
+                      onKick={() => void act(async () => { await client.kick(selected, user.userId); return `${user.userId} was kicked`; })}
+                      onBan={(seconds) => void act(async () => {
+                        if (!Number.isInteger(seconds) || seconds < 1) throw new Error('ban seconds must be a positive integer');
+                        const r = await client.ban(selected, user.userId, seconds);
+                        return `${user.userId} is banned until ${new Date(r.until).toLocaleString()}`;
+                      })}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

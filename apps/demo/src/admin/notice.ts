@@ -1,0 +1,10 @@
+import { AdminApiError } from './api';
+
+/** A message for the person at the page: what happened, and the server's code when there is one. */
+export function describeError(error: unknown): string {
+  if (error instanceof AdminApiError) return error.code ? `${error.message} (code ${error.code})` : error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** One line of feedback after an action. */
+export type Notice = { kind: 'ok' | 'error'; text: string } | null;

@@ -1,0 +1,180 @@
+import { LOG_UPLOAD_PATH, STATS_BEACON_PATH, type LogCmdType, type LogUploadBody, type StatsBeaconBody } from '@conclave/protocol';
+import { gzipSync, strToU8 } from 'fflate';
+import { addLogSink, formatEntry, uploadIsEnabled, type LogEntry } from './logger.js';
+
+/** Upload cadence and limits (SPEC §7, §9). */
+export const LOG_UPLOAD = Object.freeze({
+  INTERVAL_MS: 5000,
+  MAX_BATCH: 50,
+  GZIP_ABOVE_CHARS: 2800,
+  RETRIES: 3,
+  RETRY_DELAY_MS: 2000,
+  TIMEOUT_MS: 5000,
+  /** A failure event is uploaded this long after the error event. */
+  EVENT_DELAY_MS: 2000,
+  /** Lines kept while uploads fail; the oldest go first. */
+  MAX_BUFFERED: 1000,
+} as const);
+
+/** Who the logs are about. */
+export interface LogIdentity {
+  /** Origin of the log service (scheduling's loggerDomain, the loggerProxy, or the SDK's server). */
+  origin: string;
+  sdkAppId: number;
+  userId: string;
+  version: string;
+  roomId?: number;
+  strRoomId?: string;
+}
+
+/** The request of one upload: body bytes or text, and whether it is gzip. */
+export function encodeBody(body: LogUploadBody | StatsBeaconBody, compressAboveChars: number): { data: string | Uint8Array<ArrayBuffer>; gzip: boolean } {
+  const json = JSON.stringify(body);
+  if (json.length <= compressAboveChars) return { data: json, gzip: false };
+  return { data: gzipSync(strToU8(json)) as Uint8Array<ArrayBuffer>, gzip: true };
+}
+
+/** The upload URL for a cmdtype. */
+export function uploadUrl(origin: string, sdkAppId: number, cmdType: LogCmdType): string {
+  const random = Math.floor(Math.random() * 2 ** 31);
+  return `${origin.replace(/\/+$/, '')}${LOG_UPLOAD_PATH}?random=${random}&sdkappid=${sdkAppId}&cmdtype=${cmdType}`;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** POSTs with a time-out; resolves to whether the server took it (2xx). */
+async function post(url: string, body: { data: string | Uint8Array<ArrayBuffer>; gzip: boolean }, timeoutMs: number, keepalive = false): Promise<boolean> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      body: body.data,
+      headers: { 'content-type': 'application/json', ...(body.gzip ? { 'content-encoding': 'gzip' } : {}) },
+      signal: controller.signal,
+      keepalive,
+    });
+    return res.ok;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Uploads one client's log lines while it is in a room (SPEC §7): every 5 s a batch of at most 50 lines,
+ * gzip above 2800 characters, 3 retries 2 s apart, 5 s time-out; the rest on leave. Also the failure-event
+ * upload and the key-value statistics beacon.
+ */
+export class LogUploader {
+  #identity: LogIdentity | undefined;
+  readonly #buffer: LogEntry[] = [];
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #removeSink: (() => void) | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+  readonly #counts = new Map<number, number>();
+
+  /** Starts collecting and uploading for a session. */
+  start(identity: LogIdentity): void {
+    this.#identity = identity;
+    this.#removeSink ??= addLogSink((entry) => {
+      this.#buffer.push(entry);
+      if (this.#buffer.length > LOG_UPLOAD.MAX_BUFFERED) this.#buffer.splice(0, this.#buffer.length - LOG_UPLOAD.MAX_BUFFERED);
+    });
+    this.#timer ??= setInterval(() => void this.flush(false), LOG_UPLOAD.INTERVAL_MS);
+  }
+
+  /** Uploads what is buffered: one batch (periodic) or everything (final). Serialised. */
+  flush(all: boolean): Promise<void> {
+    const run = async () => {
+      do {
+        const identity = this.#identity;
+        if (!identity || this.#buffer.length === 0 || !uploadIsEnabled()) return;
+        const batch = this.#buffer.splice(0, LOG_UPLOAD.MAX_BATCH);
+        const ok = await this.#send(identity, 'jssdk_log', batch.map(formatEntry).join('\n'));
+        if (!ok) return; // those lines are lost; the server is unreachable
+      } while (all);
+    };
+    this.#flushing = this.#flushing.then(run, run);
+    return this.#flushing;
+  }
+
+  async #send(identity: LogIdentity, cmdType: LogCmdType, text: string, errorInfo?: LogUploadBody['errorInfo'], retries: number = LOG_UPLOAD.RETRIES): Promise<boolean> {
+    const body: LogUploadBody = {
+      timestamp: Date.now(), sdkAppId: identity.sdkAppId, userId: identity.userId, version: identity.version, log: text,
+      ...(identity.strRoomId !== undefined ? { strRoomId: identity.strRoomId } : identity.roomId !== undefined ? { roomId: identity.roomId } : {}),
+      ...(errorInfo ? { errorInfo } : {}),
+    };
+    const encoded = encodeBody(body, LOG_UPLOAD.GZIP_ABOVE_CHARS);
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (attempt > 0) await sleep(LOG_UPLOAD.RETRY_DELAY_MS);
+      if (await post(uploadUrl(identity.origin, identity.sdkAppId, cmdType), encoded, LOG_UPLOAD.TIMEOUT_MS)) return true;
+    }
+    return false;
+  }
+
+  /** The failure-event upload: 2 s after an error event, low priority, errors ignored. */
+  reportError(error: { message?: string; stack?: string; code?: number }): void {
+    const identity = this.#identity;
+    if (!identity || !uploadIsEnabled()) return;
+    setTimeout(() => {
+      const recent = this.#buffer.slice(-LOG_UPLOAD.MAX_BATCH).map(formatEntry).join('\n');
+      void this.#send(identity, 'jssdk_event', `error ${error.code ?? ''}: ${error.message ?? ''}\n${recent}`,
+        { message: error.message?.slice(0, 4096), stack: error.stack?.slice(0, 16384) }, 0).catch(() => undefined);
+    }, LOG_UPLOAD.EVENT_DELAY_MS);
+  }
+
+  /** Counts a key for the key-value statistics beacon (keys classed by their last three digits, SPEC §9). */
+  count(key: number): void {
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+  }
+
+  /** Sends the key-value statistics beacon (navigator.sendBeacon, else a keepalive fetch). */
+  sendBeacon(): void {
+    const identity = this.#identity;
+    if (!identity || !uploadIsEnabled()) return;
+    const body: StatsBeaconBody = {
+      sdkAppId: identity.sdkAppId,
+      userId: identity.userId,
+      msg_sdk_basic_info: {
+        sdkVersion: identity.version,
+        terminalType: 15,
+        framework: 'conclave',
+        networkType: networkType(),
+      },
+      stats_count: [...this.#counts].map(([key, count]) => ({ key, count })),
+    };
+    this.#counts.clear();
+    const url = `${identity.origin.replace(/\/+$/, '')}${STATS_BEACON_PATH}`;
+    const json = JSON.stringify(body);
+    const sent = typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function'
+      && navigator.sendBeacon(url, new Blob([json], { type: 'text/plain' }));
+    if (!sent) void post(url, { data: json, gzip: false }, 500, true);
+  }
+
+  /** Ends the session: uploads what is left, sends the beacon, stops. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#removeSink?.();
+    this.#removeSink = undefined;
+    this.sendBeacon();
+    await this.flush(true).catch(() => undefined);
+    this.#identity = undefined;
+    this.#buffer.length = 0;
+  }
+}
+
+/** The browser's network type (SPEC §3 network types), best effort. */
+function networkType(): number {
+  const type = (globalThis.navigator as { connection?: { type?: string; effectiveType?: string } } | undefined)?.connection;
+  switch (type?.type ?? type?.effectiveType) {
+    case 'wifi': return 1;
+    case '3g': return 2;
+    case '2g': case 'slow-2g': return 3;
+    case '4g': return 4;
+    case 'ethernet': return 5;
+    default: return 0;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The microphone's Web Audio path: source → capture gain → the published track, and source →
+ * ear-monitor gain → the speakers. Extra sources (screen-share system audio) can be mixed in.
+ */
+export class AudioGraph {
+  readonly #ctx: AudioContext;
+  readonly #gain: GainNode;
+  readonly #monitor: GainNode;
+  readonly #destination: MediaStreamAudioDestinationNode;
+  #source: MediaStreamAudioSourceNode | undefined;
+  readonly #extras = new Map<MediaStreamTrack, MediaStreamAudioSourceNode>();
+
+  constructor(track: MediaStreamTrack, sampleRate = 48000) {
+    this.#ctx = new AudioContext({ sampleRate });
+    this.#gain = this.#ctx.createGain();
+    this.#monitor = this.#ctx.createGain();
+    this.#monitor.gain.value = 0;
+    this.#destination = this.#ctx.createMediaStreamDestination();
+    this.#gain.connect(this.#destination);
+    this.#monitor.connect(this.#ctx.destination);
+    this.setSource(track);
+    // A context created without a user gesture starts suspended; resume on the next click.
+    if (this.#ctx.state === 'suspended') {
+      this.#ctx.resume().catch(() => undefined);
+      const resume = () => {
+        this.#ctx.resume().catch(() => undefined);
+      };
+      document.addEventListener('click', resume, { once: true });
+    }
+  }
+
+  /** The track to publish. */
+  get output(): MediaStreamTrack {
+    return this.#destination.stream.getAudioTracks()[0];
+  }
+
+  /** Feeds the graph from another microphone track (device switch, recovery). */
+  setSource(track: MediaStreamTrack): void {
+    this.#source?.disconnect();
+    this.#source = this.#ctx.createMediaStreamSource(new MediaStream([track]));
+    this.#source.connect(this.#gain);
+    this.#source.connect(this.#monitor);
+  }
+
+  /** captureVolume in percent (100 = unchanged). */
+  setCaptureVolume(percent: number): void {
+    this.#gain.gain.value = percent / 100;
+  }
+
+  /** earMonitorVolume 0–100 (0 = off). */
+  setEarMonitorVolume(percent: number): void {
+    this.#monitor.gain.value = percent / 100;
+  }
+
+  /** Mixes another audio track into the published one. */
+  addExtra(track: MediaStreamTrack): void {
+    if (this.#extras.has(track)) return;
+    const node = this.#ctx.createMediaStreamSource(new MediaStream([track]));
+    node.connect(this.#destination);
+    this.#extras.set(track, node);
+  }
+
+  removeExtra(track: MediaStreamTrack): void {
+    this.#extras.get(track)?.disconnect();
+    this.#extras.delete(track);
+  }
+
+  close(): void {
+    this.output.stop();
+    this.#ctx.close().catch(() => undefined);
+  }
+}

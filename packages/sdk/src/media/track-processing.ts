@@ -1,0 +1,119 @@
+import { invalidParameter } from '../errors/catalogue.js';
+import { EXTRA_CODE } from '../constants/error-code.js';
+
+/** A track made by the SDK from another source, with its release. */
+export interface DerivedTrack {
+  track: MediaStreamTrack;
+  stop(): void;
+}
+
+/** Chromium's insertable streams for raw media (not yet in TypeScript's DOM library). */
+interface ProcessorCtor {
+  new (init: { track: MediaStreamTrack }): { readable: ReadableStream<VideoFrame> };
+}
+interface GeneratorCtor {
+  new (init: { kind: 'video' }): MediaStreamTrack & { writable: WritableStream<VideoFrame> };
+}
+
+/**
+ * The mirror image of a video track, for mirror 'publish' / 'both': what others receive is flipped.
+ * Uses Chromium's MediaStreamTrackProcessor / MediaStreamTrackGenerator (no timers, so it keeps
+ * running in background tabs), else a canvas redrawn on a timer.
+ */
+export function mirrorTrack(source: MediaStreamTrack): DerivedTrack {
+  const g = globalThis as unknown as { MediaStreamTrackProcessor?: ProcessorCtor; MediaStreamTrackGenerator?: GeneratorCtor; OffscreenCanvas?: typeof OffscreenCanvas };
+  if (g.MediaStreamTrackProcessor && g.MediaStreamTrackGenerator && g.OffscreenCanvas && typeof VideoFrame !== 'undefined') {
+    const processor = new g.MediaStreamTrackProcessor({ track: source });
+    const generator = new g.MediaStreamTrackGenerator({ kind: 'video' });
+    const canvas = new OffscreenCanvas(2, 2);
+    const ctx = canvas.getContext('2d');
+    const abort = new AbortController();
+    const flip = new TransformStream<VideoFrame, VideoFrame>({
+      transform(frame, controller) {
+        if (!ctx) {
+          controller.enqueue(frame);
+          return;
+        }
+        const width = frame.displayWidth;
+        const height = frame.displayHeight;
+        if (canvas.width !== width || canvas.height !== height) {
+          canvas.width = width;
+          canvas.height = height;
+        }
+        ctx.setTransform(-1, 0, 0, 1, width, 0);
+        ctx.drawImage(frame, 0, 0, width, height);
+        const flipped = new VideoFrame(canvas, { timestamp: frame.timestamp, ...(frame.duration !== null ? { duration: frame.duration } : {}) });
+        frame.close();
+        controller.enqueue(flipped);
+      },
+    });
+    processor.readable.pipeThrough(flip, { signal: abort.signal }).pipeTo(generator.writable, { signal: abort.signal }).catch(() => undefined);
+    return {
+      track: generator,
+      stop() {
+        abort.abort();
+        generator.stop();
+      },
+    };
+  }
+  return canvasTrack(source.getSettings().frameRate ?? 15, (ctx, canvas, video) => {
+    canvas.width = video.videoWidth || 2;
+    canvas.height = video.videoHeight || 2;
+    ctx.setTransform(-1, 0, 0, 1, canvas.width, 0);
+    ctx.drawImage(video, 0, 0);
+  }, source);
+}
+
+/** A canvas track redrawn on a timer from an optional source video. */
+function canvasTrack(frameRate: number, draw: (ctx: CanvasRenderingContext2D, canvas: HTMLCanvasElement, video: HTMLVideoElement) => void,
+  source?: MediaStreamTrack): DerivedTrack {
+  const canvas = document.createElement('canvas');
+  const ctx = canvas.getContext('2d');
+  const video = document.createElement('video');
+  video.muted = true;
+  video.playsInline = true;
+  if (source) {
+    video.srcObject = new MediaStream([source]);
+    video.play().catch(() => undefined);
+  }
+  const stream = canvas.captureStream(frameRate);
+  const timer = setInterval(() => {
+    if (ctx) draw(ctx, canvas, video);
+  }, 1000 / frameRate);
+  if (ctx) draw(ctx, canvas, video);
+  const track = stream.getVideoTracks()[0];
+  return {
+    track,
+    stop() {
+      clearInterval(timer);
+      track.stop();
+      video.srcObject = null;
+    },
+  };
+}
+
+/** Loads an image; INVALID_PARAMETER 'load image failed' with the url when it cannot. */
+export function loadImage(url: string, functionName: string): Promise<HTMLImageElement> {
+  return new Promise((resolve, reject) => {
+    const image = new Image();
+    image.crossOrigin = 'anonymous';
+    image.onload = () => resolve(image);
+    image.onerror = () => reject(invalidParameter(EXTRA_CODE.TYPE, `load image failed: ${url}`, functionName));
+    image.src = url;
+  });
+}
+
+/** A video track showing a still image at the given size (mute with an image URL), redrawn at 5 fps. */
+export async function imageTrack(url: string, width: number, height: number, functionName: string): Promise<DerivedTrack> {
+  const image = await loadImage(url, functionName);
+  return canvasTrack(5, (ctx, canvas) => {
+    canvas.width = width;
+    canvas.height = height;
+    ctx.fillStyle = '#000';
+    ctx.fillRect(0, 0, width, height);
+    const scale = Math.min(width / image.naturalWidth, height / image.naturalHeight);
+    const w = image.naturalWidth * scale;
+    const h = image.naturalHeight * scale;
+    ctx.drawImage(image, (width - w) / 2, (height - h) / 2, w, h);
+  });
+}

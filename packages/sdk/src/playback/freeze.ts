@@ -1,0 +1,117 @@
+/** Render freeze: decode fps at or below this (SPEC §9 'render-freeze fps threshold 2'). */
+export const RENDER_FREEZE_FPS = 2;
+/** A single freeze counts at most this long (SPEC §9 'freeze durations capped 5000 ms'). */
+export const FREEZE_CAP_MS = 5000;
+
+/** The figures of one kind of freeze. */
+export interface FreezeFigures {
+  /** Freezes that started. */
+  count: number;
+  /** Total frozen time in ms (each freeze capped at 5000 ms), including a freeze in progress. */
+  durationMs: number;
+  /** True while frozen. */
+  active: boolean;
+}
+
+/** One remote video's freeze figures (read by the statistics module). */
+export interface FreezeStats {
+  userId: string;
+  streamType: 'main' | 'sub';
+  /** Frames per second rendered over the last sample. */
+  fps: number;
+  /** The remote track was muted (remote mute → unmute / unsubscribe / publish change). */
+  videoFreeze: FreezeFigures;
+  /** Rendering at RENDER_FREEZE_FPS fps or less while playing. */
+  renderFreeze: FreezeFigures;
+}
+
+class Span {
+  count = 0;
+  #total = 0;
+  #since: number | undefined;
+
+  start(now: number): void {
+    if (this.#since !== undefined) return;
+    this.count++;
+    this.#since = now;
+  }
+
+  stop(now: number): void {
+    if (this.#since === undefined) return;
+    this.#total += Math.min(FREEZE_CAP_MS, now - this.#since);
+    this.#since = undefined;
+  }
+
+  figures(now: number): FreezeFigures {
+    const current = this.#since === undefined ? 0 : Math.min(FREEZE_CAP_MS, now - this.#since);
+    return { count: this.count, durationMs: this.#total + current, active: this.#since !== undefined };
+  }
+}
+
+/**
+ * Freeze detection of one remote video (SPEC §4). Video freeze: starts when the remote track is
+ * muted, stops on unmute, unsubscribe or a publish change. Render freeze: starts when the rendered
+ * frame rate is 2 fps or less, ends above 2. Pure: the caller feeds events and frame counts.
+ */
+export class FreezeMonitor {
+  readonly userId: string;
+  readonly streamType: 'main' | 'sub';
+  readonly #now: () => number;
+  readonly #video = new Span();
+  readonly #render = new Span();
+  #lastFrames: number | undefined;
+  #lastAt = 0;
+  #fps = 0;
+
+  constructor(userId: string, streamType: 'main' | 'sub', now: () => number = () => Date.now()) {
+    this.userId = userId;
+    this.streamType = streamType;
+    this.#now = now;
+  }
+
+  /** The remote track was muted. */
+  trackMuted(): void {
+    this.#video.start(this.#now());
+  }
+
+  /** The remote track unmuted, was unsubscribed, or the remote's publish state changed. */
+  videoResumed(): void {
+    this.#video.stop(this.#now());
+  }
+
+  /**
+   * A frame-count sample (total frames rendered so far), taken about every second while the
+   * player should be playing. A render freeze is not counted while the video is frozen at the source.
+   */
+  sample(totalFrames: number): void {
+    const now = this.#now();
+    if (this.#lastFrames !== undefined && now > this.#lastAt) {
+      this.#fps = ((totalFrames - this.#lastFrames) * 1000) / (now - this.#lastAt);
+      const sourceFrozen = this.#video.figures(now).active;
+      if (this.#fps <= RENDER_FREEZE_FPS && !sourceFrozen) this.#render.start(now);
+      else this.#render.stop(now);
+    }
+    this.#lastFrames = totalFrames;
+    this.#lastAt = now;
+  }
+
+  /** Playback stopped: ends any freeze in progress. */
+  end(): void {
+    const now = this.#now();
+    this.#video.stop(now);
+    this.#render.stop(now);
+    this.#lastFrames = undefined;
+    this.#fps = 0;
+  }
+
+  stats(): FreezeStats {
+    const now = this.#now();
+    return {
+      userId: this.userId,
+      streamType: this.streamType,
+      fps: Math.round(this.#fps * 10) / 10,
+      videoFreeze: this.#video.figures(now),
+      renderFreeze: this.#render.figures(now),
+    };
+  }
+}

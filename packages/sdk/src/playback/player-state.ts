@@ -1,0 +1,66 @@
+/** Player states (SPEC §4): STOPPED, PLAYING, PAUSED. */
+export type PlayerState = 'STOPPED' | 'PLAYING' | 'PAUSED';
+
+/** Why a player changed state, as audio-/video-play-state-changed report it. */
+export type PlayReason = 'playing' | 'mute' | 'unmute' | 'ended' | 'pause' | 'error';
+
+/** Paused players resume on their own this many times (SPEC §9 'paused-play retry 5'). */
+export const PAUSED_RETRIES = 5;
+
+/**
+ * The player state machine: PLAYING from any state, PAUSED only from PLAYING, STOPPED from any.
+ * `onChange` is called once per actual change.
+ */
+export class PlayerStateMachine {
+  #state: PlayerState = 'STOPPED';
+  readonly #onChange: (state: PlayerState, reason: PlayReason) => void;
+
+  constructor(onChange: (state: PlayerState, reason: PlayReason) => void) {
+    this.#onChange = onChange;
+  }
+
+  get state(): PlayerState {
+    return this.#state;
+  }
+
+  playing(reason: PlayReason): void {
+    this.#set('PLAYING', reason);
+  }
+
+  paused(reason: PlayReason): void {
+    if (this.#state === 'PLAYING') this.#set('PAUSED', reason);
+  }
+
+  stopped(reason: PlayReason): void {
+    this.#set('STOPPED', reason);
+  }
+
+  #set(state: PlayerState, reason: PlayReason): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.#onChange(state, reason);
+  }
+}
+
+/**
+ * The auto-resume budget of a paused player: PAUSED_RETRIES tries, restored when the player
+ * plays again or its view is recreated.
+ */
+export class ResumeBudget {
+  #left = PAUSED_RETRIES;
+
+  /** Takes one try; false when the budget is spent. */
+  take(): boolean {
+    if (this.#left <= 0) return false;
+    this.#left--;
+    return true;
+  }
+
+  reset(): void {
+    this.#left = PAUSED_RETRIES;
+  }
+
+  get left(): number {
+    return this.#left;
+  }
+}

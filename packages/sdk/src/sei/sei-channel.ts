@@ -1,0 +1,116 @@
+import { LIMITS } from '@conclave/protocol';
+import type { Emitter } from '../common/emitter.js';
+import { log } from '../log/logger.js';
+import { RateWindow } from '../messages/rate-window.js';
+import type { TRTCEventTypes } from '../types.js';
+import { buildSeiNal, extractSei, insertSei, MAX_SEI_PER_FRAME, NotH26xFrame } from './nal.js';
+
+/** An encoded frame as the encoded-transform API hands it over. */
+interface EncodedFrame {
+  data: ArrayBuffer;
+}
+
+/** The streams of an RTCRtpSender / RTCRtpReceiver created with encodedInsertableStreams. */
+interface EncodedStreams {
+  readable: ReadableStream<EncodedFrame>;
+  writable: WritableStream<EncodedFrame>;
+}
+
+type WithEncodedStreams = { createEncodedStreams?: () => EncodedStreams };
+
+/** The peer-connection option that makes senders and receivers expose encoded streams (Chromium). */
+export const INSERTABLE_STREAMS_CONFIG = { encodedInsertableStreams: true } as const;
+
+/** True when this browser offers encoded streams on senders (createEncodedStreams). */
+export function encodedStreamsSupported(): boolean {
+  return typeof RTCRtpSender !== 'undefined' && typeof (RTCRtpSender.prototype as WithEncodedStreams).createEncodedStreams === 'function';
+}
+
+/** Messages waiting for the next frames, per stream; more than this and the oldest are dropped. */
+const MAX_QUEUED = 60;
+
+/**
+ * SEI messages in H264 video (create({enableSEI: true})): on send, queued messages become SEI NAL units
+ * inserted before the first slice of the next frames (at most 9 per frame); on receive, SEI units of
+ * payload types 5 and 243 become sei-message events with the same bytes. Every sender and receiver of
+ * a connection created with encodedInsertableStreams must be piped, so audio is piped through unchanged.
+ */
+export class SeiChannel {
+  readonly #events: Emitter<TRTCEventTypes>;
+  readonly #queues: Record<'main' | 'sub', Uint8Array[]> = { main: [], sub: [] };
+  readonly #window = new RateWindow(LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND, LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND);
+  #warned = false;
+
+  constructor(events: Emitter<TRTCEventTypes>) {
+    this.#events = events;
+  }
+
+  /** Takes a message for the rate limits (30 messages, 8000 bytes per second); false when over. */
+  admit(bytes: number): boolean {
+    return this.#window.take(bytes);
+  }
+
+  /** Queues a message for the next frames of a stream. */
+  enqueue(streamType: 'main' | 'sub', payload: Uint8Array, payloadType: number): void {
+    const queue = this.#queues[streamType];
+    queue.push(buildSeiNal(payload, payloadType));
+    if (queue.length > MAX_QUEUED) queue.splice(0, queue.length - MAX_QUEUED);
+  }
+
+  /** Pipes a sender: main and auxiliary video get the SEI insertion, the rest passes through. */
+  attachSender(slot: string, sender: RTCRtpSender): void {
+    const streamType = slot === 'video' ? 'main' : slot === 'aux' ? 'sub' : undefined;
+    this.#pipe(sender as unknown as WithEncodedStreams, (frame) => {
+      if (!streamType) return;
+      const queue = this.#queues[streamType];
+      if (queue.length === 0) return;
+      try {
+        frame.data = insertSei(new Uint8Array(frame.data), queue.slice(0, MAX_SEI_PER_FRAME)).buffer as ArrayBuffer;
+        queue.splice(0, MAX_SEI_PER_FRAME);
+      } catch (error) {
+        this.#warnOnce(error);
+      }
+    });
+  }
+
+  /** Pipes a receiver of `userId`: SEI of main and auxiliary video becomes sei-message events. */
+  attachReceiver(userId: string, slot: string, receiver: RTCRtpReceiver): void {
+    const streamType = slot === 'video' ? 'main' : slot === 'aux' ? 'sub' : undefined;
+    this.#pipe(receiver as unknown as WithEncodedStreams, (frame) => {
+      if (!streamType) return;
+      let messages;
+      try {
+        messages = extractSei(new Uint8Array(frame.data));
+      } catch (error) {
+        this.#warnOnce(error);
+        return;
+      }
+      for (const message of messages) {
+        this.#events.emit('sei-message', { data: message.payload.slice().buffer, userId, streamType, seiPayloadType: message.payloadType });
+      }
+    });
+  }
+
+  #warnOnce(error: unknown): void {
+    if (this.#warned) return;
+    this.#warned = true;
+    log.warn(error instanceof NotH26xFrame ? 'SEI skipped: not h26x frame (the video codec is not H264)' : 'SEI processing failed:', error);
+  }
+
+  #pipe(target: WithEncodedStreams, onFrame: (frame: EncodedFrame) => void): void {
+    if (typeof target.createEncodedStreams !== 'function') return;
+    let streams: EncodedStreams;
+    try {
+      streams = target.createEncodedStreams();
+    } catch (error) {
+      log.warn('encoded streams unavailable:', error);
+      return;
+    }
+    streams.readable.pipeThrough(new TransformStream<EncodedFrame, EncodedFrame>({
+      transform(frame, controller) {
+        onFrame(frame);
+        controller.enqueue(frame);
+      },
+    })).pipeTo(streams.writable).catch(() => undefined);
+  }
+}

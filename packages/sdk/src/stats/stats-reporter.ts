@@ -1,0 +1,190 @@
+import type { Emitter } from '../common/emitter.js';
+import { log } from '../log/logger.js';
+import type { NetworkQuality, StreamStatistic, TRTCEventTypes, TRTCStatistics } from '../types.js';
+import {
+  mean, QUALITY, qualityOf, receiveFigures, rttOf, sendFigures, sortLoudestFirst, volumeOf, levelOf,
+  type DirectionFigures, type Stat,
+} from './compute.js';
+
+/** Statistics and network quality are reported every 2 s (API.md). */
+export const STATS_INTERVAL_MS = 2000;
+
+/** Slot names by transceiver index. */
+const UPLINK_ORDER = ['audio', 'video', 'small', 'aux'];
+const DOWNLINK_ORDER = ['audio', 'video', 'aux'];
+
+/** Where the reporter finds the peer connections of the room. */
+export interface StatsSources {
+  joined(): boolean;
+  uplink(): RTCPeerConnection | undefined;
+  downlinks(): { userId: string; pc: RTCPeerConnection }[];
+  /** The data link (its RTT stands in when no media flows). */
+  dataLink(): RTCPeerConnection | undefined;
+}
+
+/** Reads a peer connection's stats as plain entries, with a map from mid to slot name. */
+async function read(pc: RTCPeerConnection, order: readonly string[]): Promise<{ stats: Stat[]; slotOf: (mid: string | undefined) => string | undefined }> {
+  const report = await pc.getStats();
+  const stats: Stat[] = [];
+  report.forEach((value: Stat) => stats.push(value));
+  const mids = new Map<string, string>();
+  pc.getTransceivers().forEach((t, index) => {
+    if (t.mid !== null && order[index]) mids.set(t.mid, order[index]);
+  });
+  return { stats, slotOf: (mid) => (mid === undefined ? undefined : mids.get(mid)) };
+}
+
+const toStatistic = (f: DirectionFigures | undefined): StreamStatistic => ({
+  audio: { bitrate: f?.audio.bitrate ?? 0, audioLevel: Math.round((f?.audio.audioLevel ?? 0) * 1000) / 1000 },
+  video: f?.video ?? [],
+});
+
+const isDown = (pc: RTCPeerConnection) => pc.connectionState === 'failed' || pc.connectionState === 'disconnected';
+
+/**
+ * The statistics and network-quality events every 2 s while in the room, and the audio-volume event
+ * at its own interval, all from getStats() of the room's peer connections.
+ */
+export class StatsReporter {
+  readonly #events: Emitter<TRTCEventTypes>;
+  readonly #sources: StatsSources;
+  /** Previous snapshots by peer connection, one map per loop (their intervals differ). */
+  readonly #prevStats = new WeakMap<RTCPeerConnection, Stat[]>();
+  readonly #prevVolume = new WeakMap<RTCPeerConnection, Stat[]>();
+  #statsTimer: ReturnType<typeof setInterval> | undefined;
+  #volumeTimer: ReturnType<typeof setInterval> | undefined;
+  #volumeInterval = 0;
+  #volumeInBackground = false;
+  #busy = false;
+
+  constructor(events: Emitter<TRTCEventTypes>, sources: StatsSources) {
+    this.#events = events;
+    this.#sources = sources;
+  }
+
+  /** Starts the 2-second loop (after joining); it stops by itself once the room is left. */
+  start(): void {
+    this.#statsTimer ??= setInterval(() => {
+      if (!this.#sources.joined()) {
+        this.#stopStats();
+        return;
+      }
+      if (this.#busy) return;
+      this.#busy = true;
+      this.#tick().catch((error: unknown) => log.debug('statistics failed', error)).finally(() => {
+        this.#busy = false;
+      });
+    }, STATS_INTERVAL_MS);
+    this.#applyVolume();
+  }
+
+  #stopStats(): void {
+    clearInterval(this.#statsTimer);
+    this.#statsTimer = undefined;
+  }
+
+  /** Sets the audio-volume interval (0 turns it off). */
+  setVolumeInterval(interval: number, enableInBackground: boolean): void {
+    this.#volumeInterval = interval;
+    this.#volumeInBackground = enableInBackground;
+    clearInterval(this.#volumeTimer);
+    this.#volumeTimer = undefined;
+    this.#applyVolume();
+  }
+
+  #applyVolume(): void {
+    if (this.#volumeInterval <= 0 || this.#volumeTimer) return;
+    this.#volumeTimer = setInterval(() => {
+      if (!this.#volumeInBackground && typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+      this.#volumeTick().catch((error: unknown) => log.debug('audio volume failed', error));
+    }, this.#volumeInterval);
+  }
+
+  /** Stops everything (destroy). */
+  stop(): void {
+    this.#stopStats();
+    clearInterval(this.#volumeTimer);
+    this.#volumeTimer = undefined;
+  }
+
+  async #snapshot(pc: RTCPeerConnection, order: readonly string[], store: WeakMap<RTCPeerConnection, Stat[]>) {
+    const { stats, slotOf } = await read(pc, order);
+    const before = store.get(pc) ?? [];
+    store.set(pc, stats);
+    return { stats, before, slotOf };
+  }
+
+  async #tick(): Promise<void> {
+    const uplinkPc = this.#sources.uplink();
+    const up = uplinkPc && uplinkPc.connectionState !== 'closed'
+      ? await this.#snapshot(uplinkPc, UPLINK_ORDER, this.#prevStats).then(({ stats, before, slotOf }) => sendFigures(stats, before, slotOf))
+      : undefined;
+    const remotes: { userId: string; figures: DirectionFigures; down: boolean }[] = [];
+    for (const { userId, pc } of this.#sources.downlinks()) {
+      if (pc.connectionState === 'closed') continue;
+      const { stats, before, slotOf } = await this.#snapshot(pc, DOWNLINK_ORDER, this.#prevStats);
+      remotes.push({ userId, figures: receiveFigures(stats, before, slotOf), down: isDown(pc) });
+    }
+    const dataPc = this.#sources.dataLink();
+    const dataRtt = dataPc && dataPc.connectionState === 'connected' ? rttOf(await read(dataPc, []).then((r) => r.stats)) : 0;
+
+    const measuredDown = remotes.filter((r) => r.figures.measured);
+    const upRtt = up?.rtt || dataRtt;
+    const downRtt = Math.round(mean(measuredDown.map((r) => r.figures.rtt).filter((rtt) => rtt > 0))) || dataRtt;
+    const upLoss = up?.loss ?? 0;
+    const downLoss = Math.round(mean(measuredDown.map((r) => r.figures.loss)) * 10) / 10;
+    const statistics: TRTCStatistics = {
+      rtt: upRtt || downRtt,
+      upLoss,
+      downLoss,
+      bytesSent: up?.bytes ?? 0,
+      bytesReceived: remotes.reduce((sum, r) => sum + r.figures.bytes, 0),
+      localStatistics: toStatistic(up),
+      remoteStatistics: remotes.map((r) => ({ userId: r.userId, ...toStatistic(r.figures) })),
+    };
+    this.#events.emit('statistics', statistics);
+
+    const uplinkQuality = uplinkPc && isDown(uplinkPc) ? QUALITY.DISCONNECTED
+      : qualityOf(upRtt, upLoss, (up?.measured ?? false) || dataRtt > 0);
+    const downlinkQuality = remotes.length > 0 && remotes.every((r) => r.down) ? QUALITY.DISCONNECTED
+      : qualityOf(downRtt, downLoss, measuredDown.length > 0 || dataRtt > 0);
+    const quality: NetworkQuality = {
+      uplinkNetworkQuality: uplinkQuality,
+      downlinkNetworkQuality: downlinkQuality,
+      uplinkRTT: upRtt,
+      uplinkLoss: upLoss,
+      downlinkRTT: downRtt,
+      downlinkLoss: downLoss,
+    };
+    this.#events.emit('network-quality', quality);
+  }
+
+  async #volumeTick(): Promise<void> {
+    const result: { userId: string; volume: number; floatVolume: number }[] = [];
+    const uplinkPc = this.#sources.uplink();
+    let local = 0;
+    if (uplinkPc && uplinkPc.connectionState !== 'closed') {
+      const { stats, before } = await this.#snapshot(uplinkPc, UPLINK_ORDER, this.#prevVolume);
+      const prev = new Map(before.map((s) => [s.id, s]));
+      for (const s of stats) {
+        if (s.type === 'media-source' && s.kind === 'audio') local = Math.max(local, levelOf(s, prev.get(s.id)));
+      }
+    }
+    result.push({ userId: '', volume: volumeOf(local), floatVolume: Math.round(local * 1000) / 1000 });
+    for (const { userId, pc } of this.#sources.downlinks()) {
+      if (pc.connectionState === 'closed') continue;
+      const { stats, before } = await this.#snapshot(pc, DOWNLINK_ORDER, this.#prevVolume);
+      const prev = new Map(before.map((s) => [s.id, s]));
+      let level = 0;
+      let hasAudio = false;
+      for (const s of stats) {
+        if (s.type === 'inbound-rtp' && s.kind === 'audio') {
+          hasAudio = true;
+          level = Math.max(level, levelOf(s, prev.get(s.id)));
+        }
+      }
+      if (hasAudio) result.push({ userId, volume: volumeOf(level), floatVolume: Math.round(level * 1000) / 1000 });
+    }
+    this.#events.emit('audio-volume', { result: sortLoudestFirst(result) });
+  }
+}

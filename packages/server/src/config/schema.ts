@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/** Billing state of an app: joins of an app without a package or out of credit are refused with SPEC §8's codes. */
+export const BILLING_STATES = ['active', 'no-package', 'out-of-credit'] as const;
+export type BillingState = (typeof BILLING_STATES)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const KEY = z.string().min(16, 'must be at least 16 characters').max(1024, 'must be at most 1024 characters');
+const SIGNAL_URL = z.string().regex(/^wss?:\/\/[^\s/]+(\/\S*)?$/, 'must be a ws:// or wss:// URL, e.g. wss://rtc.example.com/signal');
+const HTTP_URL = z.string().regex(/^https?:\/\/[^\s/]+\/?$/, 'must be an http:// or https:// origin, e.g. https://logs.example.com');
+const int = (min: number, max: number) => z.number().int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+export const appSchema = z.strictObject({
+  sdkAppId: int(1, 0xffffffff),
+  secretKey: KEY,
+  adminKey: KEY.optional(),
+  name: z.string().max(128).optional(),
+  requirePrivateMapKey: z.boolean().optional(),
+  billing: z.enum(BILLING_STATES).optional(),
+});
+
+export const limitsSchema = z.strictObject({
+  usersPerRoom: int(1, 100_000),
+  anchorsPerLiveRoom: int(1, 100_000),
+  audiencePerLiveRoom: int(0, 1_000_000),
+  connectionsPerIp: int(1, 1_000_000),
+  requestsPerSecond: int(1, 1_000_000),
+  customMessagesPerSecond: int(1, 1_000_000),
+  customMessageBytesPerSecond: int(1, 1_000_000_000),
+  banSeconds: int(1, 365 * 24 * 3600),
+  logUploadsPerMinute: int(1, 1_000_000),
+  logUploadBytes: int(1024, 64 * 1024 * 1024),
+});
+
+export const storageSchema = z.strictObject({
+  path: z.string().min(1),
+  logRetentionDays: int(1, 3650),
+});
+
+const domainsSchema = z.strictObject({ main: SIGNAL_URL.optional(), backup: SIGNAL_URL.optional() });
+
+/** The whole configuration after merging file, environment and overrides. */
+export const serverConfigSchema = z.object({
+  port: int(0, 65535),
+  host: z.string().min(1),
+  apps: z.array(appSchema).min(1, 'must list at least one app').superRefine((apps, ctx) => {
+    const seen = new Set<number>();
+    apps.forEach((app, i) => {
+      if (seen.has(app.sdkAppId)) ctx.addIssue({ code: 'custom', path: [i, 'sdkAppId'], message: `sdkAppId ${app.sdkAppId} is listed twice` });
+      seen.add(app.sdkAppId);
+    });
+  }),
+  devMode: z.boolean(),
+  iceAddress: z.string().regex(/^\d{1,3}(\.\d{1,3}){3}$/, 'must be an IPv4 address').optional(),
+  heartbeatTimeoutMs: int(1000, 600_000),
+  sessionGraceMs: int(0, 600_000),
+  logLevel: z.enum(LOG_LEVELS),
+  domains: domainsSchema.optional(),
+  loggerDomain: HTTP_URL.optional(),
+  trustProxy: z.boolean(),
+  limits: limitsSchema,
+  storage: storageSchema,
+});
+
+/** The configuration file (CONCLAVE_CONFIG): every field optional; unknown fields are errors (typos). */
+export const configFileSchema = z.strictObject({
+  port: int(0, 65535).optional(),
+  host: z.string().min(1).optional(),
+  apps: z.array(appSchema).optional(),
+  iceAddress: z.string().optional(),
+  heartbeatTimeoutMs: int(1000, 600_000).optional(),
+  sessionGraceMs: int(0, 600_000).optional(),
+  logLevel: z.enum(LOG_LEVELS).optional(),
+  domains: domainsSchema.optional(),
+  loggerDomain: HTTP_URL.optional(),
+  trustProxy: z.boolean().optional(),
+  limits: limitsSchema.partial().optional(),
+  storage: storageSchema.partial().optional(),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+/** Formats zod issues as `where: what` lines, e.g. `apps[1].secretKey: must be at least 16 characters`. */
+export function formatIssues(error: z.ZodError, prefix = ''): string {
+  return error.issues.map((issue) => {
+    const where = issue.path.reduce<string>((acc, part) => typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part), prefix);
+    return `${where || '(root)'}: ${issue.message}`;
+  }).join('; ');
+}

@@ -1,0 +1,100 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { SERVER_CODE, HTTP_CODE } from '@conclave/protocol';
+import type { ServerContext } from '../context.js';
+
+const gunzipAsync = promisify(gunzip);
+
+/** An HTTP failure: status, code and message, answered as `{code, message}`. */
+export class HttpError extends Error {
+  constructor(readonly status: number, readonly code: number, message: string) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** Sends a JSON body. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Answers an error as `{code, message}` with its status, and counts it. */
+export function sendError(ctx: ServerContext, res: ServerResponse, error: unknown): void {
+  if (error instanceof HttpError) {
+    ctx.metrics.error('http', error.code);
+    sendJson(res, error.status, { code: error.code, message: error.message }, error.status === 413 ? { connection: 'close' } : {});
+    return;
+  }
+  ctx.logger.error({ err: error }, 'http handler failed');
+  ctx.metrics.error('http', SERVER_CODE.INTERNAL);
+  sendJson(res, 500, { code: SERVER_CODE.INTERNAL, message: 'internal error' });
+}
+
+/** The client's address: the socket's, or X-Forwarded-For's first entry behind a trusted proxy. */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  const raw = trustProxy && typeof forwarded === 'string' && forwarded.trim() ? forwarded.split(',')[0].trim() : req.socket.remoteAddress ?? 'unknown';
+  return raw.startsWith('::ffff:') ? raw.slice(7) : raw;
+}
+
+/**
+ * Reads a request body of at most `limit` bytes. A larger body is read on (and thrown away) up to four
+ * times the limit so the client gets the 413 answer, and cut off beyond that.
+ */
+export function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+        if (size > limit * 4) {
+          req.destroy();
+          reject(new HttpError(413, SERVER_CODE.MESSAGE_TOO_LARGE, `body exceeds ${limit} bytes`));
+        }
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) reject(new HttpError(413, SERVER_CODE.MESSAGE_TOO_LARGE, `body exceeds ${limit} bytes`));
+      else resolve(Buffer.concat(chunks));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** True when a body is gzip data (by its header or its magic bytes). */
+function isGzip(req: IncomingMessage, body: Buffer): boolean {
+  const encoding = req.headers['content-encoding'];
+  return (typeof encoding === 'string' && encoding.toLowerCase().includes('gzip')) || (body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b);
+}
+
+/**
+ * Reads a JSON body, gunzipping it when it is gzip (Content-Encoding: gzip, or gzip magic bytes with
+ * any content type); at most `limit` bytes before and after decompression.
+ */
+export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  let body = await readRaw(req, limit);
+  if (isGzip(req, body)) {
+    try {
+      body = await gunzipAsync(body, { maxOutputLength: limit });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+        throw new HttpError(413, SERVER_CODE.MESSAGE_TOO_LARGE, `decompressed body exceeds ${limit} bytes`);
+      }
+      throw new HttpError(400, HTTP_CODE.BAD_ENCODING, `body is not valid gzip: ${(error as Error).message}`);
+    }
+  }
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'body is not valid JSON');
+  }
+}

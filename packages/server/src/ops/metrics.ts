@@ -1,0 +1,170 @@
+import { FLAG, ROLE_CODE } from '@conclave/protocol';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { EngineStats } from '../engine/media-engine.js';
+import type { RoomRegistry } from '../room/room.js';
+
+/** What the metrics read when scraped. */
+export interface MetricSources {
+  rooms: RoomRegistry;
+  engine: { stats(): EngineStats };
+  /** Open signalling connections. */
+  connections(): number;
+}
+
+/**
+ * Prometheus metrics (text format at /metrics), on a registry of this server's own so several servers
+ * in one process (tests) do not mix. Gauges are read from the rooms and the engine when scraped; the
+ * forwarding bitrate is the rate of forwarded bytes between two samples (every `sampleMs`, and at scrape).
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly #errors: Counter<'source' | 'code'>;
+  readonly #signalMessages: Counter;
+  readonly #logUploads: Counter<'cmdtype'>;
+  readonly #beacons: Counter;
+  readonly #beaconCounts: Counter<'class'>;
+  readonly #adminActions: Counter<'action'>;
+  readonly #refused: Counter<'reason'>;
+  readonly #sampler: ReturnType<typeof setInterval>;
+  #lastBytes = 0;
+  #lastAt = Date.now();
+  #bitrate = 0;
+
+  constructor(sources: MetricSources, sampleMs = 5000) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'conclave_' });
+    new Gauge({
+      name: 'conclave_rooms', help: 'Rooms with at least one user', registers,
+      collect() { this.set(sources.rooms.size); },
+    });
+    new Gauge({
+      name: 'conclave_users', help: 'Users in rooms, by role', labelNames: ['role'], registers,
+      collect() {
+        let anchors = 0;
+        let audience = 0;
+        for (const room of sources.rooms.rooms()) for (const p of room.participants()) {
+          if (p.role === ROLE_CODE.audience) audience++;
+          else anchors++;
+        }
+        this.set({ role: 'anchor' }, anchors);
+        this.set({ role: 'audience' }, audience);
+      },
+    });
+    new Gauge({
+      name: 'conclave_streams', help: 'Published streams, by kind (from the publishers\' flags)', labelNames: ['kind'], registers,
+      collect() {
+        const counts = { audio: 0, video: 0, small: 0, aux: 0 };
+        for (const room of sources.rooms.rooms()) for (const p of room.participants()) {
+          if (p.flag & FLAG.AUDIO) counts.audio++;
+          if (p.flag & FLAG.VIDEO) counts.video++;
+          if (p.flag & FLAG.SMALL) counts.small++;
+          if (p.flag & FLAG.AUX) counts.aux++;
+        }
+        for (const [kind, n] of Object.entries(counts)) this.set({ kind }, n);
+      },
+    });
+    new Gauge({
+      name: 'conclave_peer_connections', help: 'Media peer connections, by direction', labelNames: ['direction'], registers,
+      collect() {
+        const stats = sources.engine.stats();
+        this.set({ direction: 'uplink' }, stats.uplinks);
+        this.set({ direction: 'downlink' }, stats.downlinks);
+      },
+    });
+    new Gauge({
+      name: 'conclave_signal_connections', help: 'Open signalling WebSocket connections', registers,
+      collect() { this.set(sources.connections()); },
+    });
+    let countedBytes = 0;
+    let countedPackets = 0;
+    new Counter({
+      name: 'conclave_forwarded_bytes_total', help: 'RTP payload bytes forwarded to subscribers', registers,
+      collect() {
+        const { forwardedBytes } = sources.engine.stats();
+        this.inc(Math.max(0, forwardedBytes - countedBytes));
+        countedBytes = Math.max(countedBytes, forwardedBytes);
+      },
+    });
+    new Counter({
+      name: 'conclave_forwarded_packets_total', help: 'RTP packets forwarded to subscribers', registers,
+      collect() {
+        const { forwardedPackets } = sources.engine.stats();
+        this.inc(Math.max(0, forwardedPackets - countedPackets));
+        countedPackets = Math.max(countedPackets, forwardedPackets);
+      },
+    });
+    const sample = () => {
+      const now = Date.now();
+      const bytes = sources.engine.stats().forwardedBytes;
+      if (now > this.#lastAt) this.#bitrate = ((bytes - this.#lastBytes) * 8 * 1000) / (now - this.#lastAt);
+      this.#lastBytes = bytes;
+      this.#lastAt = now;
+    };
+    this.#sampler = setInterval(sample, sampleMs);
+    this.#sampler.unref();
+    const bitrate = () => this.#bitrate;
+    new Gauge({
+      name: 'conclave_forward_bitrate_bps', help: 'Forwarded media bitrate over the last sampling interval, bits per second', registers,
+      collect() { this.set(bitrate()); },
+    });
+    this.#errors = new Counter({ name: 'conclave_errors_total', help: 'Refusals and errors answered, by source and code', labelNames: ['source', 'code'], registers });
+    this.#signalMessages = new Counter({ name: 'conclave_signal_messages_total', help: 'Signalling messages received', registers });
+    this.#logUploads = new Counter({ name: 'conclave_log_uploads_total', help: 'Log uploads stored, by cmdtype', labelNames: ['cmdtype'], registers });
+    this.#beacons = new Counter({ name: 'conclave_stat_beacons_total', help: 'Statistics beacons accepted', registers });
+    this.#beaconCounts = new Counter({
+      name: 'conclave_stat_beacon_counts_total', help: 'Sum of the counts reported in statistics beacons, by key class (SPEC §9)', labelNames: ['class'], registers,
+    });
+    this.#adminActions = new Counter({ name: 'conclave_admin_actions_total', help: 'Admin API actions, by kind', labelNames: ['action'], registers });
+    this.#refused = new Counter({ name: 'conclave_connections_refused_total', help: 'Signalling connections refused, by reason', labelNames: ['reason'], registers });
+  }
+
+  /** A reply or response with a non-zero code. */
+  error(source: 'signal' | 'http', code: number): void {
+    this.#errors.inc({ source, code: String(code) });
+  }
+
+  signalMessage(): void {
+    this.#signalMessages.inc();
+  }
+
+  logUpload(cmdType: string): void {
+    this.#logUploads.inc({ cmdtype: cmdType });
+  }
+
+  beacon(counts: { key: number; count: number }[]): void {
+    this.#beacons.inc();
+    for (const { key, count } of counts) this.#beaconCounts.inc({ class: keyClass(key) }, count);
+  }
+
+  adminAction(action: string): void {
+    this.#adminActions.inc({ action });
+  }
+
+  connectionRefused(reason: string): void {
+    this.#refused.inc({ reason });
+  }
+
+  /** The metrics in Prometheus text format. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  close(): void {
+    clearInterval(this.#sampler);
+    this.registry.clear();
+  }
+}
+
+/** SPEC §9: keys are classed by their last three digits: 0-599 count, 600-699 error code, 700-799 enum, 800-899 number. */
+export function keyClass(key: number): string {
+  const tail = Math.abs(Math.trunc(key)) % 1000;
+  if (tail < 600) return 'count';
+  if (tail < 700) return 'error_code';
+  if (tail < 800) return 'enum';
+  if (tail < 900) return 'number';
+  return 'other';
+}

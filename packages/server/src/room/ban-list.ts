@@ -1,0 +1,48 @@
+import type { Store, StoredBan } from '../store/store.js';
+import type { RoomRef } from './room-ref.js';
+
+/** Users banned from rooms by the admin API, until a time; kept in the store so a restart keeps them. */
+export class BanList {
+  readonly #store: Store;
+  readonly #bans = new Map<string, StoredBan>();
+
+  constructor(store: Store, now = Date.now()) {
+    this.#store = store;
+    for (const ban of store.loadBans(now)) this.#bans.set(BanList.#key(ban.sdkAppId, ban.roomRef, ban.userId), ban);
+  }
+
+  static #key(sdkAppId: number, roomRef: RoomRef, userId: string): string {
+    return `${sdkAppId}\u0000${roomRef}\u0000${userId}`;
+  }
+
+  /** Bans a user from a room until `until` (ms); replaces an earlier ban. */
+  ban(ban: StoredBan): void {
+    this.#bans.set(BanList.#key(ban.sdkAppId, ban.roomRef, ban.userId), ban);
+    this.#store.saveBan(ban);
+  }
+
+  /** Lifts a ban; false when there was none. */
+  unban(sdkAppId: number, roomRef: RoomRef, userId: string, now = Date.now()): boolean {
+    const had = this.find(sdkAppId, roomRef, userId, now) !== undefined;
+    this.#bans.delete(BanList.#key(sdkAppId, roomRef, userId));
+    this.#store.deleteBan(sdkAppId, roomRef, userId);
+    return had;
+  }
+
+  /** The ban in force on this user in this room, if any. */
+  find(sdkAppId: number, roomRef: RoomRef, userId: string, now = Date.now()): StoredBan | undefined {
+    const key = BanList.#key(sdkAppId, roomRef, userId);
+    const ban = this.#bans.get(key);
+    if (ban && ban.until <= now) {
+      this.#bans.delete(key);
+      this.#store.deleteBan(sdkAppId, roomRef, userId);
+      return undefined;
+    }
+    return ban;
+  }
+
+  /** The bans in force in one app. */
+  ofApp(sdkAppId: number, now = Date.now()): StoredBan[] {
+    return [...this.#bans.values()].filter((ban) => ban.sdkAppId === sdkAppId && this.find(ban.sdkAppId, ban.roomRef, ban.userId, now));
+  }
+}

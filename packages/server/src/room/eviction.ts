@@ -1,0 +1,25 @@
+import type { LeaveReason, PushMap } from '@conclave/protocol';
+import type { ServerContext } from '../context.js';
+import type { Participant } from './participant.js';
+import type { Room } from './room.js';
+
+/** Ends a participant's session: media, subscriptions, membership (and the room when it empties). */
+export function removeParticipant(ctx: ServerContext, room: Room, participant: Participant, reason: LeaveReason): void {
+  participant.dispose();
+  if (room.get(participant.userId) !== participant) return;
+  ctx.engine.removeParticipant(participant.id);
+  for (const other of room.participants()) other.subscriptions.delete(participant.userId);
+  room.remove(participant, reason);
+  ctx.rooms.release(room);
+  ctx.customMessages.forget(participant.id);
+  ctx.logger.info({ room: room.key, userId: participant.userId, reason }, 'left');
+}
+
+/**
+ * Removes a participant on the server's initiative (kick, ban, room dismissal): a connected client is
+ * told `banned` with the reason and its connection closed; a session waiting to be resumed is ended.
+ */
+export function evictParticipant(ctx: ServerContext, room: Room, participant: Participant, banned: PushMap['banned']): void {
+  participant.link.evict(banned);
+  if (room.get(participant.userId) === participant) removeParticipant(ctx, room, participant, 'kick');
+}

@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
+import { AppHost, call, eventsOf, type CallResult } from './harness/client-page.js';
+import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
+
+/** What the receiving page measures on its inbound video (getStats). */
+interface Inbound {
+  frameWidth: number;
+  frameHeight: number;
+  framesPerSecond: number;
+  framesDecoded: number;
+}
+
+type E2E = {
+  e2e: {
+    client: {
+      enterRoom(o: unknown): Promise<void>;
+      startLocalVideo(o: unknown): Promise<void>;
+      startRemoteVideo(o: unknown): Promise<void>;
+      getVideoTrack(o?: unknown): MediaStreamTrack | null;
+    };
+    create(o?: unknown): void;
+  };
+  __pcs: RTCPeerConnection[];
+};
+
+/** Creates a client in the page, optionally starts camera/microphone with options, and enters the room. */
+async function enter(page: Page, server: TestServer, userId: string, roomId: number,
+  local: { video?: Record<string, unknown>; audio?: Record<string, unknown> } = {}): Promise<CallResult> {
+  const userSig = await server.sig(userId);
+  return page.evaluate(async ({ userId: id, userSig: sig, roomId: room, sdkAppId, local: media }) => {
+    const w = window as unknown as E2E;
+    w.e2e.create();
+    const client = w.e2e.client;
+    try {
+      if (media.video) {
+        const view = document.createElement('div');
+        view.id = 'local';
+        view.style.cssText = 'width:320px;height:240px';
+        document.body.appendChild(view);
+        await client.startLocalVideo({ view, ...media.video });
+      }
+      if (media.audio) await (client as unknown as { startLocalAudio(o: unknown): Promise<void> }).startLocalAudio(media.audio);
+      await client.enterRoom({ sdkAppId, userId: id, userSig: sig, roomId: room });
+      return { ok: true };
+    } catch (error) {
+      const e = error as { name: string; code: number; extraCode: number; message: string };
+      return { ok: false, name: e.name, code: e.code, extraCode: e.extraCode, message: e.message };
+    }
+  }, { userId, userSig, roomId, sdkAppId: TEST_APP.sdkAppId, local });
+}
+
+/** Renders a remote user's video into a new element of the page. */
+async function watch(page: Page, userId: string, streamType: 'main' | 'sub' = 'main', option: Record<string, unknown> = {}): Promise<CallResult> {
+  return page.evaluate(async ({ userId: id, streamType: type, option: opt }) => {
+    const view = document.createElement('div');
+    view.id = `remote-${id}-${type}`;
+    view.style.cssText = 'width:320px;height:240px';
+    document.body.appendChild(view);
+    return (window as unknown as { e2e: { call(m: string, a: unknown[]): Promise<CallResult> } }).e2e
+      .call('startRemoteVideo', [{ userId: id, streamType: type, view, option: opt }]);
+  }, { userId, streamType, option });
+}
+
+/** The receiving page's inbound video stats, summed over open peer connections (largest frame size). */
+function inbound(page: Page): Promise<Inbound> {
+  return page.evaluate(async () => {
+    const result = { frameWidth: 0, frameHeight: 0, framesPerSecond: 0, framesDecoded: 0 };
+    for (const pc of (window as unknown as E2E).__pcs) {
+      if (pc.connectionState === 'closed') continue;
+      (await pc.getStats()).forEach((s: Record<string, unknown>) => {
+        if (s.type !== 'inbound-rtp' || s.kind !== 'video' || !s.frameWidth) return;
+        result.frameWidth = Math.max(result.frameWidth, Number(s.frameWidth));
+        result.frameHeight = Math.max(result.frameHeight, Number(s.frameHeight));
+        result.framesPerSecond = Math.max(result.framesPerSecond, Number(s.framesPerSecond ?? 0));
+        result.framesDecoded += Number(s.framesDecoded ?? 0);
+      });
+    }
+    return result;
+  });
+}
+
+/** Audio bytes this page has received. */
+function audioBytes(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    let bytes = 0;
+    for (const pc of (window as unknown as E2E).__pcs) {
+      if (pc.connectionState === 'closed') continue;
+      (await pc.getStats()).forEach((s: Record<string, unknown>) => {
+        if (s.type === 'inbound-rtp' && s.kind === 'audio') bytes += Number(s.bytesReceived ?? 0);
+      });
+    }
+    return bytes;
+  });
+}
+
+const streamEvents = async (page: Page, type: string) => (await eventsOf(page, type)).map((e) => `${e.data.userId}:${e.data.streamType ?? ''}`);
+
+describe('local media in real Chromium', () => {
+  let server: TestServer;
+  let browser: LaunchedBrowser;
+  let app: AppHost;
+  let room = 41_000;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    app = await AppHost.start(server.url);
+    // Two fake cameras, so a camera switch can be shown.
+    browser = await launchBrowser(['--use-fake-device-for-media-stream=device-count=2']);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await server?.close();
+  });
+
+  for (const [profile, width, height, frameRate] of [['360p', 640, 360, 15], ['720p', 1280, 720, 15], ['1080p', 1920, 1080, 15]] as const) {
+    it(`profile ${profile}: the receiving page observes ${width}x${height} at about ${frameRate} fps`, async () => {
+      const roomId = room++;
+      const alice = await app.open(browser.context);
+      const bob = await app.open(browser.context);
+      expect(await enter(alice, server, 'alice', roomId, { video: { option: { profile, qosPreference: 'clear' } } })).toEqual({ ok: true });
+      expect(await enter(bob, server, 'bob', roomId)).toEqual({ ok: true });
+      await expect.poll(async () => (await eventsOf(bob, 'remote-video-available')).length, { timeout: 15_000 }).toBeGreaterThan(0);
+      expect(await watch(bob, 'alice')).toMatchObject({ ok: true });
+      await expect.poll(async () => {
+        const stats = await inbound(bob);
+        return { width: stats.frameWidth, height: stats.frameHeight };
+      }, { timeout: 30_000, interval: 500 }).toEqual({ width, height });
+      // Frame rate settles once the bandwidth estimate has ramped up; ±20 % tolerance.
+      await expect.poll(async () => (await inbound(bob)).framesPerSecond, { timeout: 20_000, interval: 1000 }).toBeGreaterThanOrEqual(frameRate * 0.8);
+      const stats = await inbound(bob);
+      expect(stats.framesPerSecond).toBeLessThanOrEqual(frameRate * 1.2 + 1);
+      expect(stats.frameWidth).toBe(width);
+      console.info(`[measured] ${profile}: ${stats.frameWidth}x${stats.frameHeight} at ${stats.framesPerSecond} fps`);
+      await alice.close();
+      await bob.close();
+    });
+  }
+
+  it('small stream: published on its own slot, and the other page can receive it instead of the big one', async () => {
+    const roomId = room++;
+    const alice = await app.open(browser.context);
+    const bob = await app.open(browser.context);
+    const before = server.stats().receivedPackets?.small ?? 0;
+    expect(await enter(alice, server, 'alice', roomId, { video: { option: { profile: '480p', small: true, qosPreference: 'clear' } } })).toEqual({ ok: true });
+    expect(await enter(bob, server, 'bob', roomId)).toEqual({ ok: true });
+    // The server's small source receives frames from alice's uplink slot 2.
+    await expect.poll(() => (server.stats().receivedPackets?.small ?? 0) - before, { timeout: 15_000 }).toBeGreaterThan(50);
+    await expect.poll(async () => (await eventsOf(bob, 'remote-video-available')).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await watch(bob, 'alice', 'main', { small: true })).toMatchObject({ ok: true });
+    // SPEC §3 default small stream: 160x120.
+    await expect.poll(async () => (await inbound(bob)).frameWidth, { timeout: 30_000, interval: 500 }).toBe(160);
+    expect((await inbound(bob)).frameHeight).toBe(120);
+    // Switching back to the big stream on the same m-line (no renegotiation).
+    expect(await call(bob, 'updateRemoteVideo', { userId: 'alice', streamType: 'main', option: { small: false } })).toMatchObject({ ok: true });
+    await expect.poll(async () => (await inbound(bob)).frameWidth, { timeout: 30_000, interval: 500 }).toBe(640);
+    const decoded = (await inbound(bob)).framesDecoded;
+    await expect.poll(async () => (await inbound(bob)).framesDecoded, { timeout: 10_000 }).toBeGreaterThan(decoded + 10);
+    await alice.close();
+    await bob.close();
+  });
+
+  it("screen share: arrives as the 'sub' stream; stopping gives remote-video-unavailable, a browser-side end gives screen-share-stopped", async () => {
+    const roomId = room++;
+    const alice = await app.open(browser.context);
+    const bob = await app.open(browser.context);
+    expect(await enter(alice, server, 'alice', roomId)).toEqual({ ok: true });
+    expect(await enter(bob, server, 'bob', roomId)).toEqual({ ok: true });
+    expect(await call(alice, 'startScreenShare', { option: { profile: '720p_2' } })).toMatchObject({ ok: true });
+    expect((await eventsOf(alice, 'publish-state-changed')).map((e) => `${e.data.mediaType}:${e.data.state}`)).toEqual(['screen:starting', 'screen:started']);
+    await expect.poll(() => streamEvents(bob, 'remote-video-available'), { timeout: 15_000 }).toContain('alice:sub');
+    expect(await watch(bob, 'alice', 'sub')).toMatchObject({ ok: true });
+    await expect.poll(async () => (await inbound(bob)).framesDecoded, { timeout: 30_000, interval: 500 }).toBeGreaterThan(5);
+    // Only one auxiliary stream per room.
+    const third = await call(bob, 'startScreenShare');
+    expect(third).toMatchObject({ ok: false, code: 5100 });
+
+    expect(await call(alice, 'stopScreenShare')).toMatchObject({ ok: true });
+    await expect.poll(() => streamEvents(bob, 'remote-video-unavailable'), { timeout: 15_000 }).toContain('alice:sub');
+    expect((await eventsOf(alice, 'publish-state-changed')).at(-1)?.data).toMatchObject({ mediaType: 'screen', state: 'stopped', reason: 'api-call' });
+    expect(await eventsOf(alice, 'screen-share-stopped')).toHaveLength(0);
+
+    // Again, then the browser ends the capture (its "Stop sharing" button fires 'ended' on the track).
+    expect(await call(alice, 'startScreenShare')).toMatchObject({ ok: true });
+    await expect.poll(async () => (await streamEvents(bob, 'remote-video-available')).filter((e) => e === 'alice:sub').length, { timeout: 15_000 }).toBe(2);
+    await alice.evaluate(() => {
+      const track = (window as unknown as E2E).e2e.client.getVideoTrack({ streamType: 'sub' });
+      track?.stop();
+      track?.dispatchEvent(new Event('ended'));
+    });
+    await expect.poll(async () => (await eventsOf(alice, 'screen-share-stopped')).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await streamEvents(bob, 'remote-video-unavailable')).filter((e) => e === 'alice:sub').length, { timeout: 15_000 }).toBe(2);
+    await alice.close();
+    await bob.close();
+  });
+
+  it('mute / unmute of audio and video give the other page remote-*-unavailable / available while the connection stays up', async () => {
+    const roomId = room++;
+    const alice = await app.open(browser.context);
+    const bob = await app.open(browser.context);
+    expect(await enter(alice, server, 'alice', roomId, { video: {}, audio: {} })).toEqual({ ok: true });
+    expect(await enter(bob, server, 'bob', roomId)).toEqual({ ok: true });
+    await expect.poll(() => streamEvents(bob, 'remote-video-available'), { timeout: 15_000 }).toEqual(['alice:main']);
+    await expect.poll(() => streamEvents(bob, 'remote-audio-available'), { timeout: 15_000 }).toEqual(['alice:']);
+    expect(await watch(bob, 'alice')).toMatchObject({ ok: true });
+    await expect.poll(async () => (await inbound(bob)).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(0);
+
+    expect(await call(alice, 'updateLocalVideo', { mute: true })).toMatchObject({ ok: true });
+    await expect.poll(() => streamEvents(bob, 'remote-video-unavailable'), { timeout: 15_000 }).toEqual(['alice:main']);
+    expect(await call(alice, 'updateLocalVideo', { mute: false })).toMatchObject({ ok: true });
+    await expect.poll(() => streamEvents(bob, 'remote-video-available'), { timeout: 15_000 }).toEqual(['alice:main', 'alice:main']);
+
+    expect(await call(alice, 'updateLocalAudio', { mute: true })).toMatchObject({ ok: true });
+    await expect.poll(() => streamEvents(bob, 'remote-audio-unavailable'), { timeout: 15_000 }).toEqual(['alice:']);
+    expect(await call(alice, 'updateLocalAudio', { mute: false })).toMatchObject({ ok: true });
+    await expect.poll(() => streamEvents(bob, 'remote-audio-available'), { timeout: 15_000 }).toEqual(['alice:', 'alice:']);
+    const bytes = await audioBytes(bob);
+    await expect.poll(() => audioBytes(bob), { timeout: 10_000 }).toBeGreaterThan(bytes);
+
+    // The connection stayed up: one CONNECTED each, no user left, the uplink never renegotiated or closed.
+    for (const page of [alice, bob]) {
+      expect((await eventsOf(page, 'connection-state-changed')).map((e) => e.data.state)).toEqual(['CONNECTING', 'CONNECTED']);
+    }
+    expect(await eventsOf(bob, 'remote-user-exit')).toHaveLength(0);
+    expect(await alice.evaluate(() => (window as unknown as E2E).__pcs.filter((pc) => pc.connectionState === 'connected').length)).toBeGreaterThan(0);
+    await alice.close();
+    await bob.close();
+  });
+
+  it('a camera switch mid-call keeps frames flowing, without renegotiation', async () => {
+    const roomId = room++;
+    const alice = await app.open(browser.context);
+    const bob = await app.open(browser.context);
+    expect(await enter(alice, server, 'alice', roomId, { video: {} })).toEqual({ ok: true });
+    const cameras = await alice.evaluate(async () => (await (window as unknown as { TRTC: { getCameraList(): Promise<MediaDeviceInfo[]> } }).TRTC.getCameraList())
+      .map((d) => ({ deviceId: d.deviceId, label: d.label })));
+    expect(cameras.length).toBe(2);
+    expect(await enter(bob, server, 'bob', roomId)).toEqual({ ok: true });
+    await expect.poll(() => streamEvents(bob, 'remote-video-available'), { timeout: 15_000 }).toEqual(['alice:main']);
+    expect(await watch(bob, 'alice')).toMatchObject({ ok: true });
+    await expect.poll(async () => (await inbound(bob)).framesDecoded, { timeout: 30_000 }).toBeGreaterThan(10);
+
+    const current = await alice.evaluate(() => (window as unknown as E2E).e2e.client.getVideoTrack()?.getSettings().deviceId);
+    const other = cameras.find((c) => c.deviceId !== current);
+    expect(other).toBeDefined();
+    const pcsBefore = await alice.evaluate(() => (window as unknown as E2E).__pcs.length);
+    expect(await call(alice, 'updateLocalVideo', { option: { cameraId: other?.deviceId } })).toMatchObject({ ok: true });
+    expect(await alice.evaluate(() => (window as unknown as E2E).e2e.client.getVideoTrack()?.getSettings().deviceId)).toBe(other?.deviceId);
+    // A repeated switch to the camera in use is ignored (same track).
+    const trackId = await alice.evaluate(() => (window as unknown as E2E).e2e.client.getVideoTrack()?.id);
+    expect(await call(alice, 'updateLocalVideo', { option: { cameraId: other?.deviceId } })).toMatchObject({ ok: true });
+    expect(await alice.evaluate(() => (window as unknown as E2E).e2e.client.getVideoTrack()?.id)).toBe(trackId);
+    await expect.poll(async () => (await eventsOf(alice, 'device-changed')).filter((e) => e.data.action === 'active').length, { timeout: 5000 }).toBeGreaterThan(1);
+
+    const decoded = (await inbound(bob)).framesDecoded;
+    await expect.poll(async () => (await inbound(bob)).framesDecoded, { timeout: 15_000 }).toBeGreaterThan(decoded + 30);
+    expect(await alice.evaluate(() => (window as unknown as E2E).__pcs.length)).toBe(pcsBefore);
+    expect(await streamEvents(bob, 'remote-video-unavailable')).toEqual([]);
+    await alice.close();
+    await bob.close();
+  });
+
+  it("a capture with a non-existent cameraId fails with DEVICE_ERROR 5300 / 5301 'no camera detected'", async () => {
+    const page = await app.open(browser.context);
+    await page.evaluate(() => (window as unknown as E2E).e2e.create());
+    const cameras = await page.evaluate(async () => (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput').map((d) => d.deviceId));
+    expect(cameras).not.toContain('no-such-camera');
+    const result = await call(page, 'startLocalVideo', { option: { cameraId: 'no-such-camera' } });
+    expect(result).toMatchObject({ ok: false, name: 'RtcError', code: 5300, extraCode: 5301, functionName: 'startLocalVideo' });
+    expect(result.message).toContain('no camera detected');
+    // The failed start leaves the camera free to start again.
+    expect(await call(page, 'startLocalVideo', {})).toMatchObject({ ok: true });
+    await page.close();
+  });
+});

@@ -1,0 +1,301 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
+import { AppHost, call, eventsOf, media } from './harness/client-page.js';
+import { join, watch } from './harness/join.js';
+import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
+
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+
+/**
+ * Measures, in the page, the level of the remote audio the SDK plays: every media element the page
+ * plays is recorded, and so is every Web Audio node connected to the speakers. An element's output is
+ * its stream's level scaled by what the element applies (muted → 0, volume); a Web Audio path is
+ * tapped after its last node (the SDK's GainNode). Peak level over a window, since the fake microphone beeps.
+ */
+const AUDIO_PROBE = `
+(() => {
+  const elements = new Set();
+  const play = HTMLMediaElement.prototype.play;
+  HTMLMediaElement.prototype.play = function (...args) { elements.add(this); return play.apply(this, args); };
+  const taps = [];
+  const connect = AudioNode.prototype.connect;
+  AudioNode.prototype.connect = function (target, ...rest) {
+    if (target instanceof AudioDestinationNode) {
+      const analyser = this.context.createAnalyser();
+      connect.call(this, analyser);
+      taps.push(analyser);
+    }
+    return connect.call(this, target, ...rest);
+  };
+  const probes = new Map();
+  let ctx;
+  const peakOf = (analyser) => { const data = new Float32Array(analyser.fftSize); analyser.getFloatTimeDomainData(data); let peak = 0; for (const x of data) peak = Math.max(peak, Math.abs(x)); return peak; };
+  window.__audioLevel = async (ms = 2000) => {
+    ctx ??= new AudioContext();
+    await ctx.resume();
+    for (const el of elements) {
+      if (!(el instanceof HTMLAudioElement) || !el.srcObject || probes.has(el)) continue;
+      const analyser = ctx.createAnalyser();
+      ctx.createMediaStreamSource(new MediaStream(el.srcObject.getAudioTracks())).connect(analyser);
+      probes.set(el, analyser);
+    }
+    let peak = 0;
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      let level = 0;
+      for (const [el, analyser] of probes) if (el.srcObject && !el.paused) level += peakOf(analyser) * (el.muted ? 0 : el.volume);
+      for (const analyser of taps) if (analyser.context.state === 'running') level += peakOf(analyser);
+      peak = Math.max(peak, level);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    return peak;
+  };
+})();
+`;
+
+const level = (page: Page, ms?: number): Promise<number> => page.evaluate((t) => (window as unknown as { __audioLevel(ms?: number): Promise<number> }).__audioLevel(t), ms);
+
+async function waitForEvent(page: Page, type: string, pred: (data: Record<string, unknown>) => boolean = () => true, timeout = 15_000): Promise<Record<string, unknown>> {
+  let found: Record<string, unknown> | undefined;
+  await expect.poll(async () => {
+    found = (await eventsOf(page, type)).map((e) => e.data).find(pred);
+    return found !== undefined;
+  }, { timeout, interval: 250 }).toBe(true);
+  return found!;
+}
+
+/** Publishes camera (optionally with a small stream) and microphone, then joins. */
+async function publishWithSmall(page: Page, server: TestServer, userId: string, roomId: number): Promise<void> {
+  expect(await join(page, server, userId, { roomId }, { publish: false })).toEqual({ ok: true });
+  const local = await page.evaluate(() => {
+    const view = document.createElement('div');
+    view.id = 'local';
+    view.style.cssText = 'width:320px;height:240px';
+    document.body.appendChild(view);
+    return true;
+  });
+  expect(local).toBe(true);
+  expect(await call(page, 'startLocalVideo', { view: 'local', option: { profile: '480p', small: true } })).toMatchObject({ ok: true });
+  expect(await call(page, 'startLocalAudio')).toMatchObject({ ok: true });
+}
+
+/**
+ * Opens the app in `context` and joins from the page's own script, without any user gesture.
+ * (Playwright's page.evaluate counts as a user gesture, so join() through it would lift the autoplay block.)
+ */
+async function joinWithoutGesture(app: AppHost, context: LaunchedBrowser['context'], server: TestServer, userId: string, roomId: number,
+  options: { lang?: string; enter?: Record<string, unknown> } = {}): Promise<Page> {
+  const page = await app.open(context);
+  const params = { lang: options.lang, join: { publish: false, enter: { sdkAppId: TEST_APP.sdkAppId, userId, userSig: await server.sig(userId), roomId, ...options.enter } } };
+  await page.addInitScript(`addEventListener('load', () => {
+    const params = JSON.parse(decodeURIComponent(location.hash.slice(1)));
+    if (params.lang) document.documentElement.lang = params.lang;
+    window.e2e.join(params.join).then((r) => { window.__joined = r; });
+  });`);
+  // A new document: whatever activation the first one had is gone.
+  await page.goto(`${app.url}#${encodeURIComponent(JSON.stringify(params))}`);
+  await page.reload();
+  return page;
+}
+
+/** Width of the remote video element rendering `userId`. */
+const remoteWidth = (page: Page, userId: string): Promise<number> =>
+  page.evaluate((id) => (document.querySelector(`#remote-${id}-main video`) as HTMLVideoElement | null)?.videoWidth ?? 0, userId);
+
+describe('remote media: subscriptions, players, autoplay, volume', () => {
+  let server: TestServer;
+  let browser: LaunchedBrowser;
+  /** A browser that enforces the autoplay policy: no playback with sound before a user gesture. */
+  let strict: LaunchedBrowser;
+  let app: AppHost;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    server = await startTestServer();
+    app = await AppHost.start(server.url);
+    browser = await launchBrowser();
+    strict = await launchBrowser(['--autoplay-policy=document-user-activation-required']);
+  });
+
+  afterAll(async () => {
+    await strict?.close();
+    await browser?.close();
+    await app?.close();
+    await server?.close();
+  });
+
+  it('with autoReceiveVideo false no video flows until startRemoteVideo', async () => {
+    const alice = await app.open(browser.context);
+    const bob = await app.open(browser.context);
+    expect(await join(alice, server, 'alice', { roomId: 5101 })).toEqual({ ok: true });
+    expect(await join(bob, server, 'bob', { roomId: 5101 }, { publish: false, enter: { autoReceiveVideo: false } })).toEqual({ ok: true });
+    await waitForEvent(bob, 'remote-video-available', (d) => d.userId === 'alice');
+    // Audio is received (autoReceiveAudio defaults to true): the downlink is up and media flows on it…
+    await expect.poll(async () => (await media(bob)).audioBytes, { timeout: 20_000, interval: 500 }).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 2000));
+    // …but not a byte of video.
+    const before = await media(bob);
+    expect(before.videoBytes).toBe(0);
+    expect(before.framesDecoded).toBe(0);
+    await watch(bob, 'alice');
+    await expect.poll(async () => (await media(bob)).framesDecoded, { timeout: 20_000, interval: 500 }).toBeGreaterThan(0);
+    expect((await media(bob)).videoBytes).toBeGreaterThan(0);
+    // The track event and the PLAYING state are announced.
+    await waitForEvent(bob, 'track', (d) => d.userId === 'alice' && d.streamType === 'main');
+    await waitForEvent(bob, 'video-play-state-changed', (d) => d.userId === 'alice' && d.state === 'PLAYING');
+    // stopRemoteVideo stops the flow again.
+    expect(await call(bob, 'stopRemoteVideo', { userId: 'alice', streamType: 'main' })).toMatchObject({ ok: true });
+    await waitForEvent(bob, 'video-play-state-changed', (d) => d.userId === 'alice' && d.state === 'STOPPED');
+    const stopped = (await media(bob)).videoBytes;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await media(bob)).videoBytes - stopped).toBeLessThan(5000);
+    for (const page of [alice, bob]) await page.close();
+  });
+
+  it('first-video-frame carries the real size', async () => {
+    const alice = await app.open(browser.context);
+    const bob = await app.open(browser.context);
+    expect(await join(alice, server, 'alice', { roomId: 5102 })).toEqual({ ok: true });
+    expect(await join(bob, server, 'bob', { roomId: 5102 }, { publish: false })).toEqual({ ok: true });
+    await waitForEvent(bob, 'remote-video-available', (d) => d.userId === 'alice');
+    // When the event comes, read the size of the picture the page shows.
+    await bob.evaluate(() => {
+      const w = window as unknown as { e2e: { client: { on(e: string, f: (d: unknown) => void): void } }; __shown?: unknown };
+      w.e2e.client.on('first-video-frame', () => {
+        const video = document.querySelector('#remote-alice-main video') as HTMLVideoElement;
+        w.__shown = { width: video.videoWidth, height: video.videoHeight };
+      });
+    });
+    await watch(bob, 'alice');
+    const frame = await waitForEvent(bob, 'first-video-frame', (d) => d.userId === 'alice', 20_000);
+    const shown = await bob.evaluate(() => (window as unknown as { __shown: { width: number; height: number } }).__shown);
+    expect(frame).toEqual({ userId: 'alice', streamType: 'main', width: shown.width, height: shown.height });
+    expect(frame.width).toBeGreaterThan(0);
+    // The publisher's camera is 4:3 (480p); the encoder may start below 640x480 and ramp up.
+    expect(Math.abs((frame.width as number) / (frame.height as number) - 4 / 3)).toBeLessThan(0.05);
+    expect((await eventsOf(bob, 'first-video-frame')).length).toBe(1);
+    for (const page of [alice, bob]) await page.close();
+  });
+
+  it('muteRemoteAudio and setRemoteAudioVolume change the audio level measured in the page', async () => {
+    const alice = await app.open(browser.context);
+    const bob = await app.open(browser.context);
+    await bob.evaluate(AUDIO_PROBE);
+    expect(await join(alice, server, 'alice', { roomId: 5103 })).toEqual({ ok: true });
+    expect(await join(bob, server, 'bob', { roomId: 5103 }, { publish: false })).toEqual({ ok: true });
+    await waitForEvent(bob, 'audio-play-state-changed', (d) => d.userId === 'alice' && d.state === 'PLAYING', 20_000);
+    await expect.poll(() => level(bob), { timeout: 15_000, interval: 200 }).toBeGreaterThan(0.01);
+    const full = await level(bob, 3000);
+
+    expect(await call(bob, 'muteRemoteAudio', 'alice', true)).toMatchObject({ ok: true });
+    const muted = await level(bob, 3000);
+    expect(muted).toBeLessThan(full * 0.05);
+
+    expect(await call(bob, 'muteRemoteAudio', 'alice', false)).toMatchObject({ ok: true });
+    expect(await level(bob, 3000)).toBeGreaterThan(full * 0.6);
+
+    expect(await call(bob, 'setRemoteAudioVolume', 'alice', 30)).toMatchObject({ ok: true });
+    const low = await level(bob, 3000);
+    expect(low).toBeGreaterThan(full * 0.15);
+    expect(low).toBeLessThan(full * 0.5);
+
+    // Above 100 amplifies, through Web Audio.
+    expect(await call(bob, 'setRemoteAudioVolume', '*', 200)).toMatchObject({ ok: true });
+    const loud = await level(bob, 3000);
+    expect(loud).toBeGreaterThan(full * 1.4);
+
+    expect(await call(bob, 'setRemoteAudioVolume', '*', 100)).toMatchObject({ ok: true });
+    const back = await level(bob, 3000);
+    expect(back).toBeGreaterThan(full * 0.6);
+    expect(back).toBeLessThan(full * 1.4);
+    for (const page of [alice, bob]) await page.close();
+  });
+
+  it('in a page without a user gesture the autoplay dialog appears and Resume starts the remote audio', async () => {
+    const alice = await app.open(browser.context);
+    expect(await join(alice, server, 'alice', { roomId: 5104 })).toEqual({ ok: true });
+    for (const [lang, file] of [['en-US', 'autoplay-dialog-en.png'], ['zh-CN', 'autoplay-dialog-zh.png']] as const) {
+      // The same app, opened in the strict browser: no gesture has happened in this page.
+      const bob = await joinWithoutGesture(app, strict.context, server, `bob-${lang}`, 5104, { lang });
+
+      const dialog = bob.locator('[role="dialog"][aria-modal="true"]');
+      await new Promise((r) => setTimeout(r, 6000));
+      console.log('DEBUG', await bob.evaluate(() => JSON.stringify({ j: (window as any).__joined, a: navigator.userActivation?.hasBeenActive, ev: (window as any).e2e.events.map((e: any) => e.type + ':' + JSON.stringify(e.data)) })));
+      await dialog.waitFor({ state: 'visible', timeout: 20_000 });
+      const text = await dialog.innerText();
+      if (lang === 'en-US') {
+        expect(text).toContain('Media playback failed. Click the "Resume" to resume playback.');
+        expect(text).toContain(new URL(app.url).host);
+      } else {
+        expect(text).toContain('音视频播放被浏览器拦截');
+        expect(text).toContain('恢复播放');
+      }
+      // Focus starts on Resume; the dialog is labelled by its title (the page host).
+      expect(await bob.evaluate(() => document.activeElement?.textContent)).toBe(lang === 'en-US' ? 'Resume' : '恢复播放');
+      const title = await bob.evaluate(() => document.getElementById(document.querySelector('[role="dialog"]')!.getAttribute('aria-labelledby')!)?.textContent);
+      expect(title).toBe(new URL(app.url).host);
+      // The Detail toggle expands the explanation of the autoplay policy with a tutorial link.
+      await dialog.locator('button[aria-expanded]').click();
+      await expect.poll(() => dialog.locator('a[href][target="_blank"]').isVisible()).toBe(true);
+      expect(await dialog.locator('button[aria-expanded]').getAttribute('aria-expanded')).toBe('true');
+      await bob.screenshot({ path: `${ARTIFACTS}${file}` });
+      // Nothing plays before the click.
+      const blocked = await eventsOf(bob, 'autoplay-failed');
+      expect(blocked.some((e) => e.data.userId === 'alice' && e.data.mediaType === 'audio')).toBe(true);
+      expect((await eventsOf(bob, 'audio-play-state-changed')).filter((e) => e.data.state === 'PLAYING')).toEqual([]);
+
+      await dialog.getByRole('button', { name: lang === 'en-US' ? 'Resume' : '恢复播放' }).click();
+      await dialog.waitFor({ state: 'detached', timeout: 5_000 });
+      await waitForEvent(bob, 'audio-play-state-changed', (d) => d.userId === 'alice' && d.state === 'PLAYING');
+      await expect.poll(async () => (await media(bob)).audioEnergy, { timeout: 15_000, interval: 500 }).toBeGreaterThan(0);
+      await bob.close();
+    }
+    await alice.close();
+  });
+
+  it('with enableAutoPlayDialog false: autoplay-failed, no dialog, and the next click anywhere resumes', async () => {
+    const alice = await app.open(browser.context);
+    expect(await join(alice, server, 'alice', { roomId: 5105 })).toEqual({ ok: true });
+    const bob = await joinWithoutGesture(app, strict.context, server, 'bob', 5105, { enter: { enableAutoPlayDialog: false } });
+    await waitForEvent(bob, 'autoplay-failed', (d) => d.userId === 'alice' && d.mediaType === 'audio', 20_000);
+    expect(await bob.locator('[role="dialog"]').count()).toBe(0);
+    await bob.mouse.click(10, 10);
+    await waitForEvent(bob, 'audio-play-state-changed', (d) => d.userId === 'alice' && d.state === 'PLAYING');
+    await expect.poll(async () => (await media(bob)).audioEnergy, { timeout: 15_000, interval: 500 }).toBeGreaterThan(0);
+    for (const page of [alice, bob]) await page.close();
+  });
+
+  it('switching big↔small changes the received resolution', async () => {
+    const alice = await app.open(browser.context);
+    const bob = await app.open(browser.context);
+    await publishWithSmall(alice, server, 'alice', 5106);
+    expect(await join(bob, server, 'bob', { roomId: 5106 }, { publish: false })).toEqual({ ok: true });
+    await waitForEvent(bob, 'remote-video-available', (d) => d.userId === 'alice');
+    await watch(bob, 'alice');
+    await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 20_000, interval: 500 }).toBe(640);
+
+    expect(await call(bob, 'updateRemoteVideo', { userId: 'alice', streamType: 'main', option: { small: true } })).toMatchObject({ ok: true });
+    // The default small stream: 160x120 (SPEC §3).
+    await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 20_000, interval: 500 }).toBe(160);
+
+    expect(await call(bob, 'updateRemoteVideo', { userId: 'alice', streamType: 'main', option: { small: false } })).toMatchObject({ ok: true });
+    await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 20_000, interval: 500 }).toBe(640);
+
+    // Starting directly on the small stream works too.
+    expect(await call(bob, 'stopRemoteVideo', { userId: 'alice', streamType: 'main' })).toMatchObject({ ok: true });
+    await bob.evaluate(() => document.getElementById('remote-alice-main')?.remove());
+    await bob.evaluate(async () => {
+      const view = document.createElement('div');
+      view.id = 'remote-alice-main';
+      view.style.cssText = 'width:320px;height:240px';
+      document.body.appendChild(view);
+      await (window as unknown as { e2e: { client: { startRemoteVideo(c: unknown): Promise<void> } } }).e2e.client
+        .startRemoteVideo({ userId: 'alice', streamType: 'main', view, option: { small: true } });
+    });
+    await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 20_000, interval: 500 }).toBe(160);
+    for (const page of [alice, bob]) await page.close();
+  });
+});
