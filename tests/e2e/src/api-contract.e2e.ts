@@ -217,4 +217,22 @@ describe('SDK API contract in a real browser', () => {
     expect(stored).toHaveLength(1);
     await page.close();
   });
+
+  it('TRTC.isSupported() reports the real capabilities of this Chromium, and the constants are frozen', async () => {
+    const page = await app.open(browser.context);
+    const report = await page.evaluate(async () => {
+      const T = (window as unknown as { TRTC: { isSupported(): Promise<{ result: boolean; detail: Record<string, boolean> }>; EVENT: object; TYPE: object; ERROR_CODE: object } }).TRTC;
+      const support = await T.isSupported();
+      return { ...support, frozen: [T.EVENT, T.TYPE, T.ERROR_CODE].every((o) => Object.isFrozen(o)) };
+    });
+    expect(report.result).toBe(true);
+    expect(report.detail).toMatchObject({
+      isBrowserSupported: true, isWebRTCSupported: true, isMediaDevicesSupported: true, isScreenShareSupported: true,
+      isSmallStreamSupported: true, isH264DecodeSupported: true, isVp8EncodeSupported: true, isVp8DecodeSupported: true,
+    });
+    expect(typeof report.detail.isH264EncodeSupported).toBe('boolean');
+    expect(typeof report.detail.isWebCodecsSupported).toBe('boolean');
+    expect(report.frozen).toBe(true);
+    await page.close();
+  });
 });
