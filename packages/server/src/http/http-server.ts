@@ -15,6 +15,13 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) 
  * health and metrics, the dev-app keys (dev mode only), the SDK builds at /sdk/, the demo app at /, and
  * the WebSocket upgrade for signalling.
  */
+/** True for a client on this machine (IPv4 or IPv6 loopback). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
 export function createHttpServer(ctx: ServerContext, signal: SignalServer): Server {
   const sdkFiles: Middleware | undefined = ctx.config.sdkDir ? sirv(ctx.config.sdkDir, { dev: true }) : undefined;
   const demoFiles: Middleware | undefined = ctx.config.demoDir ? sirv(ctx.config.demoDir, { single: true, dev: true }) : undefined;
@@ -75,7 +82,8 @@ export function createHttpServer(ctx: ServerContext, signal: SignalServer): Serv
       return;
     }
     if (url.pathname === '/api/dev/app') {
-      if (!ctx.config.devMode) return notFound();
+      // The dev app's key lets anyone sign in as anyone: only hand it to this machine's own browser.
+      if (!ctx.config.devMode || !isLoopback(req.socket.remoteAddress)) return notFound();
       const app = ctx.config.apps[0];
       return sendJson(res, 200, { sdkAppId: app.sdkAppId, secretKey: app.secretKey, adminKey: app.adminKey });
     }
