@@ -298,13 +298,13 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
           >
             {error.kind === 'join' ? (
               <>
-                <strong>Could not join the room.</strong>
+                <strong>Could not join the room.</strong>{' '}
                 {(error.info.code !== undefined || error.info.extraCode !== undefined) && (
                   <span className="error-codes">
-                    {error.info.code !== undefined && <code>code {error.info.code}</code>}
+                    {error.info.code !== undefined && <code>code {error.info.code}</code>}{' '}
                     {error.info.extraCode !== undefined && <code>extraCode {error.info.extraCode}</code>}
                   </span>
-                )}
+                )}{' '}
                 <span className="error-message">{error.info.message}</span>
               </>
             ) : (

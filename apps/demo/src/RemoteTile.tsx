@@ -1,5 +1,8 @@
 import { useCallback } from 'react';
 import { Icon } from './Icon';
+import { RemotePlaybackControls } from './RemotePlaybackControls';
+import { SpeakingIndicator } from './SpeakingIndicator';
+import { StatsOverlay } from './StatsOverlay';
 import type { RemoteUser, RoomSession } from './session';
 import { VideoTile } from './VideoTile';
 
@@ -26,17 +29,22 @@ export function RemoteTile({ session, user }: { session: RoomSession; user: Remo
       nameTestId="remote-name"
       videoTestId="remote-video"
       actions={
-        <button
-          type="button"
-          className="icon-button"
-          data-testid="remote-mute"
-          aria-pressed={user.audioMuted}
-          aria-label={muteLabel}
-          title={muteLabel}
-          onClick={() => session.setRemoteAudioMuted(userId, !user.audioMuted)}
-        >
-          <Icon name={user.audioMuted ? 'volume-off' : 'volume'} />
-        </button>
+        <>
+          <RemotePlaybackControls playback={session.playback} userId={userId} videoOn={user.videoAvailable} />
+          <StatsOverlay insights={session.insights} userId={userId} />
+          <SpeakingIndicator insights={session.insights} userId={userId} />
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="remote-mute"
+            aria-pressed={user.audioMuted}
+            aria-label={muteLabel}
+            title={muteLabel}
+            onClick={() => session.setRemoteAudioMuted(userId, !user.audioMuted)}
+          >
+            <Icon name={user.audioMuted ? 'volume-off' : 'volume'} />
+          </button>
+        </>
       }
     />
   );

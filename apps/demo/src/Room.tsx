@@ -1,5 +1,11 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { ChatPanel } from './ChatPanel';
+import { DevicePickers } from './DevicePickers';
+import { PublishControls } from './PublishControls';
 import { Icon } from './Icon';
+import { NetworkBars } from './NetworkBars';
+import { SpeakingIndicator } from './SpeakingIndicator';
+import { StatsOverlay } from './StatsOverlay';
 import { InviteLink } from './InviteLink';
 import { inviteLink, roomLabel } from './joinParams';
 import { RemoteTile } from './RemoteTile';
@@ -71,6 +77,7 @@ export function Room({ session, onLeft }: RoomProps) {
             {audience ? 'Go on stage (anchor)' : 'Leave the stage (audience)'}
           </button>
         )}
+        <NetworkBars insights={session.insights} />
         <div className="connection" title="Connection state">
           <span className={`state-dot state-${connectionState.toLowerCase()}`} aria-hidden="true" />
           <span className="visually-hidden">Connection: </span>
@@ -101,9 +108,9 @@ export function Room({ session, onLeft }: RoomProps) {
             data-extra-code={notice.error.extraCode}
           >
             <div>
-              <strong>{notice.title}</strong>
-              {notice.error.code !== undefined && <code>code {notice.error.code}</code>}
-              {notice.error.extraCode !== undefined && <code>extraCode {notice.error.extraCode}</code>}
+              <strong>{notice.title}</strong>{' '}
+              {notice.error.code !== undefined && <code>code {notice.error.code}</code>}{' '}
+              {notice.error.extraCode !== undefined && <code>extraCode {notice.error.extraCode}</code>}{' '}
               <span className="error-message">{notice.error.message}</span>
             </div>
             <button
@@ -131,6 +138,12 @@ export function Room({ session, onLeft }: RoomProps) {
             tileTestId="local-tile"
             nameTestId="local-name"
             videoTestId="local-video"
+            actions={
+              <>
+                <StatsOverlay insights={session.insights} userId="" />
+                <SpeakingIndicator insights={session.insights} userId="" />
+              </>
+            }
           />
           <div className="controls" role="group" aria-label="My devices">
             <button
@@ -164,7 +177,11 @@ export function Room({ session, onLeft }: RoomProps) {
               <span className="control-state">{cameraOn ? 'on' : 'off'}</span>
             </button>
           </div>
+          <PublishControls media={session.localMedia} disabled={audience}>
+            <DevicePickers media={session.localMedia} />
+          </PublishControls>
           <InviteLink link={link} />
+          <ChatPanel insights={session.insights} canSend={!audience} />
         </section>
 
         <section className="others" aria-labelledby="others-title">

@@ -1,5 +1,8 @@
 import TRTC from '@conclave/sdk';
 import { describeError, type ErrorInfo } from './errors';
+import { RoomInsights } from './insights';
+import { LocalMediaControls } from './localMedia';
+import { RemotePlayback } from './remotePlayback';
 import type { JoinParams, Role } from './joinParams';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
@@ -83,6 +86,12 @@ async function settle(call: () => unknown, what: string): Promise<void> {
  */
 export class RoomSession {
   readonly params: JoinParams;
+  /** Chat, statistics, network quality and speaking levels. */
+  readonly insights: RoomInsights;
+  /** Device pickers, profile, mirror, mute, screen share, publish state. */
+  readonly localMedia: LocalMediaControls;
+  /** Per remote user: big/small stream, volume, play states. */
+  readonly playback: RemotePlayback;
   private readonly trtc: TRTCInstance;
   private readonly listeners = new Set<() => void>();
   private readonly queues = new Map<string, Promise<void>>();
@@ -116,6 +125,9 @@ export class RoomSession {
     this.cameraWanted = params.camera && this.role === 'anchor';
     this.micWanted = params.mic && this.role === 'anchor';
     this.trtc = TRTC.create();
+    this.insights = new RoomInsights(this.trtc, params.userId);
+    this.playback = new RemotePlayback(this.trtc);
+    this.localMedia = new LocalMediaControls(this.trtc);
     this.snapshot = this.buildSnapshot();
     this.listen();
   }
@@ -262,7 +274,7 @@ export class RoomSession {
       if (slot) {
         slot.control = {
           start: async (view) => {
-            await trtc.startRemoteVideo({ userId, streamType, view });
+            await trtc.startRemoteVideo({ userId, streamType, view, option: { small: this.playback.isSmall(userId) } });
           },
           stop: async () => {
             await trtc.stopRemoteVideo({ userId, streamType });
@@ -335,12 +347,14 @@ export class RoomSession {
           this.notify('Stopping the camera', error);
         }
         this.cameraIn = null;
+        this.localMedia.setRunning('camera', false);
         this.changed();
       }
       if (want && !this.cameraIn) {
         try {
-          await this.trtc.startLocalVideo({ view: want });
+          await this.trtc.startLocalVideo({ ...this.localMedia.videoOptions(), view: want });
           this.cameraIn = want;
+          this.localMedia.setRunning('camera', true);
         } catch (error) {
           this.cameraWanted = false;
           this.notify('Camera', error);
@@ -362,11 +376,13 @@ export class RoomSession {
           this.notify('Stopping the microphone', error);
         }
         this.micOn = false;
+        this.localMedia.setRunning('mic', false);
         this.changed();
       } else if (want && !this.micOn) {
         try {
-          await this.trtc.startLocalAudio();
+          await this.trtc.startLocalAudio(this.localMedia.audioOptions());
           this.micOn = true;
+          this.localMedia.setRunning('mic', true);
         } catch (error) {
           this.micWanted = false;
           this.notify('Microphone', error);

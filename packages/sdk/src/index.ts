@@ -14,6 +14,6 @@ export type {
   TRTCOptions, EnterRoomConfig, ProxyServer, TurnServer, LocalVideoConfig, LocalAudioConfig, UpdateLocalAudioConfig,
   ScreenShareConfig, UpdateScreenShareConfig, RemoteVideoConfig, StopRemoteVideoConfig, TRTCEventTypes, ConnectionState,
   View, VideoProfileName, TRTCPlugin, PluginWithAssets, PluginCore, PluginInstance, TrackQuery, SEIMessageOptions,
-  CustomMessageData, CustomMessage, NetworkQuality, TRTCStatistics, StreamStatistic, SupportResult,
+  CustomMessageData, CustomMessage, NetworkQuality, TRTCStatistics, StreamStatistic, VideoFreezeStatistic, SupportResult,
 } from './types.js';
 export type { VideoProfile, AudioProfile } from './media/profiles.js';

@@ -8,7 +8,7 @@ import { TYPE } from './constants/type.js';
 import { envNotSupported, invalidOperation, invalidParameter, MESSAGE } from './errors/catalogue.js';
 import { RtcError } from './errors/rtc-error.js';
 import { log, LOG_LEVEL, setLevel, type LogLevel } from './log/logger.js';
-import { LogUploader } from './log/upload.js';
+import { LogUploader, STAT_KEY } from './log/upload.js';
 import { DeviceWatcher, listDevices } from './media/devices.js';
 import type { LocalMediaEnv, SlotContent } from './media/local-media-env.js';
 import { LocalAudio, validateLocalAudioConfig } from './media/local-audio.js';
@@ -93,12 +93,15 @@ export class TRTC {
         return pc ? [{ userId: user.userId, pc }] : [];
       }),
       dataLink: () => this.#room.dataLinkConnection,
+      freezes: () => this.#room.remotes.freezeStats(),
+      localAudio: () => (this.#audio?.track ? { track: this.#audio.track, muted: this.#audio.muted } : undefined),
     });
     this.#devices.start();
     this.#events.tap = (event, args) => {
       if (event !== 'error') return;
       const error = args[0] as { message?: string; stack?: string; code?: number } | undefined;
       log.error('error event:', error?.message ?? error);
+      this.#uploader.count(STAT_KEY.ERROR_EVENT);
       this.#uploader.reportError(error ?? {});
     };
     this.#events.onListenerError = (error, event) => {
@@ -265,6 +268,7 @@ export class TRTC {
       }
       this.#uploader.start({ ...identity, origin: resolveProxy(config.proxy).loggerBase ?? this.#room.schedule?.config.loggerDomain ?? DEFAULT_SERVER_ORIGIN });
       log.info(`entered room ${config.strRoomId ?? config.roomId} as ${config.userId}`);
+      this.#uploader.count(STAT_KEY.ENTER_ROOM);
       this.#stats.start();
       await this.#room.publisher.publishPending();
     });
@@ -280,6 +284,7 @@ export class TRTC {
       await this.#room.leave();
       if (wasIn) {
         log.info(`exitRoom: ${this.#room.userId} left`);
+        this.#uploader.count(STAT_KEY.EXIT_ROOM);
         void this.#uploader.stop();
       }
     });
@@ -674,6 +679,7 @@ export class TRTC {
       if (codec && codec.toLowerCase() !== 'video/h264') throw envNotSupported(EXTRA_CODE.SEI, `SEI messages need H264, a published stream and a video track (the stream is ${codec})`, 'sendSEIMessage');
       if (!this.#sei.admit(buffer.byteLength)) throw invalidOperation(undefined, MESSAGE.CALL_FREQUENCY, 'sendSEIMessage');
       this.#sei.enqueue(toSubStream ? 'sub' : 'main', new Uint8Array(buffer.slice(0)), seiPayloadType);
+      this.#uploader.count(STAT_KEY.SEI_MESSAGE);
     });
   }
 
@@ -690,6 +696,7 @@ export class TRTC {
       if (!this.#room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendCustomMessage()', 'sendCustomMessage');
       if (!this.#room.canPublish) throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, 'role audience cannot call this api', 'sendCustomMessage');
       this.#room.messages.send(message.cmdId, message.data);
+      this.#uploader.count(STAT_KEY.CUSTOM_MESSAGE);
     });
   }
 }

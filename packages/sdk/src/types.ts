@@ -208,10 +208,20 @@ export interface NetworkQuality {
   pingResults?: { isPoorNetwork?: boolean; timestamp?: number; data?: { domain: string; cost: number }[] };
 }
 
+/** Freezes of a remote video while played (Conclave extension of the statistics report). */
+export interface VideoFreezeStatistic {
+  /** Video freezes (the remote track muted) and their total duration in ms, each capped at 5000 ms. */
+  videoFreezeCount: number;
+  videoFreezeDuration: number;
+  /** Render freezes (2 fps or less while playing) and their total duration in ms. */
+  renderFreezeCount: number;
+  renderFreezeDuration: number;
+}
+
 /** One direction's figures in a statistics report. */
 export interface StreamStatistic {
   audio: { bitrate: number; audioLevel: number };
-  video: { width: number; height: number; frameRate: number; bitrate: number; videoType: 'big' | 'small' | 'sub' }[];
+  video: { width: number; height: number; frameRate: number; bitrate: number; videoType: 'big' | 'small' | 'sub'; freeze?: VideoFreezeStatistic }[];
 }
 
 /** The statistics event, every 2 s. */

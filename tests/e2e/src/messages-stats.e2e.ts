@@ -1,7 +1,9 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
-import { AppHost, eventsOf, media } from './harness/client-page.js';
+import { AppHost, call, eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
 import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
 
@@ -117,6 +119,64 @@ describe('custom messages, SEI, statistics, network quality, volume and logs', (
     await bob.close();
   });
 
+  it('the server enforces the same limits on a client that bypasses the SDK', async () => {
+    const bob = await app.open(browser.context);
+    expect(await join(bob, server, 'bob', { roomId: 6007 }, { publish: false })).toEqual({ ok: true });
+    await recordMessages(bob);
+    await dataLinkOpen(bob);
+    const sig = await server.sig('rogue');
+    // A raw signalling client with its own data channel sends 60 messages at once, then 12 of 1000 bytes.
+    const outcome = await bob.evaluate(async ({ url, sig, sdkAppId }) => {
+      const ws = new WebSocket(url);
+      const replies: { id: number; code: number; data?: { sdp: string } }[] = [];
+      await new Promise((resolve) => { ws.onopen = resolve; });
+      ws.onmessage = (event) => { const msg = JSON.parse(event.data); if ('id' in msg) replies.push(msg); };
+      const request = (id: number, cmd: string, data: unknown) => {
+        ws.send(JSON.stringify({ id, cmd, data }));
+        return new Promise<{ code: number; data?: { sdp: string } }>((resolve) => {
+          const timer = setInterval(() => { const r = replies.find((x) => x.id === id); if (r) { clearInterval(timer); resolve(r); } }, 20);
+        });
+      };
+      const joined = await request(1, 'join', { sdkAppId, userId: 'rogue', userSig: sig, roomId: '6007', useStringRoomId: false, trtcRole: 20, trtcScene: 1, version: 'raw', ua: 'raw', terminalType: 15 });
+      const pc = new RTCPeerConnection();
+      const channel = pc.createDataChannel('custom-message', { ordered: true });
+      await pc.setLocalDescription(await pc.createOffer());
+      await new Promise<void>((resolve) => {
+        if (pc.iceGatheringState === 'complete') resolve();
+        pc.onicegatheringstatechange = () => { if (pc.iceGatheringState === 'complete') resolve(); };
+      });
+      const link = await request(2, 'data-link', { sdp: pc.localDescription?.sdp });
+      await pc.setRemoteDescription({ type: 'answer', sdp: link.data?.sdp ?? '' });
+      await new Promise((resolve) => { channel.onopen = resolve; });
+      const record = (tag: number, value: Uint8Array) => [tag, value.length >> 8, value.length & 0xff, ...value];
+      const message = (cmdId: number, seq: number, size: number) => new Uint8Array([
+        ...record(3, new Uint8Array([cmdId])), ...record(4, new Uint8Array([0, 0, seq >> 8, seq & 0xff])),
+        ...record(2, new Uint8Array(size).fill(seq & 0xff)),
+      ]);
+      for (let i = 0; i < 60; i++) channel.send(message(1, i, 10));
+      await new Promise((r) => setTimeout(r, 1500));
+      for (let i = 0; i < 12; i++) channel.send(message(2, 100 + i, 1000));
+      await new Promise((r) => setTimeout(r, 1000));
+      pc.close();
+      ws.close();
+      return { joined: joined.code, link: link.code };
+    }, { url: server.url.replace('http', 'ws') + '/signal', sig, sdkAppId: TEST_APP.sdkAppId });
+    expect(outcome).toEqual({ joined: 0, link: 0 });
+    await page_wait(500);
+    const got = (await received(bob)).filter((m) => m.userId === 'rogue');
+    // A token bucket of 30 refilling at 30 per second: the burst of 30 passes, plus at most the few tokens
+    // refilled while the 60 messages were arriving.
+    const burst = got.filter((m) => m.cmdId === 1).map((m) => m.seq);
+    expect(burst.slice(0, 30)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(burst.length).toBeLessThanOrEqual(32);
+    expect([...burst].sort((x, y) => x - y)).toEqual(burst);
+    // 12 messages of 1000 bytes at once: 8000 bytes pass (one more only if 125 ms went by meanwhile).
+    const big = got.filter((m) => m.cmdId === 2).length;
+    expect(big).toBeGreaterThanOrEqual(8);
+    expect(big).toBeLessThanOrEqual(9);
+    await bob.close();
+  });
+
   it('an SEI payload sent by one page arrives on the other as sei-message with identical bytes', async () => {
     const alice = await app.open(browser.context);
     const bob = await app.open(browser.context);
@@ -153,7 +213,17 @@ describe('custom messages, SEI, statistics, network quality, volume and logs', (
     // Video keeps decoding with SEI in it.
     const before = (await media(bob)).framesDecoded;
     await expect.poll(async () => (await media(bob)).framesDecoded, { timeout: 10_000 }).toBeGreaterThan(before + 5);
-    // SPEC §5 checks: bob publishes no video; a client without enableSEI is refused.
+    // toSubStream: in the screen share, arriving as the 'sub' stream.
+    expect(await call(alice, 'startScreenShare')).toMatchObject({ ok: true });
+    await expect.poll(async () => (await eventsOf(bob, 'remote-video-available')).some((e) => e.data.streamType === 'sub'), { timeout: 15_000 }).toBe(true);
+    await bob.evaluate(() => (window as unknown as { e2e: { watch(u: string, t: string): Promise<void> } }).e2e.watch('alice', 'sub'));
+    const subPayload = [7, 0, 0, 1, 7];
+    await expect.poll(async () => {
+      await alice.evaluate((bytes) => (window as unknown as E2EWindow).e2e.client.sendSEIMessage(new Uint8Array(bytes).buffer, { toSubStream: true }), subPayload);
+      return (await seiOf()).some((m) => m.streamType === 'sub');
+    }, { timeout: 15_000, interval: 1000 }).toBe(true);
+    expect((await seiOf()).find((m) => m.streamType === 'sub')).toEqual({ bytes: subPayload, userId: 'alice', streamType: 'sub', seiPayloadType: 243 });
+    // SPEC §5: bob publishes no video, so sending is refused (5109).
     const refused = await bob.evaluate(() => {
       try {
         (window as unknown as E2EWindow).e2e.client.sendSEIMessage(new Uint8Array([1]).buffer);
@@ -197,6 +267,10 @@ describe('custom messages, SEI, statistics, network quality, volume and logs', (
     expect(remoteVideo.width).toBeGreaterThan(0);
     expect(remoteVideo.height).toBeGreaterThan(0);
     expect(remoteVideo.frameRate).toBeGreaterThan(0);
+    // The issue-5 freeze figures of the played video ride along.
+    expect((remoteVideo as unknown as { freeze?: Record<string, number> }).freeze).toMatchObject({
+      videoFreezeCount: expect.any(Number), videoFreezeDuration: expect.any(Number), renderFreezeCount: expect.any(Number), renderFreezeDuration: expect.any(Number),
+    });
     const local = s.localStatistics.video.find((v) => v.videoType === 'big')!;
     expect(local.width).toBe(640);
     expect(local.height).toBe(480);
@@ -251,6 +325,30 @@ describe('custom messages, SEI, statistics, network quality, volume and logs', (
     await bob.close();
   });
 
+  it('audio-volume measures the local microphone before joining, and reports 0 while it is muted', async () => {
+    const page = await app.open(browser.context);
+    await page.evaluate(async () => {
+      const w = window as unknown as { e2e: { create(o: unknown): void; client: { startLocalAudio(): Promise<void>; enableAudioVolumeEvaluation(i: number): void } } };
+      w.e2e.create({});
+      await w.e2e.client.startLocalAudio();
+      w.e2e.client.enableAudioVolumeEvaluation(200);
+    });
+    type Volume = { result: { userId: string; volume: number }[] };
+    const local = async () => (await eventsOf(page, 'audio-volume')).map((e) => (e.data as Volume).result.find((r) => r.userId === '')?.volume ?? -1);
+    await expect.poll(async () => Math.max(...(await local())), { timeout: 10_000, interval: 300 }).toBeGreaterThan(0);
+    expect(await join(page, server, 'mic-user', { roomId: 6008 }, { publish: false, reuse: true })).toEqual({ ok: true });
+    const before = (await local()).length;
+    await expect.poll(async () => Math.max(...(await local()).slice(before)), { timeout: 10_000, interval: 300 }).toBeGreaterThan(0);
+    expect(await page.evaluate(async () => {
+      await (window as unknown as { e2e: { client: { updateLocalAudio(c: unknown): Promise<void> } } }).e2e.client.updateLocalAudio({ mute: true });
+      return true;
+    })).toBe(true);
+    const muted = (await local()).length;
+    await expect.poll(async () => (await local()).length, { timeout: 5000 }).toBeGreaterThan(muted + 3);
+    expect((await local()).slice(muted + 1).every((v) => v === 0)).toBe(true);
+    await page.close();
+  });
+
   it('logs from a finished session can be read back from the server', async () => {
     const alice = await app.open(browser.context);
     const since = new Date(Date.now() - 1000).toISOString();
@@ -282,3 +380,56 @@ describe('custom messages, SEI, statistics, network quality, volume and logs', (
 });
 
 const page_wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the demo app: chat, statistics overlay, network bars, speaking indicators', () => {
+  let server: TestServer;
+  let browser: LaunchedBrowser;
+  const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url));
+
+  beforeAll(async () => {
+    server = await startTestServer({ devMode: true });
+    browser = await launchBrowser();
+    mkdirSync(artifacts, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function joinAs(userId: string): Promise<Page> {
+    const page = await browser.context.newPage();
+    page.on('pageerror', (error) => console.error('[demo page error]', error.message));
+    await page.goto(server.url + '/');
+    await page.getByTestId('join-form').waitFor();
+    await expect.poll(() => page.getByTestId('input-sdkappid').inputValue(), { timeout: 10_000 }).not.toBe('');
+    await page.getByTestId('input-userid').fill(userId);
+    await page.getByTestId('input-roomid').fill('4606');
+    await page.getByTestId('join-button').click();
+    await page.getByTestId('room-view').waitFor({ timeout: 15_000 });
+    return page;
+  }
+
+  it('a chat line typed on one page shows on the other; overlays show figures while media flows', async () => {
+    const ada = await joinAs('ada');
+    const grace = await joinAs('grace');
+    const adaTile = grace.locator('[data-testid="remote-tile"][data-user-id="ada"]');
+    await adaTile.waitFor({ timeout: 15_000 });
+    // The data link may still be opening: type until the line arrives (each send is its own line).
+    await expect.poll(async () => {
+      await ada.getByTestId('chat-input').fill('hello from ada');
+      await ada.getByTestId('chat-send').click();
+      return grace.locator('[data-testid="chat-line"][data-user-id="ada"]').count();
+    }, { timeout: 15_000, interval: 1000 }).toBeGreaterThan(0);
+    await expect.poll(() => grace.locator('[data-testid="chat-line"][data-user-id="ada"]').first().textContent()).toContain('hello from ada');
+    await expect.poll(() => ada.locator('[data-testid="chat-line"]').first().textContent()).toContain('You');
+    // Network bars, the statistics overlay on ada's tile, and ada's speaking indicator on grace's page.
+    await expect.poll(() => grace.getByTestId('network-quality').getAttribute('data-downlink'), { timeout: 15_000 }).toMatch(/^[12]$/);
+    await expect.poll(() => adaTile.getByTestId('stats-overlay').textContent(), { timeout: 20_000, interval: 1000 }).toMatch(/\d+×\d+.*[1-9]\d* fps.*[1-9]\d* kbps/);
+    await expect.poll(async () => Number(await adaTile.getByTestId('speaking-indicator').getAttribute('data-volume')), { timeout: 20_000, interval: 300 }).toBeGreaterThan(0);
+    await grace.screenshot({ path: `${artifacts}demo-chat-stats.png` });
+    await ada.close();
+    await grace.close();
+  });
+});
+

@@ -20,15 +20,20 @@ const AUDIO_PROBE = `
   const elements = new Set();
   const play = HTMLMediaElement.prototype.play;
   HTMLMediaElement.prototype.play = function (...args) { elements.add(this); return play.apply(this, args); };
-  const taps = [];
+  const taps = new Map();
   const connect = AudioNode.prototype.connect;
   AudioNode.prototype.connect = function (target, ...rest) {
     if (target instanceof AudioDestinationNode) {
       const analyser = this.context.createAnalyser();
       connect.call(this, analyser);
-      taps.push(analyser);
+      taps.set(this, analyser);
     }
     return connect.call(this, target, ...rest);
+  };
+  const disconnect = AudioNode.prototype.disconnect;
+  AudioNode.prototype.disconnect = function (...args) {
+    taps.delete(this);
+    return disconnect.apply(this, args);
   };
   const probes = new Map();
   let ctx;
@@ -47,7 +52,7 @@ const AUDIO_PROBE = `
     while (Date.now() < end) {
       let level = 0;
       for (const [el, analyser] of probes) if (el.srcObject && !el.paused) level += peakOf(analyser) * (el.muted ? 0 : el.volume);
-      for (const analyser of taps) if (analyser.context.state === 'running') level += peakOf(analyser);
+      for (const analyser of taps.values()) if (analyser.context.state === 'running') level += peakOf(analyser);
       peak = Math.max(peak, level);
       await new Promise((r) => setTimeout(r, 40));
     }
@@ -87,18 +92,32 @@ async function publishWithSmall(page: Page, server: TestServer, userId: string, 
  * (Playwright's page.evaluate counts as a user gesture, so join() through it would lift the autoplay block.)
  */
 async function joinWithoutGesture(app: AppHost, context: LaunchedBrowser['context'], server: TestServer, userId: string, roomId: number,
-  options: { lang?: string; enter?: Record<string, unknown> } = {}): Promise<Page> {
+  options: { lang?: string; enter?: Record<string, unknown> } = {}): Promise<{ page: Page; blocked: Promise<string>; audioStates: string[] }> {
   const page = await app.open(context);
+  let onBlocked: (mediaType: string) => void = () => undefined;
+  const blocked = new Promise<string>((resolve, reject) => {
+    onBlocked = resolve;
+    setTimeout(() => reject(new Error('no autoplay-failed within 20 s')), 20_000);
+  });
+  blocked.catch(() => undefined);
+  // The page tells the test through its console (an exposed function's reply would count as a gesture).
+  const audioStates: string[] = [];
+  page.on('console', (message) => {
+    const [tag, value] = message.text().split(' ');
+    if (tag === '[e2e:autoplay-failed]') onBlocked(value ?? '');
+    if (tag === '[e2e:audio-state]') audioStates.push(value ?? '');
+  });
   const params = { lang: options.lang, join: { publish: false, enter: { sdkAppId: TEST_APP.sdkAppId, userId, userSig: await server.sig(userId), roomId, ...options.enter } } };
   await page.addInitScript(`addEventListener('load', () => {
     const params = JSON.parse(decodeURIComponent(location.hash.slice(1)));
     if (params.lang) document.documentElement.lang = params.lang;
+    const create = TRTC.create;
+    TRTC.create = (o) => { const client = create.call(TRTC, o); client.on('autoplay-failed', (e) => console.log('[e2e:autoplay-failed] ' + e.mediaType)); client.on('audio-play-state-changed', (e) => console.log('[e2e:audio-state] ' + e.state)); return client; };
     window.e2e.join(params.join).then((r) => { window.__joined = r; });
   });`);
-  // A new document: whatever activation the first one had is gone.
-  await page.goto(`${app.url}#${encodeURIComponent(JSON.stringify(params))}`);
-  await page.reload();
-  return page;
+  // A new document (the query makes it a real navigation): whatever activation the first one had is gone.
+  await page.goto(`${app.url}?nogesture#${encodeURIComponent(JSON.stringify(params))}`);
+  return { page, blocked, audioStates };
 }
 
 /** Width of the remote video element rendering `userId`. */
@@ -155,7 +174,7 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
     for (const page of [alice, bob]) await page.close();
   });
 
-  it('first-video-frame carries the real size', async () => {
+  it('first-video-frame carries the real size (and remote tracks and snapshots are there)', async () => {
     const alice = await app.open(browser.context);
     const bob = await app.open(browser.context);
     expect(await join(alice, server, 'alice', { roomId: 5102 })).toEqual({ ok: true });
@@ -177,6 +196,21 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
     // The publisher's camera is 4:3 (480p); the encoder may start below 640x480 and ramp up.
     expect(Math.abs((frame.width as number) / (frame.height as number) - 4 / 3)).toBeLessThan(0.05);
     expect((await eventsOf(bob, 'first-video-frame')).length).toBe(1);
+    // The remote tracks and a snapshot of the remote video, through the public API.
+    const remote = await bob.evaluate(() => {
+      const client = (window as unknown as { e2e: { client: {
+        getVideoTrack(q: unknown): MediaStreamTrack | null; getAudioTrack(q: unknown): MediaStreamTrack | null; getVideoSnapshot(q: unknown): string;
+      } } }).e2e.client;
+      return {
+        video: client.getVideoTrack({ userId: 'alice', streamType: 'main' })?.kind,
+        sub: client.getVideoTrack({ userId: 'alice', streamType: 'sub' }),
+        audio: client.getAudioTrack('alice')?.kind,
+        snapshot: client.getVideoSnapshot({ userId: 'alice' }),
+      };
+    });
+    expect(remote).toMatchObject({ video: 'video', sub: null, audio: 'audio' });
+    expect(remote.snapshot).toMatch(/^data:image\/png;base64,/);
+    expect(remote.snapshot.length).toBeGreaterThan(1000);
     for (const page of [alice, bob]) await page.close();
   });
 
@@ -209,6 +243,7 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
 
     expect(await call(bob, 'setRemoteAudioVolume', '*', 100)).toMatchObject({ ok: true });
     const back = await level(bob, 3000);
+    console.info('[remote-media] peak audio levels:', { full, muted, volume30: low, volume200: loud, back });
     expect(back).toBeGreaterThan(full * 0.6);
     expect(back).toBeLessThan(full * 1.4);
     for (const page of [alice, bob]) await page.close();
@@ -219,11 +254,14 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
     expect(await join(alice, server, 'alice', { roomId: 5104 })).toEqual({ ok: true });
     for (const [lang, file] of [['en-US', 'autoplay-dialog-en.png'], ['zh-CN', 'autoplay-dialog-zh.png']] as const) {
       // The same app, opened in the strict browser: no gesture has happened in this page.
-      const bob = await joinWithoutGesture(app, strict.context, server, `bob-${lang}`, 5104, { lang });
+      const { page: bob, blocked: refused, audioStates } = await joinWithoutGesture(app, strict.context, server, `bob-${lang}`, 5104, { lang });
+      // Wait for the refusal without touching the page (any page.evaluate counts as a user gesture).
+      expect(await refused).toBe('audio');
+      // Nothing plays on its own.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(audioStates).not.toContain('PLAYING');
 
       const dialog = bob.locator('[role="dialog"][aria-modal="true"]');
-      await new Promise((r) => setTimeout(r, 6000));
-      console.log('DEBUG', await bob.evaluate(() => JSON.stringify({ j: (window as any).__joined, a: navigator.userActivation?.hasBeenActive, ev: (window as any).e2e.events.map((e: any) => e.type + ':' + JSON.stringify(e.data)) })));
       await dialog.waitFor({ state: 'visible', timeout: 20_000 });
       const text = await dialog.innerText();
       if (lang === 'en-US') {
@@ -245,7 +283,10 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
       // Nothing plays before the click.
       const blocked = await eventsOf(bob, 'autoplay-failed');
       expect(blocked.some((e) => e.data.userId === 'alice' && e.data.mediaType === 'audio')).toBe(true);
-      expect((await eventsOf(bob, 'audio-play-state-changed')).filter((e) => e.data.state === 'PLAYING')).toEqual([]);
+      expect(audioStates).not.toContain('PLAYING');
+      const silent = await media(bob);
+      expect(silent.audioBytes).toBeGreaterThan(0);
+      expect(silent.audioEnergy).toBe(0);
 
       await dialog.getByRole('button', { name: lang === 'en-US' ? 'Resume' : '恢复播放' }).click();
       await dialog.waitFor({ state: 'detached', timeout: 5_000 });
@@ -259,7 +300,8 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
   it('with enableAutoPlayDialog false: autoplay-failed, no dialog, and the next click anywhere resumes', async () => {
     const alice = await app.open(browser.context);
     expect(await join(alice, server, 'alice', { roomId: 5105 })).toEqual({ ok: true });
-    const bob = await joinWithoutGesture(app, strict.context, server, 'bob', 5105, { enter: { enableAutoPlayDialog: false } });
+    const { page: bob, blocked: refused } = await joinWithoutGesture(app, strict.context, server, 'bob', 5105, { enter: { enableAutoPlayDialog: false } });
+    expect(await refused).toBe('audio');
     await waitForEvent(bob, 'autoplay-failed', (d) => d.userId === 'alice' && d.mediaType === 'audio', 20_000);
     expect(await bob.locator('[role="dialog"]').count()).toBe(0);
     await bob.mouse.click(10, 10);
@@ -297,5 +339,56 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
     });
     await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 20_000, interval: 500 }).toBe(160);
     for (const page of [alice, bob]) await page.close();
+  });
+});
+
+describe('the demo app: per remote user big/small, volume and play states', () => {
+  let server: TestServer;
+  let browser: LaunchedBrowser;
+
+  beforeAll(async () => {
+    server = await startTestServer({ devMode: true });
+    browser = await launchBrowser();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function joinDemo(userId: string): Promise<Page> {
+    const page = await browser.context.newPage();
+    page.on('pageerror', (error) => console.error('[demo page error]', error.message));
+    await page.goto(server.url + '/');
+    await page.getByTestId('join-form').waitFor();
+    await expect.poll(() => page.getByTestId('input-sdkappid').inputValue(), { timeout: 10_000 }).not.toBe('');
+    await page.getByTestId('input-userid').fill(userId);
+    await page.getByTestId('input-roomid').fill('5107');
+    await page.getByTestId('join-button').click();
+    await page.getByTestId('room-view').waitFor({ timeout: 15_000 });
+    return page;
+  }
+
+  it('a remote tile switches between the big and the small stream, sets the volume and shows the play states', async () => {
+    const ada = await joinDemo('ada');
+    const grace = await joinDemo('grace');
+    const tile = ada.locator('[data-testid="remote-tile"][data-user-id="grace"]');
+    await tile.waitFor({ timeout: 15_000 });
+    const width = () => tile.evaluate((el) => Math.max(0, ...[...el.querySelectorAll('video')].map((v) => (v as HTMLVideoElement).videoWidth)));
+    const states = tile.getByTestId('remote-play-state');
+    await expect.poll(() => states.locator('[data-state="PLAYING"]').count(), { timeout: 20_000, interval: 250 }).toBe(2);
+    await expect.poll(width, { timeout: 20_000, interval: 500 }).toBeGreaterThan(160);
+    const big = await width();
+
+    await tile.getByTestId('remote-stream-small').click();
+    await expect.poll(() => tile.getByTestId('remote-stream-small').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(width, { timeout: 20_000, interval: 500 }).toBe(160);
+    await tile.getByTestId('remote-volume').fill('40');
+    await ada.screenshot({ path: `${ARTIFACTS}demo-remote-playback.png` });
+    await tile.getByTestId('remote-stream-big').click();
+    await expect.poll(width, { timeout: 20_000, interval: 500 }).toBe(big);
+    expect(await tile.getByRole('alert').count()).toBe(0);
+    for (const page of [ada, grace]) await page.close();
   });
 });

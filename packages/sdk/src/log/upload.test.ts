@@ -66,3 +66,51 @@ describe('log upload', () => {
     await uploader.stop();
   });
 });
+
+describe('failure-event upload and statistics beacon', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('uploads a jssdk_event with errorInfo 2 s after an error, once, ignoring failures', async () => {
+    vi.useFakeTimers();
+    const calls: { url: string; body: { errorInfo?: { message?: string } } }[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: { body: string }) => {
+      calls.push({ url, body: JSON.parse(init.body) });
+      return { ok: false };
+    });
+    const uploader = new LogUploader();
+    uploader.start({ origin: 'http://x', sdkAppId: 7, userId: 'u', version: '5.10.1' });
+    uploader.reportError({ message: 'boom', stack: 'at x', code: 5500 });
+    await vi.advanceTimersByTimeAsync(LOG_UPLOAD.EVENT_DELAY_MS - 1);
+    expect(calls).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(10_000);
+    const events = calls.filter((c) => c.url.includes('cmdtype=jssdk_event'));
+    expect(events).toHaveLength(1);
+    expect(events[0].body.errorInfo?.message).toBe('boom');
+    vi.stubGlobal('fetch', async () => ({ ok: true }));
+    await uploader.stop();
+  });
+
+  it('sends the key-value statistics with navigator.sendBeacon, gzip, else a keepalive fetch', async () => {
+    const beacons: { url: string; body: Blob }[] = [];
+    vi.stubGlobal('navigator', { sendBeacon: (url: string, body: Blob) => { beacons.push({ url, body }); return true; } });
+    vi.stubGlobal('fetch', async () => ({ ok: true }));
+    const uploader = new LogUploader();
+    uploader.start({ origin: 'http://x/', sdkAppId: 7, userId: 'u', version: '5.10.1' });
+    uploader.count(1);
+    uploader.count(1);
+    uploader.sendBeacon();
+    expect(beacons).toHaveLength(1);
+    expect(beacons[0].url).toBe('http://x/api/v1/stats');
+    const body = JSON.parse(strFromU8(gunzipSync(new Uint8Array(await beacons[0].body.arrayBuffer()))));
+    expect(body).toMatchObject({ sdkAppId: 7, userId: 'u', stats_count: [{ key: 1, count: 2 }], msg_sdk_basic_info: { sdkVersion: '5.10.1', terminalType: 15 } });
+    const fetches: { keepalive?: boolean }[] = [];
+    vi.stubGlobal('navigator', { sendBeacon: () => false });
+    vi.stubGlobal('fetch', async (_url: string, init: { keepalive?: boolean }) => { fetches.push(init); return { ok: true }; });
+    uploader.sendBeacon();
+    expect(fetches[0]?.keepalive).toBe(true);
+    await uploader.stop();
+  });
+});

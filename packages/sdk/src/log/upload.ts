@@ -16,6 +16,9 @@ export const LOG_UPLOAD = Object.freeze({
   MAX_BUFFERED: 1000,
 } as const);
 
+/** Counter keys of the key-value statistics (last three digits 0–599: counts, SPEC §9). */
+export const STAT_KEY = Object.freeze({ ENTER_ROOM: 1, EXIT_ROOM: 2, CUSTOM_MESSAGE: 3, SEI_MESSAGE: 4, ERROR_EVENT: 5 } as const);
+
 /** Who the logs are about. */
 export interface LogIdentity {
   /** Origin of the log service (scheduling's loggerDomain, the loggerProxy, or the SDK's server). */
@@ -87,11 +90,17 @@ export class LogUploader {
 
   /** Uploads what is buffered: one batch (periodic) or everything (final). Serialised. */
   flush(all: boolean): Promise<void> {
+    const identity = this.#identity;
+    if (!identity) return this.#flushing;
+    return this.#upload(identity, this.#buffer, all);
+  }
+
+  /** Uploads lines from `buffer` under `identity`, one batch or all of them, after any upload in progress. */
+  #upload(identity: LogIdentity, buffer: LogEntry[], all: boolean): Promise<void> {
     const run = async () => {
       do {
-        const identity = this.#identity;
-        if (!identity || this.#buffer.length === 0 || !uploadIsEnabled()) return;
-        const batch = this.#buffer.splice(0, LOG_UPLOAD.MAX_BATCH);
+        if (buffer.length === 0 || !uploadIsEnabled()) return;
+        const batch = buffer.splice(0, LOG_UPLOAD.MAX_BATCH);
         const ok = await this.#send(identity, 'jssdk_log', batch.map(formatEntry).join('\n'));
         if (!ok) return; // those lines are lost; the server is unreachable
       } while (all);
@@ -147,22 +156,28 @@ export class LogUploader {
     };
     this.#counts.clear();
     const url = `${identity.origin.replace(/\/+$/, '')}${STATS_BEACON_PATH}`;
-    const json = JSON.stringify(body);
+    // Gzip when possible; text/plain keeps the beacon a simple cross-origin request (the server knows gzip by its magic bytes).
+    const encoded = encodeBody(body, 0);
     const sent = typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function'
-      && navigator.sendBeacon(url, new Blob([json], { type: 'text/plain' }));
-    if (!sent) void post(url, { data: json, gzip: false }, 500, true);
+      && navigator.sendBeacon(url, new Blob([encoded.data], { type: 'text/plain' }));
+    if (!sent) void post(url, encoded, 500, true);
   }
 
-  /** Ends the session: uploads what is left, sends the beacon, stops. */
-  async stop(): Promise<void> {
+  /**
+   * Ends the session: sends the beacon and uploads what is left under this session's identity; the
+   * uploader is free for the next session at once.
+   */
+  stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#removeSink?.();
     this.#removeSink = undefined;
     this.sendBeacon();
-    await this.flush(true).catch(() => undefined);
+    const identity = this.#identity;
+    const rest = this.#buffer.splice(0);
     this.#identity = undefined;
-    this.#buffer.length = 0;
+    if (!identity) return Promise.resolve();
+    return this.#upload(identity, rest, true).catch(() => undefined);
   }
 }
 

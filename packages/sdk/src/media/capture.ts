@@ -115,10 +115,12 @@ async function captureWithRetries(kind: 'camera' | 'microphone', base: MediaTrac
 const gum = (constraints: MediaStreamConstraints) => navigator.mediaDevices.getUserMedia(constraints);
 
 /** The camera constraints of a profile. */
-export function cameraConstraints(profile: VideoProfile, cameraId: string | undefined, facingMode?: 'user' | 'environment'): MediaTrackConstraints {
+export function cameraConstraints(profile: VideoProfile, cameraId: string | undefined, facingMode?: 'user' | 'environment',
+  avoidCropping = false): MediaTrackConstraints {
+  // avoidCropping: ask for the width only and no crop-and-scale, so the camera's own aspect ratio is kept.
   return {
     width: { ideal: profile.width },
-    height: { ideal: profile.height },
+    ...(avoidCropping ? { resizeMode: 'none' } : { height: { ideal: profile.height } }),
     frameRate: { ideal: profile.frameRate },
     ...(cameraId ? { deviceId: { exact: cameraId } } : facingMode ? { facingMode } : {}),
   };
@@ -126,9 +128,9 @@ export function cameraConstraints(profile: VideoProfile, cameraId: string | unde
 
 /** Captures the camera at a profile; rejects with DEVICE_ERROR (SPEC's 5301… codes). */
 export async function captureCamera(profile: VideoProfile, cameraId: string | undefined, functionName: string,
-  options: { useFrontCamera?: boolean } = {}): Promise<MediaStreamTrack> {
+  options: { useFrontCamera?: boolean; avoidCropping?: boolean } = {}): Promise<MediaStreamTrack> {
   const facing = options.useFrontCamera === undefined ? undefined : options.useFrontCamera ? 'user' : 'environment';
-  return captureWithRetries('camera', cameraConstraints(profile, cameraId, facing), cameraId, functionName, gum);
+  return captureWithRetries('camera', cameraConstraints(profile, cameraId, facing, options.avoidCropping), cameraId, functionName, gum);
 }
 
 /** Options of microphone capture. */

@@ -62,6 +62,11 @@ export class LocalAudio {
     this.#env = env;
   }
 
+  /** True while muted (mute: true): the audio-volume event then reports 0. */
+  get muted(): boolean {
+    return this.#muted;
+  }
+
   /** The track others receive. */
   get publishedTrack(): MediaStreamTrack {
     return this.#graph?.output ?? this.track;

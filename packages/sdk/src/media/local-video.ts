@@ -86,6 +86,7 @@ export class LocalVideo {
   #ownsTrack = true;
   #cameraId: string | undefined;
   #useFrontCamera: boolean | undefined;
+  #avoidCropping = false;
   #mirror: Mirror = 'view';
   #fillMode: FillMode = 'cover';
   #qos: 'smooth' | 'clear' | undefined;
@@ -148,6 +149,7 @@ export class LocalVideo {
     this.#ownsTrack = !option.videoTrack;
     this.#cameraId = option.cameraId;
     this.#useFrontCamera = option.useFrontCamera;
+    this.#avoidCropping = option.avoidCropping === true;
     this.#qos = option.qosPreference;
     this.track = option.videoTrack ?? await this.#capture(this.#cameraId, fn);
     if (this.#ownsTrack) {
@@ -164,7 +166,7 @@ export class LocalVideo {
   }
 
   #capture(cameraId: string | undefined, fn: string): Promise<MediaStreamTrack> {
-    return captureCamera(this.profile, cameraId, fn, { useFrontCamera: this.#useFrontCamera });
+    return captureCamera(this.profile, cameraId, fn, { useFrontCamera: this.#useFrontCamera, avoidCropping: this.#avoidCropping });
   }
 
   #watchRecovery(): void {
@@ -185,13 +187,14 @@ export class LocalVideo {
 
   /** Builds the track others receive: the image of mute-with-URL, or the camera mirrored for 'publish'/'both'. */
   async #derive(fn: string): Promise<void> {
-    const old = this.#derived;
-    this.#derived = undefined;
+    let next: DerivedTrack | undefined;
     if (typeof this.#mute === 'string') {
-      this.#derived = await imageTrack(this.#mute, this.profile.width, this.profile.height, fn);
+      next = await imageTrack(this.#mute, this.profile.width, this.profile.height, fn);
     } else if (mirrorParts(this.#mirror).publish) {
-      this.#derived = mirrorTrack(this.track);
+      next = mirrorTrack(this.track);
     }
+    const old = this.#derived;
+    this.#derived = next;
     if (old) setTimeout(() => old.stop(), 500); // after the senders moved to the new track
   }
 
@@ -259,6 +262,7 @@ export class LocalVideo {
       }
     }
     if (option.qosPreference !== undefined) this.#qos = option.qosPreference;
+    if (option.avoidCropping !== undefined) this.#avoidCropping = option.avoidCropping;
     if ((option.profile !== undefined || option.qosPreference !== undefined) && this.#publish) {
       await this.#main.setEncoding(this.#encoding());
       if (this.#small) await this.#smallSlot.setEncoding(this.#smallEncoding(this.#small));
@@ -289,7 +293,12 @@ export class LocalVideo {
     const muteBefore = this.#mute;
     if (config.mute !== undefined) this.#mute = config.mute;
     if (mirrorParts(this.#mirror).publish !== mirrorBefore || (typeof muteBefore === 'string' || typeof this.#mute === 'string') && muteBefore !== this.#mute) {
-      await this.#derive(fn);
+      try {
+        await this.#derive(fn);
+      } catch (error) {
+        this.#mute = muteBefore; // e.g. 'load image failed': keep publishing what was published
+        throw error;
+      }
       await this.#replaceSent();
     }
     if (config.publish !== undefined && config.publish !== this.#publish) {

@@ -10,12 +10,35 @@ const players = new Set<AudioPlayer>();
 let defaultSpeaker: string | undefined;
 let context: SinkContext | undefined;
 
-/** The shared AudioContext used to amplify above 100 (created on first need). */
+/** Resumes of the AudioContext are at least this far apart (SPEC §4). */
+const CONTEXT_RESUME_SPACING_MS = 1000;
+let lastResumeAt = 0;
+let resumeTimer: ReturnType<typeof setTimeout> | undefined;
+let clickArmed = false;
+
+/**
+ * The shared AudioContext used to amplify above 100 (created on first need). SPEC §4: a suspended
+ * context resumes on the next click, an interrupted one at once; resumes at least 1 s apart.
+ */
 function audioContext(): SinkContext | undefined {
   if (typeof AudioContext === 'undefined') return undefined;
   if (!context) {
-    context = new AudioContext() as SinkContext;
-    if (defaultSpeaker) context.setSinkId?.(defaultSpeaker === 'default' ? '' : defaultSpeaker).catch(() => undefined);
+    const ctx = new AudioContext() as SinkContext;
+    context = ctx;
+    if (defaultSpeaker) ctx.setSinkId?.(defaultSpeaker === 'default' ? '' : defaultSpeaker).catch(() => undefined);
+    const watch = () => {
+      const state = ctx.state as AudioContextState | 'interrupted';
+      if (state === 'interrupted') resumeAudioContext();
+      else if (state === 'suspended' && !clickArmed) {
+        clickArmed = true;
+        document.addEventListener('click', () => {
+          clickArmed = false;
+          resumeAudioContext();
+        }, { capture: true, once: true });
+      }
+    };
+    ctx.addEventListener('statechange', watch);
+    watch();
   }
   return context;
 }
@@ -45,7 +68,7 @@ export class AudioPlayer {
   constructor(track: MediaStreamTrack, hooks: PlayerHooks = {}) {
     this.#track = track;
     const element = document.createElement('audio') as SinkElement;
-    element.autoplay = true;
+    // No autoplay attribute: playback starts only from play() / resume(), so a refusal is seen.
     element.dataset.conclave = 'audio';
     element.srcObject = new MediaStream([track]);
     this.#element = element;
@@ -126,7 +149,7 @@ export class AudioPlayer {
       log.warn('Web Audio is not available: remote volume is capped at 100');
       return;
     }
-    if (ctx.state !== 'running') ctx.resume().catch(() => undefined);
+    if (ctx.state !== 'running') resumeAudioContext();
     this.#source = ctx.createMediaStreamSource(new MediaStream([this.#track]));
     this.#gain = ctx.createGain();
     this.#source.connect(this.#gain).connect(ctx.destination);
@@ -148,7 +171,17 @@ export class AudioPlayer {
   }
 }
 
-/** Resumes the shared AudioContext if a gesture was needed (SPEC §4: suspended resumes on click). */
+/** Resumes the shared AudioContext unless it runs (at most once a second). */
 export function resumeAudioContext(): void {
-  if (context && context.state !== 'running' && context.state !== 'closed') context.resume().catch(() => undefined);
+  if (!context || context.state === 'running' || context.state === 'closed') return;
+  const now = Date.now();
+  if (now - lastResumeAt < CONTEXT_RESUME_SPACING_MS) {
+    resumeTimer ??= setTimeout(() => {
+      resumeTimer = undefined;
+      resumeAudioContext();
+    }, CONTEXT_RESUME_SPACING_MS - (now - lastResumeAt));
+    return;
+  }
+  lastResumeAt = now;
+  context.resume().catch(() => undefined);
 }

@@ -45,7 +45,7 @@ export class PlaybackCore {
     on(element, 'playing', () => {
       this.#blocked = false;
       this.#playingFired = true;
-      if (!track.muted) this.#machine.playing('playing');
+      this.#machine.playing('playing');
       hooks.onPlaying?.();
     });
     on(element, 'pause', () => this.#onPause());

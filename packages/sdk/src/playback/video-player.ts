@@ -36,6 +36,8 @@ export class VideoPlayer {
   #frames = 0;
   #firstFrame = false;
   #frameHandle: number | undefined;
+  /** Bumped when another element or track takes over, so stale frame callbacks stop. */
+  #generation = 0;
 
   constructor(track: MediaStreamTrack, views: HTMLElement[], options: VideoPlayerOptions = {}, hooks: VideoPlayerHooks = {}) {
     this.#track = track;
@@ -77,9 +79,10 @@ export class VideoPlayer {
       this.#firstFrame = true;
       this.#hooks.onFirstFrame?.({ width, height });
     };
+    const generation = ++this.#generation;
     if (video.requestVideoFrameCallback) {
       const onFrame = (_now: number, meta: { width: number; height: number }) => {
-        if (this.#elements[0] !== video) return;
+        if (this.#generation !== generation) return;
         this.#frames++;
         report(meta.width || video.videoWidth, meta.height || video.videoHeight);
         this.#frameHandle = video.requestVideoFrameCallback?.(onFrame);
@@ -119,7 +122,6 @@ export class VideoPlayer {
     if (views) {
       this.#teardown();
       this.#render(views);
-      this.#core?.resetResumes();
       return;
     }
     for (const video of this.#elements) {
@@ -128,12 +130,24 @@ export class VideoPlayer {
     }
   }
 
-  /** Swaps the track being shown (e.g. after a device switch). */
+  /** Swaps the track being shown in place (e.g. after a device switch). */
   setTrack(track: MediaStreamTrack): void {
     this.#track = track;
-    const views = this.#elements.map((video) => video.parentElement).filter((view): view is HTMLElement => view !== null);
-    this.#teardown();
-    this.#render(views);
+    this.#stopDriving();
+    this.#elements.forEach((video, index) => {
+      video.srcObject = new MediaStream([track]);
+      if (index === 0) this.#drive(video);
+      else video.play().catch(() => undefined);
+    });
+  }
+
+  #stopDriving(): void {
+    this.#generation++;
+    const first = this.#elements[0] as FrameCallbackVideo | undefined;
+    if (first && this.#frameHandle !== undefined) first.cancelVideoFrameCallback?.(this.#frameHandle);
+    this.#frameHandle = undefined;
+    this.#core?.stop();
+    this.#core = undefined;
   }
 
   get track(): MediaStreamTrack {
@@ -146,10 +160,7 @@ export class VideoPlayer {
   }
 
   #teardown(): void {
-    const first = this.#elements[0] as FrameCallbackVideo | undefined;
-    if (first && this.#frameHandle !== undefined) first.cancelVideoFrameCallback?.(this.#frameHandle);
-    this.#frameHandle = undefined;
-    this.#core?.stop();
+    this.#stopDriving();
     for (const video of this.#elements) {
       video.srcObject = null;
       video.remove();

@@ -3,6 +3,7 @@ import { EXTRA_CODE } from '../constants/error-code.js';
 import { envNotSupported } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
+import { SignalChannelError } from '../signal/signal-channel.js';
 import { canEncodeVideo, Uplink, UPLINK_SLOTS, type SlotEncoding, type UplinkSlot } from '../transport/uplink.js';
 import type { RoomContext } from './room-context.js';
 
@@ -109,7 +110,8 @@ export class Publisher {
       await uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp, this.#mediaSettings());
       await this.#sendFlag();
     } catch (error) {
-      if (local && this.#local[slot] === local) this.#setState(slot, 'stopped', 'error', RtcError.convertFrom(error));
+      const timedOut = error instanceof SignalChannelError && error.reason === 'timeout';
+      if (local && this.#local[slot] === local) this.#setState(slot, 'stopped', timedOut ? 'timeout' : 'error', RtcError.convertFrom(error));
       throw error;
     }
     if (local && this.#local[slot] === local) this.#setState(slot, 'started');

@@ -110,6 +110,14 @@ export class Room {
     link.connect(async (offer) => (await signal.request('data-link', { sdp: offer })).sdp).catch((error: unknown) => {
       if (this.#dataLink === link) log.warn('data link failed; custom messages are unavailable:', error);
     });
+    // A failed link is opened again while in the room (a signalling reconnection reopens it too).
+    link.peerConnection.addEventListener('connectionstatechange', () => {
+      if (link.peerConnection.connectionState !== 'failed' || this.#dataLink !== link) return;
+      log.warn('data link failed; reopening');
+      setTimeout(() => {
+        if (this.#dataLink === link && this.machine.state === 'joined' && this.#signal?.isOpen) this.#openDataLink();
+      }, 1000);
+    });
   }
 
   get state(): RoomState {

@@ -1,5 +1,7 @@
 import type { Emitter } from '../common/emitter.js';
 import { log } from '../log/logger.js';
+import { LocalMeter } from './local-meter.js';
+import type { FreezeStats } from '../playback/freeze.js';
 import type { NetworkQuality, StreamStatistic, TRTCEventTypes, TRTCStatistics } from '../types.js';
 import {
   mean, QUALITY, qualityOf, receiveFigures, rttOf, sendFigures, sortLoudestFirst, volumeOf, levelOf,
@@ -20,6 +22,10 @@ export interface StatsSources {
   downlinks(): { userId: string; pc: RTCPeerConnection }[];
   /** The data link (its RTT stands in when no media flows). */
   dataLink(): RTCPeerConnection | undefined;
+  /** Freeze figures of the remote videos being played. */
+  freezes?(): FreezeStats[];
+  /** The local microphone: its track (measured directly when it is not published) and mute state (volume 0). */
+  localAudio?(): { track: MediaStreamTrack; muted: boolean } | undefined;
 }
 
 /** Reads a peer connection's stats as plain entries, with a map from mid to slot name. */
@@ -56,6 +62,7 @@ export class StatsReporter {
   #volumeInterval = 0;
   #volumeInBackground = false;
   #busy = false;
+  readonly #meter = new LocalMeter();
 
   constructor(events: Emitter<TRTCEventTypes>, sources: StatsSources) {
     this.#events = events;
@@ -89,6 +96,7 @@ export class StatsReporter {
     this.#volumeInBackground = enableInBackground;
     clearInterval(this.#volumeTimer);
     this.#volumeTimer = undefined;
+    if (interval <= 0) this.#meter.stop();
     this.#applyVolume();
   }
 
@@ -105,6 +113,7 @@ export class StatsReporter {
     this.#stopStats();
     clearInterval(this.#volumeTimer);
     this.#volumeTimer = undefined;
+    this.#meter.stop();
   }
 
   async #snapshot(pc: RTCPeerConnection, order: readonly string[], store: WeakMap<RTCPeerConnection, Stat[]>) {
@@ -142,6 +151,7 @@ export class StatsReporter {
       localStatistics: toStatistic(up),
       remoteStatistics: remotes.map((r) => ({ userId: r.userId, ...toStatistic(r.figures) })),
     };
+    this.#addFreezes(statistics);
     this.#events.emit('statistics', statistics);
 
     const uplinkQuality = uplinkPc && isDown(uplinkPc) ? QUALITY.DISCONNECTED
@@ -159,17 +169,40 @@ export class StatsReporter {
     this.#events.emit('network-quality', quality);
   }
 
+  /** Adds the freeze figures of each played remote video to its entry. */
+  #addFreezes(statistics: TRTCStatistics): void {
+    for (const freeze of this.#sources.freezes?.() ?? []) {
+      const remote = statistics.remoteStatistics.find((r) => r.userId === freeze.userId);
+      const video = remote?.video.find((v) => v.videoType === (freeze.streamType === 'main' ? 'big' : 'sub'));
+      if (!video) continue;
+      video.freeze = {
+        videoFreezeCount: freeze.videoFreeze.count,
+        videoFreezeDuration: Math.round(freeze.videoFreeze.durationMs),
+        renderFreezeCount: freeze.renderFreeze.count,
+        renderFreezeDuration: Math.round(freeze.renderFreeze.durationMs),
+      };
+    }
+  }
+
   async #volumeTick(): Promise<void> {
     const result: { userId: string; volume: number; floatVolume: number }[] = [];
     const uplinkPc = this.#sources.uplink();
     let local = 0;
+    let measured = false;
     if (uplinkPc && uplinkPc.connectionState !== 'closed') {
       const { stats, before } = await this.#snapshot(uplinkPc, UPLINK_ORDER, this.#prevVolume);
       const prev = new Map(before.map((s) => [s.id, s]));
       for (const s of stats) {
-        if (s.type === 'media-source' && s.kind === 'audio') local = Math.max(local, levelOf(s, prev.get(s.id)));
+        if (s.type === 'media-source' && s.kind === 'audio' && prev.has(s.id)) {
+          measured = true;
+          local = Math.max(local, levelOf(s, prev.get(s.id)));
+        }
       }
     }
+    // Not published (not joined, an audience, or a muted slot): measure the captured track itself.
+    const mic = this.#sources.localAudio?.();
+    if (!measured && mic?.track.enabled) local = this.#meter.level(mic.track);
+    if (mic?.muted) local = 0;
     result.push({ userId: '', volume: volumeOf(local), floatVolume: Math.round(local * 1000) / 1000 });
     for (const { userId, pc } of this.#sources.downlinks()) {
       if (pc.connectionState === 'closed') continue;

@@ -1,0 +1,36 @@
+import { useSyncExternalStore } from 'react';
+import type { RoomInsights } from './insights';
+
+const LABEL = ['unknown', 'excellent', 'good', 'poor', 'bad', 'very bad', 'disconnected'];
+
+/** Bars lit for a quality level: 1 excellent → 4 bars … 5 very bad → 0; 0 unknown and 6 disconnected → none. */
+function barsFor(quality: number): number {
+  if (quality <= 0 || quality >= 6) return 0;
+  return Math.max(0, 5 - quality);
+}
+
+function Bars({ quality, label }: { quality: number; label: string }) {
+  const lit = barsFor(quality);
+  return (
+    <span className="net-bars" role="img" aria-label={`${label}: ${LABEL[quality] ?? 'unknown'}`} title={`${label}: ${LABEL[quality] ?? 'unknown'}`} data-quality={quality}>
+      {[1, 2, 3, 4].map((bar) => (
+        <span key={bar} className={bar <= lit ? 'bar lit' : 'bar'} style={{ height: `${bar * 25}%` }} />
+      ))}
+    </span>
+  );
+}
+
+/** Uplink and downlink quality (network-quality event) with the round-trip time. */
+export function NetworkBars({ insights }: { insights: RoomInsights }) {
+  const { quality } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
+  if (!quality) return null;
+  return (
+    <div className="network" data-testid="network-quality" data-uplink={quality.uplinkNetworkQuality} data-downlink={quality.downlinkNetworkQuality}>
+      <span className="net-dir">↑</span>
+      <Bars quality={quality.uplinkNetworkQuality} label="Uplink" />
+      <span className="net-dir">↓</span>
+      <Bars quality={quality.downlinkNetworkQuality} label="Downlink" />
+      <span className="net-rtt" data-testid="network-rtt">{Math.max(quality.uplinkRTT, quality.downlinkRTT)} ms</span>
+    </div>
+  );
+}

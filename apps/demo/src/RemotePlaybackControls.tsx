@@ -1,0 +1,67 @@
+import './remotePlayback.css';
+import { useId, useSyncExternalStore } from 'react';
+import type { RemotePlayback } from './remotePlayback';
+
+const STATE_LABEL: Record<string, string> = { PLAYING: 'playing', PAUSED: 'paused', STOPPED: 'stopped' };
+
+/**
+ * A remote user's playback controls: big/small stream, volume (0–150 %; above 100 amplifies),
+ * and the audio/video play states the SDK reports.
+ */
+export function RemotePlaybackControls({ playback, userId, videoOn }: { playback: RemotePlayback; userId: string; videoOn: boolean }) {
+  useSyncExternalStore(playback.subscribe, playback.getSnapshot);
+  const state = playback.of(userId);
+  const volumeId = useId();
+  return (
+    <div className="remote-playback" data-testid="remote-playback" data-user-id={userId}>
+      <div className="stream-choice" role="group" aria-label={`Video quality of ${userId}`}>
+        {(['big', 'small'] as const).map((size) => {
+          const pressed = (size === 'small') === state.small;
+          return (
+            <button
+              key={size}
+              type="button"
+              className="stream-chip"
+              data-testid={`remote-stream-${size}`}
+              aria-pressed={pressed}
+              disabled={state.switching}
+              title={size === 'small' ? 'Receive the small (low resolution) stream' : 'Receive the full stream'}
+              onClick={() => {
+                if (!pressed) void playback.setSmall(userId, size === 'small', videoOn);
+              }}
+            >
+              {size === 'big' ? 'HD' : 'SD'}
+            </button>
+          );
+        })}
+      </div>
+      <label className="remote-volume" htmlFor={volumeId} title={`Volume of ${userId}`}>
+        <span className="visually-hidden">Volume of {userId}</span>
+        <input
+          id={volumeId}
+          type="range"
+          min={0}
+          max={150}
+          step={5}
+          value={state.volume}
+          data-testid="remote-volume"
+          aria-valuetext={`${state.volume} %`}
+          onChange={(event) => playback.setVolume(userId, Number(event.target.value))}
+        />
+      </label>
+      <span className="play-states" data-testid="remote-play-state" aria-live="polite">
+        {(['audio', 'video'] as const).map((kind) => {
+          const { state: playState, reason } = state[kind];
+          const size = kind === 'video' && state.firstFrame && playState === 'PLAYING' ? ` ${state.firstFrame.width}×${state.firstFrame.height}` : '';
+          const label = `${kind} ${STATE_LABEL[playState]}${reason ? ` (${reason})` : ''}${size}`;
+          return (
+            <span key={kind} className="play-state" data-kind={kind} data-state={playState} title={label} aria-label={label} role="img">
+              {kind === 'audio' ? 'A' : 'V'}
+            </span>
+          );
+        })}
+      </span>
+      {state.error && <span className="remote-playback-error" role="alert">{state.error}</span>}
+    </div>
+  );
+}

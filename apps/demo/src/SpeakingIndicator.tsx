@@ -1,0 +1,24 @@
+import { useSyncExternalStore } from 'react';
+import { SPEAKING_VOLUME, type RoomInsights } from './insights';
+
+/** A level meter that lights up while this participant ('' is me) speaks, from the audio-volume event. */
+export function SpeakingIndicator({ insights, userId }: { insights: RoomInsights; userId: string }) {
+  const { volumes } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
+  const volume = volumes.get(userId) ?? 0;
+  const speaking = volume >= SPEAKING_VOLUME;
+  return (
+    <span
+      className={speaking ? 'speaking on' : 'speaking'}
+      data-testid="speaking-indicator"
+      data-speaking={speaking ? 'true' : 'false'}
+      data-volume={volume}
+      role="meter"
+      aria-label="Speaking level"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={volume}
+    >
+      <span className="speaking-level" style={{ width: `${volume}%` }} />
+    </span>
+  );
+}

@@ -1,0 +1,128 @@
+// @vitest-environment happy-dom
+import { FLAG, SERVER_CODE } from '@conclave/protocol';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Emitter } from '../common/emitter.js';
+import { SignalReplyError, type SignalChannel } from '../signal/signal-channel.js';
+import type { Downlink } from '../transport/downlink.js';
+import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
+import { computeWants, SMALL_SWITCH_RETRIES, type WantsInput } from './remote-user.js';
+import { RemoteUsers, SUBSCRIBE_TIMEOUT_MS } from './remote-users.js';
+
+const base: WantsInput = {
+  state: { hasAudio: true, hasVideo: true, hasSmall: true, hasAuxiliary: true, audioMuted: false, videoMuted: false, auxMuted: false },
+  autoReceiveAudio: true, autoReceiveVideo: false, audioRequested: undefined,
+  mainRequested: false, subRequested: false, mainHidden: false, subHidden: false, preferSmall: false,
+};
+
+describe('what is subscribed of a remote user', () => {
+  it('autoReceiveAudio / autoReceiveVideo (defaults: audio yes, video no)', () => {
+    expect(computeWants(base)).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
+    expect(computeWants({ ...base, autoReceiveVideo: true })).toEqual({ audio: true, bigVideo: true, smallVideo: false, auxVideo: true });
+    expect(computeWants({ ...base, autoReceiveAudio: false })).toMatchObject({ audio: false });
+    // muteRemoteAudio(…, false) asks for the audio even with autoReceiveAudio off.
+    expect(computeWants({ ...base, autoReceiveAudio: false, audioRequested: true })).toMatchObject({ audio: true });
+  });
+
+  it('startRemoteVideo asks for a video; the small one instead of the big one when preferred and published', () => {
+    expect(computeWants({ ...base, mainRequested: true })).toMatchObject({ bigVideo: true, smallVideo: false });
+    expect(computeWants({ ...base, mainRequested: true, preferSmall: true })).toMatchObject({ bigVideo: false, smallVideo: true });
+    // No small stream published: the big one.
+    expect(computeWants({ ...base, mainRequested: true, preferSmall: true, state: { ...base.state, hasSmall: false } }))
+      .toMatchObject({ bigVideo: true, smallVideo: false });
+    expect(computeWants({ ...base, subRequested: true })).toMatchObject({ auxVideo: true, bigVideo: false });
+  });
+
+  it('nothing of what is unpublished, muted, or out of sight (receiveWhenViewVisible)', () => {
+    const state = { ...base.state, audioMuted: true, videoMuted: true, hasAuxiliary: false };
+    expect(computeWants({ ...base, state, mainRequested: true, subRequested: true })).toEqual({ audio: false, bigVideo: false, smallVideo: false, auxVideo: false });
+    expect(computeWants({ ...base, mainRequested: true, mainHidden: true })).toMatchObject({ bigVideo: false });
+  });
+});
+
+type Request = { cmd: string; data: Record<string, unknown>; timeout?: number };
+
+function setup(reply: (r: Request) => Promise<unknown>) {
+  const requests: Request[] = [];
+  const signal = {
+    request: (cmd: string, data: Record<string, unknown>, timeout?: number) => {
+      const r = { cmd, data, timeout };
+      requests.push(r);
+      return reply(r);
+    },
+  } as unknown as SignalChannel;
+  const events = new Emitter<TRTCEventTypes>();
+  const config = { autoReceiveAudio: true, autoReceiveVideo: false } as EnterRoomConfig;
+  const remotes = new RemoteUsers({
+    events, signal: () => signal, config: () => config, joined: () => true, userId: () => 'me',
+    iceServers: () => [], iceTransportPolicy: () => 'all', watchLink: () => undefined,
+  });
+  remotes.onPeerJoin({ userId: 'a', tinyId: '1', role: 20, flag: 0 });
+  const user = remotes.get('a')!;
+  // Already subscribed to the audio on a downlink (no peer connection in this environment).
+  user.downlink = { tracks: {}, close: () => undefined } as unknown as Downlink;
+  user.flag = FLAG.AUDIO | FLAG.VIDEO | FLAG.SMALL;
+  user.sent = { audio: true, bigVideo: false, smallVideo: false, auxVideo: false };
+  return { remotes, user, requests };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('subscriptions on the wire (SPEC §4, §7)', () => {
+  it('startRemoteVideo sends a subscription change with a 10 s time-out; small:true asks for the small stream', async () => {
+    const { remotes, requests } = setup(async () => ({}));
+    await remotes.startRemoteVideo('a', 'main', { views: [] }, true);
+    expect(requests).toEqual([{ cmd: 'subscribe-change', data: { srcUserId: 'a', audio: true, bigVideo: false, smallVideo: true, auxVideo: false }, timeout: SUBSCRIBE_TIMEOUT_MS }]);
+    expect(SUBSCRIBE_TIMEOUT_MS).toBe(10_000);
+    await remotes.updateRemoteVideo('a', 'main', {}, false);
+    expect(requests[1]!.data).toMatchObject({ bigVideo: true, smallVideo: false });
+    // Nothing left: unsubscribe.
+    await remotes.muteRemoteAudio('a', true);
+    remotes.get('a')!.flag = FLAG.VIDEO;
+    await remotes.stopRemoteVideo('a', 'main');
+    expect(requests.at(-1)).toMatchObject({ cmd: 'unsubscribe', data: { srcUserId: 'a' } });
+  });
+
+  it('a failed big/small switch is retried, 10 tries in all, then the preference is dropped', async () => {
+    vi.useFakeTimers();
+    const { remotes, user, requests } = setup(async (r) => {
+      if (r.cmd === 'subscribe-change' && r.data.smallVideo) throw new Error('switch refused');
+      return {};
+    });
+    user.videoRequests.main = { views: [] };
+    user.sent = { audio: true, bigVideo: true, smallVideo: false, auxVideo: false };
+    await expect(remotes.updateRemoteVideo('a', 'main', {}, true)).rejects.toMatchObject({ code: 5500 });
+    for (let i = 0; i < SMALL_SWITCH_RETRIES + 3; i++) await vi.advanceTimersByTimeAsync(1000);
+    const tries = requests.filter((r) => r.cmd === 'subscribe-change' && r.data.smallVideo);
+    expect(tries.length).toBe(SMALL_SWITCH_RETRIES);
+    expect(SMALL_SWITCH_RETRIES).toBe(10);
+    expect(user.preference).toBeUndefined();
+    expect(user.sent).toMatchObject({ bigVideo: true, smallVideo: false });
+  });
+
+  it("a stream unpublished meanwhile: 'remoteStream does not exist because it has been unpublished' (OPERATION_ABORT)", async () => {
+    const { remotes } = setup(async (r) => {
+      if (r.cmd === 'subscribe-change') throw new SignalReplyError('subscribe-change', SERVER_CODE.STREAM_NOT_EXIST, 'no such stream');
+      return {};
+    });
+    await expect(remotes.startRemoteVideo('a', 'main', { views: [] })).rejects.toMatchObject({
+      name: 'RtcError', code: 5998, message: expect.stringContaining('remoteStream does not exist because it has been unpublished'),
+    });
+  });
+
+  it('startRemoteVideo checks (SPEC §5): the user exists and publishes that stream', async () => {
+    const { remotes } = setup(async () => ({}));
+    await expect(remotes.startRemoteVideo('nobody', 'main', { views: [] })).rejects.toMatchObject({ code: 5100, extraCode: 5102 });
+    await expect(remotes.startRemoteVideo('a', 'sub', { views: [] })).rejects.toMatchObject({ code: 5100, extraCode: 5103 });
+  });
+
+  it("muteRemoteAudio('*') and setRemoteAudioVolume('*') also apply to users who enter later", async () => {
+    const { remotes } = setup(async () => ({}));
+    await remotes.muteRemoteAudio('*', true);
+    remotes.setRemoteAudioVolume('*', 150);
+    remotes.onPeerJoin({ userId: 'b', tinyId: '2', role: 20, flag: 0 });
+    expect(remotes.get('b')).toMatchObject({ audioMuted: true, volume: 150 });
+    expect(remotes.get('a')).toMatchObject({ audioMuted: true, volume: 150 });
+  });
+});
