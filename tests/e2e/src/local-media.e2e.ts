@@ -309,7 +309,18 @@ describe('local media in real Chromium', () => {
     const roomId = room++;
     const alice = await app.open(browser.context);
     const bob = await app.open(browser.context);
-    expect(await enter(alice, server, 'alice', roomId, { video: { option: { profile: '360p', mirror: 'publish' } } })).toEqual({ ok: true });
+    expect(await enter(alice, server, 'alice', roomId, { video: { option: { profile: '360p', mirror: 'publish', qosPreference: 'smooth' } } })).toEqual({ ok: true });
+    /** The big-video sender's encoding parameters. */
+    const senderParams = () => alice.evaluate(() => {
+      const pc = (window as unknown as E2E).__pcs.find((p) => p.getSenders().length === 4);
+      const params = pc?.getSenders()[1].getParameters();
+      return { degradationPreference: params?.degradationPreference, maxBitrate: params?.encodings[0]?.maxBitrate, maxFramerate: params?.encodings[0]?.maxFramerate };
+    });
+    // Max bitrate on the sender is the profile's kbit/s × 1000; qosPreference is the degradation preference.
+    expect(await senderParams()).toEqual({ degradationPreference: 'maintain-framerate', maxBitrate: 800_000, maxFramerate: 15 });
+    expect(await call(alice, 'updateLocalVideo', { option: { profile: '480p', qosPreference: 'clear' } })).toMatchObject({ ok: true });
+    expect(await senderParams()).toEqual({ degradationPreference: 'maintain-resolution', maxBitrate: 900_000, maxFramerate: 15 });
+    expect(await call(alice, 'updateLocalVideo', { option: { profile: '360p' } })).toMatchObject({ ok: true });
     expect((await eventsOf(alice, 'publish-state-changed')).map((e) => `${e.data.mediaType}:${e.data.prevState}>${e.data.state}`))
       .toEqual(['video:stopped>starting', 'video:starting>started']);
     expect(await enter(bob, server, 'bob', roomId)).toEqual({ ok: true });

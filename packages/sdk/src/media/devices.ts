@@ -1,4 +1,4 @@
-import { deviceError } from '../errors/catalogue.js';
+import { captureError } from './capture.js';
 
 type Kind = 'videoinput' | 'audioinput' | 'audiooutput';
 const LABEL: Record<Kind, string> = { videoinput: 'camera', audioinput: 'microphone', audiooutput: 'speaker' };
@@ -10,12 +10,13 @@ const LABEL: Record<Kind, string> = { videoinput: 'camera', audioinput: 'microph
 export async function listDevices(kind: Kind, requestPermission = true, functionName: string): Promise<MediaDeviceInfo[]> {
   if (typeof navigator === 'undefined' || !navigator.mediaDevices?.enumerateDevices) return [];
   let devices = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === kind);
-  if (requestPermission && kind !== 'audiooutput' && devices.some((d) => !d.label)) {
+  // Speakers' labels come with microphone permission, so speakers ask for the microphone.
+  if (requestPermission && devices.some((d) => !d.label)) {
     try {
       const stream = await navigator.mediaDevices.getUserMedia(kind === 'videoinput' ? { video: true } : { audio: true });
       for (const track of stream.getTracks()) track.stop();
     } catch (error) {
-      throw deviceError(error, kind === 'videoinput' ? 'camera' : 'microphone', functionName);
+      throw captureError(error, kind === 'videoinput' ? 'camera' : 'microphone', functionName);
     }
     devices = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === kind);
   }

@@ -20,6 +20,22 @@ export interface LocalSlot {
 /** publish-state-changed states (SPEC §4). */
 export type PublishState = 'starting' | 'started' | 'stopped';
 
+/** SPEC §7: publish and mute-flag requests are retried 3 times. */
+export const FLAG_RETRIES = 3;
+
+/** Runs `fn`, trying again up to `retries` times when the server does not answer in time (a refusal or a closed channel is final). */
+export async function withRetries<T>(retries: number, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      const timedOut = error instanceof SignalChannelError && error.reason === 'timeout';
+      if (attempt >= retries || !timedOut) throw error;
+      log.warn(`publish request failed, retrying (${attempt + 1}/${retries})`, error);
+    }
+  }
+}
+
 /** SPEC §9: the publish-state consistency check runs 10 s after a flag change. */
 export const PUBLISH_STATE_CHECK_MS = 10_000;
 
@@ -107,7 +123,7 @@ export class Publisher {
     if (!uplink) return;
     try {
       await uplink.setTrack(slot, this.#sending(slot), local?.encoding);
-      await uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp, this.#mediaSettings());
+      await withRetries(FLAG_RETRIES, () => uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp, this.#mediaSettings()));
       await this.#sendFlag();
     } catch (error) {
       const timedOut = error instanceof SignalChannelError && error.reason === 'timeout';
@@ -195,7 +211,9 @@ export class Publisher {
   #sendFlag(): Promise<void> {
     const run = async () => {
       const flag = this.flag();
-      await this.#ctx.signal()?.request('mute-flag', { flag });
+      await withRetries(FLAG_RETRIES, async () => {
+        await this.#ctx.signal()?.request('mute-flag', { flag });
+      });
       this.#ackedFlag = flag;
       clearTimeout(this.#checkTimer);
       this.#checkTimer = setTimeout(() => this.#checkConsistency(), PUBLISH_STATE_CHECK_MS);

@@ -30,3 +30,28 @@ describe('publish-state consistency check (SPEC §4)', () => {
       .toEqual(['local flag 9, server flag 1', 'audio should not be sending', 'video should be sending']);
   });
 });
+
+describe('publish request retries (SPEC §7)', () => {
+  it('retries a timed-out request 3 times, never a refusal', async () => {
+    const { withRetries } = await import('../room/publisher.js');
+    const { SignalChannelError } = await import('../signal/signal-channel.js');
+    let calls = 0;
+    await expect(withRetries(3, async () => {
+      calls++;
+      throw new SignalChannelError('slow', 'timeout');
+    })).rejects.toThrow('slow');
+    expect(calls).toBe(4);
+    calls = 0;
+    await expect(withRetries(3, async () => {
+      calls++;
+      if (calls < 3) throw new SignalChannelError('slow', 'timeout');
+      return 'ok';
+    })).resolves.toBe('ok');
+    calls = 0;
+    await expect(withRetries(3, async () => {
+      calls++;
+      throw new Error('refused');
+    })).rejects.toThrow('refused');
+    expect(calls).toBe(1);
+  });
+});

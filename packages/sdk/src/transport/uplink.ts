@@ -105,14 +105,19 @@ export class Uplink {
     if (encoded) for (const slot of UPLINK_SLOTS) encoded(slot, this.#senders[slot]);
   }
 
-  /** Negotiates once; later calls return the same promise. */
+  /** Negotiates once; later calls return the same promise (a failed negotiation may be tried again). */
   connect(negotiate: Negotiator, settings: UplinkMediaSettings = {}): Promise<void> {
     this.#connected ??= (async () => {
-      await this.#pc.setLocalDescription(await this.#pc.createOffer());
-      await waitForIceGathering(this.#pc);
+      if (this.#pc.signalingState === 'stable' && !this.#pc.localDescription) {
+        await this.#pc.setLocalDescription(await this.#pc.createOffer());
+        await waitForIceGathering(this.#pc);
+      }
       const answer = await negotiate(this.#pc.localDescription?.sdp ?? '');
       await this.#pc.setRemoteDescription({ type: 'answer', sdp: mungeAnswer(answer, settings) });
-    })();
+    })().catch((error: unknown) => {
+      this.#connected = undefined;
+      throw error;
+    });
     return this.#connected;
   }
 

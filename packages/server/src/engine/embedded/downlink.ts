@@ -13,7 +13,12 @@ export interface ForwardCounter {
 
 type Slot = 'audio' | 'video' | 'aux';
 /** Which of the publisher's camera layers feeds the downlink's main-video m-line. */
-type Layer = 'video' | 'small';
+export type Layer = 'video' | 'small';
+
+/** The camera layer a downlink forwards: the small one when only it is wanted and the publisher sends it. */
+export function chooseLayer(wants: ForwardWants, smallActive: boolean): Layer {
+  return wants.smallVideo && !wants.bigVideo && smallActive ? 'small' : 'video';
+}
 
 /**
  * A subscriber's send-only peer connection for one source user: three m-lines (audio, main
@@ -75,9 +80,9 @@ export class Downlink {
     if (auxAdded) this.#sources.aux.requestKeyframe();
   }
 
-  /** The camera layer to forward now: small when only small is wanted and the publisher sends it. */
+  /** The camera layer to forward now. */
   get #layer(): Layer {
-    return this.#wants.smallVideo && !this.#wants.bigVideo && this.#sources.small.active ? 'small' : 'video';
+    return chooseLayer(this.#wants, this.#sources.small.active);
   }
 
   /** The camera layer this downlink currently forwards (for tests and metrics). */
