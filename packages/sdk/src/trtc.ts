@@ -98,6 +98,15 @@ export class TRTC {
     });
     this.#devices.start();
     this.#events.tap = (event, args) => {
+      if (event === 'connection-state-changed' && (args[0] as { state?: string } | undefined)?.state === 'DISCONNECTED' && this.#room.machine.is('left')) {
+        // The session is over (exitRoom, a ban, a failed join or reconnection): upload what is left,
+        // including the lines logged right after (unless a new session started meanwhile).
+        const session = this.#uploader.identity;
+        setTimeout(() => {
+          if (session && this.#uploader.identity === session) void this.#uploader.stop();
+        }, 0);
+        return;
+      }
       if (event !== 'error') return;
       const error = args[0] as { message?: string; stack?: string; code?: number } | undefined;
       log.error('error event:', error?.message ?? error);
@@ -263,7 +272,6 @@ export class TRTC {
         await this.#room.join(config, target);
       } catch (error) {
         log.warn('enterRoom failed:', error);
-        void this.#uploader.stop();
         throw error;
       }
       this.#uploader.start({ ...identity, origin: resolveProxy(config.proxy).loggerBase ?? this.#room.schedule?.config.loggerDomain ?? DEFAULT_SERVER_ORIGIN });
@@ -280,13 +288,11 @@ export class TRTC {
    */
   exitRoom(): Promise<void> {
     return this.#call('exitRoom', async () => {
-      const wasIn = this.#room.machine.is('joining', 'joined');
-      await this.#room.leave();
-      if (wasIn) {
+      if (this.#room.machine.is('joining', 'joined')) {
         log.info(`exitRoom: ${this.#room.userId} left`);
         this.#uploader.count(STAT_KEY.EXIT_ROOM);
-        void this.#uploader.stop();
       }
+      await this.#room.leave(); // ends the log upload (connection-state-changed DISCONNECTED)
     });
   }
 

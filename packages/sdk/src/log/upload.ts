@@ -72,15 +72,23 @@ async function post(url: string, body: { data: string | Uint8Array<ArrayBuffer>;
  */
 export class LogUploader {
   #identity: LogIdentity | undefined;
+  /** The latest session's identity, kept after stop for a failure that ends the session. */
+  #lastIdentity: LogIdentity | undefined;
   readonly #buffer: LogEntry[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
   #removeSink: (() => void) | undefined;
   #flushing: Promise<void> = Promise.resolve();
   readonly #counts = new Map<number, number>();
 
+  /** The current session's identity (undefined when stopped). */
+  get identity(): LogIdentity | undefined {
+    return this.#identity;
+  }
+
   /** Starts collecting and uploading for a session. */
   start(identity: LogIdentity): void {
     this.#identity = identity;
+    this.#lastIdentity = identity;
     this.#removeSink ??= addLogSink((entry) => {
       this.#buffer.push(entry);
       if (this.#buffer.length > LOG_UPLOAD.MAX_BUFFERED) this.#buffer.splice(0, this.#buffer.length - LOG_UPLOAD.MAX_BUFFERED);
@@ -125,7 +133,7 @@ export class LogUploader {
 
   /** The failure-event upload: 2 s after an error event, low priority, errors ignored. */
   reportError(error: { message?: string; stack?: string; code?: number }): void {
-    const identity = this.#identity;
+    const identity = this.#identity ?? this.#lastIdentity;
     if (!identity || !uploadIsEnabled()) return;
     setTimeout(() => {
       const recent = this.#buffer.slice(-LOG_UPLOAD.MAX_BATCH).map(formatEntry).join('\n');
