@@ -66,21 +66,29 @@ export class NetNamespace {
     return path;
   }
 
+  #rules: string[][] = [];
+
   /** Drops every packet in and out of the namespace (except its loopback): a silent outage. */
   cut(): void {
+    this.#drop([]);
+  }
+
+  /** Drops UDP only (media), leaving TCP (signalling) up. */
+  cutUdp(): void {
+    this.#drop(['-p', 'udp']);
+  }
+
+  #drop(match: string[]): void {
     if (this.#cut) return;
-    for (const chain of ['INPUT', 'OUTPUT']) {
-      run('ip', ['netns', 'exec', this.name, 'iptables', '-I', chain, '1', ...(chain === 'INPUT' ? ['!', '-i', 'lo'] : ['!', '-o', 'lo']), '-j', 'DROP']);
-    }
+    this.#rules = [['INPUT', ...match, '!', '-i', 'lo', '-j', 'DROP'], ['OUTPUT', ...match, '!', '-o', 'lo', '-j', 'DROP']];
+    for (const [chain, ...rule] of this.#rules) run('ip', ['netns', 'exec', this.name, 'iptables', '-I', chain, '1', ...rule]);
     this.#cut = true;
   }
 
   /** Ends the outage. */
   restore(): void {
     if (!this.#cut) return;
-    for (const chain of ['INPUT', 'OUTPUT']) {
-      run('ip', ['netns', 'exec', this.name, 'iptables', '-D', chain, ...(chain === 'INPUT' ? ['!', '-i', 'lo'] : ['!', '-o', 'lo']), '-j', 'DROP']);
-    }
+    for (const [chain, ...rule] of this.#rules) run('ip', ['netns', 'exec', this.name, 'iptables', '-D', chain, ...rule]);
     this.#cut = false;
   }
 
