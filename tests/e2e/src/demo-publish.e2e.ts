@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { joinDemo } from './harness/demo-page.js';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { startTestServer, type TestServer } from './harness/server.js';
 
@@ -18,18 +19,7 @@ describe('the demo app: publishing controls', () => {
     await server?.close();
   });
 
-  async function joinAs(userId: string, roomId: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.on('pageerror', (error) => console.error('[demo page error]', error.message));
-    await page.goto(server.url + '/');
-    await page.getByTestId('join-form').waitFor();
-    await expect.poll(() => page.getByTestId('input-sdkappid').inputValue(), { timeout: 10_000 }).not.toBe('');
-    await page.getByTestId('input-userid').fill(userId);
-    await page.getByTestId('input-roomid').fill(roomId);
-    await page.getByTestId('join-button').click();
-    await page.getByTestId('room-view').waitFor({ timeout: 15_000 });
-    return page;
-  }
+  const joinAs = (userId: string, roomId: string) => joinDemo(browser.context, server.url, userId, roomId);
 
   const publishState = (page: Page, media: string) => page.locator(`[data-testid="publish-state"] [data-media="${media}"]`).getAttribute('data-state');
 

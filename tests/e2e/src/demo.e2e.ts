@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { joinDemo } from './harness/demo-page.js';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { startTestServer, type TestServer } from './harness/server.js';
 
@@ -31,23 +32,8 @@ describe('the demo app, tried as a new user would', () => {
     await server?.close();
   });
 
-  async function joinAs(userId: string, live?: { role: 'anchor' | 'audience' }, roomId = '4242'): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.on('pageerror', (error) => console.error('[demo page error]', error.message));
-    await page.goto(server.url + '/');
-    await page.getByTestId('join-form').waitFor();
-    // The dev app's id is filled in for the user; they type a name and a room, and join.
-    await expect.poll(() => page.getByTestId('input-sdkappid').inputValue(), { timeout: 10_000 }).not.toBe('');
-    await page.getByTestId('input-userid').fill(userId);
-    await page.getByTestId('input-roomid').fill(roomId);
-    if (live) {
-      await page.getByTestId('scene-live').check();
-      await page.getByTestId('input-role').selectOption(live.role);
-    }
-    await page.getByTestId('join-button').click();
-    await page.getByTestId('room-view').waitFor({ timeout: 15_000 });
-    return page;
-  }
+  const joinAs = (userId: string, live?: { role: 'anchor' | 'audience' }, roomId = '4242') =>
+    joinDemo(browser.context, server.url, userId, roomId, live);
 
   it('joins from two pages and shows both videos on each', async () => {
     const ada = await joinAs('ada');

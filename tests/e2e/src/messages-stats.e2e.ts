@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinDemo } from './harness/demo-page.js';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
@@ -397,18 +398,7 @@ describe('the demo app: chat, statistics overlay, network bars, speaking indicat
     await server?.close();
   });
 
-  async function joinAs(userId: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.on('pageerror', (error) => console.error('[demo page error]', error.message));
-    await page.goto(server.url + '/');
-    await page.getByTestId('join-form').waitFor();
-    await expect.poll(() => page.getByTestId('input-sdkappid').inputValue(), { timeout: 10_000 }).not.toBe('');
-    await page.getByTestId('input-userid').fill(userId);
-    await page.getByTestId('input-roomid').fill('4606');
-    await page.getByTestId('join-button').click();
-    await page.getByTestId('room-view').waitFor({ timeout: 15_000 });
-    return page;
-  }
+  const joinAs = (userId: string) => joinDemo(browser.context, server.url, userId, '4606');
 
   it('a chat line typed on one page shows on the other; overlays show figures while media flows', async () => {
     const ada = await joinAs('ada');

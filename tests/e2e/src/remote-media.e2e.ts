@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinDemo } from './harness/demo-page.js';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
@@ -357,22 +358,11 @@ describe('the demo app: per remote user big/small, volume and play states', () =
     await server?.close();
   });
 
-  async function joinDemo(userId: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.on('pageerror', (error) => console.error('[demo page error]', error.message));
-    await page.goto(server.url + '/');
-    await page.getByTestId('join-form').waitFor();
-    await expect.poll(() => page.getByTestId('input-sdkappid').inputValue(), { timeout: 10_000 }).not.toBe('');
-    await page.getByTestId('input-userid').fill(userId);
-    await page.getByTestId('input-roomid').fill('5107');
-    await page.getByTestId('join-button').click();
-    await page.getByTestId('room-view').waitFor({ timeout: 15_000 });
-    return page;
-  }
+  const joinDemoRoom = (userId: string) => joinDemo(browser.context, server.url, userId, '5107');
 
   it('a remote tile switches between the big and the small stream, sets the volume and shows the play states', async () => {
-    const ada = await joinDemo('ada');
-    const grace = await joinDemo('grace');
+    const ada = await joinDemoRoom('ada');
+    const grace = await joinDemoRoom('grace');
     const tile = ada.locator('[data-testid="remote-tile"][data-user-id="grace"]');
     await tile.waitFor({ timeout: 15_000 });
     const width = () => tile.evaluate((el) => Math.max(0, ...[...el.querySelectorAll('video')].map((v) => (v as HTMLVideoElement).videoWidth)));

@@ -109,7 +109,8 @@ export class LogUploader {
       do {
         if (buffer.length === 0 || !uploadIsEnabled()) return;
         const batch = buffer.splice(0, LOG_UPLOAD.MAX_BATCH);
-        const ok = await this.#send(identity, 'jssdk_log', batch.map(formatEntry).join('\n'));
+        // The final upload outlives the page (keepalive): an app often closes it right after exitRoom.
+        const ok = await this.#send(identity, 'jssdk_log', batch.map(formatEntry).join('\n'), undefined, LOG_UPLOAD.RETRIES, all);
         if (!ok) return; // those lines are lost; the server is unreachable
       } while (all);
     };
@@ -117,7 +118,7 @@ export class LogUploader {
     return this.#flushing;
   }
 
-  async #send(identity: LogIdentity, cmdType: LogCmdType, text: string, errorInfo?: LogUploadBody['errorInfo'], retries: number = LOG_UPLOAD.RETRIES): Promise<boolean> {
+  async #send(identity: LogIdentity, cmdType: LogCmdType, text: string, errorInfo?: LogUploadBody['errorInfo'], retries: number = LOG_UPLOAD.RETRIES, keepalive = false): Promise<boolean> {
     const body: LogUploadBody = {
       timestamp: Date.now(), sdkAppId: identity.sdkAppId, userId: identity.userId, version: identity.version, log: text,
       ...(identity.strRoomId !== undefined ? { strRoomId: identity.strRoomId } : identity.roomId !== undefined ? { roomId: identity.roomId } : {}),
@@ -126,7 +127,7 @@ export class LogUploader {
     const encoded = encodeBody(body, LOG_UPLOAD.GZIP_ABOVE_CHARS);
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await sleep(LOG_UPLOAD.RETRY_DELAY_MS);
-      if (await post(uploadUrl(identity.origin, identity.sdkAppId, cmdType), encoded, LOG_UPLOAD.TIMEOUT_MS)) return true;
+      if (await post(uploadUrl(identity.origin, identity.sdkAppId, cmdType), encoded, LOG_UPLOAD.TIMEOUT_MS, keepalive)) return true;
     }
     return false;
   }
