@@ -392,7 +392,7 @@ export class TRTC {
   updateLocalVideo(config: LocalVideoConfig): Promise<void> {
     return this.#call('updateLocalVideo', () => {
       validateLocalVideoConfig(config ?? {}, 'updateLocalVideo');
-      this.#checkMayPublish('updateLocalVideo', config?.publish === true ? true : false);
+      this.#checkMayPublish('updateLocalVideo', config?.publish === true); // only a request to start publishing is refused
       return this.#videoQueue.update('updateLocalVideo', EXTRA_CODE.NEED_VIDEO, async () => this.#video?.update(config ?? {}));
     });
   }
