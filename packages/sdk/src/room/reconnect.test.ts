@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Emitter } from '../common/emitter.js';
+import type { TRTCEventTypes } from '../types.js';
+import { Room } from './room.js';
+
+/**
+ * The reconnection loop of SPEC §4 against a scripted signalling server: a fake WebSocket (the only
+ * part faked; there is no real server in a unit test) whose connections the test can drop and refuse,
+ * under fake timers so 30 attempts of Fibonacci back-off take no real time.
+ */
+class FakeSocket extends EventTarget {
+  static OPEN = 1;
+  static CLOSED = 3;
+  static refuse = false;
+  static live = new Set<FakeSocket>();
+  static joins = 0;
+  readonly OPEN = 1;
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+
+  constructor(readonly url: string) {
+    super();
+    setTimeout(() => {
+      if (FakeSocket.refuse) {
+        this.readyState = 3;
+        this.onerror?.();
+        this.onclose?.({ code: 1006, reason: '' });
+        return;
+      }
+      this.readyState = 1;
+      FakeSocket.live.add(this);
+      this.onopen?.();
+    }, 0);
+  }
+
+  send(text: string): void {
+    const { id, cmd } = JSON.parse(text) as { id: number; cmd: string };
+    if (cmd === 'join') FakeSocket.joins++;
+    const data = cmd === 'join' ? { tinyId: '1', sessionToken: 't', resumed: false, userList: [], iceServers: [] } : {};
+    // data-link is never answered here: custom messages are not part of this test.
+    if (cmd === 'data-link') return;
+    setTimeout(() => this.onmessage?.({ data: JSON.stringify({ id, code: 0, message: 'ok', data }) }), 0);
+  }
+
+  close(): void {
+    this.drop();
+  }
+
+  /** The connection dies (as when the server goes away). */
+  drop(): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    FakeSocket.live.delete(this);
+    this.onclose?.({ code: 1006, reason: 'gone' });
+  }
+}
+
+/** Just enough of RTCPeerConnection for the data link the room opens after joining. */
+class FakePeerConnection extends EventTarget {
+  connectionState = 'new';
+  iceGatheringState = 'complete';
+  localDescription: { sdp: string } | null = null;
+  createDataChannel() { return new EventTarget(); }
+  async createOffer() { return { type: 'offer', sdp: 'v=0' }; }
+  async setLocalDescription(d: { sdp: string }) { this.localDescription = d; }
+  async setRemoteDescription() { /* nothing */ }
+  close() { this.connectionState = 'closed'; }
+}
+
+const schedule = {
+  code: 0, msg: 'ok',
+  data: { domains: { main: 'ws://server/signal', backup: 'ws://server/signal' }, iceServers: [], iceTransportPolicy: 'all', trtcAutoConf: { enable2k4k: false }, config: { scheduleCache: false } },
+};
+
+describe('signalling reconnection (SPEC §4)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.stubGlobal('WebSocket', FakeSocket);
+    vi.stubGlobal('RTCPeerConnection', FakePeerConnection);
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify(schedule)));
+    FakeSocket.refuse = false;
+    FakeSocket.live.clear();
+    FakeSocket.joins = 0;
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  async function joined() {
+    const events = new Emitter<TRTCEventTypes>();
+    const states: string[] = [];
+    const errors: string[] = [];
+    events.on('connection-state-changed', ({ state }) => states.push(state));
+    events.on('error', (error) => errors.push(error.message));
+    const room = new Room(events);
+    const joining = room.join({ sdkAppId: 1, userId: 'u', userSig: 's', roomId: 1 }, { roomId: '1', isString: false });
+    await vi.advanceTimersByTimeAsync(10);
+    await joining;
+    return { room, states, errors };
+  }
+
+  it('comes back after a drop: RECONNECTING, then CONNECTED, with no CONNECTING in between', async () => {
+    const { room, states } = await joined();
+    for (const socket of [...FakeSocket.live]) socket.drop();
+    expect(states.at(-1)).toBe('RECONNECTING');
+    await vi.advanceTimersByTimeAsync(1000 + 50); // first attempt after 1 s
+    expect(states).toEqual(['CONNECTING', 'CONNECTED', 'RECONNECTING', 'CONNECTED']);
+    expect(room.state).toBe('joined');
+    expect(FakeSocket.joins).toBe(2);
+  });
+
+  it('gives up after 30 attempts with Fibonacci back-off: DISCONNECTED and SPEC\'s error', async () => {
+    const { room, states, errors } = await joined();
+    FakeSocket.refuse = true;
+    for (const socket of [...FakeSocket.live]) socket.drop();
+    // 1+1+2+3+5+8+13+21 s, then 30 s for each of the 22 remaining attempts.
+    const total = (1 + 1 + 2 + 3 + 5 + 8 + 13 + 21 + 22 * 30) * 1000;
+    await vi.advanceTimersByTimeAsync(total - 2000);
+    expect(states.at(-1)).toBe('RECONNECTING');
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(states.at(-1)).toBe('DISCONNECTED');
+    expect(errors).toEqual([expect.stringContaining('signal channel reconnection failed, check your network')]);
+    expect(room.state).toBe('left');
+  });
+
+  it('stops reconnecting when the app leaves meanwhile', async () => {
+    const { room, states } = await joined();
+    FakeSocket.refuse = true;
+    for (const socket of [...FakeSocket.live]) socket.drop();
+    await vi.advanceTimersByTimeAsync(5000);
+    await room.leave();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(states.at(-1)).toBe('DISCONNECTED');
+    expect(room.state).toBe('left');
+  });
+});
