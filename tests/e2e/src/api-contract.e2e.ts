@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
+import { startAppFixture, stopAppFixture } from './harness/fixture.js';
+import type { LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
-import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
+import { TEST_APP, type TestServer } from './harness/server.js';
 import { SilentSignalServer } from './harness/silent-signal-server.js';
 
 describe('SDK API contract in a real browser', () => {
@@ -11,16 +12,10 @@ describe('SDK API contract in a real browser', () => {
   let app: AppHost;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    app = await AppHost.start(server.url);
-    browser = await launchBrowser();
+    ({ server, app, browser } = await startAppFixture());
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await server?.close();
-  });
+  afterAll(() => stopAppFixture({ server, app, browser }));
 
   it('room state machine: duplicate join, destroy while joined, a destroyed client refuses every call', async () => {
     const page = await app.open(browser.context);

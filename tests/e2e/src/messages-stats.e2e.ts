@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppFixture, stopAppFixture } from './harness/fixture.js';
 import { joinDemo } from './harness/demo-page.js';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf, media } from './harness/client-page.js';
@@ -59,16 +60,10 @@ describe('custom messages, SEI, statistics, network quality, volume and logs', (
   let app: AppHost;
 
   beforeAll(async () => {
-    server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY }] });
-    app = await AppHost.start(server.url);
-    browser = await launchBrowser();
+    ({ server, app, browser } = await startAppFixture({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY }] }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await server?.close();
-  });
+  afterAll(() => stopAppFixture({ server, app, browser }));
 
   it('100 custom messages arrive at the other page complete and in order', async () => {
     const alice = await app.open(browser.context);

@@ -8,10 +8,11 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { genPrivateMapKey, genUserSig, PRIVILEGE } from '@conclave/usersig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
+import { startAppFixture, stopAppFixture } from './harness/fixture.js';
+import type { LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf } from './harness/client-page.js';
 import { join } from './harness/join.js';
-import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
+import { TEST_APP, type TestServer } from './harness/server.js';
 
 const ADMIN_KEY = 'e2e-admin-key-0123456789abcdef';
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
@@ -31,16 +32,10 @@ describe('server platform in a real browser', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ apps: [APP, UNPAID, BROKE] });
-    app = await AppHost.start(server.url);
-    browser = await launchBrowser();
+    ({ server, app, browser } = await startAppFixture({ apps: [APP, UNPAID, BROKE] }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await server?.close();
-  });
+  afterAll(() => stopAppFixture({ server, app, browser }));
 
   it('a kick through the admin API gives the user kicked-out (kick); the room goes on for the others', async () => {
     const stays = await app.open(browser.context);

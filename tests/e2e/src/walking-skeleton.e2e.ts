@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
+import { startAppFixture, stopAppFixture } from './harness/fixture.js';
+import type { LaunchedBrowser } from './harness/browser.js';
 import { AppHost, eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
-import { startTestServer, type TestServer } from './harness/server.js';
+import type { TestServer } from './harness/server.js';
 
 describe('walking skeleton: two real browsers in one room see and hear each other', () => {
   let server: TestServer;
@@ -10,16 +11,10 @@ describe('walking skeleton: two real browsers in one room see and hear each othe
   let app: AppHost;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    app = await AppHost.start(server.url);
-    browser = await launchBrowser();
+    ({ server, app, browser } = await startAppFixture());
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await server?.close();
-  });
+  afterAll(() => stopAppFixture({ server, app, browser }));
 
   it('two pages in one room each decode the other\'s video and receive its audio', async () => {
     const alice = await app.open(browser.context);
