@@ -9,3 +9,4 @@ export * from './limits.js';
 export * from './schedule.js';
 export * from './endpoints.js';
 export * from './records.js';
+export * from './admin.js';

@@ -3,55 +3,8 @@
  * app in its path and sends the app's admin key as a bearer token. The key stays in memory only.
  */
 
-export interface AdminAppInfo {
-  sdkAppId: number;
-  name: string | null;
-  billing: 'active' | 'no-package' | 'out-of-credit';
-  requirePrivateMapKey: boolean;
-  rooms: number;
-  users: number;
-}
-
-export interface AdminRoom {
-  roomKey: string;
-  roomId?: number;
-  strRoomId?: string;
-  users: number;
-  anchors: number;
-  audience: number;
-  streams: number;
-  createdAt: string;
-}
-
-export interface AdminUser {
-  userId: string;
-  tinyId: string;
-  role: 'anchor' | 'audience';
-  flag: number;
-  streams: { audio: boolean; video: boolean; small: boolean; aux: boolean; audioMuted: boolean; videoMuted: boolean; auxMuted: boolean };
-  connected: boolean;
-  joinedAt: string;
-  subscriptions: string[];
-}
-
-export interface AdminBan {
-  roomKey: string;
-  userId: string;
-  until: string;
-  reason: string;
-  createdAt: string;
-}
-
-export interface AdminLog {
-  id: number;
-  roomKey: string | null;
-  userId: string;
-  cmdType: string;
-  version: string;
-  clientTime: string | null;
-  receivedAt: string;
-  log: string;
-}
+export type { AdminAppInfo, AdminBan, AdminLog, AdminRoom, AdminUser } from '@conclave/protocol';
+import type { AdminAppInfo, AdminBan, AdminLog, AdminRoom, AdminUser } from '@conclave/protocol';
 
 export interface LogFilter {
   roomKey?: string;

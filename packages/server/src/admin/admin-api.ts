@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { decodeFlag, HTTP_CODE, LOG_CMD_TYPES, ROLE_CODE, SERVER_CODE } from '@conclave/protocol';
+import { type AdminRoom, type AdminUser, decodeFlag, HTTP_CODE, LOG_CMD_TYPES, ROLE_CODE, SERVER_CODE } from '@conclave/protocol';
 import { z } from 'zod';
 import type { AppConfig } from '../config/config.js';
 import { formatIssues } from '../config/schema.js';
@@ -30,35 +30,6 @@ interface Route {
   /** OpenAPI-style path template, e.g. /admin/v1/apps/{sdkAppId}/rooms/{roomKey}. */
   path: string;
   handle(route: RouteContext): Promise<unknown> | unknown;
-}
-
-/** A user as the admin API shows it. */
-export interface AdminUser {
-  userId: string;
-  tinyId: string;
-  role: 'anchor' | 'audience';
-  /** Publish flag bits (SPEC §3) and what they mean. */
-  flag: number;
-  streams: { audio: boolean; video: boolean; small: boolean; aux: boolean; audioMuted: boolean; videoMuted: boolean; auxMuted: boolean };
-  /** False while the connection dropped and the session waits to be resumed. */
-  connected: boolean;
-  joinedAt: string;
-  /** Users this user receives from. */
-  subscriptions: string[];
-}
-
-/** A room as the admin API lists it. */
-export interface AdminRoom {
-  /** The room's key in admin paths: "1234" (integer room id) or "s:name" (string room id). */
-  roomKey: string;
-  roomId?: number;
-  strRoomId?: string;
-  users: number;
-  anchors: number;
-  audience: number;
-  /** Published streams: audio + video + aux over all users. */
-  streams: number;
-  createdAt: string;
 }
 
 const banBodySchema = z.strictObject({
