@@ -7,7 +7,6 @@ import { ScheduleCache } from '../schedule/schedule-cache.js';
 import { buildBusinessInfo, resolveProxy, type ResolvedProxy } from '../validate/enter-room.js';
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import type { Emitter } from '../common/emitter.js';
-import { withTimeout } from '../common/timeout.js';
 import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
 import { invalidOperation, MESSAGE, operationAbort, operationFailed, serverError } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
@@ -234,7 +233,8 @@ export class Room {
     await signal.connect();
     const seconds = schedule.config.enterRoomTimeout ?? 0;
     const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
-    const reply = await withTimeout(signal.request('join', {
+    // The request's own time-out is the join time-out; #joinError maps it to 'join room timeout'.
+    const reply = await signal.request('join', {
       sdkAppId: config.sdkAppId,
       userId: config.userId,
       userSig: config.userSig,
@@ -249,7 +249,7 @@ export class Room {
       ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
       terminalType: TERMINAL_TYPE,
       ...(resumeToken ? { resumeToken } : {}),
-    }, timeoutMs), timeoutMs, () => new SignalChannelError(MESSAGE.JOIN_TIMEOUT, 'timeout'));
+    }, timeoutMs);
     this.#sessionToken = reply.sessionToken;
     return { peers: reply.userList, resumed: reply.resumed };
   }
