@@ -92,6 +92,16 @@ export interface DirectionFigures {
 
 const VIDEO_TYPE: Record<string, VideoFigures['videoType']> = { video: 'big', small: 'small', aux: 'sub' };
 
+/** Adds a video rtp stat's figures (either direction), once it has a size and its slot a video type. */
+function addVideo(figures: DirectionFigures, s: Stat, slot: string | undefined, bitrate: number): void {
+  const videoType = slot ? VIDEO_TYPE[slot] : undefined;
+  if (!videoType || num(s, 'frameWidth') <= 0) return;
+  figures.video.push({
+    width: num(s, 'frameWidth'), height: num(s, 'frameHeight'), frameRate: Math.round(num(s, 'framesPerSecond')),
+    bitrate, videoType,
+  });
+}
+
 /**
  * The send side of one peer connection: outbound-rtp per slot, loss from remote-inbound-rtp
  * (packetsLost against packetsSent), RTT. `before` is the previous snapshot (same ids).
@@ -118,11 +128,8 @@ export function sendFigures(now: readonly Stat[], before: readonly Stat[], slotO
       figures.audio.bitrate += bitrate;
       const source = now.find((m) => m.id === s.mediaSourceId);
       figures.audio.audioLevel = Math.max(figures.audio.audioLevel, levelOf(source, source ? prev.get(source.id) : undefined));
-    } else if (s.kind === 'video' && slot && VIDEO_TYPE[slot] && num(s, 'frameWidth') > 0) {
-      figures.video.push({
-        width: num(s, 'frameWidth'), height: num(s, 'frameHeight'), frameRate: Math.round(num(s, 'framesPerSecond')),
-        bitrate, videoType: VIDEO_TYPE[slot],
-      });
+    } else if (s.kind === 'video') {
+      addVideo(figures, s, slot, bitrate);
     }
   }
   // Packets the far end got = sent − lost; loss = lost / sent over the interval.
@@ -150,11 +157,8 @@ export function receiveFigures(now: readonly Stat[], before: readonly Stat[], sl
     if (s.kind === 'audio') {
       figures.audio.bitrate += bitrate;
       figures.audio.audioLevel = Math.max(figures.audio.audioLevel, levelOf(s, p));
-    } else if (s.kind === 'video' && slot && VIDEO_TYPE[slot] && num(s, 'frameWidth') > 0) {
-      figures.video.push({
-        width: num(s, 'frameWidth'), height: num(s, 'frameHeight'), frameRate: Math.round(num(s, 'framesPerSecond')),
-        bitrate, videoType: VIDEO_TYPE[slot],
-      });
+    } else if (s.kind === 'video') {
+      addVideo(figures, s, slot, bitrate);
     }
   }
   figures.loss = lossPercent(lost, lostBefore, received, receivedBefore);
