@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError } from './config/config.js';
+import { JanusMissingError } from './engine/create-engine.js';
 import { startServer } from './server.js';
 import { StoreError } from './store/store.js';
 
@@ -43,6 +44,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`conclave-server: invalid configuration: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof JanusMissingError) {
+    process.stderr.write(`conclave-server: media engine: ${error.message}\n`);
     process.exit(2);
   }
   if (error instanceof StoreError) {

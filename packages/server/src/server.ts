@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { resolveConfig, type ServerConfig, type ServerOverrides } from './config/config.js';
 import { closeContext, createContext } from './context.js';
-import { EmbeddedEngine } from './engine/embedded/embedded-engine.js';
+import { createEngine } from './engine/create-engine.js';
 import type { EngineStats } from './engine/media-engine.js';
 import { createHttpServer } from './http/http-server.js';
 import { createLogger } from './log/logger.js';
@@ -40,8 +40,14 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
   config.sdkDir ??= defaultDir('../../sdk/dist/');
   config.demoDir ??= defaultDir('../../../apps/demo/dist/');
   const logger = createLogger(config.logLevel);
-  const engine = new EmbeddedEngine({ iceAddress: config.iceAddress });
-  const ctx = createContext(config, { engine, logger });
+  const engine = await createEngine(config, logger, env);
+  let ctx: ReturnType<typeof createContext>;
+  try {
+    ctx = createContext(config, { engine, logger });
+  } catch (error) {
+    await engine.close();
+    throw error;
+  }
   const signal = new SignalServer(ctx);
   const http = createHttpServer(ctx, signal);
   const purge = () => {

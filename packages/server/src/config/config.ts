@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { LIMITS } from '@conclave/protocol';
-import { configFileSchema, formatIssues, LOG_LEVELS, serverConfigSchema, type BillingState, type ConfigFile } from './schema.js';
+import { configFileSchema, ENGINE_KINDS, formatIssues, LOG_LEVELS, serverConfigSchema, type BillingState, type ConfigFile, type EngineKind } from './schema.js';
 
-export type { BillingState };
+export type { BillingState, EngineKind };
 
 /** One application: an sdkAppId, the secret key its userSigs are signed with, and how it is served. */
 export interface AppConfig {
@@ -81,6 +81,14 @@ export interface ServerConfig {
   trustProxy: boolean;
   limits: LimitsConfig;
   storage: StorageConfig;
+  /** The media engine: 'embedded' (werift, in process; default) or 'janus' (the Janus WebRTC Server). */
+  engine?: EngineKind;
+  /** ws:// URL of a running Janus's WebSocket API to attach to (engine 'janus'); unset: the server spawns Janus. */
+  janusUrl?: string;
+  /** API secret of that running Janus. */
+  janusSecret?: string;
+  /** UDP port range of the media engine's ICE/RTP sockets, e.g. [40000, 49999]; unset: any free port. */
+  mediaPorts?: [number, number];
 }
 
 /** Settings given in code (startServer, tests): any top-level field, and any part of limits and storage. */
@@ -198,6 +206,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
   const limits: LimitsConfig = { ...DEFAULT_LIMITS, ...file.limits, ...defaults.limits };
   limits.connectionsPerIp = parseInteger(env, 'CONCLAVE_MAX_CONNECTIONS_PER_IP', limits.connectionsPerIp, 1, 1_000_000);
   const storage: StorageConfig = { ...DEFAULT_STORAGE, ...file.storage, ...defaults.storage };
+  const media = mediaFromEnv(env, file, defaults);
   if (env.CONCLAVE_DB) storage.path = env.CONCLAVE_DB;
   return {
     port,
@@ -215,6 +224,32 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
     trustProxy: defaults.trustProxy ?? file.trustProxy ?? false,
     limits,
     storage,
+    ...media,
+  };
+}
+
+/** CONCLAVE_ENGINE, CONCLAVE_JANUS_URL, CONCLAVE_JANUS_SECRET, CONCLAVE_MEDIA_PORTS ('min-max'), over the file's fields. */
+function mediaFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: ServerOverrides): Pick<ServerConfig, 'engine' | 'janusUrl' | 'janusSecret' | 'mediaPorts'> {
+  const engine = env.CONCLAVE_ENGINE || defaults.engine || file.engine || 'embedded';
+  if (!(ENGINE_KINDS as readonly string[]).includes(engine)) throw new ConfigError(`CONCLAVE_ENGINE must be one of ${ENGINE_KINDS.join(', ')}, got '${engine}'`);
+  const janusUrl = env.CONCLAVE_JANUS_URL || defaults.janusUrl || file.janusUrl;
+  if (janusUrl !== undefined && !/^wss?:\/\/\S+$/.test(janusUrl)) throw new ConfigError(`CONCLAVE_JANUS_URL must be a ws:// or wss:// URL, got '${janusUrl}'`);
+  let mediaPorts = defaults.mediaPorts ?? file.mediaPorts as [number, number] | undefined;
+  const rawPorts = env.CONCLAVE_MEDIA_PORTS;
+  if (rawPorts) {
+    const match = /^(\d+)-(\d+)$/.exec(rawPorts);
+    const range = match ? [Number(match[1]), Number(match[2])] as [number, number] : undefined;
+    if (!range || range[0] < 1024 || range[1] > 65535 || range[0] > range[1]) {
+      throw new ConfigError(`CONCLAVE_MEDIA_PORTS must be a UDP port range 'min-max' within 1024-65535, got '${rawPorts}'`);
+    }
+    mediaPorts = range;
+  }
+  const janusSecret = env.CONCLAVE_JANUS_SECRET || defaults.janusSecret;
+  return {
+    engine: engine as EngineKind,
+    ...(janusUrl ? { janusUrl } : {}),
+    ...(janusSecret ? { janusSecret } : {}),
+    ...(mediaPorts ? { mediaPorts } : {}),
   };
 }
 

@@ -4,12 +4,18 @@ import { z } from 'zod';
 export const BILLING_STATES = ['active', 'no-package', 'out-of-credit'] as const;
 export type BillingState = (typeof BILLING_STATES)[number];
 
+/** The media engines (CONCLAVE_ENGINE). */
+export const ENGINE_KINDS = ['embedded', 'janus'] as const;
+export type EngineKind = (typeof ENGINE_KINDS)[number];
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const KEY = z.string().min(16, 'must be at least 16 characters').max(1024, 'must be at most 1024 characters');
 const SIGNAL_URL = z.string().regex(/^wss?:\/\/[^\s/]+(\/\S*)?$/, 'must be a ws:// or wss:// URL, e.g. wss://rtc.example.com/signal');
 const HTTP_URL = z.string().regex(/^https?:\/\/[^\s/]+\/?$/, 'must be an http:// or https:// origin, e.g. https://logs.example.com');
 const int = (min: number, max: number) => z.number().int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+const PORT_RANGE = z.tuple([int(1024, 65535), int(1024, 65535)]).refine(([min, max]) => min <= max, 'must be [min, max] with min <= max');
+const JANUS_URL = z.string().regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:8188');
 
 export const appSchema = z.strictObject({
   sdkAppId: int(1, 0xffffffff),
@@ -61,6 +67,10 @@ export const serverConfigSchema = z.object({
   trustProxy: z.boolean(),
   limits: limitsSchema,
   storage: storageSchema,
+  engine: z.enum(ENGINE_KINDS).optional(),
+  janusUrl: JANUS_URL.optional(),
+  janusSecret: z.string().min(1).optional(),
+  mediaPorts: PORT_RANGE.optional(),
 });
 
 /** The configuration file (CONCLAVE_CONFIG): every field optional; unknown fields are errors (typos). */
@@ -77,6 +87,9 @@ export const configFileSchema = z.strictObject({
   trustProxy: z.boolean().optional(),
   limits: limitsSchema.partial().optional(),
   storage: storageSchema.partial().optional(),
+  engine: z.enum(ENGINE_KINDS).optional(),
+  janusUrl: JANUS_URL.optional(),
+  mediaPorts: PORT_RANGE.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

@@ -57,6 +57,12 @@ export interface MediaEngine {
   sendData(participantId: string, data: Uint8Array): boolean;
   /** Closes every link of a participant (uplink, downlinks, data link), as publisher and as subscriber. */
   removeParticipant(participantId: string): void;
+  /**
+   * Puts a participant in a group (its room) at join: only members of one group subscribe to each other,
+   * which lets an engine keep rooms apart (Janus: one VideoRoom room per group). Engines that need no
+   * grouping ignore it.
+   */
+  placeParticipant?(participantId: string, groupId: string): void;
   /** Current counters. */
   stats(): EngineStats;
   /** Closes everything. */

@@ -255,6 +255,7 @@ export class SignalSession {
         this.#room = room;
         this.#scene = data.trtcScene;
         room.add(participant);
+        this.#ctx.engine.placeParticipant?.(participant.id, room.key);
         this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
         return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [] };
       } finally {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { genUserSig } from '@conclave/usersig';
-import { TEST_APP } from './server.js';
+import { E2E_ENGINE, TEST_APP } from './server.js';
 
 /** A free TCP port on loopback. */
 export function freePort(): Promise<number> {
@@ -43,6 +43,7 @@ export class ServerCli {
         CONCLAVE_SDKAPPID: String(TEST_APP.sdkAppId),
         CONCLAVE_SECRET_KEY: TEST_APP.secretKey,
         CONCLAVE_ICE_ADDRESS: '127.0.0.1',
+        CONCLAVE_ENGINE: E2E_ENGINE,
         CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'warn',
         ...this.#env,
       },

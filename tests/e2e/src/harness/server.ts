@@ -9,7 +9,10 @@ export interface TestServer extends RunningServer {
   sig(userId: string, options?: { expire?: number; now?: number; secretKey?: string }): Promise<string>;
 }
 
-/** Starts a server on a free loopback port with the test app. */
+/** The media engine the e2e suite runs against: CONCLAVE_E2E_ENGINE ('embedded' by default, or 'janus'). */
+export const E2E_ENGINE: 'embedded' | 'janus' = process.env.CONCLAVE_E2E_ENGINE === 'janus' ? 'janus' : 'embedded';
+
+/** Starts a server on a free loopback port with the test app and the suite's media engine. */
 export async function startTestServer(overrides: Parameters<typeof startServer>[0] = {}): Promise<TestServer> {
   const server = await startServer({
     port: 0,
@@ -18,6 +21,7 @@ export async function startTestServer(overrides: Parameters<typeof startServer>[
     devMode: false,
     iceAddress: '127.0.0.1',
     logLevel: process.env.CONCLAVE_LOG_LEVEL ?? 'warn',
+    engine: E2E_ENGINE,
     ...overrides,
     // Logs and bans in memory unless a test asks for a file.
     storage: { path: ':memory:', ...overrides.storage },

@@ -1,5 +1,6 @@
 import type { RTCPeerConnection, RTCRtpSender, RtpPacket } from 'werift';
 import type { ForwardWants, LinkState } from '../media-engine.js';
+import { chooseLayer, type Layer } from '../layers.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import type { ForwardSource, PacketSink } from './forward-source.js';
 import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
@@ -12,13 +13,7 @@ export interface ForwardCounter {
 }
 
 type Slot = 'audio' | 'video' | 'aux';
-/** Which of the publisher's camera layers feeds the downlink's main-video m-line. */
-export type Layer = 'video' | 'small';
-
-/** The camera layer a downlink forwards: the small one when only it is wanted and the publisher sends it. */
-export function chooseLayer(wants: ForwardWants, smallActive: boolean): Layer {
-  return wants.smallVideo && !wants.bigVideo && smallActive ? 'small' : 'video';
-}
+export { chooseLayer, type Layer };
 
 /**
  * A subscriber's send-only peer connection for one source user: three m-lines (audio, main

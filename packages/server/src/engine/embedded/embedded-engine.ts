@@ -1,5 +1,5 @@
 import type { EngineStats, ForwardWants, MediaEngine, SourceSlot } from '../media-engine.js';
-import { DataLink } from './data-link.js';
+import { DataLinks } from '../data-links.js';
 import { Downlink, type ForwardCounter } from './downlink.js';
 import { ForwardSource } from './forward-source.js';
 import type { PeerNetworkOptions } from './peer-factory.js';
@@ -20,12 +20,13 @@ export class EmbeddedEngine implements MediaEngine {
   readonly #sources = new Map<string, PublisherSources>();
   readonly #uplinks = new Map<string, Uplink>();
   readonly #downlinks = new Map<string, Downlink>();
-  readonly #dataLinks = new Map<string, DataLink>();
+  readonly #dataLinks: DataLinks;
   readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
   readonly #received: Record<SourceSlot, number> = { audio: 0, video: 0, small: 0, aux: 0 };
 
   constructor(options: EmbeddedEngineOptions = {}) {
     this.#net = options;
+    this.#dataLinks = new DataLinks(options);
   }
 
   #sourcesOf(participantId: string): PublisherSources {
@@ -79,23 +80,17 @@ export class EmbeddedEngine implements MediaEngine {
     this.#downlinks.delete(key);
   }
 
-  async openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string> {
-    this.#dataLinks.get(participantId)?.close();
-    this.#dataLinks.delete(participantId);
-    const { link, answer } = await DataLink.negotiate(this.#net, offerSdp, onData);
-    this.#dataLinks.get(participantId)?.close(); // a concurrent open: the last one wins
-    this.#dataLinks.set(participantId, link);
-    return answer;
+  openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string> {
+    return this.#dataLinks.open(participantId, offerSdp, onData);
   }
 
   sendData(participantId: string, data: Uint8Array): boolean {
-    return this.#dataLinks.get(participantId)?.send(data) ?? false;
+    return this.#dataLinks.send(participantId, data);
   }
 
   removeParticipant(participantId: string): void {
     this.unpublish(participantId);
-    this.#dataLinks.get(participantId)?.close();
-    this.#dataLinks.delete(participantId);
+    this.#dataLinks.close(participantId);
     for (const [key, downlink] of this.#downlinks) {
       const [subscriber, source] = key.split('\u0000');
       if (subscriber === participantId || source === participantId) {
@@ -118,5 +113,6 @@ export class EmbeddedEngine implements MediaEngine {
 
   async close(): Promise<void> {
     for (const id of [...this.#sources.keys()]) this.removeParticipant(id);
+    this.#dataLinks.closeAll();
   }
 }

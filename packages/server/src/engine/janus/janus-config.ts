@@ -1,0 +1,103 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** Where Debian's janus package puts its plugins and transports. */
+export const DEBIAN_JANUS_LIB = '/usr/lib/x86_64-linux-gnu/janus';
+
+/** Everything the generated configuration needs. */
+export interface JanusConfigOptions {
+  /** The temp folder holding the configuration and the plugin/transport links. */
+  dir: string;
+  /** Loopback port of the WebSocket API. */
+  wsPort: number;
+  apiSecret: string;
+  adminSecret: string;
+  /** Only gather ICE candidates on this IPv4 address. */
+  iceAddress?: string;
+  /** UDP ports for ICE/RTP. */
+  portRange?: [number, number];
+}
+
+/** Raised when Janus is not installed; the message names the Debian package. */
+export class JanusMissingError extends Error {
+  override name = 'JanusMissingError';
+}
+
+/** Finds the janus binary (CONCLAVE_JANUS_BIN, else PATH); throws JanusMissingError naming the package. */
+export function findJanus(env: NodeJS.ProcessEnv = process.env): string {
+  const candidates = env.CONCLAVE_JANUS_BIN ? [env.CONCLAVE_JANUS_BIN] : (env.PATH ?? '/usr/bin').split(delimiter).map((dir) => join(dir, 'janus'));
+  for (const path of candidates) {
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // try the next one
+    }
+  }
+  throw new JanusMissingError('CONCLAVE_ENGINE=janus needs the Janus WebRTC Server, which is not installed: apt-get install janus ' +
+    '(Debian package `janus`), or set CONCLAVE_JANUS_URL to a running Janus');
+}
+
+/** The folder with Janus's plugins and transports (next to the binary's Debian layout, or CONCLAVE_JANUS_LIB). */
+export function janusLibDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env.CONCLAVE_JANUS_LIB ?? DEBIAN_JANUS_LIB;
+  if (!existsSync(join(dir, 'plugins', 'libjanus_videoroom.so')) || !existsSync(join(dir, 'transports', 'libjanus_websockets.so'))) {
+    throw new JanusMissingError(`Janus's VideoRoom plugin or WebSocket transport is missing under ${dir}: apt-get install janus (Debian package \`janus\`)`);
+  }
+  return dir;
+}
+
+const q = (value: string) => JSON.stringify(value);
+
+/**
+ * janus.jcfg: only our folders (the plugin and transport folders hold links to VideoRoom and the
+ * WebSocket transport alone), secrets for the API and the admin API, no event handlers, ICE lite
+ * (the browser runs the checks: faster connects), half-trickle, our port range and address.
+ */
+export function janusMainConfig(o: JanusConfigOptions): string {
+  const nat = [
+    'nice_debug = false',
+    'ice_lite = true',
+    'ice_tcp = false',
+    'ignore_mdns = true',
+    ...(o.iceAddress ? [`ice_enforce_list = ${q(o.iceAddress)}`] : ['ice_ignore_list = "vmnet"']),
+  ];
+  return [
+    'general: {',
+    `  configs_folder = ${q(o.dir)}`,
+    `  plugins_folder = ${q(join(o.dir, 'plugins'))}`,
+    `  transports_folder = ${q(join(o.dir, 'transports'))}`,
+    `  events_folder = ${q(join(o.dir, 'none'))}`,
+    `  loggers_folder = ${q(join(o.dir, 'none'))}`,
+    '  debug_level = 3',
+    '  debug_timestamps = true',
+    `  api_secret = ${q(o.apiSecret)}`,
+    `  admin_secret = ${q(o.adminSecret)}`,
+    '  server_name = "conclave-janus"',
+    '  session_timeout = 60',
+    '  hide_dependencies = true',
+    '}',
+    'certificates: {}',
+    `media: { ${o.portRange ? `rtp_port_range = "${o.portRange[0]}-${o.portRange[1]}"` : ''} }`,
+    `nat: { ${nat.join(' ')} }`,
+    'plugins: {}',
+    'transports: {}',
+    'loggers: {}',
+    'events: { broadcast = false }',
+    '',
+  ].join('\n');
+}
+
+/** The WebSocket transport: plain ws on loopback only, on our port; no admin socket. */
+export function janusWebSocketConfig(o: JanusConfigOptions): string {
+  return [
+    `general: { json = "compact" ws = true ws_port = ${o.wsPort} ws_ip = "127.0.0.1" wss = false }`,
+    'admin: { admin_ws = false admin_wss = false }',
+    '',
+  ].join('\n');
+}
+
+/** VideoRoom: no static rooms (we create private ones per Conclave room), string ids off. */
+export function janusVideoRoomConfig(): string {
+  return 'general: { }\n';
+}

@@ -1,0 +1,243 @@
+import type { Logger } from 'pino';
+import { DataLinks } from '../data-links.js';
+import type { PeerNetworkOptions } from '../embedded/peer-factory.js';
+import type { EngineStats, ForwardWants, MediaEngine } from '../media-engine.js';
+import { JanusClient } from './janus-client.js';
+import { JanusProcess, type JanusEndpoint } from './janus-process.js';
+import { JanusPublisher } from './janus-publisher.js';
+import { JanusRooms } from './janus-rooms.js';
+import { JanusSubscription } from './janus-subscription.js';
+
+/** How to reach Janus: spawn one (default) or attach to a running one. */
+export interface JanusEngineOptions {
+  /** ws:// URL of a running Janus's WebSocket API (CONCLAVE_JANUS_URL); unset: spawn one. */
+  url?: string;
+  /** Its API secret, if it has one (CONCLAVE_JANUS_SECRET). */
+  secret?: string;
+  /** Where the data links (werift) and a spawned Janus gather ICE candidates. */
+  iceAddress?: string;
+  /** UDP ports for a spawned Janus's ICE/RTP. */
+  portRange?: [number, number];
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** How long an engine call waits for Janus to be (back) up, e.g. during a restart. */
+const READY_TIMEOUT_MS = 20_000;
+/** How long a subscription waits for its source to publish. */
+const SOURCE_TIMEOUT_MS = 10_000;
+/** Pause between attempts to reach an attached Janus that went away. */
+const RECONNECT_MS = 1000;
+
+const key = (subscriberId: string, sourceId: string) => `${subscriberId}\u0000${sourceId}`;
+
+/**
+ * The production media engine: the Janus WebRTC Server's VideoRoom plugin (multistream) does the
+ * forwarding; this class maps the engine interface onto it. A Conclave room is a private VideoRoom
+ * room, a publisher is a publisher handle (feed ids are ours), a downlink is a subscriber handle.
+ * Custom messages keep the engine-independent data link (a small werift connection), because the
+ * server reads, limits and stamps each message, which Janus's data channels (publisher → its
+ * subscribers) cannot do. When Janus goes away every handle is gone: the engine forgets them, waits
+ * for Janus to be back (restarted by the supervisor, or reachable again) and the clients, whose peer
+ * connections fail, negotiate again through the normal reconnection.
+ */
+export class JanusEngine implements MediaEngine {
+  readonly #options: JanusEngineOptions;
+  readonly #process: JanusProcess | undefined;
+  #client: JanusClient | undefined;
+  #waiters: ((client: JanusClient) => void)[] = [];
+  readonly #rooms = new JanusRooms();
+  readonly #publishers = new Map<string, JanusPublisher>();
+  readonly #publishing = new Map<string, Promise<unknown>>();
+  readonly #publisherWaiters = new Map<string, (() => void)[]>();
+  readonly #subscriptions = new Map<string, JanusSubscription>();
+  readonly #dataLinks: DataLinks;
+  #closed = false;
+
+  private constructor(options: JanusEngineOptions) {
+    this.#options = options;
+    this.#process = options.url ? undefined : new JanusProcess({ iceAddress: options.iceAddress, portRange: options.portRange, logger: options.logger, env: options.env });
+    this.#dataLinks = new DataLinks({ iceAddress: options.iceAddress, icePortRange: options.portRange } satisfies PeerNetworkOptions);
+  }
+
+  /** Spawns (or reaches) Janus and opens a session; throws JanusMissingError when Janus is not installed. */
+  static async start(options: JanusEngineOptions): Promise<JanusEngine> {
+    const engine = new JanusEngine(options);
+    try {
+      const endpoint = engine.#process ? await engine.#process.start() : { url: options.url!, secret: options.secret };
+      engine.#process?.onRestart((restarted) => {
+        engine.#connect(restarted).catch((error: unknown) => options.logger.error({ err: error }, 'janus session after restart failed'));
+      });
+      await engine.#connect(endpoint);
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
+    return engine;
+  }
+
+  /** The spawned Janus's process id (none when attached to a running Janus). */
+  get janusPid(): number | undefined {
+    return this.#process?.pid;
+  }
+
+  async #connect(endpoint: JanusEndpoint): Promise<void> {
+    const client = await JanusClient.connect(endpoint.url, endpoint.secret);
+    if (this.#closed) {
+      client.close();
+      return;
+    }
+    client.onClose(() => this.#lost(client, endpoint));
+    this.#client = client;
+    for (const resolve of this.#waiters.splice(0)) resolve(client);
+  }
+
+  /** Janus went away: every handle and room with it. */
+  #lost(client: JanusClient, endpoint: JanusEndpoint): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    this.#options.logger.error({ publishers: this.#publishers.size, subscriptions: this.#subscriptions.size }, 'lost the Janus session; media links must be negotiated again');
+    this.#publishers.clear();
+    this.#subscriptions.clear();
+    this.#rooms.clear();
+    if (this.#process || this.#closed) return; // the supervisor restarts it and calls #connect
+    const retry = () => {
+      if (this.#closed) return;
+      this.#connect(endpoint).catch(() => setTimeout(retry, RECONNECT_MS).unref());
+    };
+    setTimeout(retry, RECONNECT_MS).unref();
+  }
+
+  /** The current session, waiting (bounded) while Janus restarts. */
+  #ready(): Promise<JanusClient> {
+    if (this.#client && !this.#client.closed) return Promise.resolve(this.#client);
+    if (this.#closed) return Promise.reject(new Error('media engine closed'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('Janus is not available')), READY_TIMEOUT_MS);
+      this.#waiters.push((client) => {
+        clearTimeout(timer);
+        resolve(client);
+      });
+    });
+  }
+
+  /** Puts a participant in a group (a Conclave room): only members of one group subscribe to each other. */
+  placeParticipant(participantId: string, groupId: string): void {
+    this.#rooms.place(participantId, groupId);
+  }
+
+  async publish(participantId: string, offerSdp: string): Promise<string> {
+    const previous = this.#publishing.get(participantId) ?? Promise.resolve();
+    const run = async () => {
+      const client = await this.#ready();
+      const room = await this.#rooms.roomOf(client, participantId);
+      const { publisher, answer } = await JanusPublisher.join(client, room, this.#rooms.nextFeedId(), offerSdp);
+      const old = this.#publishers.get(participantId);
+      this.#publishers.set(participantId, publisher);
+      publisher.onMediaChange(() => this.#subscriptionsOf(participantId).forEach((s) => void s.refresh().catch(() => undefined)));
+      // Make before break: subscribers move to the new feed before the old one leaves.
+      await Promise.all(this.#subscriptionsOf(participantId).map((s) => s.repoint(publisher).catch(() => undefined)));
+      old?.close();
+      for (const resolve of this.#publisherWaiters.get(participantId)?.splice(0) ?? []) resolve();
+      return answer;
+    };
+    const result = previous.then(run, run);
+    this.#publishing.set(participantId, result.catch(() => undefined));
+    return result;
+  }
+
+  unpublish(participantId: string): void {
+    this.#publishers.get(participantId)?.close();
+    this.#publishers.delete(participantId);
+  }
+
+  #subscriptionsOf(sourceId: string): JanusSubscription[] {
+    return [...this.#subscriptions.entries()].filter(([k]) => k.endsWith(`\u0000${sourceId}`)).map(([, s]) => s);
+  }
+
+  /** The source's publisher, waiting (bounded) for a publish in progress or about to come. */
+  async #publisherOf(sourceId: string): Promise<JanusPublisher> {
+    const existing = this.#publishers.get(sourceId);
+    if (existing) {
+      await existing.whenUp(SOURCE_TIMEOUT_MS);
+      return existing;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the source does not publish')), SOURCE_TIMEOUT_MS);
+      const list = this.#publisherWaiters.get(sourceId) ?? [];
+      list.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.#publisherWaiters.set(sourceId, list);
+    });
+    const publisher = this.#publishers.get(sourceId);
+    if (!publisher) throw new Error('the source does not publish');
+    await publisher.whenUp(SOURCE_TIMEOUT_MS);
+    return publisher;
+  }
+
+  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<string> {
+    this.unsubscribe(subscriberId, sourceId);
+    const client = await this.#ready();
+    const publisher = await this.#publisherOf(sourceId);
+    const room = await this.#rooms.roomOf(client, sourceId);
+    const { subscription, offer } = await JanusSubscription.create(client, room, publisher, wants);
+    this.#subscriptions.get(key(subscriberId, sourceId))?.close(); // a concurrent subscribe: the last one wins
+    this.#subscriptions.set(key(subscriberId, sourceId), subscription);
+    return offer;
+  }
+
+  async answerSubscription(subscriberId: string, sourceId: string, answerSdp: string): Promise<void> {
+    const subscription = this.#subscriptions.get(key(subscriberId, sourceId));
+    if (!subscription) throw new Error(`no subscription of ${subscriberId} to ${sourceId}`);
+    await subscription.start(answerSdp);
+  }
+
+  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void {
+    this.#subscriptions.get(key(subscriberId, sourceId))?.update(wants).catch((error: unknown) => {
+      this.#options.logger.warn({ err: error }, 'janus subscription change failed');
+    });
+  }
+
+  unsubscribe(subscriberId: string, sourceId: string): void {
+    this.#subscriptions.get(key(subscriberId, sourceId))?.close();
+    this.#subscriptions.delete(key(subscriberId, sourceId));
+  }
+
+  openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string> {
+    return this.#dataLinks.open(participantId, offerSdp, onData);
+  }
+
+  sendData(participantId: string, data: Uint8Array): boolean {
+    return this.#dataLinks.send(participantId, data);
+  }
+
+  removeParticipant(participantId: string): void {
+    this.unpublish(participantId);
+    this.#dataLinks.close(participantId);
+    for (const [k, subscription] of this.#subscriptions) {
+      const [subscriber, source] = k.split('\u0000');
+      if (subscriber === participantId || source === participantId) {
+        subscription.close();
+        this.#subscriptions.delete(k);
+      }
+    }
+    this.#publisherWaiters.delete(participantId);
+    this.#publishing.delete(participantId);
+    const client = this.#client;
+    if (client) this.#rooms.leave(client, participantId);
+  }
+
+  stats(): EngineStats {
+    return { uplinks: this.#publishers.size, downlinks: this.#subscriptions.size, forwardedPackets: 0, forwardedBytes: 0 };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#dataLinks.closeAll();
+    this.#client?.close();
+    this.#client = undefined;
+    await this.#process?.stop();
+  }
+}

@@ -1,0 +1,102 @@
+import type { SourceSlot } from '../media-engine.js';
+import type { HandleEvent, JanusClient } from './janus-client.js';
+
+/** The VideoRoom plugin's package name. */
+export const VIDEOROOM = 'janus.plugin.videoroom';
+
+/** Uplink m-line index → slot (0 audio, 1 big video, 2 small video, 3 auxiliary). */
+const SLOTS: readonly SourceSlot[] = ['audio', 'video', 'small', 'aux'];
+
+interface StreamInfo {
+  mindex?: number;
+  mid?: string;
+}
+
+/**
+ * One publisher in a VideoRoom: a plugin handle joined as publisher with the client's offer (its feed id
+ * is ours), the mid of each slot as Janus reports it, and which slots are receiving media (Janus's
+ * 'media' events), so a subscription knows whether the small video flows.
+ */
+export class JanusPublisher {
+  readonly mids: Partial<Record<SourceSlot, string>> = {};
+  readonly #receiving = new Set<string>();
+  #onMediaChange: (() => void) | undefined;
+  #up = false;
+  readonly #upWaiters: (() => void)[] = [];
+
+  private constructor(readonly client: JanusClient, readonly handleId: number, readonly feedId: number) {}
+
+  /** Joins `room` as publisher `feedId` with the client's offer; resolves to the publisher and the answer SDP. */
+  static async join(client: JanusClient, room: number, feedId: number, offerSdp: string): Promise<{ publisher: JanusPublisher; answer: string }> {
+    const events: { target?: JanusPublisher } = {};
+    const handleId = await client.attach(VIDEOROOM, (event) => events.target?.handleEvent(event));
+    const publisher = new JanusPublisher(client, handleId, feedId);
+    events.target = publisher;
+    try {
+      const reply = await client.message(handleId, { request: 'joinandconfigure', ptype: 'publisher', room, id: feedId, audio: true, video: true },
+        { type: 'offer', sdp: offerSdp, trickle: false });
+      if (!reply.jsep || reply.jsep.type !== 'answer') throw new Error('Janus gave no answer to the publisher offer');
+      publisher.#readStreams(reply.data.streams);
+      for (const [index, slot] of SLOTS.entries()) publisher.mids[slot] ??= String(index);
+      return { publisher, answer: reply.jsep.sdp };
+    } catch (error) {
+      client.detach(handleId);
+      throw error;
+    }
+  }
+
+  /** True while Janus receives media on the slot's m-line. */
+  receiving(slot: SourceSlot): boolean {
+    const mid = this.mids[slot];
+    return mid !== undefined && this.#receiving.has(mid);
+  }
+
+  /**
+   * Resolves once the publisher's peer connection is up (Janus's 'webrtcup'): Janus 1.1 refuses to
+   * subscribe to a feed before that ("No such feed"). Rejects after `timeoutMs`.
+   */
+  whenUp(timeoutMs: number): Promise<void> {
+    if (this.#up) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the source\'s uplink did not connect in time')), timeoutMs);
+      this.#upWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Called when a slot starts or stops receiving media. */
+  onMediaChange(listener: () => void): void {
+    this.#onMediaChange = listener;
+  }
+
+  /** Leaves the room (its subscribers' streams go idle) and closes the handle. */
+  close(): void {
+    this.client.detach(this.handleId);
+  }
+
+  #readStreams(streams: unknown): void {
+    if (!Array.isArray(streams)) return;
+    for (const stream of streams as StreamInfo[]) {
+      const slot = stream.mindex !== undefined ? SLOTS[stream.mindex] : undefined;
+      if (slot && stream.mid !== undefined) this.mids[slot] = stream.mid;
+    }
+  }
+
+  /** A core or plugin event of this handle. */
+  handleEvent(event: HandleEvent): void {
+    if (event.janus === 'webrtcup') {
+      this.#up = true;
+      for (const resolve of this.#upWaiters.splice(0)) resolve();
+      return;
+    }
+    if (event.janus !== 'media') return;
+    const media = event;
+    if (media.mid === undefined) return;
+    const before = this.#receiving.has(media.mid);
+    if (media.receiving) this.#receiving.add(media.mid);
+    else this.#receiving.delete(media.mid);
+    if (before !== !!media.receiving) this.#onMediaChange?.();
+  }
+}
