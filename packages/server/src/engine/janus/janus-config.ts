@@ -60,7 +60,8 @@ export function janusMainConfig(o: JanusConfigOptions): string {
     'ice_lite = true',
     'ice_tcp = false',
     'ignore_mdns = true',
-    ...(o.iceAddress ? [`ice_enforce_list = ${q(o.iceAddress)}`] : ['ice_ignore_list = "vmnet"']),
+    // Janus never gathers on loopback interfaces: a loopback iceAddress (tests) means "this machine's interfaces".
+    ...(o.iceAddress && !o.iceAddress.startsWith('127.') ? [`ice_enforce_list = ${q(o.iceAddress)}`] : ['ice_ignore_list = "vmnet"']),
   ];
   return [
     'general: {',
