@@ -17,10 +17,11 @@ export interface JoinResult {
 
 /** Joins a room from a page through the SDK's public API (publishing camera and microphone unless told not to). */
 export async function join(page: Page, server: SigSource, userId: string, room: { roomId?: number; strRoomId?: string },
-  options: { publish?: boolean; userSig?: string; scene?: 'rtc' | 'live'; role?: 'anchor' | 'audience'; reuse?: boolean; enter?: Record<string, unknown> } = {}): Promise<JoinResult> {
+  options: { publish?: boolean; profile?: string; userSig?: string; scene?: 'rtc' | 'live'; role?: 'anchor' | 'audience'; reuse?: boolean; enter?: Record<string, unknown> } = {}): Promise<JoinResult> {
   const userSig = options.userSig ?? await server.sig(userId);
   return page.evaluate((opts) => (window as unknown as { e2e: { join(o: unknown): Promise<JoinResult> } }).e2e.join(opts), {
     publish: options.publish,
+    profile: options.profile,
     reuse: options.reuse,
     enter: { sdkAppId: TEST_APP.sdkAppId, userId, userSig, ...room, ...(options.scene ? { scene: options.scene } : {}), ...(options.role ? { role: options.role } : {}), ...options.enter },
   });
