@@ -481,6 +481,20 @@ export class RemoteUsers {
     }));
   }
 
+  /** The track received of a remote user's audio or video, when subscribed. */
+  receivedTrack(userId: string, kind: 'audio' | StreamType): MediaStreamTrack | undefined {
+    const user = this.#users.get(userId);
+    const tracks = user?.downlink?.tracks;
+    if (kind === 'audio') return user?.sent?.audio ? tracks?.audio : undefined;
+    if (kind === 'main') return user?.sent?.bigVideo || user?.sent?.smallVideo ? tracks?.video : undefined;
+    return user?.sent?.auxVideo ? tracks?.aux : undefined;
+  }
+
+  /** The first element a remote video plays in, if it plays. */
+  videoElement(userId: string, streamType: StreamType): HTMLVideoElement | undefined {
+    return this.#users.get(userId)?.videoPlayers[streamType]?.elements[0];
+  }
+
   #select(userId: string): RemoteUser[] {
     if (userId === '*') return [...this.#users.values()];
     const user = this.#users.get(userId);
