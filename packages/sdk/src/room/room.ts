@@ -331,7 +331,7 @@ export class Room {
    */
   async #afterReconnect(peers: PeerInfo[], resumed: boolean): Promise<void> {
     if (!resumed || this.#linkDead(this.publisher.peerConnection)) this.publisher.closeUplink();
-    this.remotes.reconcile(peers, !resumed, LIMITS.SESSION_GRACE_MS, (pc) => this.#linkDead(pc));
+    this.remotes.reconcile(peers, !resumed, LIMITS.SESSION_GRACE_MS);
     if (!resumed || this.#linkDead(this.#dataLink?.peerConnection)) this.#openDataLink();
     await this.publisher.publishPending();
   }
@@ -358,8 +358,8 @@ export class Room {
         this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
       });
     } else if (user && this.remotes.get(user.userId) === user) {
-      this.remotes.closeRemote(user);
-      this.remotes.syncSubscription(user).catch((error: unknown) => {
+      this.remotes.subscriptions.close(user);
+      this.remotes.subscriptions.sync(user).catch((error: unknown) => {
         this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
       });
     }

@@ -6,10 +6,7 @@ export function roomStatsSources(room: Room, localAudio: StatsSources['localAudi
   return {
     joined: () => room.machine.is('joined'),
     uplink: () => room.publisher.peerConnection,
-    downlinks: () => [...room.remoteUsers.values()].flatMap((user) => {
-      const pc = user.downlink?.peerConnection;
-      return pc ? [{ userId: user.userId, pc }] : [];
-    }),
+    downlinks: () => room.remotes.subscriptions.peerConnections(),
     dataLink: () => room.dataLinkConnection,
     freezes: () => room.remotes.freezeStats(),
     localAudio,
