@@ -3,6 +3,23 @@ import { invalidOperation, operationAbort } from '../errors/catalogue.js';
 
 type Intended = 'stopped' | 'started';
 
+/** Runs async operations one after another, in call order; a failure does not stop the ones behind it. */
+export class SerialQueue {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  /** Queues `run`; resolves or rejects with its outcome. */
+  run<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.#tail.then(run, run);
+    this.#tail = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Resolves once everything queued so far has run. */
+  idle(): Promise<void> {
+    return this.#tail.then(() => undefined, () => undefined);
+  }
+}
+
 /**
  * Serialises start / update / stop of one local resource (SPEC §4): a repeated start is rejected as
  * a duplicate; an update before start or after stop is rejected; repeated stops are merged; a failed
@@ -10,7 +27,7 @@ type Intended = 'stopped' | 'started';
  */
 export class ResourceQueue {
   readonly #name: string;
-  #tail: Promise<unknown> = Promise.resolve();
+  readonly #queue = new SerialQueue();
   /** The state once every queued operation has run. */
   #intended: Intended = 'stopped';
   /** Bumped by each start; queued updates of a failed start see it failed. */
@@ -60,7 +77,7 @@ export class ResourceQueue {
 
   stop(run: () => Promise<void>): Promise<void> {
     if (this.#pendingStop) return this.#pendingStop;
-    if (this.#intended === 'stopped') return this.#tail.then(() => undefined, () => undefined);
+    if (this.#intended === 'stopped') return this.#queue.idle();
     this.#intended = 'stopped';
     this.#pendingStart = undefined;
     const stopped = this.#enqueue(run);
@@ -69,8 +86,6 @@ export class ResourceQueue {
   }
 
   #enqueue(run: () => Promise<void>): Promise<void> {
-    const next = this.#tail.then(run, run);
-    this.#tail = next.catch(() => undefined);
-    return next;
+    return this.#queue.run(run);
   }
 }

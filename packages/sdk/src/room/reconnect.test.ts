@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Emitter } from '../common/emitter.js';
 import type { TRTCEventTypes } from '../types.js';
+import { FibonacciReconnectPolicy, type ReconnectContext, type ReconnectPolicy } from './reconnector.js';
 import { Room } from './room.js';
 
 /**
@@ -90,13 +91,13 @@ describe('signalling reconnection (SPEC §4)', () => {
     vi.unstubAllGlobals();
   });
 
-  async function joined() {
+  async function joined(policy?: ReconnectPolicy) {
     const events = new Emitter<TRTCEventTypes>();
     const states: string[] = [];
     const errors: string[] = [];
     events.on('connection-state-changed', ({ state }) => states.push(state));
     events.on('error', (error) => errors.push(error.message));
-    const room = new Room(events);
+    const room = new Room(events, policy);
     const joining = room.join({ sdkAppId: 1, userId: 'u', userSig: 's', roomId: 1 }, { roomId: '1', isString: false });
     await vi.advanceTimersByTimeAsync(10);
     await joining;
@@ -135,6 +136,36 @@ describe('signalling reconnection (SPEC §4)', () => {
     await room.leave();
     await vi.advanceTimersByTimeAsync(120_000);
     expect(states.at(-1)).toBe('DISCONNECTED');
+    expect(room.state).toBe('left');
+  });
+
+  it('the default policy is SPEC §4\'s: Fibonacci seconds capped at 30 s, null after 30 attempts', () => {
+    const policy = new FibonacciReconnectPolicy();
+    const delays = Array.from({ length: 31 }, (_, retryCount) => policy.nextRetryDelayInMs({ retryCount, elapsedMs: 0 }));
+    expect(delays.slice(0, 10)).toEqual([1000, 1000, 2000, 3000, 5000, 8000, 13000, 21000, 30000, 30000]);
+    expect(delays[29]).toBe(30_000);
+    expect(delays[30]).toBeNull();
+  });
+
+  it('a pluggable policy decides the delays and when to give up', async () => {
+    const asked: ReconnectContext[] = [];
+    const policy: ReconnectPolicy = {
+      nextRetryDelayInMs: (context) => {
+        asked.push(context);
+        return context.retryCount < 2 ? 500 : null;
+      },
+    };
+    const { room, states, errors } = await joined(policy);
+    FakeSocket.refuse = true;
+    for (const socket of [...FakeSocket.live]) socket.drop();
+    await vi.advanceTimersByTimeAsync(499);
+    expect(asked.map((c) => c.retryCount)).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(600); // attempt 1 fails, the second waits 500 ms
+    await vi.advanceTimersByTimeAsync(600); // attempt 2 fails: the policy says stop
+    expect(asked.map((c) => c.retryCount)).toEqual([0, 1, 2]);
+    expect(asked[1]!.lastError).toBeInstanceOf(Error);
+    expect(states.at(-1)).toBe('DISCONNECTED');
+    expect(errors).toEqual([expect.stringContaining('signal channel reconnection failed')]);
     expect(room.state).toBe('left');
   });
 });

@@ -1,8 +1,8 @@
 import { decodeFlag, type PublishState } from '@conclave/protocol';
-import type { Downlink } from '../transport/downlink.js';
+import { SerialQueue } from '../common/resource-queue.js';
 import type { AudioPlayer } from '../playback/audio-player.js';
-import type { FreezeMonitor } from '../playback/freeze.js';
-import type { VideoPlayer, FillMode } from '../playback/video-player.js';
+import type { RemoteVideo } from '../playback/remote-video.js';
+import type { FillMode } from '../playback/video-player.js';
 
 /** What is subscribed of a remote user (the wire's SubscriptionWants). */
 export interface Wants {
@@ -69,30 +69,28 @@ export function wantsAnything(w: Wants): boolean {
   return w.audio || w.bigVideo || w.smallVideo || w.auxVideo;
 }
 
-/** A remote user: its publish flags and what we receive and play of it. */
+/** A remote user: its publish flags, what the app asked of it, and what we receive and play of it. */
 export class RemoteUser {
   readonly userId: string;
   tinyId: string;
   flag = 0;
   /** The subscription the server currently has (undefined: none). */
   sent: Wants | undefined;
-  downlink: Downlink | undefined;
   audioPlayer: AudioPlayer | undefined;
   /** muteRemoteAudio's last word for this user (undefined: never called). */
   audioRequested: boolean | undefined;
   audioMuted = false;
   /** Playback volume, 0–100 (above 100 amplifies). */
   volume = 100;
-  readonly videoPlayers: { main?: VideoPlayer; sub?: VideoPlayer } = {};
+  readonly videoPlayers: { main?: RemoteVideo; sub?: RemoteVideo } = {};
   readonly videoRequests: { main?: VideoRequest; sub?: VideoRequest } = {};
   /** Views scrolled out of sight (receiveWhenViewVisible). */
   readonly hidden: { main: boolean; sub: boolean } = { main: false, sub: false };
-  readonly freeze: { main?: FreezeMonitor; sub?: FreezeMonitor } = {};
   readonly observers: { main?: IntersectionObserver; sub?: IntersectionObserver } = {};
   /** Big/small preference of the main video (startRemoteVideo / updateRemoteVideo option.small). */
   preference: SmallPreference | undefined;
   /** Serialises subscription changes of this user. */
-  queue: Promise<void> = Promise.resolve();
+  readonly queue = new SerialQueue();
 
   constructor(userId: string, tinyId: string) {
     this.userId = userId;

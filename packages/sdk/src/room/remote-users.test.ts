@@ -41,27 +41,35 @@ describe('what is subscribed of a remote user', () => {
 
 type Request = { cmd: string; data: Record<string, unknown>; timeout?: number };
 
-function setup(reply: (r: Request) => Promise<unknown>) {
+async function setup(reply: (r: Request) => Promise<unknown>) {
   const requests: Request[] = [];
   const signal = {
     request: (cmd: string, data: Record<string, unknown>, timeout?: number) => {
       const r = { cmd, data, timeout };
       requests.push(r);
+      if (cmd === 'subscribe') return Promise.resolve({ sdp: 'offer' });
+      if (cmd === 'subscribe-answer') return Promise.resolve({});
       return reply(r);
     },
   } as unknown as SignalChannel;
   const events = new Emitter<TRTCEventTypes>();
   const config = { autoReceiveAudio: true, autoReceiveVideo: false } as EnterRoomConfig;
+  // The downlink is the only part faked: there is no peer connection in this environment.
+  const fakeDownlink = () => ({
+    tracks: {}, peerConnection: { connectionState: 'connected' }, answer: async () => 'answer', close: () => undefined,
+  }) as unknown as Downlink;
   const remotes = new RemoteUsers({
     events, signal: () => signal, config: () => config, joined: () => true, userId: () => 'me',
     iceServers: () => [], iceTransportPolicy: () => 'all', watchLink: () => undefined,
-  });
+  }, fakeDownlink);
   remotes.onPeerJoin({ userId: 'a', tinyId: '1', role: 20, flag: 0 });
   const user = remotes.get('a')!;
-  // Already subscribed to the audio on a downlink (no peer connection in this environment).
-  user.downlink = { tracks: {}, close: () => undefined } as unknown as Downlink;
-  user.flag = FLAG.AUDIO | FLAG.VIDEO | FLAG.SMALL;
-  user.sent = { audio: true, bigVideo: false, smallVideo: false, auxVideo: false };
+  // Already subscribed to the audio.
+  remotes.onPublishList({ userList: [{ userId: 'a', tinyId: '1', role: 20, flag: FLAG.AUDIO | FLAG.VIDEO | FLAG.SMALL }] });
+  await user.queue.idle();
+  expect(requests.map((r) => r.cmd)).toEqual(['subscribe', 'subscribe-answer']);
+  expect(user.sent).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
+  requests.length = 0;
   return { remotes, user, requests };
 }
 
@@ -71,7 +79,7 @@ afterEach(() => {
 
 describe('subscriptions on the wire (SPEC §4, §7)', () => {
   it('startRemoteVideo sends a subscription change with a 10 s time-out; small:true asks for the small stream', async () => {
-    const { remotes, requests } = setup(async () => ({}));
+    const { remotes, requests } = await setup(async () => ({}));
     await remotes.startRemoteVideo('a', 'main', { views: [] }, true);
     expect(requests).toEqual([{ cmd: 'subscribe-change', data: { srcUserId: 'a', audio: true, bigVideo: false, smallVideo: true, auxVideo: false }, timeout: SUBSCRIBE_TIMEOUT_MS }]);
     expect(SUBSCRIBE_TIMEOUT_MS).toBe(10_000);
@@ -86,7 +94,7 @@ describe('subscriptions on the wire (SPEC §4, §7)', () => {
 
   it('a failed big/small switch is retried, 10 tries in all, then the preference is dropped', async () => {
     vi.useFakeTimers();
-    const { remotes, user, requests } = setup(async (r) => {
+    const { remotes, user, requests } = await setup(async (r) => {
       if (r.cmd === 'subscribe-change' && r.data.smallVideo) throw new Error('switch refused');
       return {};
     });
@@ -102,7 +110,7 @@ describe('subscriptions on the wire (SPEC §4, §7)', () => {
   });
 
   it("a stream unpublished meanwhile: 'remoteStream does not exist because it has been unpublished' (OPERATION_ABORT)", async () => {
-    const { remotes } = setup(async (r) => {
+    const { remotes } = await setup(async (r) => {
       if (r.cmd === 'subscribe-change') throw new SignalReplyError('subscribe-change', SERVER_CODE.STREAM_NOT_EXIST, 'no such stream');
       return {};
     });
@@ -112,17 +120,30 @@ describe('subscriptions on the wire (SPEC §4, §7)', () => {
   });
 
   it('startRemoteVideo checks (SPEC §5): the user exists and publishes that stream', async () => {
-    const { remotes } = setup(async () => ({}));
+    const { remotes } = await setup(async () => ({}));
     await expect(remotes.startRemoteVideo('nobody', 'main', { views: [] })).rejects.toMatchObject({ code: 5100, extraCode: 5102 });
     await expect(remotes.startRemoteVideo('a', 'sub', { views: [] })).rejects.toMatchObject({ code: 5100, extraCode: 5103 });
   });
 
   it("muteRemoteAudio('*') and setRemoteAudioVolume('*') also apply to users who enter later", async () => {
-    const { remotes } = setup(async () => ({}));
+    const { remotes } = await setup(async () => ({}));
     await remotes.muteRemoteAudio('*', true);
     remotes.setRemoteAudioVolume('*', 150);
     remotes.onPeerJoin({ userId: 'b', tinyId: '2', role: 20, flag: 0 });
     expect(remotes.get('b')).toMatchObject({ audioMuted: true, volume: 150 });
     expect(remotes.get('a')).toMatchObject({ audioMuted: true, volume: 150 });
+  });
+
+  it('a failed unsubscribe is reported: stopRemoteVideo rejects with OPERATION_FAILED, the downlink is released anyway', async () => {
+    const { remotes, user } = await setup(async (r) => {
+      if (r.cmd === 'unsubscribe') throw new SignalReplyError('unsubscribe', 1, 'refused');
+      return {};
+    });
+    user.videoRequests.main = { views: [] };
+    user.flag = FLAG.VIDEO; // audio gone: the main video is all that is wanted
+    await remotes.startRemoteVideo('a', 'main', { views: [] });
+    await expect(remotes.stopRemoteVideo('a', 'main')).rejects.toMatchObject({ name: 'RtcError', code: 5500, message: expect.stringContaining('unsubscribe failed') });
+    expect(user.sent).toBeUndefined();
+    expect(remotes.subscriptions.peerConnections()).toEqual([]);
   });
 });

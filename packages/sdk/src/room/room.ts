@@ -12,13 +12,14 @@ import { invalidOperation, MESSAGE, operationAbort, operationFailed, serverError
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import { fetchSchedule, ScheduleRefused, type Schedule } from '../schedule/schedule.js';
-import { reconnectDelayMs } from '../signal/backoff.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
 import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
 import { CustomMessages } from '../messages/custom-messages.js';
-import { DataLink } from '../transport/data-link.js';
+import { DataLinkSession } from './data-link-session.js';
+import { LinkWatcher } from './link-watcher.js';
 import { Publisher } from './publisher.js';
+import { Reconnector, type ReconnectPolicy } from './reconnector.js';
 import type { RemoteUser } from './remote-user.js';
 import { RemoteUsers } from './remote-users.js';
 import type { EncodedHooks, RoomContext } from './room-context.js';
@@ -27,13 +28,6 @@ import type { EncodedHooks, RoomContext } from './room-context.js';
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
 
 export const SDK_VERSION = '5.10.1';
-
-/** Peer-connection connecting time-out (SPEC §9). */
-const PC_CONNECT_TIMEOUT_MS = 10_000;
-/** Connection time-outs with signalling up that indicate a firewall (SPEC §8). */
-const FIREWALL_TIMEOUTS = 3;
-/** More media reconnections than this and the relay may have failed: rejoin (SPEC §4). */
-const MAX_MEDIA_RECONNECTIONS = 6;
 
 /** A join failure not worth retrying: the server refused (auth, parameters, room full…). */
 const isRefusal = (error: unknown) => error instanceof ScheduleRefused || error instanceof SignalReplyError || error instanceof RtcError;
@@ -58,22 +52,44 @@ export class Room {
   readonly publisher: Publisher;
   /** Custom messages, on the data link. */
   readonly messages: CustomMessages;
-  #dataLink: DataLink | undefined;
+  readonly #dataLink: DataLinkSession;
   /** Set with create({enableSEI: true}): senders and receivers are piped through these (SEI). */
   encodedHooks: EncodedHooks | undefined;
   #abortJoin: ((error: RtcError) => void) | undefined;
   #joining: Promise<void> | undefined;
   #sessionToken: string | undefined;
-  #reconnecting: Promise<void> | undefined;
-  readonly #wakeSleepers = new Set<() => void>();
-  #mediaReconnections = 0;
-  #connectTimeouts = 0;
+  readonly #reconnector: Reconnector;
+  readonly #links: LinkWatcher;
   role: 'anchor' | 'audience' = 'anchor';
   scene: 'rtc' | 'live' = 'rtc';
   userId = '';
 
-  constructor(events: Emitter<TRTCEventTypes>) {
+  /** @param reconnectPolicy when to retry after signalling is lost (default: SPEC §4's Fibonacci back-off). */
+  constructor(events: Emitter<TRTCEventTypes>, reconnectPolicy?: ReconnectPolicy) {
     this.#events = events;
+    this.#reconnector = new Reconnector({
+      active: () => this.machine.state === 'joined',
+      attempt: (attempt) => this.#reconnectOnce(attempt),
+      attemptFailed: (error, attempt) => {
+        this.#signal?.close();
+        this.#signal = undefined;
+        log.warn(`reconnection attempt ${attempt} failed:`, error);
+      },
+      isFatal: (error) => error instanceof SignalReplyError || error instanceof ScheduleRefused,
+      gaveUp: () => {
+        this.#teardown();
+        this.machine.set('left');
+        this.#setConnectionState('DISCONNECTED');
+        this.#events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
+      },
+    }, reconnectPolicy);
+    this.#links = new LinkWatcher({
+      joined: () => this.machine.state === 'joined',
+      signalOpen: () => this.#signal?.isOpen === true,
+      emitError: (error) => this.#events.emit('error', error),
+      rebuild: (kind, user) => this.#rebuildLink(kind, user),
+      rejoin: () => this.#rejoinReporting(),
+    });
     const ctx: RoomContext = {
       events,
       signal: () => this.#signal,
@@ -82,7 +98,7 @@ export class Room {
       userId: () => this.userId,
       iceServers: () => this.iceServers,
       iceTransportPolicy: () => this.#iceTransportPolicy,
-      watchLink: (pc, kind, user) => this.#watchLink(pc, kind, user),
+      watchLink: (pc, kind, user) => this.#links.watch(pc, kind, user),
       encoded: () => this.encodedHooks,
     };
     this.remotes = new RemoteUsers(ctx);
@@ -90,33 +106,20 @@ export class Room {
     this.messages = new CustomMessages({
       events,
       userIdOf: (tinyId) => [...this.remotes.values()].find((user) => user.tinyId === tinyId)?.userId,
-      link: () => this.#dataLink,
+      link: () => this.#dataLink.link,
+    });
+    this.#dataLink = new DataLinkSession({
+      signal: () => this.#signal,
+      joined: () => this.machine.state === 'joined',
+      iceServers: () => this.iceServers,
+      iceTransportPolicy: () => this.#iceTransportPolicy,
+      receive: (data) => this.messages.receive(data),
     });
   }
 
   /** The data link's peer connection, if open. */
   get dataLinkConnection(): RTCPeerConnection | undefined {
-    return this.#dataLink?.peerConnection;
-  }
-
-  /** Opens the data link for custom messages (after a join; also for an audience, who receives). */
-  #openDataLink(): void {
-    const signal = this.#signal;
-    if (!signal) return;
-    this.#dataLink?.close();
-    const link = new DataLink(this.iceServers, this.#iceTransportPolicy, (data) => this.messages.receive(data));
-    this.#dataLink = link;
-    link.connect(async (offer) => (await signal.request('data-link', { sdp: offer })).sdp).catch((error: unknown) => {
-      if (this.#dataLink === link) log.warn('data link failed; custom messages are unavailable:', error);
-    });
-    // A failed link is opened again while in the room (a signalling reconnection reopens it too).
-    link.peerConnection.addEventListener('connectionstatechange', () => {
-      if (link.peerConnection.connectionState !== 'failed' || this.#dataLink !== link) return;
-      log.warn('data link failed; reopening');
-      setTimeout(() => {
-        if (this.#dataLink === link && this.machine.state === 'joined' && this.#signal?.isOpen) this.#openDataLink();
-      }, 1000);
-    });
+    return this.#dataLink.link?.peerConnection;
   }
 
   get state(): RoomState {
@@ -182,7 +185,7 @@ export class Room {
       this.machine.set('joined');
       this.#setConnectionState('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
-      this.#openDataLink();
+      this.#dataLink.open();
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -273,55 +276,24 @@ export class Room {
 
   /** The signalling channel is gone while in the room: reconnect with back-off, resuming the session. */
   #startReconnect(): void {
-    if (this.machine.state !== 'joined' || this.#reconnecting) return;
+    if (this.machine.state !== 'joined' || this.#reconnector.running) return;
     this.#signal?.close();
     this.#signal = undefined;
     this.#setConnectionState('RECONNECTING');
-    this.#reconnecting = this.#reconnect().finally(() => {
-      this.#reconnecting = undefined;
-    });
+    this.#reconnector.start();
   }
 
-  async #reconnect(): Promise<void> {
+  /** One reconnection attempt: the first may use the cached schedule; the session is resumed when the server still has it. */
+  async #reconnectOnce(attempt: number): Promise<void> {
     const config = this.#config;
     const target = this.#target;
     if (!config || !target) return;
-    for (let attempt = 1; attempt <= LIMITS.RECONNECT_ATTEMPTS; attempt++) {
-      await this.#sleep(reconnectDelayMs(attempt));
-      if (this.machine.state !== 'joined') return;
-      try {
-        // RECONNECTING → CONNECTING is not announced (SPEC §4); the next announcement is the outcome.
-        const { peers, resumed } = await this.#joinOnce(config, target, attempt === 1, this.#sessionToken);
-        if (this.machine.state !== 'joined') return;
-        this.#setConnectionState('CONNECTED');
-        log.info(resumed ? 'session resumed' : 'rejoined with a new session');
-        await this.#afterReconnect(peers, resumed);
-        return;
-      } catch (error) {
-        this.#signal?.close();
-        this.#signal = undefined;
-        log.warn(`reconnection attempt ${attempt} failed:`, error);
-        if (error instanceof SignalReplyError || error instanceof ScheduleRefused) break; // the server refuses us now
-      }
-    }
+    // RECONNECTING → CONNECTING is not announced (SPEC §4); the next announcement is the outcome.
+    const { peers, resumed } = await this.#joinOnce(config, target, attempt === 1, this.#sessionToken);
     if (this.machine.state !== 'joined') return;
-    this.#teardown();
-    this.machine.set('left');
-    this.#setConnectionState('DISCONNECTED');
-    this.#events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
-  }
-
-  /** Waits, unless the room is left meanwhile. */
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.#wakeSleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      this.#wakeSleepers.add(wake);
-    });
+    this.#setConnectionState('CONNECTED');
+    log.info(resumed ? 'session resumed' : 'rejoined with a new session');
+    await this.#afterReconnect(peers, resumed);
   }
 
   /**
@@ -331,8 +303,8 @@ export class Room {
    */
   async #afterReconnect(peers: PeerInfo[], resumed: boolean): Promise<void> {
     if (!resumed || this.#linkDead(this.publisher.peerConnection)) this.publisher.closeUplink();
-    this.remotes.reconcile(peers, !resumed, LIMITS.SESSION_GRACE_MS, (pc) => this.#linkDead(pc));
-    if (!resumed || this.#linkDead(this.#dataLink?.peerConnection)) this.#openDataLink();
+    this.remotes.reconcile(peers, !resumed, LIMITS.SESSION_GRACE_MS);
+    if (!resumed || this.#dataLink.dead) this.#dataLink.open();
     await this.publisher.publishPending();
   }
 
@@ -340,55 +312,22 @@ export class Room {
     return !pc || pc.connectionState === 'failed' || pc.connectionState === 'closed';
   }
 
-  /** A peer connection failed: rebuild it through signalling (after too many, rejoin: SPEC §4 relay rule). */
-  #onLinkFailed(kind: 'uplink' | 'downlink', user?: RemoteUser): void {
-    if (this.machine.state !== 'joined') return;
-    this.#mediaReconnections++;
-    if (this.#mediaReconnections > MAX_MEDIA_RECONNECTIONS) {
-      this.#mediaReconnections = 0;
-      this.#rejoin().catch((error: unknown) => {
-        this.#events.emit('error', operationFailed(EXTRA_CODE.REJOIN_FAILED, 'rejoin room failed', undefined, error));
-      });
-      return;
-    }
-    if (!this.#signal?.isOpen) return; // the signalling reconnection rebuilds it
+  /** Rebuilds a failed media link through signalling. */
+  #rebuildLink(kind: 'uplink' | 'downlink', user?: RemoteUser): void {
+    const report = (error: unknown) => this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
     if (kind === 'uplink') {
       this.publisher.closeUplink();
-      this.publisher.publishPending().catch((error: unknown) => {
-        this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
-      });
+      this.publisher.publishPending().catch(report);
     } else if (user && this.remotes.get(user.userId) === user) {
-      this.remotes.closeRemote(user);
-      this.remotes.syncSubscription(user).catch((error: unknown) => {
-        this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
-      });
+      this.remotes.subscriptions.close(user);
+      this.remotes.subscriptions.sync(user).catch(report);
     }
   }
 
-  /**
-   * Watches a peer connection: 'failed' triggers a rebuild; a connection that never connects within
-   * 10 s counts as a time-out, and three time-outs with signalling up mean a firewall (5501).
-   */
-  #watchLink(pc: RTCPeerConnection, kind: 'uplink' | 'downlink', user?: RemoteUser): void {
-    const timer = setTimeout(() => {
-      if (pc.connectionState === 'connected' || pc.connectionState === 'closed' || !this.#signal?.isOpen) return;
-      this.#connectTimeouts++;
-      if (this.#connectTimeouts === FIREWALL_TIMEOUTS) {
-        this.#events.emit('error', operationFailed(EXTRA_CODE.FIREWALL_RESTRICTION, 'media connection timed out three times with signalling up: a firewall may block it, try another network'));
-      }
-      this.#onLinkFailed(kind, user);
-    }, PC_CONNECT_TIMEOUT_MS);
-    pc.addEventListener('connectionstatechange', () => {
-      if (pc.connectionState === 'connected') {
-        clearTimeout(timer);
-        this.#mediaReconnections = 0;
-      } else if (pc.connectionState === 'failed') {
-        clearTimeout(timer);
-        log.warn(`${kind} failed; rebuilding`);
-        this.#onLinkFailed(kind, user);
-      } else if (pc.connectionState === 'closed') {
-        clearTimeout(timer);
-      }
+  /** Rejoins (relay failure, user_time_out); a failure is the error event 'rejoin room failed'. */
+  #rejoinReporting(): void {
+    this.#rejoin().catch((error: unknown) => {
+      this.#events.emit('error', operationFailed(EXTRA_CODE.REJOIN_FAILED, 'rejoin room failed', undefined, error));
     });
   }
 
@@ -408,8 +347,7 @@ export class Room {
 
   /** Closes the connections of a failed attempt so the retry starts clean. */
   #resetConnection(): void {
-    this.#dataLink?.close();
-    this.#dataLink = undefined;
+    this.#dataLink.close();
     this.messages.reset();
     this.remotes.clear();
     this.publisher.closeUplink();
@@ -419,14 +357,12 @@ export class Room {
 
   #teardown(): void {
     this.#resetConnection();
-    for (const wake of [...this.#wakeSleepers]) wake();
+    this.#reconnector.cancel();
   }
 
   #onBanned(data: PushMap['banned']): void {
     if (data.reason === 'user_time_out') {
-      this.#rejoin().catch((error: unknown) => {
-        this.#events.emit('error', operationFailed(EXTRA_CODE.REJOIN_FAILED, 'rejoin room failed', undefined, error));
-      });
+      this.#rejoinReporting();
       return;
     }
     // A banned room is exited first, then the event is emitted (SPEC §4).
@@ -457,7 +393,7 @@ export class Room {
     this.machine.set('joined');
     this.#setConnectionState('CONNECTED');
     this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
-    this.#openDataLink();
+    this.#dataLink.open();
     await this.publisher.publishPending();
   }
 

@@ -1,0 +1,107 @@
+import type { Emitter } from '../common/emitter.js';
+import { EXTRA_CODE } from '../constants/error-code.js';
+import { invalidOperation, MESSAGE } from '../errors/catalogue.js';
+import { log } from '../log/logger.js';
+import type { DeviceWatcher } from '../media/devices.js';
+import { LocalAudio, validateLocalAudioConfig } from '../media/local-audio.js';
+import type { LocalMediaEnv, SlotContent, SlotPublisher } from '../media/local-media-env.js';
+import { LocalVideo, validateLocalVideoConfig } from '../media/local-video.js';
+import { ScreenShare, validateScreenShareConfig } from '../media/screen-share.js';
+import type { Room } from '../room/room.js';
+import type {
+  LocalAudioConfig, LocalVideoConfig, ScreenShareConfig, TRTCEventTypes, UpdateLocalAudioConfig, UpdateScreenShareConfig,
+} from '../types.js';
+import { LocalResource } from './local-resource.js';
+
+/**
+ * The client's local media: camera, microphone and screen share, each a LocalResource bound to the
+ * room's uplink slots. Publishing is refused for an audience in live (SPEC §6); tracks started before
+ * joining wait for the join (or for switchRole('anchor')).
+ */
+export class LocalMedia {
+  readonly camera: LocalResource<LocalVideo, LocalVideoConfig, LocalVideoConfig>;
+  readonly microphone: LocalResource<LocalAudio, LocalAudioConfig, UpdateLocalAudioConfig>;
+  readonly screen: LocalResource<ScreenShare, ScreenShareConfig, UpdateScreenShareConfig>;
+  readonly #room: Room;
+
+  constructor(room: Room, events: Emitter<TRTCEventTypes>, devices: DeviceWatcher) {
+    this.#room = room;
+    const env: LocalMediaEnv = {
+      enable2k4k: () => room.schedule?.trtcAutoConf?.enable2k4k === true,
+      emitError: (error) => events.emit('error', error),
+      deviceActive: (kind, track) => void devices.active(kind, track),
+    };
+    this.camera = new LocalResource({
+      name: 'camera',
+      notStartedCode: EXTRA_CODE.NEED_VIDEO,
+      validate: validateLocalVideoConfig,
+      // On update only a request to start publishing is refused.
+      check: (config, fn, phase) => this.#checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true),
+      create: () => new LocalVideo(this.#slot('video'), this.#slot('small'), env),
+    });
+    this.microphone = new LocalResource({
+      name: 'microphone',
+      notStartedCode: EXTRA_CODE.NEED_AUDIO,
+      validate: validateLocalAudioConfig,
+      check: (config, fn, phase) => {
+        if (phase === 'start') this.#checkMayPublish(fn, config?.publish !== false);
+      },
+      create: () => new LocalAudio(this.#slot('audio'), env),
+    });
+    this.screen = new LocalResource({
+      name: 'screen share',
+      notStartedCode: EXTRA_CODE.NEED_VIDEO,
+      validate: validateScreenShareConfig,
+      check: (config, fn, phase) => {
+        if (phase !== 'start') return;
+        this.#checkMayPublish(fn, config?.publish !== false);
+        const sharing = [...room.remoteUsers.values()].find((user) => user.state.hasAuxiliary);
+        if (sharing) throw invalidOperation(undefined, `only one screen share per room: '${sharing.userId}' is sharing`, fn);
+      },
+      create: () => new ScreenShare(this.#slot('aux'), () => {
+        // The browser's own "Stop sharing" button.
+        this.screen.stop().then(() => events.emit('screen-share-stopped'), (error: unknown) => log.warn('stopping the screen share failed:', error));
+      }, this.#screenAudio),
+    });
+  }
+
+  /** Refuses publishing for an audience in live (SPEC §6) once joined. */
+  #checkMayPublish(functionName: string, publishes: boolean): void {
+    if (publishes && this.#room.machine.is('joined') && !this.#room.canPublish) {
+      throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, MESSAGE.AUDIENCE_PUBLISH, functionName);
+    }
+  }
+
+  /** Binds a local slot to the room's publishing. */
+  #slot(slot: 'audio' | 'video' | 'small' | 'aux'): SlotPublisher {
+    const publisher = this.#room.publisher;
+    return {
+      publish: (content: SlotContent) => publisher.setLocalTrack(slot, { ...content }),
+      unpublish: () => publisher.setLocalTrack(slot, undefined),
+      replace: (track, encoding) => publisher.replaceTrack(slot, track, encoding),
+      setEncoding: (encoding) => publisher.setEncoding(slot, encoding),
+      setMuted: (muted) => publisher.setMuted(slot, muted),
+    };
+  }
+
+  /** System audio of a screen share: mixed into the microphone, or alone on the audio slot without one. */
+  readonly #screenAudio = {
+    add: async (track: MediaStreamTrack) => {
+      const audio = this.microphone.current;
+      if (audio) await audio.mix(track);
+      else await this.#room.publisher.setLocalTrack('audio', { track, muted: false, encoding: { maxBitrateKbps: 64 } });
+    },
+    remove: async (track: MediaStreamTrack) => {
+      const audio = this.microphone.current;
+      if (audio) audio.unmix(track);
+      else if (this.#room.publisher.local('audio')?.track === track) await this.#room.publisher.setLocalTrack('audio', undefined);
+    },
+  };
+
+  /** Stops everything without waiting (the client is destroyed). */
+  release(): void {
+    this.camera.release();
+    this.microphone.release();
+    this.screen.release();
+  }
+}

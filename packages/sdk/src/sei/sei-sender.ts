@@ -1,0 +1,52 @@
+import type { Emitter } from '../common/emitter.js';
+import { EXTRA_CODE } from '../constants/error-code.js';
+import { envNotSupported, invalidOperation, MESSAGE } from '../errors/catalogue.js';
+import type { Room } from '../room/room.js';
+import { UPLINK_SLOTS } from '../transport/uplink.js';
+import type { SEIMessageOptions, TRTCEventTypes } from '../types.js';
+import { validateSEI } from '../validate/messages.js';
+import { encodedStreamsSupported, SeiChannel } from './sei-channel.js';
+
+const FN = 'sendSEIMessage';
+
+/**
+ * The client's SEI (create({enableSEI: true}) where encoded transforms exist): pipes the room's senders
+ * and receivers through a SeiChannel, and checks and queues what sendSEIMessage sends.
+ */
+export class SeiSender {
+  readonly #enabled: boolean;
+  readonly #channel: SeiChannel | undefined;
+  readonly #room: Room;
+
+  constructor(enabled: boolean, room: Room, events: Emitter<TRTCEventTypes>) {
+    this.#enabled = enabled;
+    this.#room = room;
+    if (!enabled || !encodedStreamsSupported()) return;
+    const channel = new SeiChannel(events);
+    this.#channel = channel;
+    room.encodedHooks = {
+      sender: (slot, sender) => channel.attachSender(slot, sender),
+      receiver: (userId, slot, receiver) => channel.attachReceiver(userId, slot, receiver),
+    };
+  }
+
+  /**
+   * Queues an SEI message for the next frames of the published camera (or screen) video.
+   * @param published the local track of that stream, if started.
+   * @throws RtcError as TRTC.sendSEIMessage documents.
+   */
+  send(buffer: ArrayBuffer, options: SEIMessageOptions | undefined, published: (streamType: 'main' | 'sub') => MediaStreamTrack | undefined): void {
+    const { seiPayloadType, toSubStream } = validateSEI(buffer, options);
+    if (!this.#enabled) throw invalidOperation(EXTRA_CODE.NOT_ENABLE_SEI, 'SEI is not enabled: create the client with TRTC.create({ enableSEI: true })', FN);
+    if (!this.#channel) throw envNotSupported(EXTRA_CODE.SEI, 'this browser cannot insert SEI (no encoded transforms)', FN);
+    if (!this.#room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendSEIMessage()', FN);
+    const streamType = toSubStream ? 'sub' : 'main';
+    const slot = toSubStream ? 'aux' : 'video';
+    const sender = this.#room.publisher.peerConnection?.getTransceivers()[UPLINK_SLOTS.indexOf(slot)]?.sender;
+    if (!published(streamType) || !sender?.track) throw invalidOperation(EXTRA_CODE.NEED_CALL_PUBLISHED, 'SEI messages need H264, a published stream and a video track', FN);
+    const codec = sender.getParameters().codecs?.[0]?.mimeType;
+    if (codec && codec.toLowerCase() !== 'video/h264') throw envNotSupported(EXTRA_CODE.SEI, `SEI messages need H264, a published stream and a video track (the stream is ${codec})`, FN);
+    if (!this.#channel.admit(buffer.byteLength)) throw invalidOperation(undefined, MESSAGE.CALL_FREQUENCY, FN);
+    this.#channel.enqueue(streamType, new Uint8Array(buffer.slice(0)), seiPayloadType);
+  }
+}

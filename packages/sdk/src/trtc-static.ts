@@ -1,0 +1,70 @@
+import { EXTRA_CODE, ERROR_CODE } from './constants/error-code.js';
+import { EVENT } from './constants/event.js';
+import { TYPE } from './constants/type.js';
+import { apiCall } from './errors/api-call.js';
+import { envNotSupported } from './errors/catalogue.js';
+import { setLevel, type LogLevel } from './log/logger.js';
+import { listDevices } from './media/devices.js';
+import { checkSupport } from './media/support.js';
+import { setDefaultSpeaker } from './playback/audio-player.js';
+import type { SupportResult } from './types.js';
+import { validateLogLevel, validateRequiredString } from './validate/client.js';
+
+/** The static part of the TRTC API: constants, logging, support check, devices, speaker. */
+export class TRTCStatic {
+  /** Event names (frozen). */
+  static readonly EVENT = EVENT;
+  /** Constant strings (frozen). */
+  static readonly TYPE = TYPE;
+  /** Error codes (frozen). */
+  static readonly ERROR_CODE = ERROR_CODE;
+  /** Framework type reported to the server. */
+  static frameWorkType = 30;
+
+  /**
+   * Sets the console log level: TRACE 0, DEBUG 1, INFO 2 (default), WARN 3, ERROR 4, NONE 5.
+   * @param enableUploadLog whether logs are uploaded to the server (default true).
+   * @throws RtcError INVALID_PARAMETER for a level outside 0..5.
+   */
+  static setLogLevel(level: LogLevel, enableUploadLog = true): void {
+    validateLogLevel(level, enableUploadLog);
+    setLevel(level, enableUploadLog);
+  }
+
+  /** Tells whether this browser can use Conclave, with a flag per capability. Never rejects. */
+  static isSupported(): Promise<SupportResult> {
+    return checkSupport();
+  }
+
+  /**
+   * Lists cameras. With requestPermission (default true) asks for camera access first when labels are hidden.
+   * @throws RtcError DEVICE_ERROR when access is refused.
+   */
+  static getCameraList(requestPermission = true): Promise<MediaDeviceInfo[]> {
+    return apiCall('getCameraList', () => listDevices('videoinput', requestPermission, 'getCameraList'));
+  }
+
+  /** Lists microphones (see getCameraList). @throws RtcError DEVICE_ERROR when access is refused. */
+  static getMicrophoneList(requestPermission = true): Promise<MediaDeviceInfo[]> {
+    return apiCall('getMicrophoneList', () => listDevices('audioinput', requestPermission, 'getMicrophoneList'));
+  }
+
+  /** Lists speakers (audio outputs). @throws RtcError DEVICE_ERROR when access is refused. */
+  static getSpeakerList(requestPermission = true): Promise<MediaDeviceInfo[]> {
+    return apiCall('getSpeakerList', () => listDevices('audiooutput', requestPermission, 'getSpeakerList'));
+  }
+
+  /**
+   * Plays remote audio of every client on this speaker (setSinkId where the browser has it).
+   * @throws RtcError INVALID_PARAMETER for a missing id; ENV_NOT_SUPPORTED when the browser cannot choose outputs.
+   */
+  static setCurrentSpeaker(speakerId: string): Promise<void> {
+    return apiCall('setCurrentSpeaker', async () => {
+      validateRequiredString(speakerId, 'speakerId', 'setCurrentSpeaker');
+      if (typeof HTMLMediaElement === 'undefined' || !('setSinkId' in HTMLMediaElement.prototype)) {
+        throw envNotSupported(EXTRA_CODE.WEBRTC, 'this browser cannot choose the audio output device', 'setCurrentSpeaker');
+      }
+      await setDefaultSpeaker(speakerId);
+    });
+  }
+}
