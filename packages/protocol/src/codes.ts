@@ -34,6 +34,8 @@ export const SERVER_CODE = Object.freeze({
   MESSAGE_RATE_LIMITED: -1013,
   /** The live room has its maximum number of anchors (50); join or switch as audience. */
   TOO_MANY_ANCHORS: -1014,
+  /** Cluster: this room lives on another node (or this node is draining); the client schedules again and connects there. */
+  WRONG_NODE: -1015,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
+import { ClusterError } from './cluster/cluster.js';
 import { ConfigError } from './config/config.js';
+import { armExitWatchdog } from './lifecycle/exit-watchdog.js';
 import { JanusMissingError } from './engine/create-engine.js';
 import { startServer } from './server.js';
 import { StoreError } from './store/store.js';
 
-/** How long a graceful shutdown may take before the process exits anyway. */
+/** How long a graceful shutdown may take before the process exits anyway (a cluster node adds its drain time-out). */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `conclave-server`: runs the platform on one port and prints how to use it. */
@@ -33,9 +35,11 @@ async function main(): Promise<void> {
   }
   process.stdout.write(lines.join('\n') + '\n\n');
   const stop = (signal: string) => {
-    process.stdout.write(`conclave-server: ${signal}: telling clients to reconnect and shutting down\n`);
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    server.close().then(() => process.exit(0), () => process.exit(1));
+    // First, before any I/O that could block: the forced exit, on its own thread.
+    const forcedExitMs = SHUTDOWN_GRACE_MS + (server.nodeId ? config.drainTimeoutMs : 0);
+    armExitWatchdog(forcedExitMs);
+    process.stdout.write(`conclave-server: ${signal}: ${server.nodeId ? 'draining, then ' : ''}telling clients to reconnect and shutting down (forced exit after ${forcedExitMs / 1000} s)\n`);
+    server.drain().then(() => server.close()).then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -48,6 +52,10 @@ main().catch((error: unknown) => {
   }
   if (error instanceof JanusMissingError) {
     process.stderr.write(`conclave-server: media engine: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof ClusterError) {
+    process.stderr.write(`conclave-server: cluster: ${error.message}\n`);
     process.exit(2);
   }
   if (error instanceof StoreError) {

@@ -1,4 +1,5 @@
 import { Authenticator } from './auth/authenticator.js';
+import type { Cluster } from './cluster/cluster.js';
 import type { ServerConfig } from './config/config.js';
 import type { MediaEngine } from './engine/media-engine.js';
 import { ConnectionTracker } from './limits/connection-tracker.js';
@@ -27,6 +28,8 @@ export interface ServerContext {
   customMessages: CustomMessageLimiter;
   /** Log uploads and statistics beacons per client address. */
   uploads: KeyedRateLimiter;
+  /** Set when this server is a node of a Redis cluster (CONCLAVE_REDIS_URL). */
+  cluster?: Cluster;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { resolveConfig, type ServerConfig, type ServerOverrides } from './config/config.js';
+import { Cluster } from './cluster/cluster.js';
 import { closeContext, createContext } from './context.js';
 import { createEngine } from './engine/create-engine.js';
 import type { EngineStats } from './engine/media-engine.js';
@@ -20,6 +22,13 @@ export interface RunningServer {
   readonly config: ServerConfig;
   /** Live counters (rooms, users, engine). Signalling connections and more: GET /healthz and /metrics. */
   stats(): { rooms: number; users: number } & EngineStats;
+  /** This node's id in the cluster (CONCLAVE_REDIS_URL), else undefined. */
+  readonly nodeId: string | undefined;
+  /**
+   * Cluster node: stops taking new rooms and waits up to drainTimeoutMs for its rooms to empty, then gives
+   * their placements up (close() then sends their users elsewhere). Resolves at once without a cluster.
+   */
+  drain(): Promise<void>;
   /** Stops accepting connections, tells clients to reconnect ('server-shutdown'), closes everything. */
   close(): Promise<void>;
 }
@@ -70,12 +79,31 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
   }
   const { port } = http.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const scheme = config.tls ? 'https' : 'http';
+  if (config.redisUrl) {
+    const nodeHost = config.host === '0.0.0.0' || config.host === '::' ? hostname() : config.host;
+    try {
+      ctx.cluster = await Cluster.start(ctx, { redisUrl: config.redisUrl, nodeId: config.nodeId, nodeUrl: config.nodeUrl ?? `${scheme}://${nodeHost}:${port}` });
+    } catch (error) {
+      http.close();
+      clearInterval(purgeTimer);
+      closeContext(ctx);
+      await engine.close();
+      throw error;
+    }
+  }
   logger.info({ port, apps: config.apps.map((a) => a.sdkAppId), storage: config.storage.path }, 'listening');
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${port}`,
+    url: `${scheme}://${host}:${port}`,
     port,
     config,
+    nodeId: ctx.cluster?.selfId,
+    async drain() {
+      if (!ctx.cluster) return;
+      const { movedRooms } = await ctx.cluster.drain(config.drainTimeoutMs);
+      logger.info({ movedRooms }, 'drained');
+    },
     stats() {
       let users = 0;
       for (const room of ctx.rooms.rooms()) users += room.size;
@@ -84,6 +112,8 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
     close() {
       closing ??= (async () => {
         logger.info('shutting down: telling clients to reconnect');
+        // Leave the cluster first, so clients that reconnect are scheduled onto other nodes.
+        await ctx.cluster?.stop().catch((err: unknown) => logger.warn({ err }, 'cluster: stop failed'));
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         signal.close();
         await engine.close();

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { LIMITS } from '@conclave/protocol';
 import { configFileSchema, ENGINE_KINDS, formatIssues, LOG_LEVELS, serverConfigSchema, type BillingState, type ConfigFile, type EngineKind } from './schema.js';
 
+import { networkFromEnv, type NetworkConfig } from './network.js';
+
 export type { BillingState, EngineKind };
+export type { NetworkConfig, TurnConfig } from './network.js';
 
 /** One application: an sdkAppId, the secret key its userSigs are signed with, and how it is served. */
 export interface AppConfig {
@@ -17,6 +20,8 @@ export interface AppConfig {
   requirePrivateMapKey?: boolean;
   /** 'active' (default); 'no-package' refuses joins with 5401, 'out-of-credit' with -100013 (SPEC §8). */
   billing?: BillingState;
+  /** 'relay' forces this app's clients through TURN (scheduling answers iceTransportPolicy 'relay'). */
+  iceTransportPolicy?: 'all' | 'relay';
 }
 
 /** Limits; over one, the request gets a coded reply and the connection and room go on. */
@@ -52,7 +57,7 @@ export interface StorageConfig {
 }
 
 /** Everything the server needs to run. */
-export interface ServerConfig {
+export interface ServerConfig extends NetworkConfig {
   /** TCP port; 0 picks a free one. */
   port: number;
   /** Address to listen on. */
@@ -207,6 +212,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
   limits.connectionsPerIp = parseInteger(env, 'CONCLAVE_MAX_CONNECTIONS_PER_IP', limits.connectionsPerIp, 1, 1_000_000);
   const storage: StorageConfig = { ...DEFAULT_STORAGE, ...file.storage, ...defaults.storage };
   const media = mediaFromEnv(env, file, defaults);
+  const network = networkFromEnv(env, file, defaults, (message) => {
+    throw new ConfigError(message);
+  });
   if (env.CONCLAVE_DB) storage.path = env.CONCLAVE_DB;
   return {
     port,
@@ -225,6 +233,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
     limits,
     storage,
     ...media,
+    ...network,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkFileFields, networkSchemaFields } from './network.js';
 
 /** Billing state of an app: joins of an app without a package or out of credit are refused with SPEC §8's codes. */
 export const BILLING_STATES = ['active', 'no-package', 'out-of-credit'] as const;
@@ -24,6 +25,8 @@ export const appSchema = z.strictObject({
   name: z.string().max(128).optional(),
   requirePrivateMapKey: z.boolean().optional(),
   billing: z.enum(BILLING_STATES).optional(),
+  /** 'relay' forces this app's clients through TURN (scheduling's iceTransportPolicy). */
+  iceTransportPolicy: z.enum(['all', 'relay']).optional(),
 });
 
 export const limitsSchema = z.strictObject({
@@ -71,6 +74,7 @@ export const serverConfigSchema = z.object({
   janusUrl: JANUS_URL.optional(),
   janusSecret: z.string().min(1).optional(),
   mediaPorts: PORT_RANGE.optional(),
+  ...networkSchemaFields,
 });
 
 /** The configuration file (CONCLAVE_CONFIG): every field optional; unknown fields are errors (typos). */
@@ -90,6 +94,7 @@ export const configFileSchema = z.strictObject({
   engine: z.enum(ENGINE_KINDS).optional(),
   janusUrl: JANUS_URL.optional(),
   mediaPorts: PORT_RANGE.optional(),
+  ...networkFileFields,
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

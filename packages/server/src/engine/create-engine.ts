@@ -17,10 +17,13 @@ export async function createEngine(config: ServerConfig, logger: Logger, env: No
       url: config.janusUrl,
       secret: config.janusSecret,
       iceAddress: config.iceAddress,
+      announcedAddress: config.announcedAddress,
       portRange: config.mediaPorts,
       logger,
       env,
     });
   }
-  return new EmbeddedEngine({ iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}) });
+  return new EmbeddedEngine({
+    iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
+  });
 }

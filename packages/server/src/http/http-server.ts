@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import { AI_DENOISE_AUTH_PATH, HTTP_CODE, LOG_UPLOAD_PATH, SCHEDULE_PATH, SIGNAL_PATH, STATS_BEACON_PATH } from '@conclave/protocol';
 import sirv from 'sirv';
 import { ADMIN_PREFIX, AdminApi } from '../admin/admin-api.js';
@@ -7,6 +8,7 @@ import type { SignalServer } from '../signal/signal-server.js';
 import { handleAiDenoiseAuth, handleLogUpload, handleStatsBeacon } from './endpoints.js';
 import { clientAddress, HttpError, sendError, sendJson } from './respond.js';
 import { handleSchedule } from './schedule.js';
+import { createListener } from '../tls/listener.js';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
@@ -22,12 +24,12 @@ export function isLoopback(address: string | undefined): boolean {
   return v4.startsWith('127.') || address === '::1';
 }
 
-export function createHttpServer(ctx: ServerContext, signal: SignalServer): Server {
+export function createHttpServer(ctx: ServerContext, signal: SignalServer): Server | HttpsServer {
   const sdkFiles: Middleware | undefined = ctx.config.sdkDir ? sirv(ctx.config.sdkDir, { dev: true }) : undefined;
   const demoFiles: Middleware | undefined = ctx.config.demoDir ? sirv(ctx.config.demoDir, { single: true, dev: true }) : undefined;
   const admin = new AdminApi(ctx);
 
-  const server = createServer((req, res) => {
+  const server = createListener(ctx.config, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const notFound = () => sendJson(res, 404, { code: 404, msg: `not found: ${url.pathname}` });
     const address = clientAddress(req, ctx.config.trustProxy);
@@ -63,7 +65,9 @@ export function createHttpServer(ctx: ServerContext, signal: SignalServer): Serv
     if (url.pathname === STATS_BEACON_PATH) return answer('POST', () => handleStatsBeacon(ctx, req, address));
     if (url.pathname === AI_DENOISE_AUTH_PATH) return answer('GET', () => handleAiDenoiseAuth(ctx, url));
     if (url.pathname.startsWith(ADMIN_PREFIX)) {
-      admin.handle(req, res, url, address).catch((error: unknown) => sendError(ctx, res, error));
+      // A cluster node forwards requests about rooms on other nodes, and merges every node's room list.
+      const forwarded = ctx.cluster ? ctx.cluster.forwardAdmin(req, res, url) : Promise.resolve(false);
+      forwarded.then((done) => done ? undefined : admin.handle(req, res, url, address)).catch((error: unknown) => sendError(ctx, res, error));
       return;
     }
     if (url.pathname === '/healthz') {

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { SIGNAL_PATH, type ScheduleResponse, SERVER_CODE } from '@conclave/protocol';
 import type { ServerContext } from '../context.js';
+import { scheduledIce } from '../turn/turn-credentials.js';
+import { clusterDomains } from '../cluster/schedule-domains.js';
 
 /** Largest scheduling request body accepted. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -60,17 +62,20 @@ export async function handleSchedule(ctx: ServerContext, req: IncomingMessage): 
   const billing = ctx.auth.billing(sdkAppId);
   if (!billing.ok) return { code: billing.code, msg: billing.message };
   // Main and backup signalling domains come from the configuration; each defaults to this server.
+  // In a cluster: the node hosting the room (placed now if new) and another node.
   const own = signalUrl(req);
   const { domains } = ctx.config;
+  const cluster = await clusterDomains(ctx, sdkAppId, form);
+  if (cluster && 'code' in cluster) return cluster;
   return {
     code: 0,
     msg: 'ok',
     data: {
-      domains: { main: domains?.main ?? own, backup: domains?.backup ?? own },
-      iceServers: [],
-      iceTransportPolicy: 'all',
+      domains: cluster ?? { main: domains?.main ?? own, backup: domains?.backup ?? own },
+      ...scheduledIce(ctx.config, ctx.auth.app(sdkAppId), form.userId),
       trtcAutoConf: { enable2k4k: true },
-      config: { retryCount: 30, enterRoomTimeout: 5, scheduleCache: true, loggerDomain: ctx.config.loggerDomain ?? publicOrigin(req) },
+      // A cluster moves rooms between nodes: a cached answer would send clients to the old node.
+      config: { retryCount: 30, enterRoomTimeout: 5, scheduleCache: !ctx.cluster, loggerDomain: ctx.config.loggerDomain ?? publicOrigin(req) },
     },
   };
 }

@@ -1,10 +1,15 @@
 import type { Store, StoredBan } from '../store/store.js';
 import type { RoomRef } from './room-ref.js';
 
+/** A ban made or lifted, as announced to the other nodes of a cluster. */
+export type BanChange = { ban: StoredBan } | { unban: { sdkAppId: number; roomRef: RoomRef; userId: string } };
+
 /** Users banned from rooms by the admin API, until a time; kept in the store so a restart keeps them. */
 export class BanList {
   readonly #store: Store;
   readonly #bans = new Map<string, StoredBan>();
+  /** Told of every ban and unban made on this server (a cluster node passes them to the other nodes). */
+  onChange: ((change: BanChange) => void) | undefined;
 
   constructor(store: Store, now = Date.now()) {
     this.#store = store;
@@ -17,6 +22,12 @@ export class BanList {
 
   /** Bans a user from a room until `until` (ms); replaces an earlier ban. */
   ban(ban: StoredBan): void {
+    this.applyBan(ban);
+    this.onChange?.({ ban });
+  }
+
+  /** Records a ban made elsewhere (another cluster node) without announcing it again. */
+  applyBan(ban: StoredBan): void {
     this.#bans.set(BanList.#key(ban.sdkAppId, ban.roomRef, ban.userId), ban);
     this.#store.saveBan(ban);
   }
@@ -24,9 +35,15 @@ export class BanList {
   /** Lifts a ban; false when there was none. */
   unban(sdkAppId: number, roomRef: RoomRef, userId: string, now = Date.now()): boolean {
     const had = this.find(sdkAppId, roomRef, userId, now) !== undefined;
+    this.applyUnban(sdkAppId, roomRef, userId);
+    this.onChange?.({ unban: { sdkAppId, roomRef, userId } });
+    return had;
+  }
+
+  /** Lifts a ban lifted elsewhere (another cluster node) without announcing it again. */
+  applyUnban(sdkAppId: number, roomRef: RoomRef, userId: string): void {
     this.#bans.delete(BanList.#key(sdkAppId, roomRef, userId));
     this.#store.deleteBan(sdkAppId, roomRef, userId);
-    return had;
   }
 
   /** The ban in force on this user in this room, if any. */

@@ -220,6 +220,9 @@ export class SignalSession {
         if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
         const roomKey = RoomRegistry.key(data.sdkAppId, data.roomId, data.useStringRoomId);
         const ref = roomRef(data.roomId, data.useStringRoomId);
+        const admission = await this.#ctx.cluster?.admit(data.sdkAppId, ref);
+        if (admission && !admission.ok) throw new CommandError(SERVER_CODE.WRONG_NODE, `wrong node: ${admission.reason}; schedule again`);
+        if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
         const ban = this.#ctx.bans.find(data.sdkAppId, ref, data.userId);
         if (ban) throw new CommandError(SERVER_CODE.USER_BANNED, `banned from this room until ${new Date(ban.until).toISOString()}${ban.reason ? `: ${ban.reason}` : ''}`);
         const role = data.trtcScene === SCENE_CODE.live ? data.trtcRole : ROLE_CODE.anchor;

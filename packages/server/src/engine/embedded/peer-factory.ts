@@ -7,6 +7,8 @@ export interface PeerNetworkOptions {
   iceAddress?: string;
   /** UDP port range for ICE. */
   icePortRange?: [number, number];
+  /** Public address advertised instead of the host candidates' own (1:1 NAT; CONCLAVE_ANNOUNCED_ADDRESS). */
+  announcedAddress?: string;
 }
 
 /** Creates a werift peer connection for the SFU: no STUN lookups (no outside traffic), IPv4, bundled. */
@@ -32,7 +34,22 @@ export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters
 export function localSdp(pc: RTCPeerConnection, net: PeerNetworkOptions): string {
   const sdp = pc.localDescription?.sdp;
   if (!sdp) throw new Error('no local description');
-  return net.iceAddress ? keepCandidatesOn(sdp, net.iceAddress) : sdp;
+  const kept = net.iceAddress ? keepCandidatesOn(sdp, net.iceAddress) : sdp;
+  return net.announcedAddress ? announceCandidates(kept, net.announcedAddress) : kept;
+}
+
+/**
+ * Rewrites the address of IPv4 host candidates to the public `address` (1:1 NAT: the socket's port is the
+ * same outside, only the address differs), as mediasoup's announcedIp and Janus's nat_1_1_mapping do.
+ */
+export function announceCandidates(sdp: string, address: string): string {
+  return sdp.split('\r\n').map((line) => {
+    if (!line.startsWith('a=candidate:')) return line;
+    const parts = line.split(' ');
+    if (parts[7] !== 'host' || !/^\d{1,3}(\.\d{1,3}){3}$/.test(parts[4])) return line;
+    parts[4] = address;
+    return parts.join(' ');
+  }).join('\r\n');
 }
 
 /** Removes a=candidate lines whose connection address is not `address`. */

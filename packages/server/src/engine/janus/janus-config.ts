@@ -16,6 +16,8 @@ export interface JanusConfigOptions {
   iceAddress?: string;
   /** UDP ports for ICE/RTP. */
   portRange?: [number, number];
+  /** Public address advertised in candidates (1:1 NAT). */
+  announcedAddress?: string;
 }
 
 /** Raised when Janus is not installed; the message names the Debian package. */
@@ -62,6 +64,8 @@ export function janusMainConfig(o: JanusConfigOptions): string {
     'ignore_mdns = true',
     // Janus never gathers on loopback interfaces: a loopback iceAddress (tests) means "this machine's interfaces".
     ...(o.iceAddress && !o.iceAddress.startsWith('127.') ? [`ice_enforce_list = ${q(o.iceAddress)}`] : ['ice_ignore_list = "vmnet"']),
+    // Behind 1:1 NAT: host candidates carry the public address instead of the private one.
+    ...(o.announcedAddress ? [`nat_1_1_mapping = ${q(o.announcedAddress)}`] : []),
   ];
   return [
     'general: {',

@@ -16,6 +16,8 @@ export interface JanusEngineOptions {
   secret?: string;
   /** Where the data links (werift) and a spawned Janus gather ICE candidates. */
   iceAddress?: string;
+  /** Public address advertised in candidates (1:1 NAT): Janus's nat_1_1_mapping. */
+  announcedAddress?: string;
   /** UDP ports for a spawned Janus's ICE/RTP. */
   portRange?: [number, number];
   logger: Logger;
@@ -56,8 +58,8 @@ export class JanusEngine implements MediaEngine {
 
   private constructor(options: JanusEngineOptions) {
     this.#options = options;
-    this.#process = options.url ? undefined : new JanusProcess({ iceAddress: options.iceAddress, portRange: options.portRange, logger: options.logger, env: options.env });
-    this.#dataLinks = new DataLinks({ iceAddress: options.iceAddress, icePortRange: options.portRange } satisfies PeerNetworkOptions);
+    this.#process = options.url ? undefined : new JanusProcess({ iceAddress: options.iceAddress, announcedAddress: options.announcedAddress, portRange: options.portRange, logger: options.logger, env: options.env });
+    this.#dataLinks = new DataLinks({ iceAddress: options.iceAddress, icePortRange: options.portRange, announcedAddress: options.announcedAddress } satisfies PeerNetworkOptions);
   }
 
   /** Spawns (or reaches) Janus and opens a session; throws JanusMissingError when Janus is not installed. */

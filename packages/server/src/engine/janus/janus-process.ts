@@ -16,6 +16,7 @@ export interface JanusEndpoint {
 /** Settings of a spawned Janus. */
 export interface JanusProcessOptions {
   iceAddress?: string;
+  announcedAddress?: string;
   portRange?: [number, number];
   logger: Logger;
   env?: NodeJS.ProcessEnv;
@@ -106,7 +107,7 @@ export class JanusProcess {
   }
 
   async #startOnce(wsPort: number): Promise<JanusEndpoint> {
-    const options = { dir: this.#dir, wsPort, apiSecret: this.#apiSecret, adminSecret: this.#adminSecret, iceAddress: this.#options.iceAddress, portRange: this.#options.portRange };
+    const options = { dir: this.#dir, wsPort, apiSecret: this.#apiSecret, adminSecret: this.#adminSecret, iceAddress: this.#options.iceAddress, announcedAddress: this.#options.announcedAddress, portRange: this.#options.portRange };
     writeFileSync(join(this.#dir, 'janus.jcfg'), janusMainConfig(options));
     writeFileSync(join(this.#dir, 'janus.transport.websockets.jcfg'), janusWebSocketConfig(options));
     writeFileSync(join(this.#dir, 'janus.plugin.videoroom.jcfg'), janusVideoRoomConfig());

@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SIGNAL_PATH } from '@conclave/protocol';
+import { Redis } from 'ioredis';
+import { Gauge } from 'prom-client';
+import type { ServerContext } from '../context.js';
+import { forwardAdmin } from './admin-forward.js';
+import { ClusterBans } from './cluster-bans.js';
+import { clusterRoom } from './keys.js';
+import { NodeRegistry, type NodeInfo } from './node-registry.js';
+import { Placement, type Admission } from './placement.js';
+
+/** Raised when the cluster cannot start (Redis unreachable); the message names CONCLAVE_REDIS_URL. */
+export class ClusterError extends Error {
+  override name = 'ClusterError';
+}
+
+export interface ClusterOptions {
+  redisUrl: string;
+  /** This node's id (default: random). */
+  nodeId?: string;
+  /** This node's base URL as clients and other nodes reach it. */
+  nodeUrl: string;
+  /** Heartbeat period (1 s); a node silent for nodeTtlMs (3 s) is dead and its rooms are placed again. */
+  heartbeatMs?: number;
+  nodeTtlMs?: number;
+}
+
+/** A node's signalling URL from its base URL. */
+export const signalUrlOf = (node: NodeInfo): string => `${node.url.replace(/^http/, 'ws')}${SIGNAL_PATH}`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * This server as a node of a Redis cluster: registers itself with its load and a heartbeat, places rooms
+ * (scheduling answers the node hosting the room), admits joins only for rooms it hosts, shares bans,
+ * forwards admin requests to the node hosting a room, and drains on SIGTERM. Signalling is never relayed
+ * between nodes: each client talks to the node hosting its room.
+ */
+export class Cluster {
+  readonly selfId: string;
+  readonly selfUrl: string;
+  readonly #ctx: ServerContext;
+  readonly #redis: Redis;
+  readonly #subscriber: Redis;
+  readonly #registry: NodeRegistry;
+  readonly #placement: Placement;
+  readonly #bans: ClusterBans;
+  readonly #heartbeatMs: number;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #beating: Promise<void> | undefined;
+  #draining = false;
+  #nodes: NodeInfo[] = [];
+
+  private constructor(ctx: ServerContext, options: ClusterOptions, redis: Redis, subscriber: Redis) {
+    this.#ctx = ctx;
+    this.selfId = options.nodeId ?? `node-${randomBytes(4).toString('hex')}`;
+    this.selfUrl = options.nodeUrl.replace(/\/$/, '');
+    this.#redis = redis;
+    this.#subscriber = subscriber;
+    this.#heartbeatMs = options.heartbeatMs ?? 1000;
+    this.#registry = new NodeRegistry(redis, { id: this.selfId, url: this.selfUrl }, options.nodeTtlMs ?? 3000);
+    this.#placement = new Placement(redis, this.#registry, this.selfId);
+    this.#bans = new ClusterBans({ redis, subscriber, bans: ctx.bans, selfId: this.selfId, logger: ctx.logger });
+  }
+
+  /** Connects to Redis, loads the cluster's bans, registers this node and starts its heartbeat. Throws ClusterError. */
+  static async start(ctx: ServerContext, options: ClusterOptions): Promise<Cluster> {
+    const connect = async () => {
+      const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 3000, commandTimeout: 3000 });
+      let lastLog = 0;
+      redis.on('error', (err: Error) => {
+        // ioredis reconnects by itself; log at most every 5 s.
+        if (Date.now() - lastLog > 5000) ctx.logger.warn({ err: err.message }, 'cluster: Redis connection error');
+        lastLog = Date.now();
+      });
+      try {
+        await redis.connect();
+      } catch (error) {
+        redis.disconnect();
+        throw new ClusterError(`CONCLAVE_REDIS_URL: cannot reach Redis at ${options.redisUrl.replace(/\/\/[^@]*@/, '//***@')}: ${(error as Error).message}`);
+      }
+      return redis;
+    };
+    const redis = await connect();
+    const subscriber = await connect().catch((error: unknown) => {
+      redis.disconnect();
+      throw error;
+    });
+    const cluster = new Cluster(ctx, options, redis, subscriber);
+    try {
+      await cluster.#bans.start();
+      await cluster.#beat();
+    } catch (error) {
+      redis.disconnect();
+      subscriber.disconnect();
+      throw new ClusterError(`CONCLAVE_REDIS_URL: cluster start failed: ${(error as Error).message}`);
+    }
+    cluster.#timer = setInterval(() => void cluster.#beat(), cluster.#heartbeatMs);
+    cluster.#timer.unref();
+    cluster.#registerMetrics();
+    ctx.logger.info({ node: cluster.selfId, url: cluster.selfUrl }, 'cluster: node registered');
+    return cluster;
+  }
+
+  /** True once SIGTERM started draining this node. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** The live nodes at the last heartbeat. */
+  get nodes(): readonly NodeInfo[] {
+    return this.#nodes;
+  }
+
+  /** Cluster names of the rooms with users on this node. */
+  #activeRooms(): string[] {
+    const rooms: string[] = [];
+    for (const room of this.#ctx.rooms.rooms()) if (room.size > 0) rooms.push(clusterRoom(room.sdkAppId, room.ref));
+    return rooms;
+  }
+
+  #beat(): Promise<void> {
+    this.#beating ??= (async () => {
+      try {
+        const active = this.#activeRooms();
+        let users = 0;
+        for (const room of this.#ctx.rooms.rooms()) users += room.size;
+        await this.#registry.beat({ users, activeRooms: active }, this.#draining);
+        await this.#placement.refresh(active);
+        this.#nodes = await this.#registry.live();
+      } catch (err) {
+        this.#ctx.logger.warn({ err: (err as Error).message }, 'cluster: heartbeat failed');
+      } finally {
+        this.#beating = undefined;
+      }
+    })();
+    return this.#beating;
+  }
+
+  /** Scheduling: the signalling URLs of the node hosting the room (placing it first) and of a backup node. */
+  async schedule(sdkAppId: number, ref: string): Promise<{ main: string; backup: string; node: string }> {
+    const { main, backup } = await this.#placement.place(clusterRoom(sdkAppId, ref));
+    return { main: signalUrlOf(main), backup: signalUrlOf(backup), node: main.id };
+  }
+
+  /** A join reached this node: is the room hosted here (or free to be)? Redis failures admit (availability first). */
+  async admit(sdkAppId: number, ref: string): Promise<Admission> {
+    const room = clusterRoom(sdkAppId, ref);
+    const local = [...this.#ctx.rooms.ofApp(sdkAppId)].find((r) => r.ref === ref);
+    try {
+      return await this.#placement.admit(room, this.#draining, (local?.size ?? 0) > 0);
+    } catch (err) {
+      this.#ctx.logger.warn({ err: (err as Error).message, room }, 'cluster: placement check failed; admitting the join here');
+      return { ok: true };
+    }
+  }
+
+  /** Admin requests about rooms on other nodes, and cluster-wide lists (see forwardAdmin). */
+  forwardAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    return forwardAdmin({
+      selfId: this.selfId,
+      live: () => this.#registry.live(),
+      hostOf: (room) => this.#placement.hostOf(room),
+      authorized: (sdkAppId, header) => {
+        const key = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+        return key !== undefined && this.#ctx.auth.adminApp(sdkAppId, key) !== undefined;
+      },
+      logger: this.#ctx.logger,
+    }, req, res, url);
+  }
+
+  /**
+   * Drains this node (SIGTERM): no new rooms are placed here at once; rooms with users keep working until
+   * they empty or `timeoutMs` passes. Then their placements are dropped and the node leaves the cluster,
+   * so when the server closes its clients reconnect through scheduling onto other nodes.
+   */
+  async drain(timeoutMs: number): Promise<{ movedRooms: number }> {
+    this.#draining = true;
+    this.#ctx.logger.info({ node: this.selfId, rooms: this.#activeRooms().length, timeoutMs }, 'cluster: draining');
+    await this.#beat();
+    const deadline = Date.now() + timeoutMs;
+    while (this.#activeRooms().length > 0 && Date.now() < deadline) await sleep(200);
+    return { movedRooms: await this.#leave() };
+  }
+
+  async #leave(): Promise<number> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#beating;
+    const rooms = this.#activeRooms();
+    try {
+      await this.#placement.release(rooms);
+      await this.#registry.leave();
+    } catch (err) {
+      this.#ctx.logger.warn({ err: (err as Error).message }, 'cluster: could not leave cleanly; the node expires by itself');
+    }
+    return rooms.length;
+  }
+
+  /** Leaves the cluster and closes the Redis connections. */
+  async stop(): Promise<void> {
+    if (this.#timer) await this.#leave();
+    this.#bans.stop();
+    this.#redis.disconnect();
+    this.#subscriber.disconnect();
+  }
+
+  /** Per node gauges plus a cluster summary on /metrics, from the last heartbeat's view. */
+  #registerMetrics(): void {
+    const registers = [this.#ctx.metrics.registry];
+    const nodes = () => this.#nodes;
+    const draining = () => this.#draining;
+    new Gauge({ name: 'conclave_cluster_nodes', help: 'Live nodes of the cluster', registers, collect() { this.set(nodes().length); } });
+    new Gauge({
+      name: 'conclave_cluster_users', help: 'Users per cluster node (last heartbeat)', labelNames: ['node'], registers,
+      collect() { this.reset(); for (const n of nodes()) this.set({ node: n.id }, n.users); },
+    });
+    new Gauge({
+      name: 'conclave_cluster_rooms', help: 'Rooms with users per cluster node (last heartbeat)', labelNames: ['node'], registers,
+      collect() { this.reset(); for (const n of nodes()) this.set({ node: n.id }, n.rooms); },
+    });
+    new Gauge({
+      name: 'conclave_cluster_draining', help: '1 for a draining node', labelNames: ['node'], registers,
+      collect() { this.reset(); for (const n of nodes()) this.set({ node: n.id }, n.draining ? 1 : 0); },
+    });
+    new Gauge({ name: 'conclave_node_draining', help: '1 while this node drains (SIGTERM)', registers, collect() { this.set(draining() ? 1 : 0); } });
+  }
+}

@@ -1,0 +1,24 @@
+/** Redis key names of the cluster, in one place. Every key starts with `conclave:`. */
+export const KEYS = {
+  /** Set of node ids that ever registered (dead ones are pruned when seen without their node key). */
+  nodes: 'conclave:nodes',
+  /** A node's info (JSON), expiring unless its heartbeat refreshes it: a missing key means a dead node. */
+  node: (id: string) => `conclave:node:${id}`,
+  /** Rooms with users on a node (a set, rewritten by each heartbeat). */
+  active: (id: string) => `conclave:active:${id}`,
+  /** Rooms placed on a node recently (sorted set by time): counted as load before their users arrive. */
+  recent: (id: string) => `conclave:recent:${id}`,
+  /** The node a room lives on. */
+  room: (room: string) => `conclave:room:${room}`,
+  /** Lock held while a room is placed. */
+  lock: (room: string) => `conclave:lock:${room}`,
+  /** Admin-API bans of every app (hash: ban key → JSON). */
+  bans: 'conclave:bans',
+  /** Pub/sub channel announcing bans and unbans to every node. */
+  banChannel: 'conclave:bans',
+} as const;
+
+/** A room's name in the cluster: `${sdkAppId}:${roomRef}` (roomRef as the admin API names rooms). */
+export function clusterRoom(sdkAppId: number, ref: string): string {
+  return `${sdkAppId}:${ref}`;
+}
