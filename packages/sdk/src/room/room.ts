@@ -252,6 +252,7 @@ export class Room {
       ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
       terminalType: TERMINAL_TYPE,
       ...(resumeToken ? { resumeToken } : {}),
+      ...(config.userDefineRecordId ? { userDefineRecordId: config.userDefineRecordId } : {}),
     }, timeoutMs);
     this.#sessionToken = reply.sessionToken;
     return { peers: reply.userList, resumed: reply.resumed };
@@ -401,7 +402,7 @@ export class Room {
    * Switches role in the live scene (SPEC §6): to audience closes the uplink first; to anchor
    * publishes the local tracks that were waiting.
    */
-  async switchRole(role: 'anchor' | 'audience', privateMapKey: string | undefined): Promise<void> {
+  async switchRole(role: 'anchor' | 'audience', option: { privateMapKey?: string; latencyLevel?: number } = {}): Promise<void> {
     if (this.machine.state === 'joining') await this.#joining?.catch(() => undefined);
     const signal = this.#signal;
     if (this.machine.state !== 'joined' || !signal) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'switchRole can only be called while joining or joined', 'switchRole');
@@ -412,7 +413,8 @@ export class Room {
         this.publisher.closeUplink();
         await signal.request('unpublish', {});
       }
-      await signal.request('switch-role', { role: code, ...(privateMapKey ? { privateMapKey } : {}) });
+      const { privateMapKey, latencyLevel } = option;
+      await signal.request('switch-role', { role: code, ...(privateMapKey ? { privateMapKey } : {}), ...(latencyLevel !== undefined ? { latencyLevel } : {}) });
     } catch (error) {
       throw operationFailed(undefined, `switch role failed: ${(error as Error).message}`, 'switchRole', error);
     }

@@ -1,4 +1,5 @@
 import { log } from '../log/logger.js';
+import { applyJitterTarget, jitterTargets } from '../playback/jitter-target.js';
 import { operationFailed } from '../errors/catalogue.js';
 import { Downlink } from '../transport/downlink.js';
 import { computeWants, SMALL_SWITCH_RETRIES, sameWants, wantsAnything, type RemoteUser, type Wants } from './remote-user.js';
@@ -141,7 +142,12 @@ export class Subscriptions {
     const signal = ctx.signal();
     if (!signal) return;
     const encoded = ctx.encoded?.();
-    const link = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => this.#mediaChanged(user),
+    const link = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
+      // jitterBufferDelay / playoutDelay of enterRoom, on each receiver as its track arrives.
+      const targets = jitterTargets(ctx.config());
+      for (const [slot, receiver] of Object.entries(link.receivers ?? {})) applyJitterTarget(receiver, slot as 'audio' | 'video' | 'aux', targets);
+      this.#mediaChanged(user);
+    },
       encoded && ((slot, receiver) => encoded.receiver(user.userId, slot, receiver)));
     this.#links.set(user, link);
     ctx.watchLink(link.peerConnection, 'downlink', user);
