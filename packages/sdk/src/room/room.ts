@@ -1,5 +1,5 @@
 import {
-  LIMITS, ROLE_CODE, SCENE_CODE, TERMINAL_TYPE,
+  LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, TERMINAL_TYPE,
   type PeerInfo, type PushMap,
 } from '@conclave/protocol';
 import { StateMachine } from '../common/state-machine.js';
@@ -136,9 +136,9 @@ export class Room {
   }
 
   get iceServers(): RTCIceServer[] {
-    const servers: RTCIceServer[] = [...(this.#schedule?.iceServers ?? [])];
-    for (const turn of this.#proxy.turnServers) servers.push({ urls: turn.url, username: turn.username, credential: turn.credential });
-    return servers;
+    // The app's own TURN server (proxy.turnServer) wins over the ones scheduling handed out.
+    if (this.#proxy.turnServers.length > 0) return this.#proxy.turnServers.map((turn) => ({ urls: turn.url, username: turn.username, credential: turn.credential }));
+    return [...(this.#schedule?.iceServers ?? [])];
   }
 
   get #iceTransportPolicy(): RTCIceTransportPolicy {
@@ -217,17 +217,45 @@ export class Room {
     const key = ScheduleCache.key(this.#scheduleBase, config.sdkAppId, config.userId);
     const cached = useCache ? this.#scheduleCache.get(key) : undefined;
     if (cached) return cached;
-    const schedule = await fetchSchedule(this.#scheduleBase, {
+    const params = {
       sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
       roomId: target.roomId, isStringRoomId: target.isString, sdkVersion: SDK_VERSION,
       ...(this.scene === 'live' ? { role: this.role } : {}),
-    });
-    this.#scheduleCache.set(key, schedule);
-    return schedule;
+    };
+    // SPEC §7: the main host, then the backup host: when the configured host does not answer (a cluster
+    // node that died), the hosts of the last answer's domains are asked.
+    const hosts = new Set([this.#scheduleBase, ...[this.#schedule?.domains.main, this.#schedule?.domains.backup].flatMap((d) => d ? [d.replace(/^ws/, 'http').replace(/^(https?:\/\/[^/]+).*$/, '$1')] : [])]);
+    let failure: unknown;
+    for (const host of hosts) {
+      try {
+        const schedule = await fetchSchedule(host, params);
+        this.#scheduleCache.set(key, schedule);
+        return schedule;
+      } catch (error) {
+        if (error instanceof ScheduleRefused) throw error;
+        failure = error;
+      }
+    }
+    throw failure;
   }
 
-  /** One join attempt; resolves to the users already in the room and whether the earlier session was resumed. */
+  /**
+   * One join attempt; resolves to the users already in the room and whether the earlier session was resumed.
+   * A cluster node that does not host the room refuses with WRONG_NODE: schedule afresh and join there, once.
+   */
   async #joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
+    try {
+      return await this.#joinAt(config, target, useCache, resumeToken);
+    } catch (error) {
+      if (!(error instanceof SignalReplyError && error.code === SERVER_CODE.WRONG_NODE)) throw error;
+      log.info('this room lives on another node: scheduling again');
+      this.#signal?.close();
+      this.#signal = undefined;
+      return this.#joinAt(config, target, false, resumeToken);
+    }
+  }
+
+  async #joinAt(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
     const schedule = await this.#getSchedule(config, target, useCache);
     this.#schedule = schedule;
     const signal = new SignalChannel(this.#proxy.websocketUrl ?? schedule.domains.main);
