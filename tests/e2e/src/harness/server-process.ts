@@ -78,6 +78,18 @@ export class ServerCli {
     this.#child = undefined;
   }
 
+  /** Sends `signal` and resolves when the process has exited, with how long that took. */
+  async stopWith(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+    const child = this.#child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return { code: child?.exitCode ?? null, signal: child?.signalCode ?? null, ms: 0 };
+    const started = performance.now();
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
+    child.kill(signal);
+    const result = await exited;
+    this.#child = undefined;
+    return { ...result, ms: performance.now() - started };
+  }
+
   sig(userId: string): Promise<string> {
     return genUserSig({ sdkAppId: TEST_APP.sdkAppId, secretKey: TEST_APP.secretKey, userId });
   }
