@@ -100,7 +100,7 @@ export const adminLogsQuery = z.object({
   cmdType: z.enum([...LOG_CMD_TYPES, 'server_event']).optional(),
   from: z.string().optional().meta({ description: 'Received at or after: ms since the epoch or an ISO 8601 date.' }),
   to: z.string().optional().meta({ description: 'Received before: ms since the epoch or an ISO 8601 date.' }),
-  before: z.string().regex(/^\d{1,16}$/, 'must be a log id').optional().meta({ description: 'Only logs with an id below this (paging cursor).' }),
+  before: z.string().regex(/^\d{1,15}$/, 'must be a log id').refine((v) => Number(v) >= 1, 'must be a log id').optional().meta({ description: 'Only logs with an id below this (paging cursor).' }),
   limit: z.string().regex(/^\d{1,4}$/, 'must be an integer in [1, 1000]').refine((v) => Number(v) >= 1 && Number(v) <= 1000, 'must be an integer in [1, 1000]').optional()
     .meta({ description: 'At most this many logs (1 to 1000, default 100).' }),
 });
