@@ -6,6 +6,7 @@ import { configFromEnv } from '../config/config.js';
 import { closeContext, createContext, type ServerContext } from '../context.js';
 import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
 import { createLogger } from '../log/logger.js';
+import { RoomRegistry } from '../room/room.js';
 import { SignalSession } from './session.js';
 
 const APP = { sdkAppId: 1400000123, secretKey: 'session-test-secret-key-0123456789' };
@@ -187,7 +188,8 @@ describe('SignalSession', () => {
     const resumed = await second.send('join', { ...(await joinData('u', '40')), resumeToken: sessionToken });
     expect(resumed.code).toBe(0);
     expect(resumed.data).toMatchObject({ resumed: true, tinyId, sessionToken, userList: [{ userId: 'w' }] });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The resume stopped the grace timer (no fixed wait for a leave that must not come): the session is attached.
+    expect(ctx.rooms.find(RoomRegistry.key(APP.sdkAppId, '40', false))?.get('u')?.detached).toBe(false);
     expect(watcher.pushes('peer-leave')).toEqual([]);
     expect(watcher.pushes('peer-join')).toHaveLength(1);
     expect((await second.send('heartbeat', {})).code).toBe(0);
@@ -199,6 +201,9 @@ describe('SignalSession', () => {
     third.session.closed('timeout');
     await expect.poll(() => watcher.pushes('peer-leave').length, { timeout: 2000 }).toBe(2);
     expect(watcher.pushes('peer-leave').at(-1)!.data).toMatchObject({ userId: 'u', reason: 'timeout' });
+    // By now the first drop's grace period (as long as the third's) is long over: the resume cancelled it, so
+    // the only leaves are the replaced session's kick and the third's time-out.
+    expect(watcher.pushes('peer-leave').map((p) => (p.data as { reason: string }).reason)).toEqual(['kick', 'timeout']);
   });
 
   it('lets an audience in live receive but not publish', async () => {
