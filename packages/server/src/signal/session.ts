@@ -10,7 +10,7 @@ import { removeParticipant } from '../room/eviction.js';
 import { capacityRefusal } from '../room/capacity.js';
 import { parseRoomRef, roomRef } from '../room/room-ref.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
-import { InvalidMessage, parseEnvelope, validateData } from './validate.js';
+import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 
 /** A failure with a reply code. */
 class CommandError extends Error {
@@ -29,9 +29,6 @@ type Handler<C extends Command> = (data: CommandMap[C]['data']) => Promise<Comma
 
 let tinyIdCounter = 0;
 
-/** Invalid messages of one connection that are logged. */
-const INVALID_LOG_LIMIT = 5;
-
 /**
  * One signalling connection: validates every message, runs its command and replies with a code.
  * Bad input never throws out of here; it gets a reply and the connection goes on.
@@ -46,11 +43,12 @@ export class SignalSession {
   #windowStart = 0;
   #windowCount = 0;
   #joining = false;
-  #invalidCount = 0;
+  readonly #invalidLog: InvalidMessageLog;
 
   constructor(ctx: ServerContext, transport: SessionTransport) {
     this.#ctx = ctx;
     this.#transport = transport;
+    this.#invalidLog = new InvalidMessageLog(ctx.logger);
   }
 
   /** Handles one raw message from the client. */
@@ -76,24 +74,13 @@ export class SignalSession {
         this.#reply({ id, code: error.code, message: error.message });
       } else if (error instanceof InvalidMessage) {
         const replyId = error.id ?? id;
-        this.#logInvalid(cmd, replyId, error.message);
+        this.#invalidLog.note({ cmd, id: replyId, userId: this.#participant?.userId }, error.message);
         this.#reply({ id: replyId, code: error.code ?? (replyId === -1 ? SERVER_CODE.BAD_REQUEST : SERVER_CODE.INVALID_PARAMETER), message: error.message });
       } else {
         this.#ctx.logger.error({ err: error, cmd }, 'command failed');
         this.#reply({ id, code: SERVER_CODE.INTERNAL, message: 'internal error' });
       }
     }
-  }
-
-  /**
-   * Logs an unparsable or invalid message: what was wrong, never the message itself (it may carry a userSig
-   * or a privateMapKey). Only the first few of a connection, so a broken or hostile client cannot flood the log.
-   */
-  #logInvalid(cmd: Command | undefined, id: number, reason: string): void {
-    this.#invalidCount++;
-    if (this.#invalidCount > INVALID_LOG_LIMIT) return;
-    const last = this.#invalidCount === INVALID_LOG_LIMIT ? ' (further invalid messages of this connection are not logged)' : '';
-    this.#ctx.logger.warn({ cmd, id, userId: this.#participant?.userId, reason }, `invalid signalling message${last}`);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { SERVER_CODE, type Command, type CommandMap } from '@conclave/protocol';
 import { COMMAND_SCHEMAS } from '@conclave/protocol/schemas';
 import { formatIssues } from '../config/schema.js';
+import type { Logger } from '../log/logger.js';
 
 /** A request that passed envelope validation. */
 export interface Envelope {
@@ -60,4 +61,28 @@ export function validateData<C extends Command>(cmd: C, data: unknown): CommandM
   // The schema just parsed it, and CommandMap[C]['data'] is that schema's inferred type; TypeScript only
   // cannot follow the generic index.
   return result.data as CommandMap[C]['data'];
+}
+
+/** Invalid messages of one connection that are logged. */
+const INVALID_LOG_LIMIT = 5;
+
+/**
+ * Logs a connection's unparsable or invalid messages: what was wrong, never the message itself (it may carry
+ * a userSig or a privateMapKey). Only the first few, so a broken or hostile client cannot flood the log.
+ */
+export class InvalidMessageLog {
+  readonly #logger: Logger;
+  #count = 0;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  /** Notes one invalid message and the reason given in its reply. */
+  note(where: { cmd: Command | undefined; id: number; userId: string | undefined }, reason: string): void {
+    this.#count++;
+    if (this.#count > INVALID_LOG_LIMIT) return;
+    const last = this.#count === INVALID_LOG_LIMIT ? ' (further invalid messages of this connection are not logged)' : '';
+    this.#logger.warn({ ...where, reason }, `invalid signalling message${last}`);
+  }
 }
