@@ -10,7 +10,7 @@ import { removeParticipant } from '../room/eviction.js';
 import { capacityRefusal } from '../room/capacity.js';
 import { parseRoomRef, roomRef } from '../room/room-ref.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
-import { InvalidMessage, parseEnvelope, validateData } from './validate.js';
+import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 
 /** A failure with a reply code. */
 class CommandError extends Error {
@@ -43,10 +43,12 @@ export class SignalSession {
   #windowStart = 0;
   #windowCount = 0;
   #joining = false;
+  readonly #invalidLog: InvalidMessageLog;
 
   constructor(ctx: ServerContext, transport: SessionTransport) {
     this.#ctx = ctx;
     this.#transport = transport;
+    this.#invalidLog = new InvalidMessageLog(ctx.logger);
   }
 
   /** Handles one raw message from the client. */
@@ -58,9 +60,11 @@ export class SignalSession {
       return;
     }
     let id = -1;
+    let cmd: Command | undefined;
     try {
       const envelope = parseEnvelope(raw);
       id = envelope.id;
+      cmd = envelope.cmd;
       if (!this.#withinRate()) throw new CommandError(SERVER_CODE.RATE_LIMITED, 'call frequency limit exceeded');
       const data = validateData(envelope.cmd, envelope.data);
       const reply = await this.#dispatch(envelope.cmd, data);
@@ -70,9 +74,10 @@ export class SignalSession {
         this.#reply({ id, code: error.code, message: error.message });
       } else if (error instanceof InvalidMessage) {
         const replyId = error.id ?? id;
+        this.#invalidLog.note({ cmd, id: replyId, userId: this.#participant?.userId }, error.message);
         this.#reply({ id: replyId, code: error.code ?? (replyId === -1 ? SERVER_CODE.BAD_REQUEST : SERVER_CODE.INVALID_PARAMETER), message: error.message });
       } else {
-        this.#ctx.logger.error({ err: error }, 'command failed');
+        this.#ctx.logger.error({ err: error, cmd }, 'command failed');
         this.#reply({ id, code: SERVER_CODE.INTERNAL, message: 'internal error' });
       }
     }
@@ -207,12 +212,6 @@ export class SignalSession {
   readonly #handlers: { [C in Command]: Handler<C> } = {
     join: async (data) => {
       if (this.#participant || this.#joining) throw new CommandError(SERVER_CODE.ALREADY_JOINED, 'duplicate join() called');
-      if (!data.useStringRoomId) {
-        const roomId = Number(data.roomId);
-        if (!/^\d+$/.test(data.roomId) || roomId < LIMITS.MIN_ROOM_ID || roomId > LIMITS.MAX_ROOM_ID) {
-          throw new InvalidMessage('join: roomId must be an integer between [1, 4294967294]');
-        }
-      }
       this.#joining = true;
       try {
         const auth = await this.#ctx.auth.verifyJoin(data);
