@@ -7,7 +7,7 @@ import { roomRef } from '../room/room-ref.js';
  * isStrGroupId), placed now when new, and of a backup node. Undefined without a cluster; a coded
  * refusal for a bad room id or when no node can take the room.
  */
-export async function clusterDomains(ctx: ServerContext, sdkAppId: number, form: Record<string, string>):
+export async function clusterDomains(ctx: ServerContext, sdkAppId: number, form: { groupId?: string; isStrGroupId?: string }):
   Promise<{ main: string; backup: string } | { code: number; msg: string } | undefined> {
   if (!ctx.cluster) return undefined;
   const isString = form.isStrGroupId === 'true';

@@ -78,6 +78,11 @@ export class ServerCli {
     this.#child = undefined;
   }
 
+  /** True while the process runs. */
+  get running(): boolean {
+    return this.#child !== undefined && this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
   /** Sends `signal` and resolves when the process has exited, with how long that took. */
   async stopWith(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
     const child = this.#child;
