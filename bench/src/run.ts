@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM_PATH, launchBrowser, type LaunchedBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
+import { clusterRows, runCluster } from './cluster.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
 import { recoveryRows, runRecovery } from './recovery.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
@@ -94,7 +95,8 @@ async function main(): Promise<void> {
     await browser.close();
     browser = undefined;
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...recoveryRows(recovery)];
+    const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...recoveryRows(recovery), ...clusterRows(cluster)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
       firstFrame,
       serverCpu,
       recovery,
+      cluster,
       table: rows,
       footnotes,
     }, null, 2) + '\n');

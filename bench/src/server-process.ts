@@ -62,6 +62,8 @@ export class ServerProcess implements TestServer {
   readonly url: string;
   readonly port: number;
   readonly config: ServerConfig;
+  /** Not a cluster node. */
+  readonly nodeId = undefined;
   #lastStats: ServerStats = { rooms: 0, users: 0, uplinks: 0, downlinks: 0, forwardedPackets: 0, forwardedBytes: 0 };
   #nextId = 1;
   readonly #pending = new Map<number, (reply: { stats: ServerStats; cpu: NodeJS.CpuUsage }) => void>();
@@ -120,6 +122,9 @@ export class ServerProcess implements TestServer {
   cpu(): CpuSample {
     return readProcCpu(this.pid);
   }
+
+  /** Nothing to drain outside a cluster. */
+  async drain(): Promise<void> {}
 
   /** Asks the child for its current stats() and process.cpuUsage() (bounded wait). */
   #request(timeoutMs: number): Promise<{ stats: ServerStats; cpu: NodeJS.CpuUsage }> {
