@@ -2,6 +2,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/** Sources that belong to a TypeScript project (type-aware rules need the types). */
+const TYPED_SOURCES = [
+  'packages/*/src/**/*.ts',
+  'apps/demo/src/**/*.{ts,tsx}',
+  'tests/e2e/src/**/*.ts',
+  'bench/src/**/*.ts',
+  'packages/sdk/type-tests/*.ts',
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'tests/e2e/artifacts/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -15,6 +24,19 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // Promises are awaited, returned, or explicitly `void`ed / caught with logging; none is passed where a
+    // void callback is expected. Unit tests (outside the projects) are linted without types.
+    files: TYPED_SOURCES,
+    ignores: ['**/*.test.ts', 'packages/server/src/test-support/**'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
     },
   },
 );

@@ -15,7 +15,7 @@ process.on('message', (message: ChildRequest) => {
   if (message.type === 'stats') {
     send({ type: 'stats', id: message.id, stats: server.stats(), cpu: process.cpuUsage() });
   } else if (message.type === 'close') {
-    server.close().finally(() => process.exit(0));
+    void server.close().finally(() => process.exit(0));
   }
 });
 // The parent went away: don't linger.

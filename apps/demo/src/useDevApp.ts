@@ -42,7 +42,7 @@ export function useDevApp(): DevAppState {
       if (!response.ok) return null;
       return parseDevApp(await response.json());
     };
-    load()
+    void load()
       .catch(() => null)
       .then((app) => {
         if (active) setState(app ? { status: 'available', app } : { status: 'unavailable' });

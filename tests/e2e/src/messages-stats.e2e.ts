@@ -158,6 +158,10 @@ describe('custom messages, SEI, statistics, network quality, volume and logs', (
       return { joined: joined.code, link: link.code };
     }, { url: server.url.replace('http', 'ws') + '/signal', sig, sdkAppId: TEST_APP.sdkAppId });
     expect(outcome).toEqual({ joined: 0, link: 0 });
+    // Bounded wait for what must arrive, then a settle window for anything that should not.
+    const fromRogue = async (cmdId: number) => (await received(bob)).filter((m) => m.userId === 'rogue' && m.cmdId === cmdId).length;
+    await expect.poll(() => fromRogue(1), { timeout: 10_000 }).toBeGreaterThanOrEqual(30);
+    await expect.poll(() => fromRogue(2), { timeout: 10_000 }).toBeGreaterThanOrEqual(8);
     await page_wait(500);
     const got = (await received(bob)).filter((m) => m.userId === 'rogue');
     // A token bucket of 30 refilling at 30 per second: the burst of 30 passes, plus at most the few tokens

@@ -17,7 +17,7 @@ function SignIn({ onConnected }: { onConnected: (client: AdminClient, info: Admi
     let active = true;
     devAdminCredentials(window.location.origin).then((dev) => {
       if (active) setDevAvailable(dev !== null);
-    });
+    }, (error: unknown) => console.warn('dev admin credentials unavailable:', error));
     return () => {
       active = false;
     };
@@ -133,7 +133,7 @@ export function AdminApp() {
           {notice && (
             <p className={notice.kind === 'ok' ? 'admin-ok' : 'admin-error'} role="status" data-testid="admin-notice">{notice.text}</p>
           )}
-          {tab === 'rooms' && <RoomsPanel client={client} notify={setNotice} onChange={refreshInfo} />}
+          {tab === 'rooms' && <RoomsPanel client={client} notify={setNotice} onChange={() => void refreshInfo()} />}
           {tab === 'bans' && <BansPanel client={client} notify={setNotice} />}
           {tab === 'logs' && <LogsPanel client={client} notify={setNotice} />}
         </main>

@@ -3,7 +3,6 @@ import {
   type PeerInfo, type PushMap,
 } from '@conclave/protocol';
 import { StateMachine } from '../common/state-machine.js';
-import { ScheduleCache } from '../schedule/schedule-cache.js';
 import { buildBusinessInfo, resolveProxy, type ResolvedProxy } from '../validate/enter-room.js';
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import type { Emitter } from '../common/emitter.js';
@@ -11,7 +10,8 @@ import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
 import { invalidOperation, MESSAGE, operationAbort, operationFailed, serverError } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
-import { fetchSchedule, ScheduleRefused, type Schedule } from '../schedule/schedule.js';
+import { ScheduleRefused, type Schedule } from '../schedule/schedule.js';
+import { Scheduler } from '../schedule/scheduler.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
 import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
@@ -39,7 +39,7 @@ const isRefusal = (error: unknown) => error instanceof ScheduleRefused || error 
 export class Room {
   readonly machine = new StateMachine<RoomState>('initial');
   readonly #events: Emitter<TRTCEventTypes>;
-  readonly #scheduleCache = new ScheduleCache();
+  readonly #scheduler = new Scheduler();
   #config: EnterRoomConfig | undefined;
   #target: RoomTarget | undefined;
   #proxy: ResolvedProxy = { turnServers: [] };
@@ -213,30 +213,12 @@ export class Room {
     return this.#proxy.scheduleBase ?? DEFAULT_SERVER_ORIGIN;
   }
 
-  async #getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
-    const key = ScheduleCache.key(this.#scheduleBase, config.sdkAppId, config.userId);
-    const cached = useCache ? this.#scheduleCache.get(key) : undefined;
-    if (cached) return cached;
-    const params = {
+  #getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
+    return this.#scheduler.get(this.#scheduleBase, {
       sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
       roomId: target.roomId, isStringRoomId: target.isString, sdkVersion: SDK_VERSION,
       ...(this.scene === 'live' ? { role: this.role } : {}),
-    };
-    // SPEC §7: the main host, then the backup host: when the configured host does not answer (a cluster
-    // node that died), the hosts of the last answer's domains are asked.
-    const hosts = new Set([this.#scheduleBase, ...[this.#schedule?.domains.main, this.#schedule?.domains.backup].flatMap((d) => d ? [d.replace(/^ws/, 'http').replace(/^(https?:\/\/[^/]+).*$/, '$1')] : [])]);
-    let failure: unknown;
-    for (const host of hosts) {
-      try {
-        const schedule = await fetchSchedule(host, params);
-        this.#scheduleCache.set(key, schedule);
-        return schedule;
-      } catch (error) {
-        if (error instanceof ScheduleRefused) throw error;
-        failure = error;
-      }
-    }
-    throw failure;
+    }, useCache);
   }
 
   /**
@@ -367,7 +349,8 @@ export class Room {
     }
     const signal = this.#signal;
     if (signal?.isOpen && this.machine.state === 'joined') {
-      await signal.request('leave', {}).catch(() => undefined);
+      // Leaving goes on locally whatever the server says.
+      await signal.request('leave', {}).catch((error: unknown) => log.warn('leave request failed:', error));
     }
     this.#teardown();
     if (this.machine.state !== 'initial') this.machine.set('left');
