@@ -6,6 +6,7 @@
  */
 
 import type { IceServerInfo } from './schedule.js';
+import { DOWNLINK_COMMANDS, type DownlinkCommands, type DownlinkMids, type DownlinkPushes } from './downlink.js';
 
 /** Wire role code: anchor 20, audience 21. */
 export type RoleCode = 20 | 21;
@@ -65,13 +66,12 @@ export interface JoinReply {
 export interface SdpData { sdp: string }
 export interface FlagData { flag: number }
 export interface SubscribeData extends SubscriptionWants { srcUserId: string }
-export interface SubscribeAnswerData { srcUserId: string; sdp: string }
 export interface UnsubscribeData { srcUserId: string }
 export interface SwitchRoleData { role: RoleCode; privateMapKey?: string }
 export type Empty = Record<string, never>;
 
 /** Every command: its request data and its reply data. */
-export interface CommandMap {
+export interface CommandMap extends DownlinkCommands {
   join: { data: JoinData; reply: JoinReply };
   leave: { data: Empty; reply: Empty };
   heartbeat: { data: Empty; reply: Empty };
@@ -81,10 +81,8 @@ export interface CommandMap {
   unpublish: { data: Empty; reply: Empty };
   /** Publish / mute flag change of the sender. */
   'mute-flag': { data: FlagData; reply: Empty };
-  /** Starts receiving from a source user; the reply carries the server's offer for that downlink. */
-  subscribe: { data: SubscribeData; reply: SdpData };
-  /** The client's answer to a subscribe offer. */
-  'subscribe-answer': { data: SubscribeAnswerData; reply: Empty };
+  /** Starts receiving from a source user on the client's downlink; the reply names the m-lines (see downlink.ts). */
+  subscribe: { data: SubscribeData; reply: DownlinkMids };
   /** Changes which streams of a source are forwarded (no renegotiation). */
   'subscribe-change': { data: SubscribeData; reply: Empty };
   unsubscribe: { data: UnsubscribeData; reply: Empty };
@@ -98,7 +96,7 @@ export interface CommandMap {
 export type Command = keyof CommandMap;
 export const COMMANDS: readonly Command[] = Object.freeze([
   'join', 'leave', 'heartbeat', 'publish', 'unpublish', 'mute-flag',
-  'subscribe', 'subscribe-answer', 'subscribe-change', 'unsubscribe', 'switch-role', 'data-link',
+  'subscribe', 'subscribe-change', 'unsubscribe', 'switch-role', 'data-link', ...DOWNLINK_COMMANDS,
 ] as const);
 
 /**
@@ -129,7 +127,7 @@ export type LeaveReason = 'normal' | 'timeout' | 'kick' | 'role change';
 export type BannedReason = 'banned' | 'kick' | 'user_time_out' | 'room_disband';
 
 /** Every push: its data. */
-export interface PushMap {
+export interface PushMap extends DownlinkPushes {
   'peer-join': PeerInfo;
   'peer-leave': { userId: string; tinyId: string; reason: LeaveReason };
   /** Publish / mute flags of some users changed. */

@@ -79,11 +79,12 @@ const SHAPES: { [C in Command]: Shape } = {
   unpublish: {},
   'mute-flag': { flag: { type: 'integer', min: 0, max: 127 } },
   subscribe: WANTS,
-  'subscribe-answer': { srcUserId: USER_ID, sdp: SDP },
   'subscribe-change': WANTS,
   unsubscribe: { srcUserId: USER_ID },
   'switch-role': { role: { type: 'integer', min: 20, max: 21 }, privateMapKey: { type: 'string', optional: true, max: 4096 } },
   'data-link': { sdp: SDP },
+  'downlink-answer': { seq: { type: 'integer', min: 1 }, sdp: { type: 'string', max: 256 * 1024 } },
+  'downlink-reset': {},
 };
 
 /** Checks a command's data against its shape; returns it typed, or throws InvalidMessage naming the field. */
