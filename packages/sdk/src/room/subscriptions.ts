@@ -23,7 +23,7 @@ export interface SubscriptionHost {
 
 /** Makes the client's receive-only peer connection (replaceable in tests). */
 export type DownlinkFactory = (iceServers: RTCIceServer[], policy: RTCIceTransportPolicy, onTrack: () => void,
-  encoded?: (mid: string, receiver: RTCRtpReceiver) => void) => Downlink;
+  encoded?: (mid: string, slot: DownlinkSlot, receiver: RTCRtpReceiver) => void) => Downlink;
 
 /** One subscription on the downlink: its mids and receivers. */
 interface Carried {
@@ -193,18 +193,10 @@ export class Subscriptions {
     const encoded = ctx.encoded?.();
     const downlink = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
       for (const user of this.#links.keys()) this.#mediaChanged(user);
-    }, encoded && ((mid, receiver) => encoded.receiver(() => this.#midUser.get(mid) ?? '', this.#slotOfMid(mid), receiver)));
+    }, encoded && ((mid, slot, receiver) => encoded.receiver(() => this.#midUser.get(mid) ?? '', slot, receiver)));
     this.#downlink = downlink;
     ctx.watchLink(downlink.peerConnection, 'downlink');
     return downlink;
-  }
-
-  /** The slot a mid plays in its group (the same for whichever user it carries). */
-  #slotOfMid(mid: string): DownlinkSlot {
-    for (const carried of this.#links.values()) {
-      for (const slot of ['audio', 'video', 'aux'] as const) if (carried.mids[slot] === mid) return slot;
-    }
-    return 'video';
   }
 
   async #subscribe(user: RemoteUser, wants: Wants): Promise<void> {

@@ -19,17 +19,18 @@ export class Downlink {
 
   /**
    * @param encoded with it, the connection exposes encoded frames (encodedInsertableStreams) and each
-   * receiver is handed to `encoded` with its mid when its track first arrives, which must pipe it (SEI).
+   * receiver is handed to `encoded` with its mid and slot when its track first arrives, which must pipe
+   * it (SEI). M-lines come in groups of three in slot order, so a receiver's slot never changes.
    */
   constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy, onTrack: () => void,
-    encoded?: (mid: string, receiver: RTCRtpReceiver) => void) {
+    encoded?: (mid: string, slot: DownlinkSlot, receiver: RTCRtpReceiver) => void) {
     this.#pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
     const piped = new WeakSet<RTCRtpReceiver>();
     this.#pc.addEventListener('track', (event) => {
       const mid = event.transceiver.mid;
       if (encoded && mid !== null && !piped.has(event.receiver)) {
         piped.add(event.receiver);
-        encoded(mid, event.receiver);
+        encoded(mid, SLOTS[this.#pc.getTransceivers().indexOf(event.transceiver) % 3], event.receiver);
       }
       onTrack();
     });
