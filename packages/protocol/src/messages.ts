@@ -51,6 +51,7 @@ export interface JoinData {
    * see neither a leave nor a join.
    */
   resumeToken?: string;
+  userDefineRecordId?: string;
 }
 export interface JoinReply {
   tinyId: string;
@@ -67,7 +68,7 @@ export interface SdpData { sdp: string }
 export interface FlagData { flag: number }
 export interface SubscribeData extends SubscriptionWants { srcUserId: string }
 export interface UnsubscribeData { srcUserId: string }
-export interface SwitchRoleData { role: RoleCode; privateMapKey?: string }
+export interface SwitchRoleData { role: RoleCode; privateMapKey?: string; latencyLevel?: number }
 export type Empty = Record<string, never>;
 
 /** Every command: its request data and its reply data. */

@@ -26,9 +26,9 @@ export class TRTCStatic {
    * @param enableUploadLog whether logs are uploaded to the server (default true).
    * @throws RtcError INVALID_PARAMETER for a level outside 0..5.
    */
-  static setLogLevel(level: LogLevel, enableUploadLog = true): void {
+  static setLogLevel(level: LogLevel, enableUploadLog: boolean = true): void {
     validateLogLevel(level, enableUploadLog);
-    setLevel(level, enableUploadLog);
+    setLevel(level, enableUploadLog === true);
   }
 
   /** Tells whether this browser can use Conclave, with a flag per capability. Never rejects. */

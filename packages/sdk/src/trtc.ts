@@ -22,9 +22,10 @@ import type {
   TRTCPlugin, UpdateLocalAudioConfig, UpdateScreenShareConfig,
 } from './types.js';
 import {
-  validateBoolean, validateCreateOptions, validateRemoteVideoConfig, validateRequiredString,
-  validateStopRemoteVideo, validateSwitchRole, validateTrackQuery,
+  validateBoolean, validateCreateOptions, validateRemoteVideoConfig,
+  validateStopRemoteVideo, validateSwitchRole, validateTrackQuery, validateUserIdArg,
 } from './validate/client.js';
+import { lenientCreateOptions, lenientEnterRoom } from './validate/lenient.js';
 import { resolveProxy, validateEnterRoom } from './validate/enter-room.js';
 import { validateCustomMessage, validateVolume, validateVolumeInterval } from './validate/messages.js';
 
@@ -72,8 +73,9 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError INVALID_PARAMETER for options of the wrong type.
    */
   static create(options: TRTCOptions = {}): TRTC {
-    validateCreateOptions(options);
-    return new TRTC(options);
+    const read = lenientCreateOptions(options);
+    validateCreateOptions(read);
+    return new TRTC(read);
   }
 
   /** Same as TRTC.setCurrentSpeaker. */
@@ -153,8 +155,9 @@ export class TRTC extends TRTCStatic {
    * (e.g. a bad userSig); OPERATION_FAILED on time-out ('join room timeout'); OPERATION_ABORT when exitRoom
    * is called meanwhile.
    */
-  enterRoom(config: EnterRoomConfig): Promise<void> {
+  enterRoom(given: EnterRoomConfig): Promise<void> {
     return this.#call('enterRoom', async () => {
+      const config = lenientEnterRoom(given) as EnterRoomConfig;
       const target = validateEnterRoom(config);
       this.#room.machine.require(['initial', 'left'], 'enterRoom', MESSAGE.DUPLICATE_JOIN, EXTRA_CODE.REPEAT_CALL);
       const identity = {
@@ -200,10 +203,10 @@ export class TRTC extends TRTCStatic {
    */
   switchRole(role: 'anchor' | 'audience', option?: { privateMapKey?: string; latencyLevel?: number }): Promise<void> {
     return this.#call('switchRole', async () => {
-      validateSwitchRole(role, option);
+      const read = validateSwitchRole(role, option);
       this.#room.machine.require(['joining', 'joined'], 'switchRole', 'switchRole can only be called while joining or joined', EXTRA_CODE.NOT_JOINED);
       if (this.#room.scene !== 'live') throw invalidOperation(undefined, MESSAGE.SWITCH_ROLE_SCENE, 'switchRole');
-      await this.#room.switchRole(role, option?.privateMapKey);
+      await this.#room.switchRole(role, read);
     });
   }
 
@@ -333,7 +336,7 @@ export class TRTC extends TRTCStatic {
    */
   muteRemoteAudio(userId: string, mute: boolean): Promise<void> {
     return this.#call('muteRemoteAudio', async () => {
-      validateRequiredString(userId, 'userId', 'muteRemoteAudio');
+      validateUserIdArg(userId, 'muteRemoteAudio');
       validateBoolean(mute, 'mute', 'muteRemoteAudio');
       await this.#room.remotes.muteRemoteAudio(userId, mute);
     });
@@ -347,7 +350,7 @@ export class TRTC extends TRTCStatic {
   setRemoteAudioVolume(userId: string, volume: number): void {
     apiCallSync('setRemoteAudioVolume', () => {
       this.#guard('setRemoteAudioVolume');
-      validateRequiredString(userId, 'userId', 'setRemoteAudioVolume');
+      validateUserIdArg(userId, 'setRemoteAudioVolume');
       this.#room.remotes.setRemoteAudioVolume(userId, validateVolume(volume, 'setRemoteAudioVolume'));
     });
   }

@@ -74,7 +74,8 @@ export interface EnterRoomConfig {
   autoReceiveAudio?: boolean;
   userDefinePushArgs?: string;
   pureAudioPushMode?: 1 | 2;
-  jitterBufferDelay?: number;
+  /** Receive delay in ms (or `{ main, aux }`): the receivers' jitterBufferTarget where the browser has it. */
+  jitterBufferDelay?: number | { main?: number; aux?: number };
   preferHW?: boolean;
   autoReceiveVideo?: boolean;
   privateMapKey?: string;

@@ -3,14 +3,15 @@ import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidOperation, MESSAGE } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
 import type { DeviceWatcher } from '../media/devices.js';
-import { LocalAudio, validateLocalAudioConfig } from '../media/local-audio.js';
+import { LocalAudio } from '../media/local-audio.js';
 import type { LocalMediaEnv, SlotContent, SlotPublisher } from '../media/local-media-env.js';
-import { LocalVideo, validateLocalVideoConfig } from '../media/local-video.js';
-import { ScreenShare, validateScreenShareConfig } from '../media/screen-share.js';
+import { LocalVideo } from '../media/local-video.js';
+import { ScreenShare } from '../media/screen-share.js';
 import type { Room } from '../room/room.js';
 import type {
   LocalAudioConfig, LocalVideoConfig, ScreenShareConfig, TRTCEventTypes, UpdateLocalAudioConfig, UpdateScreenShareConfig,
 } from '../types.js';
+import { prepareLocalAudio, prepareLocalVideo, prepareScreenShare } from '../validate/local-media.js';
 import { LocalResource } from './local-resource.js';
 
 /**
@@ -34,7 +35,7 @@ export class LocalMedia {
     this.camera = new LocalResource({
       name: 'camera',
       notStartedCode: EXTRA_CODE.NEED_VIDEO,
-      validate: validateLocalVideoConfig,
+      prepare: prepareLocalVideo,
       // On update only a request to start publishing is refused.
       check: (config, fn, phase) => this.#checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true),
       create: () => new LocalVideo(this.#slot('video'), this.#slot('small'), env),
@@ -42,7 +43,7 @@ export class LocalMedia {
     this.microphone = new LocalResource({
       name: 'microphone',
       notStartedCode: EXTRA_CODE.NEED_AUDIO,
-      validate: validateLocalAudioConfig,
+      prepare: prepareLocalAudio,
       check: (config, fn, phase) => {
         if (phase === 'start') this.#checkMayPublish(fn, config?.publish !== false);
       },
@@ -51,7 +52,7 @@ export class LocalMedia {
     this.screen = new LocalResource({
       name: 'screen share',
       notStartedCode: EXTRA_CODE.NEED_VIDEO,
-      validate: validateScreenShareConfig,
+      prepare: prepareScreenShare,
       check: (config, fn, phase) => {
         if (phase !== 'start') return;
         this.#checkMayPublish(fn, config?.publish !== false);

@@ -14,8 +14,11 @@ export interface LocalResourceKind<T extends LocalMediaResource<S, U>, S, U> {
   name: string;
   /** The extraCode of an update before start (NEED_VIDEO / NEED_AUDIO). */
   notStartedCode: number;
-  /** Throws RtcError INVALID_PARAMETER for a bad config (`undefined` is an empty one). */
-  validate(config: S | U | undefined, functionName: string): void;
+  /**
+   * Reads a call's config as the original would (leniency, defaults) and checks it; returns what to
+   * use. Throws RtcError INVALID_PARAMETER for a bad config.
+   */
+  prepare(config: S | U | undefined, functionName: string, phase: 'start' | 'update'): S & U;
   /** Throws RtcError when the call is not allowed now (an audience publishing, a second screen share…). */
   check?(config: S | U | undefined, functionName: string, phase: 'start' | 'update'): void;
   create(): T;
@@ -41,8 +44,7 @@ export class LocalResource<T extends LocalMediaResource<S, U>, S, U> {
   }
 
   start(functionName: string, config: S | undefined): Promise<void> {
-    const checked = (config ?? {}) as S;
-    this.#kind.validate(checked, functionName);
+    const checked: S = this.#kind.prepare(config, functionName, 'start');
     this.#kind.check?.(checked, functionName, 'start');
     return this.#queue.start(functionName, async () => {
       const resource = this.#kind.create();
@@ -58,8 +60,7 @@ export class LocalResource<T extends LocalMediaResource<S, U>, S, U> {
   }
 
   update(functionName: string, config: U | undefined): Promise<void> {
-    const checked = (config ?? {}) as U;
-    this.#kind.validate(checked, functionName);
+    const checked: U = this.#kind.prepare(config, functionName, 'update');
     this.#kind.check?.(checked, functionName, 'update');
     return this.#queue.update(functionName, this.#kind.notStartedCode, async () => this.#current?.update(checked));
   }

@@ -1,6 +1,6 @@
 import { encodeFlag } from '@conclave/protocol';
 import { EXTRA_CODE } from '../constants/error-code.js';
-import { envNotSupported } from '../errors/catalogue.js';
+import { envNotSupported, operationFailed } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import { SignalChannelError } from '../signal/signal-channel.js';
@@ -165,7 +165,14 @@ export class Publisher {
     const local = this.#local[slot];
     if (!local) return;
     local.encoding = { ...local.encoding, ...encoding };
-    if (this.#ctx.joined() && this.canPublish() && this.#sending(slot)) await this.#uplink?.setEncoding(slot, local.encoding);
+    if (!this.#ctx.joined() || !this.canPublish() || !this.#sending(slot)) return;
+    try {
+      await this.#uplink?.setEncoding(slot, local.encoding);
+    } catch (error) {
+      // The app asked for this change (a profile, bitrate or qosPreference update): report it.
+      log.warn(`changing the ${slot} encoding failed:`, error);
+      throw operationFailed(undefined, `the ${slot} encoding parameters were refused: ${(error as Error)?.message ?? String(error)}`, undefined, error);
+    }
   }
 
   /** Changes the mute flag of a slot; a muted slot sends nothing (a muted big video stops the small one too). */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Emitter } from '../common/emitter.js';
-import type { TRTCEventTypes } from '../types.js';
+import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import { FibonacciReconnectPolicy, type ReconnectContext, type ReconnectPolicy } from './reconnector.js';
 import { Room } from './room.js';
 
@@ -15,6 +15,8 @@ class FakeSocket extends EventTarget {
   static refuse = false;
   static live = new Set<FakeSocket>();
   static joins = 0;
+  /** Every request received, in order. */
+  static sent: { cmd: string; data: Record<string, unknown> }[] = [];
   readonly OPEN = 1;
   readyState = 0;
   onopen: (() => void) | null = null;
@@ -38,7 +40,8 @@ class FakeSocket extends EventTarget {
   }
 
   send(text: string): void {
-    const { id, cmd } = JSON.parse(text) as { id: number; cmd: string };
+    const { id, cmd, data: sent } = JSON.parse(text) as { id: number; cmd: string; data: Record<string, unknown> };
+    FakeSocket.sent.push({ cmd, data: sent });
     if (cmd === 'join') FakeSocket.joins++;
     const data = cmd === 'join' ? { tinyId: '1', sessionToken: 't', resumed: false, userList: [], iceServers: [] } : {};
     // data-link is never answered here: custom messages are not part of this test.
@@ -85,20 +88,21 @@ describe('signalling reconnection (SPEC §4)', () => {
     FakeSocket.refuse = false;
     FakeSocket.live.clear();
     FakeSocket.joins = 0;
+    FakeSocket.sent = [];
   });
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
 
-  async function joined(policy?: ReconnectPolicy) {
+  async function joined(policy?: ReconnectPolicy, config: Partial<EnterRoomConfig> = {}) {
     const events = new Emitter<TRTCEventTypes>();
     const states: string[] = [];
     const errors: string[] = [];
     events.on('connection-state-changed', ({ state }) => states.push(state));
     events.on('error', (error) => errors.push(error.message));
     const room = new Room(events, policy);
-    const joining = room.join({ sdkAppId: 1, userId: 'u', userSig: 's', roomId: 1 }, { roomId: '1', isString: false });
+    const joining = room.join({ sdkAppId: 1, userId: 'u', userSig: 's', roomId: 1, ...config }, { roomId: '1', isString: false });
     await vi.advanceTimersByTimeAsync(10);
     await joining;
     return { room, states, errors };
@@ -167,5 +171,14 @@ describe('signalling reconnection (SPEC §4)', () => {
     expect(states.at(-1)).toBe('DISCONNECTED');
     expect(errors).toEqual([expect.stringContaining('signal channel reconnection failed')]);
     expect(room.state).toBe('left');
+  });
+
+  it('nothing accepted and dropped: switchRole sends latencyLevel, join sends userDefineRecordId', async () => {
+    const { room } = await joined(undefined, { scene: 'live', role: 'audience', userDefineRecordId: 'rec_1' });
+    expect(FakeSocket.sent.find((r) => r.cmd === 'join')?.data).toMatchObject({ userDefineRecordId: 'rec_1', trtcRole: 21 });
+    const switching = room.switchRole('anchor', { latencyLevel: 3, privateMapKey: 'pmk' });
+    await vi.advanceTimersByTimeAsync(10);
+    await switching;
+    expect(FakeSocket.sent.find((r) => r.cmd === 'switch-role')?.data).toEqual({ role: 20, privateMapKey: 'pmk', latencyLevel: 3 });
   });
 });

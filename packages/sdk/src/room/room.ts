@@ -3,7 +3,6 @@ import {
   type PeerInfo, type PushMap,
 } from '@conclave/protocol';
 import { StateMachine } from '../common/state-machine.js';
-import { ScheduleCache } from '../schedule/schedule-cache.js';
 import { buildBusinessInfo, resolveProxy, type ResolvedProxy } from '../validate/enter-room.js';
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import type { Emitter } from '../common/emitter.js';
@@ -11,7 +10,8 @@ import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
 import { invalidOperation, MESSAGE, operationAbort, operationFailed, serverError } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
-import { fetchSchedule, ScheduleRefused, type Schedule } from '../schedule/schedule.js';
+import { ScheduleRefused, type Schedule } from '../schedule/schedule.js';
+import { Scheduler } from '../schedule/scheduler.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
 import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
@@ -39,7 +39,7 @@ const isRefusal = (error: unknown) => error instanceof ScheduleRefused || error 
 export class Room {
   readonly machine = new StateMachine<RoomState>('initial');
   readonly #events: Emitter<TRTCEventTypes>;
-  readonly #scheduleCache = new ScheduleCache();
+  readonly #scheduler = new Scheduler();
   #config: EnterRoomConfig | undefined;
   #target: RoomTarget | undefined;
   #proxy: ResolvedProxy = { turnServers: [] };
@@ -213,17 +213,12 @@ export class Room {
     return this.#proxy.scheduleBase ?? DEFAULT_SERVER_ORIGIN;
   }
 
-  async #getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
-    const key = ScheduleCache.key(this.#scheduleBase, config.sdkAppId, config.userId);
-    const cached = useCache ? this.#scheduleCache.get(key) : undefined;
-    if (cached) return cached;
-    const schedule = await fetchSchedule(this.#scheduleBase, {
+  #getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
+    return this.#scheduler.get(this.#scheduleBase, {
       sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
       roomId: target.roomId, isStringRoomId: target.isString, sdkVersion: SDK_VERSION,
       ...(this.scene === 'live' ? { role: this.role } : {}),
-    });
-    this.#scheduleCache.set(key, schedule);
-    return schedule;
+    }, useCache);
   }
 
   /** One join attempt; resolves to the users already in the room and whether the earlier session was resumed. */
@@ -252,6 +247,7 @@ export class Room {
       ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
       terminalType: TERMINAL_TYPE,
       ...(resumeToken ? { resumeToken } : {}),
+      ...(config.userDefineRecordId ? { userDefineRecordId: config.userDefineRecordId } : {}),
     }, timeoutMs);
     this.#sessionToken = reply.sessionToken;
     return { peers: reply.userList, resumed: reply.resumed };
@@ -338,7 +334,8 @@ export class Room {
     }
     const signal = this.#signal;
     if (signal?.isOpen && this.machine.state === 'joined') {
-      await signal.request('leave', {}).catch(() => undefined);
+      // Leaving goes on locally whatever the server says.
+      await signal.request('leave', {}).catch((error: unknown) => log.warn('leave request failed:', error));
     }
     this.#teardown();
     if (this.machine.state !== 'initial') this.machine.set('left');
@@ -401,7 +398,7 @@ export class Room {
    * Switches role in the live scene (SPEC §6): to audience closes the uplink first; to anchor
    * publishes the local tracks that were waiting.
    */
-  async switchRole(role: 'anchor' | 'audience', privateMapKey: string | undefined): Promise<void> {
+  async switchRole(role: 'anchor' | 'audience', option: { privateMapKey?: string; latencyLevel?: number } = {}): Promise<void> {
     if (this.machine.state === 'joining') await this.#joining?.catch(() => undefined);
     const signal = this.#signal;
     if (this.machine.state !== 'joined' || !signal) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'switchRole can only be called while joining or joined', 'switchRole');
@@ -412,7 +409,8 @@ export class Room {
         this.publisher.closeUplink();
         await signal.request('unpublish', {});
       }
-      await signal.request('switch-role', { role: code, ...(privateMapKey ? { privateMapKey } : {}) });
+      const { privateMapKey, latencyLevel } = option;
+      await signal.request('switch-role', { role: code, ...(privateMapKey ? { privateMapKey } : {}), ...(latencyLevel !== undefined ? { latencyLevel } : {}) });
     } catch (error) {
       throw operationFailed(undefined, `switch role failed: ${(error as Error).message}`, 'switchRole', error);
     }

@@ -1,4 +1,5 @@
 import { log } from '../log/logger.js';
+import { applyJitterTarget, jitterTargets } from '../playback/jitter-target.js';
 import { operationFailed } from '../errors/catalogue.js';
 import type { DownlinkMids, DownlinkOffer } from '@conclave/protocol';
 import { Downlink, type DownlinkSlot } from '../transport/downlink.js';
@@ -191,6 +192,7 @@ export class Subscriptions {
     if (this.#downlink) return this.#downlink;
     const ctx = this.#host.ctx;
     const encoded = ctx.encoded?.();
+<<<<<<< HEAD
     const downlink = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
       for (const user of this.#links.keys()) this.#mediaChanged(user);
     }, encoded && ((mid, slot, receiver) => encoded.receiver(() => this.#midUser.get(mid) ?? '', slot, receiver)));
@@ -209,6 +211,25 @@ export class Subscriptions {
     if (this.#downlink !== downlink) throw new Error('the downlink was reset meanwhile');
     for (const slot of ['audio', 'video', 'aux'] as const) this.#midUser.set(mids[slot], user.userId);
     this.#links.set(user, { mids, receivers });
+=======
+    const link = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
+      // jitterBufferDelay / playoutDelay of enterRoom, on each receiver as its track arrives.
+      const targets = jitterTargets(ctx.config());
+      for (const [slot, receiver] of Object.entries(link.receivers ?? {})) applyJitterTarget(receiver, slot as 'audio' | 'video' | 'aux', targets);
+      this.#mediaChanged(user);
+    },
+      encoded && ((slot, receiver) => encoded.receiver(user.userId, slot, receiver)));
+    this.#links.set(user, link);
+    ctx.watchLink(link.peerConnection, 'downlink', user);
+    try {
+      const { sdp } = await signal.request('subscribe', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
+      const answer = await link.answer(sdp);
+      await signal.request('subscribe-answer', { srcUserId: user.userId, sdp: answer }, SUBSCRIBE_TIMEOUT_MS);
+    } catch (error) {
+      if (this.#links.get(user) === link) this.close(user);
+      throw error;
+    }
+>>>>>>> sdk-core
   }
 
   async #change(user: RemoteUser, wants: Wants): Promise<void> {

@@ -1,3 +1,5 @@
+import { fibonacci } from '../common/fibonacci.js';
+
 /** After this many attempts the delay stops growing (SPEC §4). */
 const CAP_AFTER_ATTEMPT = 8;
 const CAP_MS = 30_000;
@@ -8,7 +10,5 @@ const CAP_MS = 30_000;
  */
 export function reconnectDelayMs(attempt: number): number {
   if (attempt > CAP_AFTER_ATTEMPT) return CAP_MS;
-  let [a, b] = [1, 1];
-  for (let i = 1; i < attempt; i++) [a, b] = [b, a + b];
-  return Math.min(CAP_MS, a * 1000);
+  return Math.min(CAP_MS, fibonacci(attempt) * 1000);
 }

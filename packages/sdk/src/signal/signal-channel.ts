@@ -3,6 +3,7 @@ import {
   type Command, type CommandMap, type PushMap, type PushName, type ServerMessage,
 } from '@conclave/protocol';
 import { Emitter } from '../common/emitter.js';
+import { log } from '../log/logger.js';
 
 /** A reply with a non-zero code. */
 export class SignalReplyError extends Error {
@@ -14,7 +15,7 @@ export class SignalReplyError extends Error {
 
 /** The channel is closed or timed out. */
 export class SignalChannelError extends Error {
-  constructor(message: string, readonly reason: 'timeout' | 'closed' | 'connect') {
+  constructor(message: string, readonly reason: 'timeout' | 'closed' | 'connect' | 'protocol') {
     super(message);
     this.name = 'SignalChannelError';
   }
@@ -117,11 +118,13 @@ export class SignalChannel extends Emitter<ChannelEvents> {
   }
 
   #onMessage(raw: unknown): void {
-    if (typeof raw !== 'string') return;
     let msg: ServerMessage;
     try {
+      if (typeof raw !== 'string') throw new Error('not text');
       msg = JSON.parse(raw) as ServerMessage;
-    } catch {
+      if (typeof msg !== 'object' || msg === null) throw new Error('not an object');
+    } catch (error) {
+      this.#unparsable(raw, error);
       return;
     }
     if (isPush(msg)) {
@@ -134,6 +137,21 @@ export class SignalChannel extends Emitter<ChannelEvents> {
     clearTimeout(pending.timer);
     if (msg.code === 0) pending.resolve(msg.data ?? {});
     else pending.reject(new SignalReplyError(pending.cmd, msg.code, msg.message));
+  }
+
+  /**
+   * A message that is not JSON: logged and dropped; when it still names the id of a request in
+   * flight, that request fails now rather than at its time-out.
+   */
+  #unparsable(raw: unknown, error: unknown): void {
+    const text = typeof raw === 'string' ? raw : `(${typeof raw})`;
+    log.warn(`unparsable signalling message dropped (${(error as Error)?.message ?? String(error)}):`, text.slice(0, 200));
+    const id = /"id"\s*:\s*(\d+)/.exec(text)?.[1];
+    const pending = id === undefined ? undefined : this.#pending.get(Number(id));
+    if (!pending || id === undefined) return;
+    this.#pending.delete(Number(id));
+    clearTimeout(pending.timer);
+    pending.reject(new SignalChannelError(`unparsable reply to '${pending.cmd}'`, 'protocol'));
   }
 
   #failPending(error: Error): void {

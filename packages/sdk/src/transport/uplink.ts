@@ -1,3 +1,4 @@
+import { log } from '../log/logger.js';
 import { preferCodecs } from './ice.js';
 
 /**
@@ -126,7 +127,8 @@ export class Uplink {
   async setTrack(slot: UplinkSlot, track: MediaStreamTrack | null, encoding: SlotEncoding = {}): Promise<void> {
     const sender = this.#senders[slot];
     if (sender.track !== track) await sender.replaceTrack(track);
-    if (track) await this.setEncoding(slot, encoding);
+    // Publishing goes on with the browser's defaults when the encoding is refused; logged.
+    if (track) await this.setEncoding(slot, encoding).catch((error: unknown) => log.warn(`${slot} encoding parameters refused:`, error));
   }
 
   /** Applies bitrate, frame rate, scale and degradation preference to a slot's sender. */
@@ -140,7 +142,7 @@ export class Uplink {
       if (encoding.maxFramerate && slot !== 'audio') first.maxFramerate = encoding.maxFramerate;
       if (encoding.scaleResolutionDownBy && slot !== 'audio') first.scaleResolutionDownBy = Math.max(1, encoding.scaleResolutionDownBy);
     }
-    await sender.setParameters(params).catch(() => undefined);
+    await sender.setParameters(params);
   }
 
   /** The sender of a slot (for stats and encoded transforms). */

@@ -3,6 +3,7 @@ import { invalidParameter } from '../errors/catalogue.js';
 import { LOG_LEVEL, type LogLevel } from '../log/logger.js';
 import { resolveView } from '../playback/view.js';
 import type { VideoRequest } from '../room/remote-user.js';
+import { isUnset, lenientRemoteVideo, lenientSwitchRoleOption } from './lenient.js';
 import type { RemoteVideoConfig, StopRemoteVideoConfig, TrackQuery, TRTCOptions } from '../types.js';
 
 type StreamType = 'main' | 'sub';
@@ -17,17 +18,28 @@ export function validateCreateOptions(options: TRTCOptions): void {
 }
 
 /** Checks setLogLevel's arguments: a level 0..5 and a boolean. */
-export function validateLogLevel(level: LogLevel, enableUploadLog: boolean): void {
+export function validateLogLevel(level: LogLevel, enableUploadLog: boolean | null | 0 | ''): void {
   const fn = 'setLogLevel';
   if (!Number.isInteger(level) || level < LOG_LEVEL.TRACE || level > LOG_LEVEL.NONE) {
     throw invalidParameter(EXTRA_CODE.RANGE, 'log level must be an integer between 0 and 5', fn);
   }
-  if (typeof enableUploadLog !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'enableUploadLog must be a boolean', fn);
+  // null / 0 / '' turn uploads off, as in the original.
+  if (enableUploadLog !== undefined && typeof enableUploadLog !== 'boolean' && !isUnset(enableUploadLog)) throw invalidParameter(EXTRA_CODE.TYPE, 'enableUploadLog must be a boolean', fn);
 }
 
 /** Checks a required, non-empty string argument (userId, speakerId…). */
 export function validateRequiredString(value: unknown, name: string, functionName: string): string {
   if (typeof value !== 'string' || value === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, `${name} is required`, functionName);
+  return value;
+}
+
+/**
+ * Checks a userId argument that names remote users (stopRemoteVideo, muteRemoteAudio,
+ * setRemoteAudioVolume): a string, '*' for everyone; '' names nobody (the original does nothing).
+ */
+export function validateUserIdArg(value: unknown, functionName: string): string {
+  if (value === undefined) throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', functionName);
+  if (typeof value !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'userId must be a string', functionName);
   return value;
 }
 
@@ -37,11 +49,14 @@ export function validateBoolean(value: unknown, name: string, functionName: stri
   return value;
 }
 
-/** Checks switchRole's arguments. */
-export function validateSwitchRole(role: unknown, option: { privateMapKey?: unknown; latencyLevel?: unknown } | undefined): void {
+/** Checks switchRole's arguments; returns the option's fields that are set. */
+export function validateSwitchRole(role: unknown, option: { privateMapKey?: string; latencyLevel?: number } | undefined): { privateMapKey?: string; latencyLevel?: number } {
   const fn = 'switchRole';
   if (role !== 'anchor' && role !== 'audience') throw invalidParameter(EXTRA_CODE.RANGE, "role must be 'anchor' or 'audience'", fn);
-  if (option?.privateMapKey !== undefined && typeof option.privateMapKey !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'privateMapKey must be a string', fn);
+  const read = lenientSwitchRoleOption(option);
+  if (read.privateMapKey !== undefined && typeof read.privateMapKey !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'privateMapKey must be a string', fn);
+  if (read.latencyLevel !== undefined && (typeof read.latencyLevel !== 'number' || !Number.isFinite(read.latencyLevel))) throw invalidParameter(EXTRA_CODE.TYPE, 'latencyLevel must be a number', fn);
+  return read;
 }
 
 function validateStreamType(streamType: unknown, functionName: string): StreamType {
@@ -58,7 +73,8 @@ export interface RemoteVideoCall {
 }
 
 /** Checks startRemoteVideo / updateRemoteVideo's config and resolves its view. */
-export function validateRemoteVideoConfig(config: RemoteVideoConfig | undefined, functionName: string): RemoteVideoCall {
+export function validateRemoteVideoConfig(given: RemoteVideoConfig | undefined, functionName: string): RemoteVideoCall {
+  const config = lenientRemoteVideo(given, functionName);
   if (!config || typeof config !== 'object') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'config {userId, streamType, view} is required', functionName);
   validateRequiredString(config.userId, 'userId', functionName);
   if (config.streamType === undefined) throw invalidParameter(EXTRA_CODE.STREAM_TYPE, 'streamType is required', functionName);
@@ -84,7 +100,7 @@ export function validateRemoteVideoConfig(config: RemoteVideoConfig | undefined,
 /** Checks stopRemoteVideo's config: streamType is required unless userId is '*'. */
 export function validateStopRemoteVideo(config: StopRemoteVideoConfig | undefined): { userId: string; streamType: StreamType | undefined } {
   const fn = 'stopRemoteVideo';
-  const userId = validateRequiredString(config?.userId, 'userId', fn);
+  const userId = validateUserIdArg(config?.userId, fn);
   const streamType = config?.streamType;
   if (userId !== '*' && streamType === undefined) throw invalidParameter(EXTRA_CODE.STREAM_TYPE, "streamType is required when userId is not '*'", fn);
   return { userId, streamType: streamType === undefined ? undefined : validateStreamType(streamType, fn) };

@@ -32,9 +32,10 @@ function validateExtras(config: EnterRoomConfig): void {
   if (playoutDelay !== undefined) {
     if (typeof playoutDelay !== 'object' || playoutDelay === null) throw invalidParameter(EXTRA_CODE.TYPE, 'playoutDelay must be an object {min, max}', FN);
     const { min, max } = playoutDelay;
-    if (typeof min !== 'number' || min < 0 || min > 1000) throw invalidParameter(EXTRA_CODE.RANGE, 'playoutDelay.min must be a number between 0 and 1000', FN);
-    if (typeof max !== 'number' || max < 0 || max > 10000) throw invalidParameter(EXTRA_CODE.RANGE, 'playoutDelay.max must be a number between 0 and 10000', FN);
-    if (min > max) throw invalidParameter(EXTRA_CODE.RANGE, 'playoutDelay.min cannot exceed playoutDelay.max', FN);
+    // Each bound is optional (the original checks only what is given).
+    if (min !== undefined && (typeof min !== 'number' || min < 0 || min > 1000)) throw invalidParameter(EXTRA_CODE.RANGE, 'playoutDelay.min must be a number between 0 and 1000', FN);
+    if (max !== undefined && (typeof max !== 'number' || max < 0 || max > 10000)) throw invalidParameter(EXTRA_CODE.RANGE, 'playoutDelay.max must be a number between 0 and 10000', FN);
+    if (min !== undefined && max !== undefined && min > max) throw invalidParameter(EXTRA_CODE.RANGE, 'playoutDelay.min cannot exceed playoutDelay.max', FN);
   }
   if (userDefineRecordId !== undefined && (typeof userDefineRecordId !== 'string' || !RECORD_ID.test(userDefineRecordId))) {
     throw invalidParameter(EXTRA_CODE.RANGE, 'userDefineRecordId must be 1 to 64 letters, digits, hyphens or underscores', FN);
@@ -51,6 +52,7 @@ function validateExtras(config: EnterRoomConfig): void {
     if (config[flag] !== undefined && typeof config[flag] !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, `${flag} must be a boolean`, FN);
   }
   if (config.privateMapKey !== undefined && typeof config.privateMapKey !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'privateMapKey must be a string', FN);
+  if (config.latencyLevel !== undefined && (typeof config.latencyLevel !== 'number' || !Number.isFinite(config.latencyLevel))) throw invalidParameter(EXTRA_CODE.TYPE, 'latencyLevel must be a number', FN);
 }
 
 /** Where scheduling and signalling go, as the proxy option says. */
@@ -148,15 +150,17 @@ export function validateEnterRoom(config: EnterRoomConfig | undefined): RoomTarg
   const { sdkAppId, userId, userSig, roomId, strRoomId, scene, role } = config;
   if (sdkAppId === undefined || sdkAppId === null) throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'sdkAppId is required', FN);
   if (typeof sdkAppId !== 'number' || !Number.isFinite(sdkAppId)) throw invalidParameter(EXTRA_CODE.TYPE, 'sdkAppId must be a number', FN);
+  if (sdkAppId === 0) throw invalidParameter(EXTRA_CODE.EMPTY, 'sdkAppId cannot be 0', FN);
   if (userId === undefined) throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userId is required', FN);
   if (typeof userId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'userId must be a string', FN);
   if (userId.trim() === '') throw invalidParameter(EXTRA_CODE.EMPTY, 'userId cannot be empty or all spaces', FN);
   if (userSig === undefined) throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'userSig is required', FN);
   if (typeof userSig !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'userSig must be a string', FN);
-  if (userSig === '') throw invalidParameter(EXTRA_CODE.EMPTY, 'userSig cannot be empty', FN);
+  if (userSig.trim() === '') throw invalidParameter(EXTRA_CODE.EMPTY, 'userSig cannot be empty', FN);
   if (scene !== undefined && scene !== 'rtc' && scene !== 'live') throw invalidParameter(EXTRA_CODE.RANGE, "scene must be 'rtc' or 'live'", FN);
   if (role !== undefined && role !== 'anchor' && role !== 'audience') throw invalidParameter(EXTRA_CODE.RANGE, "role must be 'anchor' or 'audience'", FN);
   validateExtras(config);
+  if (strRoomId !== undefined && typeof strRoomId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'strRoomId must be a string', FN);
   if (roomId !== undefined) {
     if (typeof roomId === 'string') {
       throw invalidParameter(EXTRA_CODE.ROOM_ID_INTEGER_STRING,

@@ -29,7 +29,8 @@ export function validateCustomMessage(message: unknown): { cmdId: number; data: 
 export function validateSEI(buffer: unknown, options: { seiPayloadType?: unknown; toSubStream?: unknown } | undefined): { buffer: ArrayBuffer; seiPayloadType: 5 | 243; toSubStream: boolean } {
   const fn = 'sendSEIMessage';
   const data = validateBuffer(buffer, 'buffer', fn);
-  const type = options?.seiPayloadType ?? 243;
+  if (options !== undefined && (typeof options !== 'object' || options === null)) throw invalidParameter(EXTRA_CODE.TYPE, 'options must be an object', fn);
+  const type = options?.seiPayloadType === undefined ? 243 : options.seiPayloadType;
   if (type !== 5 && type !== 243) throw invalidParameter(EXTRA_CODE.RANGE, 'seiPayloadType must be 5 or 243', fn);
   if (type === 5 && data.byteLength <= 16) throw invalidParameter(EXTRA_CODE.MIN, 'with seiPayloadType 5 the buffer must start with a 16-byte UUID followed by the payload', fn);
   if (options?.toSubStream !== undefined && typeof options.toSubStream !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'toSubStream must be a boolean', fn);
