@@ -192,7 +192,6 @@ export class Subscriptions {
     if (this.#downlink) return this.#downlink;
     const ctx = this.#host.ctx;
     const encoded = ctx.encoded?.();
-<<<<<<< HEAD
     const downlink = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
       for (const user of this.#links.keys()) this.#mediaChanged(user);
     }, encoded && ((mid, slot, receiver) => encoded.receiver(() => this.#midUser.get(mid) ?? '', slot, receiver)));
@@ -203,33 +202,18 @@ export class Subscriptions {
 
   async #subscribe(user: RemoteUser, wants: Wants): Promise<void> {
     await this.#resetting;
-    const signal = this.#host.ctx.signal();
+    const ctx = this.#host.ctx;
+    const signal = ctx.signal();
     if (!signal) return;
     const downlink = this.#ensureDownlink();
     const mids = await signal.request('subscribe', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
     const receivers = await downlink.receivers(mids, SUBSCRIBE_TIMEOUT_MS);
     if (this.#downlink !== downlink) throw new Error('the downlink was reset meanwhile');
+    // jitterBufferDelay / playoutDelay of enterRoom, on each receiver of the user.
+    const targets = jitterTargets(ctx.config());
+    for (const [slot, receiver] of Object.entries(receivers)) applyJitterTarget(receiver, slot as 'audio' | 'video' | 'aux', targets);
     for (const slot of ['audio', 'video', 'aux'] as const) this.#midUser.set(mids[slot], user.userId);
     this.#links.set(user, { mids, receivers });
-=======
-    const link = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
-      // jitterBufferDelay / playoutDelay of enterRoom, on each receiver as its track arrives.
-      const targets = jitterTargets(ctx.config());
-      for (const [slot, receiver] of Object.entries(link.receivers ?? {})) applyJitterTarget(receiver, slot as 'audio' | 'video' | 'aux', targets);
-      this.#mediaChanged(user);
-    },
-      encoded && ((slot, receiver) => encoded.receiver(user.userId, slot, receiver)));
-    this.#links.set(user, link);
-    ctx.watchLink(link.peerConnection, 'downlink', user);
-    try {
-      const { sdp } = await signal.request('subscribe', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
-      const answer = await link.answer(sdp);
-      await signal.request('subscribe-answer', { srcUserId: user.userId, sdp: answer }, SUBSCRIBE_TIMEOUT_MS);
-    } catch (error) {
-      if (this.#links.get(user) === link) this.close(user);
-      throw error;
-    }
->>>>>>> sdk-core
   }
 
   async #change(user: RemoteUser, wants: Wants): Promise<void> {
