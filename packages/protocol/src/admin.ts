@@ -1,72 +1,19 @@
-/** Admin REST API (packages/server/openapi.json): the shapes it answers with, shared by the server and the demo's admin page. */
+/**
+ * Admin REST API (packages/server/openapi.json): the shapes it answers with, shared by the server and the demo's
+ * admin page. Inferred from the schemas in http/admin.ts.
+ */
+import type { z } from 'zod';
+import type { adminAppInfo, adminBan, adminLog, adminRoom, adminStreams, adminUser } from './http/admin.js';
 
 /** Publish flags decoded: what a user sends and what it has muted. */
-export interface AdminStreams {
-  audio: boolean;
-  video: boolean;
-  small: boolean;
-  aux: boolean;
-  audioMuted: boolean;
-  videoMuted: boolean;
-  auxMuted: boolean;
-}
-
+export type AdminStreams = z.infer<typeof adminStreams>;
 /** An app as its admin sees it. */
-export interface AdminAppInfo {
-  sdkAppId: number;
-  name: string | null;
-  billing: 'active' | 'no-package' | 'out-of-credit';
-  requirePrivateMapKey: boolean;
-  rooms: number;
-  users: number;
-}
-
+export type AdminAppInfo = z.infer<typeof adminAppInfo>;
 /** A room as the admin API lists it. */
-export interface AdminRoom {
-  /** The room's key in admin paths: "1234" (integer room id) or "s:name" (string room id). */
-  roomKey: string;
-  roomId?: number;
-  strRoomId?: string;
-  users: number;
-  anchors: number;
-  audience: number;
-  /** Published streams: audio + video + aux over all users. */
-  streams: number;
-  createdAt: string;
-}
-
+export type AdminRoom = z.infer<typeof adminRoom>;
 /** A user as the admin API shows it. */
-export interface AdminUser {
-  userId: string;
-  tinyId: string;
-  role: 'anchor' | 'audience';
-  /** Publish flag bits (SPEC §3) and what they mean. */
-  flag: number;
-  streams: AdminStreams;
-  /** False while the connection dropped and the session waits to be resumed. */
-  connected: boolean;
-  joinedAt: string;
-  /** Users this user receives from. */
-  subscriptions: string[];
-}
-
+export type AdminUser = z.infer<typeof adminUser>;
 /** A ban: the user cannot join the room until `until`. */
-export interface AdminBan {
-  roomKey: string;
-  userId: string;
-  until: string;
-  reason: string;
-  createdAt: string;
-}
-
+export type AdminBan = z.infer<typeof adminBan>;
 /** A stored log upload. */
-export interface AdminLog {
-  id: number;
-  roomKey: string | null;
-  userId: string;
-  cmdType: string;
-  version: string;
-  clientTime: string | null;
-  receivedAt: string;
-  log: string;
-}
+export type AdminLog = z.infer<typeof adminLog>;

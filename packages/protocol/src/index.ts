@@ -1,6 +1,7 @@
 /**
  * @conclave/protocol: the single source of wire types for the Conclave SDK and server.
- * No runtime dependencies.
+ * Runtime: a few constants and helpers only; the zod schemas the types are inferred from are in
+ * `@conclave/protocol/schemas` (imported here as types only).
  */
 export * from './messages.js';
 export * from './flags.js';
@@ -10,4 +11,3 @@ export * from './schedule.js';
 export * from './endpoints.js';
 export * from './records.js';
 export * from './admin.js';
-export * from './downlink.js';

@@ -5,100 +5,47 @@
  * - push `{push, data}` from server to client.
  */
 
-import type { IceServerInfo } from './schedule.js';
-import { DOWNLINK_COMMANDS, type DownlinkCommands, type DownlinkMids, type DownlinkPushes } from './downlink.js';
+import type { z } from 'zod';
+import type { COMMAND_SCHEMAS } from './commands/index.js';
+import type {
+  downlinkAnswerData, downlinkMids, downlinkOffer, empty, flagData, joinData, joinReply, peerInfo, roleCode, sceneCode, sdpData,
+  subscribeData, subscriptionWants, switchRoleData, unsubscribeData,
+} from './commands/index.js';
+import type { bannedReason, leaveReason, PUSH_SCHEMAS } from './pushes.js';
+
+// The types below are inferred from the zod schemas in commands/ and pushes.ts (imported as types only,
+// so the SDK bundle carries no zod): the schemas are the one source of the wire's shapes.
 
 /** Wire role code: anchor 20, audience 21. */
-export type RoleCode = 20 | 21;
+export type RoleCode = z.infer<typeof roleCode>;
 /** Wire scene code: rtc 1, live 2. */
-export type SceneCode = 1 | 2;
-
+export type SceneCode = z.infer<typeof sceneCode>;
 /** A remote user as the server describes it. */
-export interface PeerInfo {
-  userId: string;
-  tinyId: string;
-  role: RoleCode;
-  /** Publish flag bitmask (see FLAG). */
-  flag: number;
-}
-
+export type PeerInfo = z.infer<typeof peerInfo>;
 /** Which of a source user's streams a subscriber wants. */
-export interface SubscriptionWants {
-  audio: boolean;
-  bigVideo: boolean;
-  smallVideo: boolean;
-  auxVideo: boolean;
-}
+export type SubscriptionWants = z.infer<typeof subscriptionWants>;
+export type JoinData = z.infer<typeof joinData>;
+export type JoinReply = z.infer<typeof joinReply>;
+export type SdpData = z.infer<typeof sdpData>;
+export type FlagData = z.infer<typeof flagData>;
+export type SubscribeData = z.infer<typeof subscribeData>;
+export type UnsubscribeData = z.infer<typeof unsubscribeData>;
+export type SwitchRoleData = z.infer<typeof switchRoleData>;
+export type Empty = z.infer<typeof empty>;
+/** Where one subscription's streams arrive on the client's downlink: the mids of its three m-lines. */
+export type DownlinkMids = z.infer<typeof downlinkMids>;
+/** A server offer for the client's downlink. */
+export type DownlinkOffer = z.infer<typeof downlinkOffer>;
+export type DownlinkAnswerData = z.infer<typeof downlinkAnswerData>;
 
-export interface JoinData {
-  sdkAppId: number;
-  userId: string;
-  userSig: string;
-  /** Integer room id, or the string room id when useStringRoomId is true. */
-  roomId: string;
-  useStringRoomId: boolean;
-  privateMapKey?: string;
-  latencyLevel?: number;
-  trtcRole: RoleCode;
-  trtcScene: SceneCode;
-  businessInfo?: string;
-  version: string;
-  ua: string;
-  terminalType: number;
-  /**
-   * The sessionToken of an earlier join of this user in this room: when the server still holds that
-   * session (within its grace period after the connection dropped), the join resumes it and the others
-   * see neither a leave nor a join.
-   */
-  resumeToken?: string;
-  userDefineRecordId?: string;
-}
-export interface JoinReply {
-  tinyId: string;
-  /** Proves a later join is the same session (see JoinData.resumeToken). */
-  sessionToken: string;
-  /** True when this join resumed the earlier session: its media links were kept. */
-  resumed: boolean;
-  /** Users already in the room, with their publish flags. */
-  userList: PeerInfo[];
-  iceServers: IceServerInfo[];
-}
-
-export interface SdpData { sdp: string }
-export interface FlagData { flag: number }
-export interface SubscribeData extends SubscriptionWants { srcUserId: string }
-export interface UnsubscribeData { srcUserId: string }
-export interface SwitchRoleData { role: RoleCode; privateMapKey?: string; latencyLevel?: number }
-export type Empty = Record<string, never>;
-
-/** Every command: its request data and its reply data. */
-export interface CommandMap extends DownlinkCommands {
-  join: { data: JoinData; reply: JoinReply };
-  leave: { data: Empty; reply: Empty };
-  heartbeat: { data: Empty; reply: Empty };
-  /** Uplink negotiation: the client's offer, the server's answer. */
-  publish: { data: SdpData; reply: SdpData };
-  /** Closes the uplink. */
-  unpublish: { data: Empty; reply: Empty };
-  /** Publish / mute flag change of the sender. */
-  'mute-flag': { data: FlagData; reply: Empty };
-  /** Starts receiving from a source user on the client's downlink; the reply names the m-lines (see downlink.ts). */
-  subscribe: { data: SubscribeData; reply: DownlinkMids };
-  /** Changes which streams of a source are forwarded (no renegotiation). */
-  'subscribe-change': { data: SubscribeData; reply: Empty };
-  unsubscribe: { data: UnsubscribeData; reply: Empty };
-  'switch-role': { data: SwitchRoleData; reply: Empty };
-  /**
-   * Opens this client's data link: a peer connection with one data channel carrying custom messages
-   * (DATA_RECORD tagged records). The client's offer, the server's answer. Replaces an earlier link.
-   */
-  'data-link': { data: SdpData; reply: SdpData };
-}
+/** Every command: its request data and its reply data (from COMMAND_SCHEMAS). */
+export type CommandMap = {
+  [C in keyof typeof COMMAND_SCHEMAS]: {
+    data: z.infer<(typeof COMMAND_SCHEMAS)[C]['data']>;
+    reply: z.infer<(typeof COMMAND_SCHEMAS)[C]['reply']>;
+  };
+};
 export type Command = keyof CommandMap;
-export const COMMANDS: readonly Command[] = Object.freeze([
-  'join', 'leave', 'heartbeat', 'publish', 'unpublish', 'mute-flag',
-  'subscribe', 'subscribe-change', 'unsubscribe', 'switch-role', 'data-link', ...DOWNLINK_COMMANDS,
-] as const);
 
 /**
  * Custom messages on the data link (SPEC §3 data channel message): a binary message is a sequence of
@@ -123,20 +70,12 @@ export interface ReplyMessage<C extends Command = Command> {
 }
 
 /** Why a user left (SPEC §3 leave reasons). */
-export type LeaveReason = 'normal' | 'timeout' | 'kick' | 'role change';
+export type LeaveReason = z.infer<typeof leaveReason>;
 /** Why the server removed this client (SPEC §3 banned reasons). */
-export type BannedReason = 'banned' | 'kick' | 'user_time_out' | 'room_disband';
+export type BannedReason = z.infer<typeof bannedReason>;
 
-/** Every push: its data. */
-export interface PushMap extends DownlinkPushes {
-  'peer-join': PeerInfo;
-  'peer-leave': { userId: string; tinyId: string; reason: LeaveReason };
-  /** Publish / mute flags of some users changed. */
-  'publish-list': { userList: PeerInfo[] };
-  banned: { reason: BannedReason; message?: string };
-  /** The server is going away: reconnect. */
-  'server-shutdown': Empty;
-}
+/** Every push: its data (from PUSH_SCHEMAS). */
+export type PushMap = { [P in keyof typeof PUSH_SCHEMAS]: z.infer<(typeof PUSH_SCHEMAS)[P]> };
 export type PushName = keyof PushMap;
 export interface PushMessage<P extends PushName = PushName> {
   push: P;

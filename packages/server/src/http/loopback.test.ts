@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopback } from './http-server.js';
+import { isLoopback } from './ops.js';
 
 describe('isLoopback (who may read the dev app key)', () => {
   it('accepts loopback clients only', () => {

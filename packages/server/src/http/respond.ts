@@ -77,11 +77,11 @@ function isGzip(req: IncomingMessage, body: Buffer): boolean {
 }
 
 /**
- * Reads a JSON body, gunzipping it when it is gzip (Content-Encoding: gzip, or gzip magic bytes with
- * any content type); at most `limit` bytes before and after decompression.
+ * Decodes a JSON body, gunzipping it when it is gzip (Content-Encoding: gzip, or gzip magic bytes with
+ * any content type); at most `limit` bytes after decompression too.
  */
-export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  let body = await readRaw(req, limit);
+async function decodeJson(req: IncomingMessage, raw: Buffer, limit: number): Promise<unknown> {
+  let body = raw;
   if (isGzip(req, body)) {
     try {
       body = await gunzipAsync(body, { maxOutputLength: limit });
@@ -97,4 +97,20 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<unk
   } catch {
     throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'body is not valid JSON');
   }
+}
+
+/**
+ * Reads a request body of at most `limit` bytes as its route's media type says: JSON (gzip allowed; an
+ * empty optional body is `{}`), or a form (urlencoded, or a JSON object whose values become text).
+ */
+export async function readBodyAs(req: IncomingMessage, type: 'application/json' | 'application/x-www-form-urlencoded', limit: number, required: boolean): Promise<unknown> {
+  const raw = await readRaw(req, limit);
+  if (raw.length === 0 && !required) return {};
+  if (type === 'application/json') return decodeJson(req, raw, limit);
+  if (req.headers['content-type']?.includes('application/json')) {
+    const parsed = await decodeJson(req, raw, limit);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'body must be an object');
+    return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+  }
+  return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
 }

@@ -7,7 +7,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { COMMANDS, LIMITS, type PushMessage } from '@conclave/protocol';
+import { LIMITS, type PushMessage } from '@conclave/protocol';
+import { COMMANDS } from '@conclave/protocol/schemas';
 import { genUserSig } from '@conclave/usersig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../server.js';

@@ -1,18 +1,20 @@
 import { genUserSig } from '@conclave/usersig';
 import { SERVER_CODE, type PushMessage, type ReplyMessage } from '@conclave/protocol';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../config/config.js';
 import { closeContext, createContext, type ServerContext } from '../context.js';
 import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
 import { createLogger } from '../log/logger.js';
+import { RoomRegistry } from '../room/room.js';
 import { SignalSession } from './session.js';
 
 const APP = { sdkAppId: 1400000123, secretKey: 'session-test-secret-key-0123456789' };
 const OTHER_APP = { sdkAppId: 1400000456, secretKey: 'another-apps-secret-key-987654321' };
 
-function context(): ServerContext {
+function context(logger = createLogger('silent')): ServerContext {
   const config = configFromEnv({}, { apps: [APP, OTHER_APP], logLevel: 'silent', storage: { path: ':memory:' } });
-  return createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent') });
+  return createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger });
 }
 
 /** A session with a recording transport. */
@@ -61,6 +63,33 @@ describe('SignalSession', () => {
     expect((c.out[3] as ReplyMessage).message).toMatch(/unknown command/);
     expect((await c.send('heartbeat', {})).code).toBe(0);
     expect(c.closed).toBeUndefined();
+  });
+
+  it('logs unparsable and invalid messages with the reason but never their content, the first few per connection', async () => {
+    const lines: { msg: string; reason?: string; cmd?: string }[] = [];
+    ctx = context(pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) }));
+    const c = client(ctx);
+    await c.session.handle('{"id":1,"cmd":"join","data":{"userSig":"SECRET-SIG"');
+    expect((await c.send('join', { ...(await joinData('ann', '5')), userSig: 'SECRET-SIG', privateMapKey: 'SECRET-KEY', sdkAppId: 'x' })).code).toBe(SERVER_CODE.INVALID_PARAMETER);
+    expect(lines.map((l) => [l.msg, l.cmd, l.reason])).toEqual([
+      ['invalid signalling message', undefined, 'message is not valid JSON'],
+      ['invalid signalling message', 'join', expect.stringMatching(/^join: sdkAppId: /)],
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/SECRET/);
+    for (let i = 0; i < 10; i++) await c.session.handle('nonsense');
+    expect(lines).toHaveLength(5);
+    expect(lines[4].msg).toMatch(/further invalid messages of this connection are not logged/);
+  });
+
+  it('join: userDefineRecordId is checked (SPEC §5); switch-role: latencyLevel 1 to 5', async () => {
+    ctx = context();
+    const c = client(ctx);
+    const badRecord = await c.send('join', await joinData('rec', '6', APP, { userDefineRecordId: 'no spaces allowed' }));
+    expect([badRecord.code, badRecord.message]).toEqual([SERVER_CODE.INVALID_PARAMETER, expect.stringMatching(/userDefineRecordId/)]);
+    expect((await c.send('join', await joinData('rec', '6', APP, { userDefineRecordId: 'rec_2026-11', trtcScene: 2 }))).code).toBe(0);
+    const badLevel = await c.send('switch-role', { role: 21, latencyLevel: 9 });
+    expect([badLevel.code, badLevel.message]).toEqual([SERVER_CODE.INVALID_PARAMETER, expect.stringMatching(/latencyLevel/)]);
+    expect((await c.send('switch-role', { role: 21, latencyLevel: 5 })).code).toBe(0);
   });
 
   it('refuses commands before join and data of the wrong shape, naming the field', async () => {
@@ -159,7 +188,8 @@ describe('SignalSession', () => {
     const resumed = await second.send('join', { ...(await joinData('u', '40')), resumeToken: sessionToken });
     expect(resumed.code).toBe(0);
     expect(resumed.data).toMatchObject({ resumed: true, tinyId, sessionToken, userList: [{ userId: 'w' }] });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The resume stopped the grace timer (no fixed wait for a leave that must not come): the session is attached.
+    expect(ctx.rooms.find(RoomRegistry.key(APP.sdkAppId, '40', false))?.get('u')?.detached).toBe(false);
     expect(watcher.pushes('peer-leave')).toEqual([]);
     expect(watcher.pushes('peer-join')).toHaveLength(1);
     expect((await second.send('heartbeat', {})).code).toBe(0);
@@ -171,6 +201,9 @@ describe('SignalSession', () => {
     third.session.closed('timeout');
     await expect.poll(() => watcher.pushes('peer-leave').length, { timeout: 2000 }).toBe(2);
     expect(watcher.pushes('peer-leave').at(-1)!.data).toMatchObject({ userId: 'u', reason: 'timeout' });
+    // By now the first drop's grace period (as long as the third's) is long over: the resume cancelled it, so
+    // the only leaves are the replaced session's kick and the third's time-out.
+    expect(watcher.pushes('peer-leave').map((p) => (p.data as { reason: string }).reason)).toEqual(['kick', 'timeout']);
   });
 
   it('lets an audience in live receive but not publish', async () => {

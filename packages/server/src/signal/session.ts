@@ -30,6 +30,9 @@ type Handler<C extends Command> = (data: CommandMap[C]['data']) => Promise<Comma
 
 let tinyIdCounter = 0;
 
+/** Invalid messages of one connection that are logged. */
+const INVALID_LOG_LIMIT = 5;
+
 /**
  * One signalling connection: validates every message, runs its command and replies with a code.
  * Bad input never throws out of here; it gets a reply and the connection goes on.
@@ -44,6 +47,7 @@ export class SignalSession {
   #windowStart = 0;
   #windowCount = 0;
   #joining = false;
+  #invalidCount = 0;
 
   constructor(ctx: ServerContext, transport: SessionTransport) {
     this.#ctx = ctx;
@@ -59,9 +63,11 @@ export class SignalSession {
       return;
     }
     let id = -1;
+    let cmd: Command | undefined;
     try {
       const envelope = parseEnvelope(raw);
       id = envelope.id;
+      cmd = envelope.cmd;
       if (!this.#withinRate()) throw new CommandError(SERVER_CODE.RATE_LIMITED, 'call frequency limit exceeded');
       const data = validateData(envelope.cmd, envelope.data);
       const reply = await this.#dispatch(envelope.cmd, data);
@@ -71,12 +77,24 @@ export class SignalSession {
         this.#reply({ id, code: error.code, message: error.message });
       } else if (error instanceof InvalidMessage) {
         const replyId = error.id ?? id;
+        this.#logInvalid(cmd, replyId, error.message);
         this.#reply({ id: replyId, code: error.code ?? (replyId === -1 ? SERVER_CODE.BAD_REQUEST : SERVER_CODE.INVALID_PARAMETER), message: error.message });
       } else {
-        this.#ctx.logger.error({ err: error }, 'command failed');
+        this.#ctx.logger.error({ err: error, cmd }, 'command failed');
         this.#reply({ id, code: SERVER_CODE.INTERNAL, message: 'internal error' });
       }
     }
+  }
+
+  /**
+   * Logs an unparsable or invalid message: what was wrong, never the message itself (it may carry a userSig
+   * or a privateMapKey). Only the first few of a connection, so a broken or hostile client cannot flood the log.
+   */
+  #logInvalid(cmd: Command | undefined, id: number, reason: string): void {
+    this.#invalidCount++;
+    if (this.#invalidCount > INVALID_LOG_LIMIT) return;
+    const last = this.#invalidCount === INVALID_LOG_LIMIT ? ' (further invalid messages of this connection are not logged)' : '';
+    this.#ctx.logger.warn({ cmd, id, userId: this.#participant?.userId, reason }, `invalid signalling message${last}`);
   }
 
   /**
@@ -208,12 +226,6 @@ export class SignalSession {
   readonly #handlers: { [C in Command]: Handler<C> } = {
     join: async (data) => {
       if (this.#participant || this.#joining) throw new CommandError(SERVER_CODE.ALREADY_JOINED, 'duplicate join() called');
-      if (!data.useStringRoomId) {
-        const roomId = Number(data.roomId);
-        if (!/^\d+$/.test(data.roomId) || roomId < LIMITS.MIN_ROOM_ID || roomId > LIMITS.MAX_ROOM_ID) {
-          throw new InvalidMessage('join: roomId must be an integer between [1, 4294967294]');
-        }
-      }
       this.#joining = true;
       try {
         const auth = await this.#ctx.auth.verifyJoin(data);

@@ -64,7 +64,7 @@ export class SignalServer {
       clearTimeout(timer);
       this.#refused.delete(socket);
     });
-    socket.on('error', () => undefined);
+    socket.on('error', (err) => this.#ctx.logger.warn({ err, address }, 'refused socket error'));
   }
 
   #accept(socket: WebSocket, address: string): void {

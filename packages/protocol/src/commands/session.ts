@@ -1,0 +1,61 @@
+/** Session commands: entering and leaving the room, keeping the connection alive, changing role. */
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { command, empty, iceServer, peerInfo, privateMapKey, roleCode, sceneCode, userId } from './fields.js';
+
+/** userDefineRecordId (SPEC §5): 1 to 64 letters, digits, hyphens and underscores. */
+export const userDefineRecordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, hyphens or underscores');
+
+export const joinData = z.object({
+  sdkAppId: z.int().min(1),
+  userId,
+  userSig: z.string().min(1).max(4096),
+  /** Integer room id, or the string room id when useStringRoomId is true. */
+  roomId: z.string().min(1).max(LIMITS.MAX_STR_ROOM_ID_LENGTH),
+  useStringRoomId: z.boolean(),
+  privateMapKey: privateMapKey.optional(),
+  latencyLevel: z.int().min(0).max(10).optional(),
+  trtcRole: roleCode,
+  trtcScene: sceneCode,
+  businessInfo: z.string().max(4096).optional(),
+  /** The app's own id for the cloud recording of this user's streams (SPEC §5). */
+  userDefineRecordId: userDefineRecordId.optional(),
+  version: z.string().max(64),
+  ua: z.string().max(1024),
+  terminalType: z.int(),
+  /**
+   * The sessionToken of an earlier join of this user in this room: when the server still holds that
+   * session (within its grace period after the connection dropped), the join resumes it and the others
+   * see neither a leave nor a join.
+   */
+  resumeToken: z.string().max(128).optional(),
+}).refine(
+  (d) => d.useStringRoomId || (/^\d{1,10}$/.test(d.roomId) && Number(d.roomId) >= LIMITS.MIN_ROOM_ID && Number(d.roomId) <= LIMITS.MAX_ROOM_ID),
+  { message: `roomId must be an integer between [${LIMITS.MIN_ROOM_ID}, ${LIMITS.MAX_ROOM_ID}]`, path: ['roomId'] },
+);
+
+export const joinReply = z.object({
+  tinyId: z.string(),
+  /** Proves a later join is the same session (see JoinData.resumeToken). */
+  sessionToken: z.string(),
+  /** True when this join resumed the earlier session: its media links were kept. */
+  resumed: z.boolean(),
+  /** Users already in the room, with their publish flags. */
+  userList: z.array(peerInfo),
+  iceServers: z.array(iceServer),
+});
+
+export const switchRoleData = z.object({
+  role: roleCode,
+  privateMapKey: privateMapKey.optional(),
+  /** SPEC §5: 1 to 5. */
+  latencyLevel: z.int().min(1).max(5).optional(),
+});
+
+/** The session group of CommandMap. */
+export const sessionCommands = {
+  join: command(joinData, joinReply),
+  leave: command(empty, empty),
+  heartbeat: command(empty, empty),
+  'switch-role': command(switchRoleData, empty),
+};

@@ -1,0 +1,16 @@
+/** Downlink commands: receiving a source user's streams. */
+import { z } from 'zod';
+import { command, empty, subscriptionWants, userId } from './fields.js';
+import { downlinkMids } from './downlink.js';
+
+export const subscribeData = subscriptionWants.extend({ srcUserId: userId });
+export const unsubscribeData = z.object({ srcUserId: userId });
+
+/** The subscribe group of CommandMap. */
+export const subscribeCommands = {
+  /** Starts receiving from a source user on the client's one downlink; the reply names its m-lines (downlink.ts). */
+  subscribe: command(subscribeData, downlinkMids),
+  /** Changes which streams of a source are forwarded (no renegotiation). */
+  'subscribe-change': command(subscribeData, empty),
+  unsubscribe: command(unsubscribeData, empty),
+};

@@ -1,0 +1,37 @@
+/** Scheduling (SPEC §7): `POST /api/v1/config`, form data. */
+import { z } from 'zod';
+import { iceServer } from '../commands/fields.js';
+
+/** Form fields of the scheduling request (urlencoded; JSON accepted too). The server checks the first three. */
+export const scheduleRequest = z.object({
+  sdkAppId: z.string().regex(/^\d{1,16}$/, 'must be a positive integer').refine((v) => Number(v) > 0 && Number.isSafeInteger(Number(v)), 'must be a positive integer'),
+  userId: z.string().min(1, 'is required'),
+  userSig: z.string().min(1, 'is required'),
+  isStrGroupId: z.string().optional(),
+  groupId: z.string().optional(),
+  sdkVersion: z.string().optional(),
+  role: z.string().optional(),
+  latencyLevel: z.string().optional(),
+  frameWorkType: z.string().optional(),
+});
+
+/** Body of the scheduling reply; refusals too are status 200 with a nonzero `code`. */
+export const scheduleResponse = z.object({
+  code: z.int(),
+  msg: z.string(),
+  data: z.object({
+    /** Signalling endpoints: full ws:// or wss:// URLs. */
+    domains: z.object({ main: z.string(), backup: z.string() }),
+    iceServers: z.array(iceServer),
+    iceTransportPolicy: z.enum(['all', 'relay']),
+    /** Auto-config flag for 2k/4k. */
+    trtcAutoConf: z.object({ enable2k4k: z.boolean() }),
+    config: z.object({
+      retryCount: z.int().optional(),
+      loggerDomain: z.string().optional(),
+      enterRoomTimeout: z.number().optional(),
+      /** When false the client must not cache this result. */
+      scheduleCache: z.boolean().optional(),
+    }),
+  }).optional(),
+});

@@ -1,0 +1,24 @@
+/** Every push the server sends, by name: the schemas PushMap (messages.ts) derives from. */
+import { z } from 'zod';
+import { downlinkOffer } from './commands/downlink.js';
+import { empty, peerInfo } from './commands/fields.js';
+
+/** Why a user left (SPEC §3 leave reasons). */
+export const leaveReason = z.enum(['normal', 'timeout', 'kick', 'role change']);
+/** Why the server removed this client (SPEC §3 banned reasons). */
+export const bannedReason = z.enum(['banned', 'kick', 'user_time_out', 'room_disband']);
+
+export const PUSH_SCHEMAS = {
+  'peer-join': peerInfo,
+  'peer-leave': z.object({ userId: z.string(), tinyId: z.string(), reason: leaveReason }),
+  /** Publish / mute flags of some users changed. */
+  'publish-list': z.object({ userList: z.array(peerInfo) }),
+  banned: z.object({ reason: bannedReason, message: z.string().optional() }),
+  /** The server is going away: reconnect. */
+  'server-shutdown': empty,
+  /** A server offer for the client's downlink (commands/downlink.ts). */
+  'downlink-offer': downlinkOffer,
+} satisfies Record<string, z.ZodType>;
+
+/** Every push name. */
+export const PUSHES = Object.freeze(Object.keys(PUSH_SCHEMAS)) as readonly (keyof typeof PUSH_SCHEMAS)[];

@@ -1,0 +1,45 @@
+import { openApiDocument } from '@conclave/protocol/schemas';
+import type { ServerContext } from '../context.js';
+import { HttpError } from './respond.js';
+import { HttpReply, type Bindings } from './router.js';
+import { HTTP_CODE } from '@conclave/protocol';
+
+/** True for a client on this machine (IPv4 or IPv6 loopback). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
+/** Health, Prometheus metrics, the OpenAPI document and the dev app's keys. */
+export function opsEndpoints(ctx: ServerContext): Bindings<'health' | 'metrics' | 'openApi' | 'devApp'> {
+  let openapi: Record<string, unknown> | undefined;
+  return {
+    health: {
+      handle: () => {
+        let users = 0;
+        for (const room of ctx.rooms.rooms()) users += room.size;
+        const ok = ctx.store.healthy();
+        return new HttpReply(ok ? 200 : 503, {
+          status: ok ? 'ok' : 'degraded', rooms: ctx.rooms.size, users, connections: ctx.connections.total,
+          storage: ok ? 'ok' : 'failing', uptimeSeconds: Math.round(process.uptime()),
+        } as const);
+      },
+    },
+    metrics: {
+      handle: async () => new HttpReply(200, await ctx.metrics.text(), { 'content-type': ctx.metrics.contentType }, true),
+    },
+    openApi: {
+      // Generated from the schemas once per process; equal to packages/server/openapi.json (a test checks).
+      handle: () => new HttpReply(200, openapi ??= openApiDocument(), { 'cache-control': 'no-cache' }),
+    },
+    devApp: {
+      handle: ({ req }) => {
+        // The dev app's key lets anyone sign in as anyone: only hand it to this machine's own browser.
+        if (!ctx.config.devMode || !isLoopback(req.socket.remoteAddress)) throw new HttpError(404, HTTP_CODE.NOT_FOUND, 'not found: /api/dev/app');
+        const app = ctx.config.apps[0];
+        return { sdkAppId: app.sdkAppId, secretKey: app.secretKey, adminKey: app.adminKey };
+      },
+    },
+  };
+}
