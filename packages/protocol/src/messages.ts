@@ -8,8 +8,8 @@
 import type { z } from 'zod';
 import type { COMMAND_SCHEMAS } from './commands/index.js';
 import type {
-  empty, flagData, joinData, joinReply, peerInfo, roleCode, sceneCode, sdpData, subscribeAnswerData, subscribeData,
-  subscriptionWants, switchRoleData, unsubscribeData,
+  downlinkAnswerData, downlinkMids, downlinkOffer, empty, flagData, joinData, joinReply, peerInfo, roleCode, sceneCode, sdpData,
+  subscribeData, subscriptionWants, switchRoleData, unsubscribeData,
 } from './commands/index.js';
 import type { bannedReason, leaveReason, PUSH_SCHEMAS } from './pushes.js';
 
@@ -29,10 +29,14 @@ export type JoinReply = z.infer<typeof joinReply>;
 export type SdpData = z.infer<typeof sdpData>;
 export type FlagData = z.infer<typeof flagData>;
 export type SubscribeData = z.infer<typeof subscribeData>;
-export type SubscribeAnswerData = z.infer<typeof subscribeAnswerData>;
 export type UnsubscribeData = z.infer<typeof unsubscribeData>;
 export type SwitchRoleData = z.infer<typeof switchRoleData>;
 export type Empty = z.infer<typeof empty>;
+/** Where one subscription's streams arrive on the client's downlink: the mids of its three m-lines. */
+export type DownlinkMids = z.infer<typeof downlinkMids>;
+/** A server offer for the client's downlink. */
+export type DownlinkOffer = z.infer<typeof downlinkOffer>;
+export type DownlinkAnswerData = z.infer<typeof downlinkAnswerData>;
 
 /** Every command: its request data and its reply data (from COMMAND_SCHEMAS). */
 export type CommandMap = {

@@ -1,5 +1,6 @@
 /** Every push the server sends, by name: the schemas PushMap (messages.ts) derives from. */
 import { z } from 'zod';
+import { downlinkOffer } from './commands/downlink.js';
 import { empty, peerInfo } from './commands/fields.js';
 
 /** Why a user left (SPEC §3 leave reasons). */
@@ -15,6 +16,8 @@ export const PUSH_SCHEMAS = {
   banned: z.object({ reason: bannedReason, message: z.string().optional() }),
   /** The server is going away: reconnect. */
   'server-shutdown': empty,
+  /** A server offer for the client's downlink (commands/downlink.ts). */
+  'downlink-offer': downlinkOffer,
 } satisfies Record<string, z.ZodType>;
 
 /** Every push name. */

@@ -2,6 +2,7 @@
  * Every signalling command's schemas, by name. A group of commands lives in its own file and is spread
  * in here; CommandMap (messages.ts) and the server's validation both derive from this one object.
  */
+import { downlinkCommands } from './downlink.js';
 import { publishCommands } from './publish.js';
 import { sessionCommands } from './session.js';
 import { subscribeCommands } from './subscribe.js';
@@ -11,6 +12,7 @@ export const COMMAND_SCHEMAS = {
   ...sessionCommands,
   ...publishCommands,
   ...subscribeCommands,
+  ...downlinkCommands,
 } satisfies Record<string, CommandSchema>;
 
 /** Every command name. */
@@ -20,3 +22,4 @@ export * from './fields.js';
 export * from './session.js';
 export * from './publish.js';
 export * from './subscribe.js';
+export * from './downlink.js';

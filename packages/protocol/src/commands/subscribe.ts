@@ -1,18 +1,15 @@
 /** Downlink commands: receiving a source user's streams. */
 import { z } from 'zod';
-import { command, empty, sdp, subscriptionWants, userId } from './fields.js';
-import { sdpData } from './publish.js';
+import { command, empty, subscriptionWants, userId } from './fields.js';
+import { downlinkMids } from './downlink.js';
 
 export const subscribeData = subscriptionWants.extend({ srcUserId: userId });
-export const subscribeAnswerData = z.object({ srcUserId: userId, sdp });
 export const unsubscribeData = z.object({ srcUserId: userId });
 
 /** The subscribe group of CommandMap. */
 export const subscribeCommands = {
-  /** Starts receiving from a source user; the reply carries the server's offer for that downlink. */
-  subscribe: command(subscribeData, sdpData),
-  /** The client's answer to a subscribe offer. */
-  'subscribe-answer': command(subscribeAnswerData, empty),
+  /** Starts receiving from a source user on the client's one downlink; the reply names its m-lines (downlink.ts). */
+  subscribe: command(subscribeData, downlinkMids),
   /** Changes which streams of a source are forwarded (no renegotiation). */
   'subscribe-change': command(subscribeData, empty),
   unsubscribe: command(unsubscribeData, empty),

@@ -47,16 +47,17 @@ async function setup(reply: (r: Request) => Promise<unknown>) {
     request: (cmd: string, data: Record<string, unknown>, timeout?: number) => {
       const r = { cmd, data, timeout };
       requests.push(r);
-      if (cmd === 'subscribe') return Promise.resolve({ sdp: 'offer' });
-      if (cmd === 'subscribe-answer') return Promise.resolve({});
+      if (cmd === 'subscribe') return Promise.resolve({ audio: '0', video: '1', aux: '2' });
       return reply(r);
     },
   } as unknown as SignalChannel;
   const events = new Emitter<TRTCEventTypes>();
   const config = { autoReceiveAudio: true, autoReceiveVideo: false } as EnterRoomConfig;
   // The downlink is the only part faked: there is no peer connection in this environment.
+  const receiver = { track: undefined } as unknown as RTCRtpReceiver;
   const fakeDownlink = () => ({
-    tracks: {}, peerConnection: { connectionState: 'connected' }, answer: async () => 'answer', close: () => undefined,
+    peerConnection: { connectionState: 'connected' }, answer: async () => 'answer', close: () => undefined,
+    receivers: async () => ({ audio: receiver, video: receiver, aux: receiver }),
   }) as unknown as Downlink;
   const remotes = new RemoteUsers({
     events, signal: () => signal, config: () => config, joined: () => true, userId: () => 'me',
@@ -67,7 +68,8 @@ async function setup(reply: (r: Request) => Promise<unknown>) {
   // Already subscribed to the audio.
   remotes.onPublishList({ userList: [{ userId: 'a', tinyId: '1', role: 20, flag: FLAG.AUDIO | FLAG.VIDEO | FLAG.SMALL }] });
   await user.queue.idle();
-  expect(requests.map((r) => r.cmd)).toEqual(['subscribe', 'subscribe-answer']);
+  // One subscribe; its reply names the m-lines on the one downlink.
+  expect(requests.map((r) => r.cmd)).toEqual(['subscribe']);
   expect(user.sent).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
   requests.length = 0;
   return { remotes, user, requests };

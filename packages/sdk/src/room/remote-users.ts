@@ -67,15 +67,20 @@ export class RemoteUsers {
    * come back within `graceMs`; with `rebuild` every link is recreated (a new server session).
    */
   reconcile(peers: PeerInfo[], rebuild: boolean, graceMs: number): void {
-    for (const user of this.#users.values()) {
-      if (rebuild || this.subscriptions.linkDead(user)) this.subscriptions.close(user);
-    }
+    const dead = this.subscriptions.peerConnection && ['failed', 'closed'].includes(this.subscriptions.peerConnection.connectionState);
+    if (rebuild || dead) this.subscriptions.resetDownlink();
     const present = new Set(peers.map((peer) => peer.userId));
     for (const user of [...this.#users.values()]) {
       if (!present.has(user.userId)) this.#scheduleExit(user.userId, graceMs);
     }
     this.addPeers(peers);
     for (const user of this.#users.values()) this.subscriptions.syncLater(user, 'resubscribe');
+  }
+
+  /** The downlink failed: it is discarded and every user subscribed again on a new one. */
+  rebuildDownlink(): void {
+    this.subscriptions.resetDownlink();
+    for (const user of this.#users.values()) this.subscriptions.syncLater(user, 'downlink rebuild');
   }
 
   #scheduleExit(userId: string, graceMs: number): void {

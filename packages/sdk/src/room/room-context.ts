@@ -6,7 +6,8 @@ import type { RemoteUser } from './remote-user.js';
 /** Pipes the encoded frames of senders and receivers (see RoomContext.encoded). */
 export interface EncodedHooks {
   sender(slot: 'audio' | 'video' | 'small' | 'aux', sender: RTCRtpSender): void;
-  receiver(userId: string, slot: 'audio' | 'video' | 'aux', receiver: RTCRtpReceiver): void;
+  /** `userId` is read at each frame: a downlink m-line carries different users over time. */
+  receiver(userId: () => string, slot: 'audio' | 'video' | 'aux', receiver: RTCRtpReceiver): void;
 }
 
 /** What the room's parts (remote users, publisher) need from the room session. */

@@ -87,7 +87,7 @@ export class Room {
       joined: () => this.machine.state === 'joined',
       signalOpen: () => this.#signal?.isOpen === true,
       emitError: (error) => this.#events.emit('error', error),
-      rebuild: (kind, user) => this.#rebuildLink(kind, user),
+      rebuild: (kind) => this.#rebuildLink(kind),
       rejoin: () => this.#rejoinReporting(),
     });
     const ctx: RoomContext = {
@@ -275,6 +275,7 @@ export class Room {
     });
     signal.on('peer-leave', ({ userId }) => this.remotes.onPeerLeave(userId));
     signal.on('publish-list', (list) => this.remotes.onPublishList(list));
+    signal.on('downlink-offer', (offer) => this.remotes.subscriptions.onOffer(offer));
     signal.on('banned', (data) => this.#onBanned(data));
     signal.on('lost', (reason) => {
       if (signal !== this.#signal) return;
@@ -324,14 +325,13 @@ export class Room {
   }
 
   /** Rebuilds a failed media link through signalling. */
-  #rebuildLink(kind: 'uplink' | 'downlink', user?: RemoteUser): void {
+  #rebuildLink(kind: 'uplink' | 'downlink'): void {
     const report = (error: unknown) => this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
     if (kind === 'uplink') {
       this.publisher.closeUplink();
       this.publisher.publishPending().catch(report);
-    } else if (user && this.remotes.get(user.userId) === user) {
-      this.remotes.subscriptions.close(user);
-      this.remotes.subscriptions.sync(user).catch(report);
+    } else {
+      this.remotes.rebuildDownlink();
     }
   }
 

@@ -1,7 +1,8 @@
 import { log } from '../log/logger.js';
 import { applyJitterTarget, jitterTargets } from '../playback/jitter-target.js';
 import { operationFailed } from '../errors/catalogue.js';
-import { Downlink } from '../transport/downlink.js';
+import type { DownlinkMids, DownlinkOffer } from '@conclave/protocol';
+import { Downlink, type DownlinkSlot } from '../transport/downlink.js';
 import { computeWants, SMALL_SWITCH_RETRIES, sameWants, wantsAnything, type RemoteUser, type Wants } from './remote-user.js';
 import type { RoomContext } from './room-context.js';
 
@@ -10,7 +11,7 @@ export const SUBSCRIBE_TIMEOUT_MS = 10_000;
 /** Delay between re-subscriptions of a failed big/small switch. */
 const SMALL_SWITCH_RETRY_DELAY_MS = 1_000;
 
-type Tracks = Downlink['tracks'];
+type Tracks = Partial<Record<DownlinkSlot, MediaStreamTrack>>;
 
 /** What subscriptions need from the roster around them. */
 export interface SubscriptionHost {
@@ -21,9 +22,15 @@ export interface SubscriptionHost {
   mediaChanged(user: RemoteUser, tracks: Tracks, sent: Wants | undefined): void;
 }
 
-/** Makes the receive-only peer connection of one remote user (replaceable in tests). */
+/** Makes the client's receive-only peer connection (replaceable in tests). */
 export type DownlinkFactory = (iceServers: RTCIceServer[], policy: RTCIceTransportPolicy, onTrack: () => void,
-  encoded?: (slot: 'audio' | 'video' | 'aux', receiver: RTCRtpReceiver) => void) => Downlink;
+  encoded?: (mid: string, slot: DownlinkSlot, receiver: RTCRtpReceiver) => void) => Downlink;
+
+/** One subscription on the downlink: its mids and receivers. */
+interface Carried {
+  mids: DownlinkMids;
+  receivers: Record<DownlinkSlot, RTCRtpReceiver>;
+}
 
 const newDownlink: DownlinkFactory = (iceServers, policy, onTrack, encoded) => new Downlink(iceServers, policy, onTrack, encoded);
 
@@ -33,14 +40,22 @@ const newDownlink: DownlinkFactory = (iceServers, policy, onTrack, encoded) => n
  * the server over signalling, serialised per user. A failed big/small switch is retried up to 10 times,
  * then the preference is dropped.
  *
- * Transport: one receive-only downlink per remote user; the server offers on `subscribe`, then
- * `subscribe-change` changes what flows without renegotiation, `unsubscribe` ends it. Only the methods
- * under "transport" below know that.
+ * Transport: one receive-only downlink for every remote user (DESIGN "Media path"). `subscribe`
+ * replies with the mids of the three m-lines carrying the user (the server pushes a `downlink-offer`
+ * first when it adds m-lines, answered with `downlink-answer`); `subscribe-change` changes what flows
+ * without renegotiation; `unsubscribe` frees the m-lines for the next user. A failed downlink is
+ * discarded with `downlink-reset` and every user subscribed again. Only the methods under
+ * "transport" below know that.
  */
 export class Subscriptions {
   readonly #host: SubscriptionHost;
-  readonly #links = new Map<RemoteUser, Downlink>();
+  readonly #links = new Map<RemoteUser, Carried>();
   readonly #createDownlink: DownlinkFactory;
+  #downlink: Downlink | undefined;
+  /** A downlink-reset in progress: offers are dropped until it is answered, subscriptions wait for it. */
+  #resetting: Promise<unknown> | undefined;
+  /** Which user each m-line carries now (for SEI, read at each frame). */
+  readonly #midUser = new Map<string, string>();
 
   constructor(host: SubscriptionHost, createDownlink: DownlinkFactory = newDownlink) {
     this.#host = host;
@@ -123,42 +138,82 @@ export class Subscriptions {
 
   /** The tracks received of `user` (subscribed or not). */
   tracks(user: RemoteUser): Tracks {
-    return this.#links.get(user)?.tracks ?? {};
+    const carried = this.#links.get(user);
+    if (!carried) return {};
+    const { audio, video, aux } = carried.receivers;
+    return { audio: audio.track, video: video.track, aux: aux.track };
   }
 
-  /** The peer connections media arrives on, per remote user (for statistics). */
-  peerConnections(): { userId: string; pc: RTCPeerConnection }[] {
-    return [...this.#links].map(([user, link]) => ({ userId: user.userId, pc: link.peerConnection }));
+  /** The peer connection media arrives on, with the mids of each remote user (for statistics). */
+  peerConnections(): { userId: string; pc: RTCPeerConnection; mids: DownlinkMids }[] {
+    const pc = this.#downlink?.peerConnection;
+    return pc ? [...this.#links].map(([user, carried]) => ({ userId: user.userId, pc, mids: carried.mids })) : [];
+  }
+
+  /** The downlink peer connection, if any. */
+  get peerConnection(): RTCPeerConnection | undefined {
+    return this.#downlink?.peerConnection;
   }
 
   /** True when what carries `user`'s media is gone or failed (it is rebuilt after a reconnection). */
   linkDead(user: RemoteUser): boolean {
-    const state = this.#links.get(user)?.peerConnection.connectionState;
+    const state = this.#links.has(user) ? this.#downlink?.peerConnection.connectionState : undefined;
     return state === undefined || state === 'failed' || state === 'closed';
   }
 
+  /** A server offer for the downlink: applied in order, answered at once. */
+  onOffer(offer: DownlinkOffer): void {
+    if (this.#resetting) return; // meant for the downlink being discarded
+    const downlink = this.#ensureDownlink();
+    downlink.answer(offer.sdp)
+      .then((sdp) => this.#host.ctx.signal()?.request('downlink-answer', { seq: offer.seq, sdp }, SUBSCRIBE_TIMEOUT_MS))
+      .catch((error: unknown) => log.warn(`downlink offer ${offer.seq} failed:`, error));
+  }
+
+  /**
+   * Discards the downlink (it failed, or a new server session has none): every subscription ends
+   * locally and on the server, players stop; the caller subscribes again.
+   */
+  resetDownlink(): void {
+    for (const user of [...this.#links.keys()]) this.close(user);
+    this.#downlink?.close();
+    this.#downlink = undefined;
+    this.#midUser.clear();
+    const signal = this.#host.ctx.signal();
+    if (!signal) return;
+    const reset = signal.request('downlink-reset', {}, SUBSCRIBE_TIMEOUT_MS).catch((error: unknown) => log.warn('downlink reset failed:', error));
+    this.#resetting = reset;
+    void reset.finally(() => {
+      if (this.#resetting === reset) this.#resetting = undefined;
+    });
+  }
+
+  #ensureDownlink(): Downlink {
+    if (this.#downlink) return this.#downlink;
+    const ctx = this.#host.ctx;
+    const encoded = ctx.encoded?.();
+    const downlink = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
+      for (const user of this.#links.keys()) this.#mediaChanged(user);
+    }, encoded && ((mid, slot, receiver) => encoded.receiver(() => this.#midUser.get(mid) ?? '', slot, receiver)));
+    this.#downlink = downlink;
+    ctx.watchLink(downlink.peerConnection, 'downlink');
+    return downlink;
+  }
+
   async #subscribe(user: RemoteUser, wants: Wants): Promise<void> {
+    await this.#resetting;
     const ctx = this.#host.ctx;
     const signal = ctx.signal();
     if (!signal) return;
-    const encoded = ctx.encoded?.();
-    const link = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
-      // jitterBufferDelay / playoutDelay of enterRoom, on each receiver as its track arrives.
-      const targets = jitterTargets(ctx.config());
-      for (const [slot, receiver] of Object.entries(link.receivers ?? {})) applyJitterTarget(receiver, slot as 'audio' | 'video' | 'aux', targets);
-      this.#mediaChanged(user);
-    },
-      encoded && ((slot, receiver) => encoded.receiver(user.userId, slot, receiver)));
-    this.#links.set(user, link);
-    ctx.watchLink(link.peerConnection, 'downlink', user);
-    try {
-      const { sdp } = await signal.request('subscribe', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
-      const answer = await link.answer(sdp);
-      await signal.request('subscribe-answer', { srcUserId: user.userId, sdp: answer }, SUBSCRIBE_TIMEOUT_MS);
-    } catch (error) {
-      if (this.#links.get(user) === link) this.close(user);
-      throw error;
-    }
+    const downlink = this.#ensureDownlink();
+    const mids = await signal.request('subscribe', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
+    const receivers = await downlink.receivers(mids, SUBSCRIBE_TIMEOUT_MS);
+    if (this.#downlink !== downlink) throw new Error('the downlink was reset meanwhile');
+    // jitterBufferDelay / playoutDelay of enterRoom, on each receiver of the user.
+    const targets = jitterTargets(ctx.config());
+    for (const [slot, receiver] of Object.entries(receivers)) applyJitterTarget(receiver, slot as 'audio' | 'video' | 'aux', targets);
+    for (const slot of ['audio', 'video', 'aux'] as const) this.#midUser.set(mids[slot], user.userId);
+    this.#links.set(user, { mids, receivers });
   }
 
   async #change(user: RemoteUser, wants: Wants): Promise<void> {
@@ -178,9 +233,13 @@ export class Subscriptions {
     }
   }
 
-  /** Closes what carries `user`'s media; players stop. What the app asked for is kept for a resubscription. */
+  /**
+   * Forgets what carries `user`'s media (its m-lines stay on the downlink for the next user); players
+   * stop. What the app asked for is kept for a resubscription.
+   */
   close(user: RemoteUser): void {
-    this.#links.get(user)?.close();
+    const carried = this.#links.get(user);
+    if (carried) for (const slot of ['audio', 'video', 'aux'] as const) this.#midUser.delete(carried.mids[slot]);
     this.#links.delete(user);
     user.sent = undefined;
     this.#mediaChanged(user);
@@ -189,5 +248,8 @@ export class Subscriptions {
   /** Closes every link (the room is left or reset). */
   closeAll(): void {
     for (const user of [...this.#links.keys()]) this.close(user);
+    this.#downlink?.close();
+    this.#downlink = undefined;
+    this.#midUser.clear();
   }
 }

@@ -73,8 +73,8 @@ export class SeiChannel {
     });
   }
 
-  /** Pipes a receiver of `userId`: SEI of main and auxiliary video becomes sei-message events. */
-  attachReceiver(userId: string, slot: string, receiver: RTCRtpReceiver): void {
+  /** Pipes a receiver of `userId` (read at each frame): SEI of main and auxiliary video becomes sei-message events. */
+  attachReceiver(userId: string | (() => string), slot: string, receiver: RTCRtpReceiver): void {
     const streamType = slot === 'video' ? 'main' : slot === 'aux' ? 'sub' : undefined;
     this.#pipe(receiver as unknown as WithEncodedStreams, (frame) => {
       if (!streamType) return;
@@ -86,7 +86,7 @@ export class SeiChannel {
         return;
       }
       for (const message of messages) {
-        this.#events.emit('sei-message', { data: message.payload.slice().buffer, userId, streamType, seiPayloadType: message.payloadType });
+        this.#events.emit('sei-message', { data: message.payload.slice().buffer, userId: typeof userId === 'function' ? userId() : userId, streamType, seiPayloadType: message.payloadType });
       }
     });
   }

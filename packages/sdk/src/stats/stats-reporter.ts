@@ -19,7 +19,8 @@ const DOWNLINK_ORDER = ['audio', 'video', 'aux'];
 export interface StatsSources {
   joined(): boolean;
   uplink(): RTCPeerConnection | undefined;
-  downlinks(): { userId: string; pc: RTCPeerConnection }[];
+  /** The downlink with, per remote user, the mids of the m-lines carrying that user (when one link carries several). */
+  downlinks(): { userId: string; pc: RTCPeerConnection; mids?: { audio: string; video: string; aux: string } }[];
   /** The data link (its RTT stands in when no media flows). */
   dataLink(): RTCPeerConnection | undefined;
   /** Freeze figures of the remote videos being played. */
@@ -39,6 +40,23 @@ async function read(pc: RTCPeerConnection, order: readonly string[]): Promise<{ 
   });
   return { stats, slotOf: (mid) => (mid === undefined ? undefined : mids.get(mid)) };
 }
+
+/** A peer connection's stats now and at the previous read. */
+interface Snapshot {
+  stats: Stat[];
+  before: Stat[];
+  slotOf: (mid: string | undefined) => string | undefined;
+}
+
+/** One remote user's part of a shared downlink's stats: its m-lines' RTP entries and every other entry. */
+function viewOf(stats: Stat[], mids: { audio: string; video: string; aux: string }): Stat[] {
+  const own = new Set([mids.audio, mids.video, mids.aux]);
+  return stats.filter((s) => s.type !== 'inbound-rtp' || own.has(String(s.mid)));
+}
+
+/** Slot names of a shared downlink's m-lines for one user. */
+const slotsOf = (mids: { audio: string; video: string; aux: string }) => (mid: string | undefined) =>
+  mid === mids.audio ? 'audio' : mid === mids.video ? 'video' : mid === mids.aux ? 'aux' : undefined;
 
 const toStatistic = (f: DirectionFigures | undefined): StreamStatistic => ({
   audio: { bitrate: f?.audio.bitrate ?? 0, audioLevel: Math.round((f?.audio.audioLevel ?? 0) * 1000) / 1000 },
@@ -116,7 +134,7 @@ export class StatsReporter {
     this.#meter.stop();
   }
 
-  async #snapshot(pc: RTCPeerConnection, order: readonly string[], store: WeakMap<RTCPeerConnection, Stat[]>) {
+  async #snapshot(pc: RTCPeerConnection, order: readonly string[], store: WeakMap<RTCPeerConnection, Stat[]>): Promise<Snapshot> {
     const { stats, slotOf } = await read(pc, order);
     const before = store.get(pc) ?? [];
     store.set(pc, stats);
@@ -129,10 +147,18 @@ export class StatsReporter {
       ? await this.#snapshot(uplinkPc, UPLINK_ORDER, this.#prevStats).then(({ stats, before, slotOf }) => sendFigures(stats, before, slotOf))
       : undefined;
     const remotes: { userId: string; figures: DirectionFigures; down: boolean }[] = [];
-    for (const { userId, pc } of this.#sources.downlinks()) {
+    const shared = new Map<RTCPeerConnection, Promise<Snapshot>>();
+    for (const { userId, pc, mids } of this.#sources.downlinks()) {
       if (pc.connectionState === 'closed') continue;
-      const { stats, before, slotOf } = await this.#snapshot(pc, DOWNLINK_ORDER, this.#prevStats);
-      remotes.push({ userId, figures: receiveFigures(stats, before, slotOf), down: isDown(pc) });
+      // A downlink carrying several users is read once per tick and split by mid.
+      let snapshot = shared.get(pc);
+      if (!snapshot) {
+        snapshot = this.#snapshot(pc, DOWNLINK_ORDER, this.#prevStats);
+        shared.set(pc, snapshot);
+      }
+      const { stats, before, slotOf } = await snapshot;
+      const figures = mids ? receiveFigures(viewOf(stats, mids), viewOf(before, mids), slotsOf(mids)) : receiveFigures(stats, before, slotOf);
+      remotes.push({ userId, figures, down: isDown(pc) });
     }
     const dataPc = this.#sources.dataLink();
     const dataRtt = dataPc && dataPc.connectionState === 'connected' ? rttOf(await read(dataPc, []).then((r) => r.stats)) : 0;
@@ -204,9 +230,17 @@ export class StatsReporter {
     if (!measured && mic?.track.enabled) local = this.#meter.level(mic.track);
     if (mic?.muted) local = 0;
     result.push({ userId: '', volume: volumeOf(local), floatVolume: Math.round(local * 1000) / 1000 });
-    for (const { userId, pc } of this.#sources.downlinks()) {
+    const sharedVolume = new Map<RTCPeerConnection, Promise<Snapshot>>();
+    for (const { userId, pc, mids } of this.#sources.downlinks()) {
       if (pc.connectionState === 'closed') continue;
-      const { stats, before } = await this.#snapshot(pc, DOWNLINK_ORDER, this.#prevVolume);
+      let snapshot = sharedVolume.get(pc);
+      if (!snapshot) {
+        snapshot = this.#snapshot(pc, DOWNLINK_ORDER, this.#prevVolume);
+        sharedVolume.set(pc, snapshot);
+      }
+      const read = await snapshot;
+      const stats = mids ? viewOf(read.stats, mids) : read.stats;
+      const before = mids ? viewOf(read.before, mids) : read.before;
       const prev = new Map(before.map((s) => [s.id, s]));
       let level = 0;
       let hasAudio = false;

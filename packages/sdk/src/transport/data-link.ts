@@ -1,5 +1,4 @@
 import { DATA_CHANNEL_LABEL } from '@conclave/protocol';
-import { waitForIceGathering } from './ice.js';
 
 /** Sends the offer to the server and returns its answer. */
 export type DataLinkNegotiator = (offerSdp: string) => Promise<string>;
@@ -28,10 +27,9 @@ export class DataLink {
     });
   }
 
-  /** Negotiates with the server. */
+  /** Negotiates with the server (the offer goes out without waiting for ICE gathering, as the uplink's). */
   async connect(negotiate: DataLinkNegotiator): Promise<void> {
     await this.#pc.setLocalDescription(await this.#pc.createOffer());
-    await waitForIceGathering(this.#pc);
     const answer = await negotiate(this.#pc.localDescription?.sdp ?? '');
     await this.#pc.setRemoteDescription({ type: 'answer', sdp: answer });
   }

@@ -1,45 +1,83 @@
-import { waitForIceGathering } from './ice.js';
+import type { DownlinkMids } from '@conclave/protocol';
 
-/** A remote track as it arrives on a downlink. */
-export interface IncomingTrack {
-  slot: 'audio' | 'video' | 'aux';
-  track: MediaStreamTrack;
-}
+/** The three m-lines of one subscription. */
+export type DownlinkSlot = keyof DownlinkMids;
+
+const SLOTS: readonly DownlinkSlot[] = ['audio', 'video', 'aux'];
 
 /**
- * The receive-only peer connection carrying one remote user's media. The server offers three
- * m-lines (audio, main video, auxiliary video); what flows on them changes without renegotiation.
+ * The client's one receive-only peer connection, whatever the number of remote users (DESIGN "Media
+ * path"). The server offers: each subscription occupies three m-lines (audio, main video, auxiliary
+ * video) named by the mids the `subscribe` reply carries; an ended subscription's m-lines carry the
+ * next one. Offers are applied one at a time, in order. Receiver tracks are never stopped here: a
+ * reused m-line keeps its track for the next user.
  */
 export class Downlink {
   readonly #pc: RTCPeerConnection;
-  readonly tracks: Partial<Record<IncomingTrack['slot'], MediaStreamTrack>> = {};
-  /** The receiver of each slot (e.g. for encoded transforms that read SEI). */
-  readonly receivers: Partial<Record<IncomingTrack['slot'], RTCRtpReceiver>> = {};
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #waiters = new Set<() => void>();
 
   /**
    * @param encoded with it, the connection exposes encoded frames (encodedInsertableStreams) and each
-   * receiver is handed to `encoded` when its track arrives, which must pipe it (SEI extraction).
+   * receiver is handed to `encoded` with its mid and slot when its track first arrives, which must pipe
+   * it (SEI). M-lines come in groups of three in slot order, so a receiver's slot never changes.
    */
-  constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy, onTrack: (incoming: IncomingTrack) => void,
-    encoded?: (slot: IncomingTrack['slot'], receiver: RTCRtpReceiver) => void) {
+  constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy, onTrack: () => void,
+    encoded?: (mid: string, slot: DownlinkSlot, receiver: RTCRtpReceiver) => void) {
     this.#pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
+    const piped = new WeakSet<RTCRtpReceiver>();
     this.#pc.addEventListener('track', (event) => {
-      const index = this.#pc.getTransceivers().indexOf(event.transceiver);
-      const slot = index === 0 ? 'audio' : index === 1 ? 'video' : index === 2 ? 'aux' : undefined;
-      if (!slot) return;
-      this.tracks[slot] = event.track;
-      this.receivers[slot] = event.receiver;
-      encoded?.(slot, event.receiver);
-      onTrack({ slot, track: event.track });
+      const mid = event.transceiver.mid;
+      if (encoded && mid !== null && !piped.has(event.receiver)) {
+        piped.add(event.receiver);
+        encoded(mid, SLOTS[this.#pc.getTransceivers().indexOf(event.transceiver) % 3], event.receiver);
+      }
+      onTrack();
     });
   }
 
-  /** Applies the server's offer and returns the answer to send back. */
-  async answer(offerSdp: string): Promise<string> {
-    await this.#pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
-    await this.#pc.setLocalDescription(await this.#pc.createAnswer());
-    await waitForIceGathering(this.#pc);
-    return this.#pc.localDescription?.sdp ?? '';
+  /**
+   * Applies a server offer and returns the answer to send back at once: no waiting for ICE gathering,
+   * the server learns this side's address from its connectivity checks (it is ICE-lite or answers
+   * peer-reflexive candidates), so the link connects as soon as the checks meet.
+   */
+  answer(offerSdp: string): Promise<string> {
+    const run = async () => {
+      await this.#pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+      await this.#pc.setLocalDescription(await this.#pc.createAnswer());
+      for (const wake of [...this.#waiters]) wake();
+      return this.#pc.localDescription?.sdp ?? '';
+    };
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The receivers of a subscription, once the offer carrying its mids was applied (bounded wait). */
+  async receivers(mids: DownlinkMids, timeoutMs: number): Promise<Record<DownlinkSlot, RTCRtpReceiver>> {
+    const find = () => {
+      const found: Partial<Record<DownlinkSlot, RTCRtpReceiver>> = {};
+      for (const transceiver of this.#pc.getTransceivers()) {
+        for (const slot of SLOTS) if (transceiver.mid === mids[slot]) found[slot] = transceiver.receiver;
+      }
+      return SLOTS.every((slot) => found[slot]) ? found as Record<DownlinkSlot, RTCRtpReceiver> : undefined;
+    };
+    const now = find();
+    if (now) return now;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiters.delete(check);
+        reject(new Error(`downlink m-lines ${mids.audio}/${mids.video}/${mids.aux} did not arrive`));
+      }, timeoutMs);
+      const check = () => {
+        const found = find();
+        if (!found) return;
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        resolve(found);
+      };
+      this.#waiters.add(check);
+    });
   }
 
   get peerConnection(): RTCPeerConnection {
@@ -47,6 +85,7 @@ export class Downlink {
   }
 
   close(): void {
+    this.#waiters.clear();
     this.#pc.close();
   }
 }

@@ -1,5 +1,5 @@
 import { log } from '../log/logger.js';
-import { waitForIceGathering, preferCodecs } from './ice.js';
+import { preferCodecs } from './ice.js';
 
 /**
  * The uplink's slots, in the m-line order the server expects (SPEC §4):
@@ -109,9 +109,10 @@ export class Uplink {
   /** Negotiates once; later calls return the same promise (a failed negotiation may be tried again). */
   connect(negotiate: Negotiator, settings: UplinkMediaSettings = {}): Promise<void> {
     this.#connected ??= (async () => {
+      // The offer goes out at once, without waiting for ICE gathering: the server (ICE-lite Janus, or
+      // werift answering peer-reflexive candidates) learns this side's address from its checks.
       if (this.#pc.signalingState === 'stable' && !this.#pc.localDescription) {
         await this.#pc.setLocalDescription(await this.#pc.createOffer());
-        await waitForIceGathering(this.#pc);
       }
       const answer = await negotiate(this.#pc.localDescription?.sdp ?? '');
       await this.#pc.setRemoteDescription({ type: 'answer', sdp: mungeAnswer(answer, settings) });

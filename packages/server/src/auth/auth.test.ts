@@ -23,11 +23,11 @@ class RecordingEngine implements MediaEngine {
     return 'v=0 answer';
   }
   unpublish(): void {}
-  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<string> {
+  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<{ audio: string; video: string; aux: string }> {
     this.subscriptions.push({ subscriberId, sourceId, wants: { ...wants } });
-    return 'v=0 offer';
+    return { audio: '0', video: '1', aux: '2' };
   }
-  async answerSubscription(): Promise<void> {}
+  resetDownlink(): void {}
   updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void {
     this.subscriptions.push({ subscriberId, sourceId, wants: { ...wants } });
   }

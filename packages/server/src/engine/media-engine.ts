@@ -3,10 +3,12 @@
  * participant ids; the engine knows media (SDP, RTP), not rooms or the wire protocol.
  *
  * Uplink m-line order is fixed: 0 audio, 1 main (big) video, 2 small video, 3 auxiliary
- * (screen) video. Each subscription is its own downlink carrying one source's audio, main
- * video and auxiliary video, so that subscription changes never need renegotiation; the
- * downlink's main-video m-line carries the small video instead of the big one when the
- * subscriber wants only the small one (and the publisher sends it).
+ * (screen) video. Each subscriber has one downlink whatever the number of sources: a subscription
+ * occupies a group of three m-lines on it (audio, main video, auxiliary video), reusing the group
+ * of an ended subscription when there is one, else adding one through a server-offered
+ * renegotiation (serialised per downlink). What flows in a group changes without renegotiation;
+ * the main-video m-line carries the small video instead of the big one when the subscriber wants
+ * only the small one (and the publisher sends it).
  */
 
 /** Which of a source's streams a subscriber receives. */
@@ -17,10 +19,27 @@ export interface ForwardWants {
   auxVideo: boolean;
 }
 
+/** Where one subscription's streams arrive on the subscriber's downlink. */
+export interface DownlinkMids {
+  audio: string;
+  video: string;
+  aux: string;
+}
+
+/**
+ * Renegotiates a subscriber's downlink with its client: sends the server's offer, resolves with the
+ * client's answer (rejects when the client does not answer in time).
+ */
+export type DownlinkNegotiator = (offerSdp: string) => Promise<string>;
+
 /** Counters the engine exposes for metrics and benchmarks. */
 export interface EngineStats {
+  /** Publishers' peer connections. */
   uplinks: number;
+  /** Subscribers' downlink peer connections (one per subscriber). */
   downlinks: number;
+  /** Subscriptions (subscriber, source) carried on the downlinks. */
+  subscriptions?: number;
   /** RTP packets forwarded to subscribers since start. */
   forwardedPackets: number;
   /** RTP payload bytes forwarded to subscribers since start. */
@@ -40,14 +59,19 @@ export interface MediaEngine {
   publish(participantId: string, offerSdp: string): Promise<string>;
   /** Closes the participant's uplink; its subscribers keep their downlinks and stop receiving. */
   unpublish(participantId: string): void;
-  /** Creates the downlink carrying `sourceId`'s media to `subscriberId`; resolves to the server's offer SDP. */
-  subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<string>;
-  /** Applies the subscriber's answer to the downlink created by `subscribe`. */
-  answerSubscription(subscriberId: string, sourceId: string, answerSdp: string): Promise<void>;
-  /** Changes which streams flow on an existing downlink. */
+  /**
+   * Carries `sourceId`'s media to `subscriberId` on the subscriber's downlink (created on first use).
+   * When m-lines must be added, the engine calls `negotiate` with its offer (one negotiation at a time
+   * per downlink). Resolves with the subscription's mids once they are usable: at once for reused
+   * m-lines, once the offer adding them was handed to `negotiate` otherwise.
+   */
+  subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids>;
+  /** Changes which streams flow for an existing subscription (no renegotiation). */
   updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void;
-  /** Closes one downlink. */
+  /** Ends one subscription; its m-lines stay on the downlink for reuse. */
   unsubscribe(subscriberId: string, sourceId: string): void;
+  /** Closes the subscriber's downlink and every subscription on it (the client builds a new one, e.g. after it failed). */
+  resetDownlink(subscriberId: string): void;
   /**
    * Opens the participant's data link (one data channel for custom messages) from the client's offer;
    * resolves to the answer SDP. Replaces an earlier link. `onData` receives each binary message.

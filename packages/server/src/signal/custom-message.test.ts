@@ -3,7 +3,7 @@ import { DATA_RECORD, decodeRecords, encodeRecords, uint32Bytes, type ReplyMessa
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configFromEnv } from '../config/config.js';
 import { closeContext, createContext, type ServerContext } from '../context.js';
-import type { EngineStats, MediaEngine } from '../engine/media-engine.js';
+import type { DownlinkMids, EngineStats, MediaEngine } from '../engine/media-engine.js';
 import { createLogger } from '../log/logger.js';
 import { SignalSession } from './session.js';
 
@@ -15,8 +15,8 @@ class DataEngine implements MediaEngine {
   readonly sent: { to: string; data: Uint8Array }[] = [];
   async publish(): Promise<string> { return ''; }
   unpublish(): void {}
-  async subscribe(): Promise<string> { return ''; }
-  async answerSubscription(): Promise<void> {}
+  async subscribe(): Promise<DownlinkMids> { return { audio: '0', video: '1', aux: '2' }; }
+  resetDownlink(): void {}
   updateSubscription(): void {}
   unsubscribe(): void {}
   async openDataLink(participantId: string, _offer: string, onData: (data: Uint8Array) => void): Promise<string> {

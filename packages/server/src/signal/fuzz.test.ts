@@ -95,7 +95,7 @@ async function fuzzMessage(r: Rng, id: number, ownUser: string): Promise<string 
     case 5: return JSON.stringify({ id, cmd: 'join', data: await hostileJoin(r, ownUser) }); // the victims' room
     case 6: return JSON.stringify({ id, cmd: 'join', data: await joinData(FUZZ_APP, ownUser, r.pick([VICTIM_ROOM, '2', 'lobby']), { useStringRoomId: r.next() < 0.3, trtcScene: r.pick([1, 2]), trtcRole: r.pick([20, 21]) }) });
     case 7: // the victims as sources: subscribe, change, answer, unsubscribe
-      return JSON.stringify({ id, cmd: r.pick(['subscribe', 'subscribe-change', 'subscribe-answer', 'unsubscribe']), data: { srcUserId: r.pick([...VICTIMS, ownUser, 'fuzz-1']), audio: true, bigVideo: true, smallVideo: false, auxVideo: r.next() < 0.5, sdp: 'v=0\r\n' } });
+      return JSON.stringify({ id, cmd: r.pick(['subscribe', 'subscribe-change', 'downlink-answer', 'unsubscribe']), data: { srcUserId: r.pick([...VICTIMS, ownUser, 'fuzz-1']), audio: true, bigVideo: true, smallVideo: false, auxVideo: r.next() < 0.5, sdp: 'v=0\r\n' } });
     case 8: // out of order and in order: publish garbage SDP, flags, leave, role
       return JSON.stringify({ id, cmd: r.pick(['publish', 'mute-flag', 'unpublish', 'leave', 'switch-role', 'heartbeat']), data: { sdp: r.pick(['v=0', 'garbage', `v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n`]), flag: r.int(200) - 20, role: r.pick([20, 21, 22]) } });
     case 9: return Buffer.from(randomString(r, 100)); // binary frame

@@ -11,6 +11,7 @@ import { capacityRefusal } from '../room/capacity.js';
 import { parseRoomRef, roomRef } from '../room/room-ref.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
+import { downlinkSignal } from './downlink-signal.js';
 
 /** A failure with a reply code. */
 class CommandError extends Error {
@@ -317,25 +318,28 @@ export class SignalSession {
       const { participant, room } = this.#joined();
       const source = this.#source(room, data.srcUserId);
       if (source === participant) throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'cannot subscribe to yourself');
-      let sdp: string;
+      let mids: CommandMap['subscribe']['reply'];
       try {
-        sdp = await this.#ctx.engine.subscribe(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges));
+        mids = await this.#ctx.engine.subscribe(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges), downlinkSignal(participant).negotiate);
       } catch (error) {
         throw this.#mediaError(error);
       }
       this.#stillIn(room, participant, source);
       participant.subscriptions.add(source.userId);
-      return { sdp };
+      return mids;
     },
-    'subscribe-answer': async (data) => {
-      const { participant, room } = this.#joined();
-      const source = this.#source(room, data.srcUserId);
-      try {
-        await this.#ctx.engine.answerSubscription(participant.id, source.id, data.sdp);
-      } catch (error) {
-        throw this.#mediaError(error);
+    'downlink-answer': async (data) => {
+      const { participant } = this.#joined();
+      if (!downlinkSignal(participant).answer(data.seq, data.sdp)) {
+        throw new CommandError(SERVER_CODE.INVALID_PARAMETER, `downlink-answer: no downlink offer ${data.seq} is waiting for an answer`);
       }
-      this.#stillIn(room, participant, source);
+      return {};
+    },
+    'downlink-reset': async () => {
+      const { participant } = this.#joined();
+      downlinkSignal(participant).cancel();
+      this.#ctx.engine.resetDownlink(participant.id);
+      participant.subscriptions.clear();
       return {};
     },
     'subscribe-change': async (data) => {

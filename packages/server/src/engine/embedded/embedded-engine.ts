@@ -1,14 +1,12 @@
-import type { EngineStats, ForwardWants, MediaEngine, SourceSlot } from '../media-engine.js';
+import type { DownlinkMids, DownlinkNegotiator, EngineStats, ForwardWants, MediaEngine, SourceSlot } from '../media-engine.js';
 import { DataLinks } from '../data-links.js';
-import { Downlink, type ForwardCounter } from './downlink.js';
+import type { ForwardCounter } from './downlink-group.js';
+import { SubscriberDownlink } from './subscriber-downlink.js';
 import { ForwardSource } from './forward-source.js';
 import type { PeerNetworkOptions } from './peer-factory.js';
 import { Uplink, type PublisherSources } from './uplink.js';
 
 export type EmbeddedEngineOptions = PeerNetworkOptions;
-
-/** Key of a downlink: subscriber and source. */
-const linkKey = (subscriberId: string, sourceId: string) => `${subscriberId}\u0000${sourceId}`;
 
 /**
  * The default media engine: an in-process SFU on werift. It forwards RTP without decoding;
@@ -19,7 +17,8 @@ export class EmbeddedEngine implements MediaEngine {
   readonly #net: PeerNetworkOptions;
   readonly #sources = new Map<string, PublisherSources>();
   readonly #uplinks = new Map<string, Uplink>();
-  readonly #downlinks = new Map<string, Downlink>();
+  /** Each subscriber's one downlink. */
+  readonly #downlinks = new Map<string, SubscriberDownlink>();
   readonly #dataLinks: DataLinks;
   readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
   readonly #received: Record<SourceSlot, number> = { audio: 0, video: 0, small: 0, aux: 0 };
@@ -52,32 +51,31 @@ export class EmbeddedEngine implements MediaEngine {
     this.#uplinks.delete(participantId);
   }
 
-  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<string> {
-    this.unsubscribe(subscriberId, sourceId);
-    const downlink = new Downlink(this.#net, this.#sourcesOf(sourceId), wants, this.#counter);
-    this.#downlinks.set(linkKey(subscriberId, sourceId), downlink);
-    try {
-      return await downlink.createOffer();
-    } catch (error) {
-      this.unsubscribe(subscriberId, sourceId);
-      throw error;
+  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+    let downlink = this.#downlinks.get(subscriberId);
+    if (downlink?.failed) {
+      downlink.close();
+      downlink = undefined;
     }
-  }
-
-  async answerSubscription(subscriberId: string, sourceId: string, answerSdp: string): Promise<void> {
-    const downlink = this.#downlinks.get(linkKey(subscriberId, sourceId));
-    if (!downlink) throw new Error(`no subscription of ${subscriberId} to ${sourceId}`);
-    await downlink.applyAnswer(answerSdp);
+    if (!downlink) {
+      const sources = this.#sourcesOf(sourceId);
+      downlink = new SubscriberDownlink(this.#net, this.#counter, negotiate, sources.video.codecMimeType ?? sources.aux.codecMimeType);
+      this.#downlinks.set(subscriberId, downlink);
+    }
+    return downlink.subscribe(sourceId, this.#sourcesOf(sourceId), wants, negotiate);
   }
 
   updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void {
-    this.#downlinks.get(linkKey(subscriberId, sourceId))?.update(wants);
+    this.#downlinks.get(subscriberId)?.update(sourceId, wants);
   }
 
   unsubscribe(subscriberId: string, sourceId: string): void {
-    const key = linkKey(subscriberId, sourceId);
-    this.#downlinks.get(key)?.close();
-    this.#downlinks.delete(key);
+    this.#downlinks.get(subscriberId)?.unsubscribe(sourceId);
+  }
+
+  resetDownlink(subscriberId: string): void {
+    this.#downlinks.get(subscriberId)?.close();
+    this.#downlinks.delete(subscriberId);
   }
 
   openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string> {
@@ -91,13 +89,8 @@ export class EmbeddedEngine implements MediaEngine {
   removeParticipant(participantId: string): void {
     this.unpublish(participantId);
     this.#dataLinks.close(participantId);
-    for (const [key, downlink] of this.#downlinks) {
-      const [subscriber, source] = key.split('\u0000');
-      if (subscriber === participantId || source === participantId) {
-        downlink.close();
-        this.#downlinks.delete(key);
-      }
-    }
+    this.resetDownlink(participantId);
+    for (const downlink of this.#downlinks.values()) downlink.unsubscribe(participantId);
     this.#sources.delete(participantId);
   }
 
@@ -105,6 +98,7 @@ export class EmbeddedEngine implements MediaEngine {
     return {
       uplinks: this.#uplinks.size,
       downlinks: this.#downlinks.size,
+      subscriptions: [...this.#downlinks.values()].reduce((sum, d) => sum + d.sources, 0),
       forwardedPackets: this.#counter.packets,
       forwardedBytes: this.#counter.bytes,
       receivedPackets: { ...this.#received },
@@ -112,7 +106,7 @@ export class EmbeddedEngine implements MediaEngine {
   }
 
   async close(): Promise<void> {
-    for (const id of [...this.#sources.keys()]) this.removeParticipant(id);
+    for (const id of [...this.#sources.keys(), ...this.#downlinks.keys()]) this.removeParticipant(id);
     this.#dataLinks.closeAll();
   }
 }

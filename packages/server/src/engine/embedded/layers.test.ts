@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLayer } from './downlink.js';
+import { chooseLayer } from '../layers.js';
 import { UPLINK_SLOTS } from './uplink.js';
 
 const wants = (bigVideo: boolean, smallVideo: boolean) => ({ audio: true, bigVideo, smallVideo, auxVideo: false });

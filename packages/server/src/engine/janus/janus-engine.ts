@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import { DataLinks } from '../data-links.js';
 import type { PeerNetworkOptions } from '../embedded/peer-factory.js';
-import type { EngineStats, ForwardWants, MediaEngine } from '../media-engine.js';
+import type { DownlinkMids, DownlinkNegotiator, EngineStats, ForwardWants, MediaEngine } from '../media-engine.js';
 import { JanusClient } from './janus-client.js';
 import { JanusProcess, type JanusEndpoint } from './janus-process.js';
 import { JanusPublisher } from './janus-publisher.js';
 import { JanusRooms } from './janus-rooms.js';
-import { JanusSubscription } from './janus-subscription.js';
+import { JanusDownlink } from './janus-downlink.js';
 
 /** How to reach Janus: spawn one (default) or attach to a running one. */
 export interface JanusEngineOptions {
@@ -31,12 +31,11 @@ const SOURCE_TIMEOUT_MS = 10_000;
 /** Pause between attempts to reach an attached Janus that went away. */
 const RECONNECT_MS = 1000;
 
-const key = (subscriberId: string, sourceId: string) => `${subscriberId}\u0000${sourceId}`;
-
 /**
  * The production media engine: the Janus WebRTC Server's VideoRoom plugin (multistream) does the
  * forwarding; this class maps the engine interface onto it. A Conclave room is a private VideoRoom
- * room, a publisher is a publisher handle (feed ids are ours), a downlink is a subscriber handle.
+ * room, a publisher is a publisher handle (feed ids are ours), a subscriber's downlink is one
+ * multistream subscriber handle.
  * Custom messages keep the engine-independent data link (a small werift connection), because the
  * server reads, limits and stamps each message, which Janus's data channels (publisher → its
  * subscribers) cannot do. When Janus goes away every handle is gone: the engine forgets them, waits
@@ -52,7 +51,8 @@ export class JanusEngine implements MediaEngine {
   readonly #publishers = new Map<string, JanusPublisher>();
   readonly #publishing = new Map<string, Promise<unknown>>();
   readonly #publisherWaiters = new Map<string, (() => void)[]>();
-  readonly #subscriptions = new Map<string, JanusSubscription>();
+  /** Each subscriber's one downlink. */
+  readonly #downlinks = new Map<string, JanusDownlink>();
   readonly #dataLinks: DataLinks;
   #closed = false;
 
@@ -98,9 +98,9 @@ export class JanusEngine implements MediaEngine {
   #lost(client: JanusClient, endpoint: JanusEndpoint): void {
     if (this.#client !== client) return;
     this.#client = undefined;
-    this.#options.logger.error({ publishers: this.#publishers.size, subscriptions: this.#subscriptions.size }, 'lost the Janus session; media links must be negotiated again');
+    this.#options.logger.error({ publishers: this.#publishers.size, downlinks: this.#downlinks.size }, 'lost the Janus session; media links must be negotiated again');
     this.#publishers.clear();
-    this.#subscriptions.clear();
+    this.#downlinks.clear();
     this.#rooms.clear();
     if (this.#process || this.#closed) return; // the supervisor restarts it and calls #connect
     const retry = () => {
@@ -136,9 +136,10 @@ export class JanusEngine implements MediaEngine {
       const { publisher, answer } = await JanusPublisher.join(client, room, this.#rooms.nextFeedId(), offerSdp);
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
-      publisher.onMediaChange(() => this.#subscriptionsOf(participantId).forEach((s) => void s.refresh().catch(() => undefined)));
+      const refresh = () => Promise.all([...this.#downlinks.values()].map((d) => d.refresh(participantId, publisher).catch(() => undefined)));
+      publisher.onMediaChange(() => void refresh());
       // Make before break: subscribers move to the new feed before the old one leaves.
-      await Promise.all(this.#subscriptionsOf(participantId).map((s) => s.repoint(publisher).catch(() => undefined)));
+      await refresh();
       old?.close();
       for (const resolve of this.#publisherWaiters.get(participantId)?.splice(0) ?? []) resolve();
       return answer;
@@ -151,10 +152,6 @@ export class JanusEngine implements MediaEngine {
   unpublish(participantId: string): void {
     this.#publishers.get(participantId)?.close();
     this.#publishers.delete(participantId);
-  }
-
-  #subscriptionsOf(sourceId: string): JanusSubscription[] {
-    return [...this.#subscriptions.entries()].filter(([k]) => k.endsWith(`\u0000${sourceId}`)).map(([, s]) => s);
   }
 
   /** The source's publisher, waiting (bounded) for a publish in progress or about to come. */
@@ -179,32 +176,34 @@ export class JanusEngine implements MediaEngine {
     return publisher;
   }
 
-  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<string> {
-    this.unsubscribe(subscriberId, sourceId);
+  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     const client = await this.#ready();
     const publisher = await this.#publisherOf(sourceId);
-    const room = await this.#rooms.roomOf(client, sourceId);
-    const { subscription, offer } = await JanusSubscription.create(client, room, publisher, wants);
-    this.#subscriptions.get(key(subscriberId, sourceId))?.close(); // a concurrent subscribe: the last one wins
-    this.#subscriptions.set(key(subscriberId, sourceId), subscription);
-    return offer;
-  }
-
-  async answerSubscription(subscriberId: string, sourceId: string, answerSdp: string): Promise<void> {
-    const subscription = this.#subscriptions.get(key(subscriberId, sourceId));
-    if (!subscription) throw new Error(`no subscription of ${subscriberId} to ${sourceId}`);
-    await subscription.start(answerSdp);
+    let downlink = this.#downlinks.get(subscriberId);
+    if (downlink?.failed) {
+      downlink.close();
+      downlink = undefined;
+    }
+    if (!downlink) {
+      downlink = new JanusDownlink(client, await this.#rooms.roomOf(client, subscriberId));
+      this.#downlinks.set(subscriberId, downlink);
+    }
+    return downlink.subscribe(sourceId, publisher, wants, negotiate);
   }
 
   updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void {
-    this.#subscriptions.get(key(subscriberId, sourceId))?.update(wants).catch((error: unknown) => {
+    this.#downlinks.get(subscriberId)?.update(sourceId, wants).catch((error: unknown) => {
       this.#options.logger.warn({ err: error }, 'janus subscription change failed');
     });
   }
 
   unsubscribe(subscriberId: string, sourceId: string): void {
-    this.#subscriptions.get(key(subscriberId, sourceId))?.close();
-    this.#subscriptions.delete(key(subscriberId, sourceId));
+    this.#downlinks.get(subscriberId)?.unsubscribe(sourceId).catch(() => undefined);
+  }
+
+  resetDownlink(subscriberId: string): void {
+    this.#downlinks.get(subscriberId)?.close();
+    this.#downlinks.delete(subscriberId);
   }
 
   openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string> {
@@ -218,13 +217,8 @@ export class JanusEngine implements MediaEngine {
   removeParticipant(participantId: string): void {
     this.unpublish(participantId);
     this.#dataLinks.close(participantId);
-    for (const [k, subscription] of this.#subscriptions) {
-      const [subscriber, source] = k.split('\u0000');
-      if (subscriber === participantId || source === participantId) {
-        subscription.close();
-        this.#subscriptions.delete(k);
-      }
-    }
+    this.resetDownlink(participantId);
+    for (const downlink of this.#downlinks.values()) downlink.unsubscribe(participantId).catch(() => undefined);
     this.#publisherWaiters.delete(participantId);
     this.#publishing.delete(participantId);
     const client = this.#client;
@@ -232,7 +226,8 @@ export class JanusEngine implements MediaEngine {
   }
 
   stats(): EngineStats {
-    return { uplinks: this.#publishers.size, downlinks: this.#subscriptions.size, forwardedPackets: 0, forwardedBytes: 0 };
+    const downlinks = [...this.#downlinks.values()];
+    return { uplinks: this.#publishers.size, downlinks: downlinks.length, subscriptions: downlinks.reduce((sum, d) => sum + d.sources, 0), forwardedPackets: 0, forwardedBytes: 0 };
   }
 
   async close(): Promise<void> {

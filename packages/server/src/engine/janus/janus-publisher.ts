@@ -34,7 +34,7 @@ export class JanusPublisher {
     events.target = publisher;
     try {
       const reply = await client.message(handleId, { request: 'joinandconfigure', ptype: 'publisher', room, id: feedId, audio: true, video: true },
-        { type: 'offer', sdp: offerSdp, trickle: false });
+        { type: 'offer', sdp: offerSdp });
       if (!reply.jsep || reply.jsep.type !== 'answer') throw new Error('Janus gave no answer to the publisher offer');
       publisher.#readStreams(reply.data.streams);
       for (const [index, slot] of SLOTS.entries()) publisher.mids[slot] ??= String(index);
@@ -89,6 +89,11 @@ export class JanusPublisher {
     if (event.janus === 'webrtcup') {
       this.#up = true;
       for (const resolve of this.#upWaiters.splice(0)) resolve();
+      return;
+    }
+    if (event.janus === 'hangup') {
+      // The client's uplink is gone (it will publish again): subscriptions wait for the new one.
+      this.#up = false;
       return;
     }
     if (event.janus !== 'media') return;

@@ -1,0 +1,223 @@
+/**
+ * "media engines side by side": for the embedded (werift) and the Janus engine, on servers started the
+ * same way (the bench's server child, only CONCLAVE_ENGINE differs):
+ * - server CPU of the whole process tree (Janus included) per forwarded RTP packet and per forwarded
+ *   Mbit/s, with 2 publishers × 6 subscribers each watching both; forwarded packets and bytes are what
+ *   the subscribers' inbound-rtp counters received (engine-independent);
+ * - enterRoom() → first remote frame, median of 10 (the existing first-frame measurement);
+ * - a 12-user room: time until a newcomer renders all 11 others, and peer connections per page.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { AppHost } from '../../tests/e2e/src/harness/client-page.js';
+import { join, watch } from '../../tests/e2e/src/harness/join.js';
+import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
+import { installBenchHelpers, leave, sent } from './page-helpers.js';
+import { readProcCpu, ServerProcess } from './server-process.js';
+import { progress, waitFor } from './stats.js';
+import type { Row } from './table.js';
+
+export type EngineName = 'embedded' | 'janus';
+
+export interface EngineCpu {
+  wallMs: number;
+  /** utime+stime of the server process and all its descendants (Janus), ms. */
+  treeCpuMs: number;
+  packets: number;
+  bytes: number;
+  packetsPerCpuSecond: number;
+  cpuMsPerMbit: number;
+  forwardedMbps: number;
+  packetsPerSecond: number;
+}
+
+export interface EngineResult {
+  engine: EngineName;
+  cpu: EngineCpu;
+  firstFrame: FirstFrameResult;
+  newcomer: { renderAllMs: number; availableAllMs: number; peerConnectionsMax: number; peerConnectionsNewcomer: number };
+}
+
+/** The pid and its descendants, from /proc. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+/** CPU ms of a process tree (processes that exit during a window are not counted: none should). */
+function treeCpu(root: number): number {
+  let total = 0;
+  for (const pid of processTree(root)) {
+    try {
+      total += readProcCpu(pid).cpuMs;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** Packets and bytes a page received over RTP (all its peer connections). */
+const received = (page: Page): Promise<{ packets: number; bytes: number }> => page.evaluate(async () => {
+  let packets = 0;
+  let bytes = 0;
+  for (const pc of (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs) {
+    if (pc.connectionState === 'closed') continue;
+    (await pc.getStats()).forEach((s: { type: string; packetsReceived?: number; bytesReceived?: number }) => {
+      if (s.type !== 'inbound-rtp') return;
+      packets += s.packetsReceived ?? 0;
+      bytes += s.bytesReceived ?? 0;
+    });
+  }
+  return { packets, bytes };
+});
+
+const peerConnections = (page: Page): Promise<number> => page.evaluate(() =>
+  (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter((pc) => pc.connectionState !== 'closed').length);
+
+async function closeAll(pages: Page[]): Promise<void> {
+  for (const page of pages) {
+    await leave(page).catch(() => undefined);
+    await page.close();
+  }
+}
+
+async function measureCpu(context: BrowserContext, app: AppHost, server: ServerProcess, windowSeconds: number): Promise<EngineCpu> {
+  const pubs: Page[] = [];
+  const subs: Page[] = [];
+  try {
+    for (let i = 1; i <= 2; i++) {
+      const page = await app.open(context);
+      if (!(await join(page, server, `eng-pub-${i}`, { roomId: 9301 })).ok) throw new Error('publisher could not join');
+      pubs.push(page);
+    }
+    for (let i = 1; i <= 6; i++) {
+      const page = await app.open(context);
+      if (!(await join(page, server, `eng-sub-${i}`, { roomId: 9301 }, { publish: false })).ok) throw new Error('subscriber could not join');
+      subs.push(page);
+    }
+    for (const page of pubs) await waitFor('publisher video', () => sent(page), (s) => s.framesEncoded > 0, { timeoutMs: 30_000 });
+    for (const page of subs) {
+      for (let i = 1; i <= 2; i++) await watch(page, `eng-pub-${i}`);
+    }
+    for (const page of subs) {
+      await waitFor('every subscriber decodes both', () => page.evaluate(() => Array.from(document.querySelectorAll('[id^="remote-"] video'))
+        .filter((v) => (v as HTMLVideoElement).videoWidth > 0).length), (n) => n === 2, { timeoutMs: 60_000 });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5000)); // settle: bitrate ramp-up after the first frames
+    const before = await Promise.all(subs.map(received));
+    const cpuBefore = treeCpu(server.pid);
+    const t0 = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000)); // the fixed measurement window
+    const cpuAfter = treeCpu(server.pid);
+    const wallMs = performance.now() - t0;
+    const after = await Promise.all(subs.map(received));
+    const packets = after.reduce((sum, a, i) => sum + a.packets - before[i].packets, 0);
+    const bytes = after.reduce((sum, a, i) => sum + a.bytes - before[i].bytes, 0);
+    const treeCpuMs = cpuAfter - cpuBefore;
+    const megabits = (bytes * 8) / 1e6;
+    return {
+      wallMs, treeCpuMs, packets, bytes,
+      packetsPerCpuSecond: packets / Math.max(treeCpuMs / 1000, 1e-6),
+      cpuMsPerMbit: treeCpuMs / Math.max(megabits, 1e-6),
+      forwardedMbps: megabits / (wallMs / 1000),
+      packetsPerSecond: packets / (wallMs / 1000),
+    };
+  } finally {
+    await closeAll([...subs, ...pubs]);
+  }
+}
+
+async function measureNewcomer(context: BrowserContext, app: AppHost, server: ServerProcess): Promise<EngineResult['newcomer']> {
+  const pages: Page[] = [];
+  try {
+    for (let i = 1; i <= 11; i++) {
+      const page = await app.open(context);
+      if (!(await join(page, server, `room-${i}`, { roomId: 9302 }, { profile: '120p' })).ok) throw new Error('member could not join');
+      pages.push(page);
+    }
+    const newcomer = await app.open(context);
+    pages.push(newcomer);
+    await installBenchHelpers(newcomer);
+    const t0 = Date.now();
+    // The newcomer watches each user as soon as its video is announced, as an app does.
+    await newcomer.evaluate(() => {
+      const e2e = (window as unknown as { e2e: { client: { on(e: string, f: (d: { userId: string }) => void): void } | null; create(o?: unknown): void; watch(id: string): Promise<void> } }).e2e;
+      e2e.create();
+      e2e.client!.on('remote-video-available', ({ userId }) => void e2e.watch(userId));
+    });
+    if (!(await join(newcomer, server, 'newcomer', { roomId: 9302 }, { publish: false, reuse: true })).ok) throw new Error('newcomer could not join');
+    const available = await waitFor('11 videos announced', () => newcomer.evaluate(() =>
+      (window as unknown as { e2e: { events: { type: string; at: number }[] } }).e2e.events.filter((e) => e.type === 'remote-video-available').map((e) => e.at)),
+    (at) => at.length >= 11, { timeoutMs: 60_000 });
+    await waitFor('11 videos rendered', () => newcomer.evaluate(() => Array.from(document.querySelectorAll('[id^="remote-"] video'))
+      .filter((v) => (v as HTMLVideoElement).videoWidth > 0).length), (n) => n >= 11, { timeoutMs: 120_000, intervalMs: 100 });
+    const renderAllMs = Date.now() - t0;
+    const counts = await Promise.all(pages.map(peerConnections));
+    return { renderAllMs, availableAllMs: Math.max(...available) - t0, peerConnectionsMax: Math.max(...counts), peerConnectionsNewcomer: counts.at(-1)! };
+  } finally {
+    await closeAll(pages);
+  }
+}
+
+/** Runs every measurement on each engine, one server after the other. */
+export async function runEngines(context: BrowserContext, openApp: (serverUrl: string) => Promise<AppHost>,
+  { engines = ['embedded', 'janus'] as EngineName[], windowSeconds = 20, iterations = 10 } = {}): Promise<EngineResult[]> {
+  const results: EngineResult[] = [];
+  for (const engine of engines) {
+    const previous = process.env.CONCLAVE_ENGINE;
+    process.env.CONCLAVE_ENGINE = engine;
+    const server = await ServerProcess.start().finally(() => {
+      if (previous === undefined) delete process.env.CONCLAVE_ENGINE;
+      else process.env.CONCLAVE_ENGINE = previous;
+    });
+    const app = await openApp(server.url);
+    try {
+      progress(`engines: ${engine} server at ${server.url}`);
+      const firstFrame = await runFirstFrame(context, app, server, { iterations, roomId: 9300 });
+      const cpu = await measureCpu(context, app, server, windowSeconds);
+      progress(`engines: ${engine}: ${cpu.packetsPerCpuSecond.toFixed(0)} packets per CPU-second, ${cpu.cpuMsPerMbit.toFixed(1)} CPU-ms per Mbit`);
+      const newcomer = await measureNewcomer(context, app, server);
+      results.push({ engine, cpu, firstFrame, newcomer });
+    } finally {
+      await app.close();
+      await server.close();
+    }
+  }
+  return results;
+}
+
+/** Table rows, both engines side by side, with the anchors. */
+export function engineRows(results: EngineResult[]): Row[] {
+  const b = 'media engines';
+  const rows: Row[] = [];
+  for (const r of results) {
+    const c = r.cpu;
+    rows.push(
+      { benchmark: b, figure: c.packetsPerCpuSecond.toFixed(0), unit: `packets per CPU-s (${r.engine})`, notes: `2 pub × 6 sub, server process tree (Janus included), ${(c.wallMs / 1000).toFixed(0)} s; ${c.packetsPerSecond.toFixed(0)} pkt/s, ${c.forwardedMbps.toFixed(2)} Mbit/s received by subscribers` },
+      { benchmark: b, figure: c.cpuMsPerMbit.toFixed(1), unit: `CPU-ms per Mbit (${r.engine})`, notes: 'per forwarded Mbit (subscribers\' inbound-rtp bytes)' },
+      { benchmark: b, figure: r.firstFrame.summary.median.toFixed(0), unit: `ms first frame, median (${r.engine})`, notes: `n=${r.firstFrame.summary.count}, enterRoom() → first rendered remote frame; p90 ${r.firstFrame.summary.p90.toFixed(0)} ms` },
+      { benchmark: b, figure: r.newcomer.renderAllMs.toFixed(0), unit: `ms newcomer renders 11 (${r.engine})`, notes: `12-user room (11 publish 120p); all 11 announced after ${r.newcomer.availableAllMs.toFixed(0)} ms` },
+      { benchmark: b, figure: String(r.newcomer.peerConnectionsMax), unit: `peer connections per page, max (${r.engine})`, notes: `newcomer: ${r.newcomer.peerConnectionsNewcomer} (uplink, downlink, data link)` },
+    );
+  }
+  const [embedded, janus] = [results.find((r) => r.engine === 'embedded'), results.find((r) => r.engine === 'janus')];
+  if (embedded && janus) {
+    rows.push({ benchmark: b, figure: (janus.cpu.packetsPerCpuSecond / embedded.cpu.packetsPerCpuSecond).toFixed(1), unit: '× janus / embedded packets per CPU-s', notes: 'goal ≥ 10×' });
+  }
+  rows.push({ benchmark: b, figure: '38000–75000', unit: 'packets/s per vCPU (anchor)', notes: 'LiveKit, published figures' });
+  rows.push({ benchmark: b, figure: '~500', unit: 'consumers per core (anchor)', notes: 'mediasoup, published figure' });
+  return rows;
+}

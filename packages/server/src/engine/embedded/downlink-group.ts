@@ -1,0 +1,137 @@
+import type { RTCRtpSender, RtpPacket } from 'werift';
+import { chooseLayer, type Layer } from '../layers.js';
+import type { ForwardWants } from '../media-engine.js';
+import type { PacketSink } from './forward-source.js';
+import type { PublisherSources } from './uplink.js';
+
+/** Counts what downlinks forward, for metrics. */
+export interface ForwardCounter {
+  packets: number;
+  bytes: number;
+}
+
+export type GroupSlot = 'audio' | 'video' | 'aux';
+
+/** The three senders of a group, on the subscriber's downlink. */
+export type GroupSenders = Record<GroupSlot, RTCRtpSender>;
+
+const NOTHING: ForwardWants = { audio: false, bigVideo: false, smallVideo: false, auxVideo: false };
+
+/**
+ * Three m-lines of a subscriber's downlink (audio, main video, auxiliary video) and the source they
+ * carry now. A group is assigned to one source at a time; when that subscription ends the group is
+ * released and can carry another source later without renegotiation: the first packet of the new
+ * source rewrites the sender's RTP state (replaceRTP) and a key frame is asked for. The main-video
+ * m-line carries the small video instead of the big one when only the small one is wanted and the
+ * publisher sends it.
+ */
+export class DownlinkGroup {
+  /** The group's mids on the downlink (set when its m-lines are first offered). */
+  readonly mids: Record<GroupSlot, string>;
+  readonly #senders: GroupSenders;
+  readonly #counter: ForwardCounter;
+  readonly #connected: () => boolean;
+  #sources: PublisherSources | undefined;
+  #wants: ForwardWants = NOTHING;
+  #detach: (() => void)[] = [];
+  /** The layer whose packets the main-video sender sent last. */
+  #sentLayer: Layer | undefined;
+
+  constructor(senders: GroupSenders, mids: Record<GroupSlot, string>, counter: ForwardCounter, connected: () => boolean) {
+    this.#senders = senders;
+    this.mids = mids;
+    this.#counter = counter;
+    this.#connected = connected;
+    // PLIs from the subscriber go to whatever source the m-line carries now.
+    senders.video.onPictureLossIndication.subscribe(() => this.#sources?.[this.#layer].requestKeyframe());
+    senders.aux.onPictureLossIndication.subscribe(() => this.#sources?.aux.requestKeyframe());
+  }
+
+  /** True while no source is assigned. */
+  get free(): boolean {
+    return this.#sources === undefined;
+  }
+
+  /** Starts carrying `sources`. */
+  assign(sources: PublisherSources, wants: ForwardWants): void {
+    this.release();
+    this.#sources = sources;
+    this.#wants = wants;
+    this.#sentLayer = undefined;
+    this.#detach = [
+      sources.audio.addSink(this.#sink('audio', 'audio')),
+      sources.video.addSink(this.#sink('video', 'video')),
+      sources.small.addSink(this.#sink('video', 'small')),
+      sources.aux.addSink(this.#sink('aux', 'aux')),
+    ];
+    this.requestKeyframes();
+  }
+
+  /** Stops carrying its source; the m-lines stay for reuse. */
+  release(): void {
+    for (const detach of this.#detach) detach();
+    this.#detach = [];
+    this.#sources = undefined;
+    this.#wants = NOTHING;
+  }
+
+  /** Changes which streams flow; newly wanted video starts at a key frame. */
+  update(wants: ForwardWants): void {
+    const sources = this.#sources;
+    if (!sources) return;
+    const videoAdded = (wants.bigVideo || wants.smallVideo) && !(this.#wants.bigVideo || this.#wants.smallVideo);
+    const auxAdded = wants.auxVideo && !this.#wants.auxVideo;
+    const layerBefore = this.#layer;
+    this.#wants = wants;
+    if (!this.#connected()) return; // the connect handler asks for key frames then
+    if (videoAdded || this.#layer !== layerBefore) sources[this.#layer].requestKeyframe();
+    if (auxAdded) sources.aux.requestKeyframe();
+  }
+
+  /** The camera layer forwarded now. */
+  get layer(): Layer {
+    return this.#layer;
+  }
+
+  get #layer(): Layer {
+    return chooseLayer(this.#wants, this.#sources?.small.active ?? false);
+  }
+
+  /** Asks the source for key frames of what is wanted (the link just connected, or the group was assigned). */
+  requestKeyframes(): void {
+    const sources = this.#sources;
+    if (!sources || !this.#connected()) return;
+    if (this.#wants.bigVideo || this.#wants.smallVideo) sources[this.#layer].requestKeyframe();
+    if (this.#wants.auxVideo) sources.aux.requestKeyframe();
+  }
+
+  #wanted(slot: GroupSlot): boolean {
+    if (slot === 'audio') return this.#wants.audio;
+    if (slot === 'video') return this.#wants.bigVideo || this.#wants.smallVideo;
+    return this.#wants.auxVideo;
+  }
+
+  /** The sink feeding the m-line of `slot` from the publisher's `from` stream. */
+  #sink(slot: GroupSlot, from: keyof PublisherSources): PacketSink {
+    const sender = this.#senders[slot];
+    return (rtp: RtpPacket, restarted: boolean) => {
+      if (!this.#wanted(slot) || !this.#connected()) return;
+      if (slot === 'video') {
+        const layer = this.#layer;
+        if (layer !== from) return;
+        // Another layer (or a new track of this one) continues the sequence and timestamps of the last.
+        if (this.#sentLayer !== layer) {
+          restarted = true;
+          this.#sentLayer = layer;
+        }
+      }
+      if (restarted) sender.replaceRTP(rtp.header);
+      const out = rtp.clone();
+      // The publisher's extension ids mean nothing on this link; the sender writes its own.
+      out.header.extensions = [];
+      this.#counter.packets++;
+      this.#counter.bytes += out.payload.length;
+      sender.sendRtp(out).catch(() => undefined);
+    };
+  }
+}

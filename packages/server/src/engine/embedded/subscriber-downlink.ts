@@ -1,0 +1,121 @@
+import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
+import type { DownlinkMids, DownlinkNegotiator, ForwardWants, LinkState } from '../media-engine.js';
+import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
+import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
+import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import type { PublisherSources } from './uplink.js';
+
+/**
+ * A subscriber's one downlink: a send-only werift peer connection whose m-lines come in groups of
+ * three (audio, main video, auxiliary video), one group per subscribed source. Subscribing takes a
+ * free group when there is one (no renegotiation) or adds a group and renegotiates: the server
+ * offers, the client answers. Negotiations are serialised; groups of ended subscriptions are reused.
+ */
+export class SubscriberDownlink {
+  readonly #pc: RTCPeerConnection;
+  readonly #net: PeerNetworkOptions;
+  readonly #counter: ForwardCounter;
+  readonly #groups: DownlinkGroup[] = [];
+  readonly #bySource = new Map<string, DownlinkGroup>();
+  #negotiate: DownlinkNegotiator;
+  #queue: Promise<unknown> = Promise.resolve();
+  #state: LinkState = 'connecting';
+  #closed = false;
+  #failed = false;
+
+  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, videoMimeType?: string) {
+    this.#net = net;
+    this.#counter = counter;
+    this.#negotiate = negotiate;
+    this.#pc = createPeer(net, videoCodecs(videoMimeType), audioCodecs(), headerExtensions());
+    this.#pc.connectionStateChange.subscribe((state) => {
+      this.#state = linkState(state);
+      if (this.#state === 'connected') for (const group of this.#groups) group.requestKeyframes();
+    });
+  }
+
+  /**
+   * Carries `sources` (of source `sourceId`) to the subscriber; resolves with the group's mids once
+   * they are usable: at once for a reused group, after the offer adding it was sent otherwise (the
+   * answer comes later; the next negotiation waits for it).
+   */
+  subscribe(sourceId: string, sources: PublisherSources, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+    this.#negotiate = negotiate;
+    const existing = this.#bySource.get(sourceId);
+    if (existing) {
+      existing.assign(sources, wants);
+      return Promise.resolve(existing.mids);
+    }
+    const free = this.#groups.find((group) => group.free);
+    if (free) {
+      free.assign(sources, wants);
+      this.#bySource.set(sourceId, free);
+      return Promise.resolve(free.mids);
+    }
+    return new Promise((resolve, reject) => {
+      this.#queue = this.#queue.then(async () => {
+        if (this.#closed) throw new Error('downlink closed');
+        const { group, transceivers } = this.#addGroup();
+        group.assign(sources, wants);
+        this.#bySource.set(sourceId, group);
+        await this.#pc.setLocalDescription(await this.#pc.createOffer());
+        // werift gives the new m-lines their mids when the offer is created.
+        const [audio, video, aux] = transceivers.map((t) => t.mid ?? '');
+        Object.assign(group.mids, { audio, video, aux });
+        const answer = this.#negotiate(localSdp(this.#pc, this.#net));
+        resolve(group.mids);
+        await this.#pc.setRemoteDescription({ type: 'answer', sdp: await answer });
+      }).catch((error: unknown) => {
+        reject(error instanceof Error ? error : new Error(String(error)));
+        this.#failed = true;
+      });
+    });
+  }
+
+  /** True after a negotiation failed: the client must reset the downlink. */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
+  /** Changes what flows of a subscribed source. */
+  update(sourceId: string, wants: ForwardWants): void {
+    this.#bySource.get(sourceId)?.update(wants);
+  }
+
+  /** Ends a subscription; its group stays for the next one. */
+  unsubscribe(sourceId: string): void {
+    this.#bySource.get(sourceId)?.release();
+    this.#bySource.delete(sourceId);
+  }
+
+  /** Sources subscribed now. */
+  get sources(): number {
+    return this.#bySource.size;
+  }
+
+  /** The camera layer forwarded of a source (tests). */
+  layerOf(sourceId: string): string | undefined {
+    return this.#bySource.get(sourceId)?.layer;
+  }
+
+  get state(): LinkState {
+    return this.#state;
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const group of this.#groups) group.release();
+    this.#bySource.clear();
+    this.#pc.close().catch(() => undefined);
+  }
+
+  #addGroup(): { group: DownlinkGroup; transceivers: RTCRtpTransceiver[] } {
+    const add = (kind: 'audio' | 'video') => this.#pc.addTransceiver(kind, { direction: 'sendonly' });
+    const transceivers = [add('audio'), add('video'), add('video')];
+    const [audio, video, aux] = transceivers;
+    const group = new DownlinkGroup({ audio: audio.sender, video: video.sender, aux: aux.sender },
+      { audio: '', video: '', aux: '' }, this.#counter, () => this.#state === 'connected');
+    this.#groups.push(group);
+    return { group, transceivers };
+  }
+}

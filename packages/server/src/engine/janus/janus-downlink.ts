@@ -1,0 +1,230 @@
+import { chooseLayer, type Layer } from '../layers.js';
+import type { DownlinkMids, DownlinkNegotiator, ForwardWants } from '../media-engine.js';
+import type { HandleEvent, JanusClient, PluginReply } from './janus-client.js';
+import { VIDEOROOM, type JanusPublisher } from './janus-publisher.js';
+
+/** How long Janus may take to send a deferred offer. */
+const OFFER_TIMEOUT_MS = 10_000;
+
+const NOTHING: ForwardWants = { audio: false, bigVideo: false, smallVideo: false, auxVideo: false };
+
+interface SubStream {
+  mindex?: number;
+  mid?: string;
+}
+
+/** What one group's three m-lines carry now, as Janus was told. */
+interface Sent {
+  audio: boolean;
+  video: boolean;
+  aux: boolean;
+  layer: Layer;
+  feedId: number;
+}
+
+/** Three m-lines of the downlink (audio, main video, auxiliary video) and the source they carry. */
+interface Group {
+  mids: DownlinkMids;
+  sourceId: string | undefined;
+  publisher: JanusPublisher;
+  wants: ForwardWants;
+  sent: Sent;
+}
+
+/**
+ * A subscriber's one downlink in a VideoRoom: one multistream subscriber handle whose streams come in
+ * groups of three (audio, the big or small camera video, auxiliary video), one group per subscribed
+ * source. A new subscription takes a free group and `switch`es it to the source's feed (no
+ * renegotiation), or adds three streams with `subscribe`, for which Janus offers and the client
+ * answers (sent back with `start`). What flows is set with `configure` (send on/off per stream), the
+ * camera layer with `switch` (Janus asks the new layer for a key frame). `autoupdate` is off: when a
+ * publisher leaves, its streams idle instead of Janus renegotiating on its own. Every request on the
+ * handle is serialised.
+ */
+export class JanusDownlink {
+  readonly #client: JanusClient;
+  readonly #room: number;
+  #handleId: number | undefined;
+  readonly #groups: Group[] = [];
+  readonly #bySource = new Map<string, Group>();
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  #failed = false;
+  /** Waits for an offer Janus sends as an event (a renegotiation it deferred until the link was up). */
+  #offerWaiter: ((sdp: string) => void) | undefined;
+
+  constructor(client: JanusClient, room: number) {
+    this.#client = client;
+    this.#room = room;
+  }
+
+  /** True once a negotiation failed or the session is gone: the downlink must be rebuilt. */
+  get failed(): boolean {
+    return this.#failed || this.#client.closed;
+  }
+
+  /** Subscriptions carried now. */
+  get sources(): number {
+    return this.#bySource.size;
+  }
+
+  /** Carries `publisher`'s feed as `sourceId`; resolves with the group's mids once they are usable. */
+  subscribe(sourceId: string, publisher: JanusPublisher, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+    const existing = this.#bySource.get(sourceId);
+    if (existing) {
+      existing.publisher = publisher;
+      existing.wants = wants;
+      return this.#enqueue(() => this.#apply(existing)).then(() => existing.mids);
+    }
+    const free = this.#groups.find((group) => group.sourceId === undefined);
+    if (free) {
+      Object.assign(free, { sourceId, publisher, wants });
+      this.#bySource.set(sourceId, free);
+      return this.#enqueue(() => this.#apply(free)).then(() => free.mids);
+    }
+    const group: Group = { mids: { audio: '', video: '', aux: '' }, sourceId, publisher, wants, sent: { audio: true, video: true, aux: true, layer: 'video', feedId: publisher.feedId } };
+    this.#bySource.set(sourceId, group);
+    return new Promise<DownlinkMids>((resolve, reject) => {
+      this.#enqueue(async () => {
+        group.sent.layer = this.#layer(group);
+        const { mids } = publisher;
+        const streams = [mids.audio, mids[group.sent.layer], mids.aux].map((mid) => ({ feed: publisher.feedId, mid }));
+        const deferred = this.#nextOffer();
+        const reply = await this.#request(streams);
+        // Janus 1.1 defers a renegotiation asked for before the link is up and offers later, as an event.
+        const offer = reply.jsep?.type === 'offer' ? reply.jsep.sdp : await deferred.offer.catch((error: unknown) => {
+          throw new Error(`${(error as Error).message} (Janus replied ${JSON.stringify(reply.data).slice(0, 300)})`);
+        });
+        deferred.cancel();
+        this.#readMids(group, reply.data.streams);
+        this.#groups.push(group);
+        const answer = negotiate(offer);
+        resolve(group.mids);
+        await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: await answer });
+        await this.#apply(group);
+      }).catch((error: unknown) => {
+        this.#failed = true;
+        if (this.#bySource.get(sourceId) === group) this.#bySource.delete(sourceId);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+  }
+
+  /** Changes what flows of a subscribed source (queued). */
+  update(sourceId: string, wants: ForwardWants): Promise<void> {
+    const group = this.#bySource.get(sourceId);
+    if (!group) return Promise.resolve();
+    group.wants = wants;
+    return this.#enqueue(() => this.#apply(group));
+  }
+
+  /** Ends a subscription: its streams stop and wait for the next source. */
+  unsubscribe(sourceId: string): Promise<void> {
+    const group = this.#bySource.get(sourceId);
+    if (!group) return Promise.resolve();
+    this.#bySource.delete(sourceId);
+    group.sourceId = undefined;
+    group.wants = NOTHING;
+    return this.#enqueue(() => this.#apply(group));
+  }
+
+  /** The source republished or its small video started/stopped: re-point and re-choose the layer. */
+  refresh(sourceId: string, publisher: JanusPublisher): Promise<void> {
+    const group = this.#bySource.get(sourceId);
+    if (!group) return Promise.resolve();
+    group.publisher = publisher;
+    return this.#enqueue(() => this.#apply(group));
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#bySource.clear();
+    if (this.#handleId !== undefined) this.#client.detach(this.#handleId);
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = () => {
+      if (this.#closed) throw new Error('downlink closed');
+      return task();
+    };
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The next offer Janus pushes as an event (bounded wait), and a way to stop waiting. */
+  #nextOffer(): { offer: Promise<string>; cancel: () => void } {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const offer = new Promise<string>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('Janus sent no offer for the new streams')), OFFER_TIMEOUT_MS);
+      this.#offerWaiter = (sdp) => {
+        clearTimeout(timer);
+        resolve(sdp);
+      };
+    });
+    offer.catch(() => undefined);
+    return {
+      offer,
+      cancel: () => {
+        clearTimeout(timer);
+        this.#offerWaiter = undefined;
+      },
+    };
+  }
+
+  #onEvent(event: HandleEvent): void {
+    if (event.jsep?.type === 'offer') this.#offerWaiter?.(event.jsep.sdp);
+    if (event.janus === 'hangup') this.#failed = true;
+  }
+
+  /** The first streams join the room as a subscriber; later ones are added with `subscribe`. */
+  async #request(streams: { feed: number; mid: string | undefined }[]): Promise<PluginReply> {
+    if (this.#handleId === undefined) {
+      this.#handleId = await this.#client.attach(VIDEOROOM, (event) => this.#onEvent(event));
+      return this.#client.message(this.#handleId, { request: 'join', ptype: 'subscriber', room: this.#room, autoupdate: false, use_msid: false, streams });
+    }
+    return this.#client.message(this.#handleId, { request: 'subscribe', streams });
+  }
+
+  /** The new group's mids: the last three streams Janus lists (in the order they were asked for). */
+  #readMids(group: Group, streams: unknown): void {
+    const list = (Array.isArray(streams) ? streams as SubStream[] : []).filter((s) => s.mid !== undefined)
+      .sort((a, b) => (a.mindex ?? 0) - (b.mindex ?? 0));
+    const known = new Set(this.#groups.flatMap((g) => [g.mids.audio, g.mids.video, g.mids.aux]));
+    const fresh = list.filter((s) => !known.has(s.mid!)).slice(-3);
+    if (fresh.length !== 3) throw new Error(`Janus listed ${fresh.length} new streams, not 3`);
+    group.mids = { audio: fresh[0].mid!, video: fresh[1].mid!, aux: fresh[2].mid! };
+  }
+
+  #layer(group: Group): Layer {
+    return chooseLayer(group.wants, group.publisher.receiving('small'));
+  }
+
+  /** Brings Janus in line with the group: feed and layer (switch), then what is sent (configure). */
+  async #apply(group: Group): Promise<void> {
+    const { sent, publisher } = group;
+    if (!this.#groups.includes(group)) return; // its m-lines are not negotiated yet: applied once they are
+    const { mids, feedId } = publisher;
+    const layer = this.#layer(group);
+    const active = group.sourceId !== undefined;
+    const switches: Record<string, unknown>[] = [];
+    if (active && sent.feedId !== feedId) {
+      switches.push({ feed: feedId, mid: mids.audio, sub_mid: group.mids.audio }, { feed: feedId, mid: mids.aux, sub_mid: group.mids.aux });
+    }
+    if (active && (sent.feedId !== feedId || sent.layer !== layer)) switches.push({ feed: feedId, mid: mids[layer], sub_mid: group.mids.video });
+    if (switches.length > 0) {
+      await this.#client.message(this.#handleId!, { request: 'switch', streams: switches });
+      sent.feedId = feedId;
+      sent.layer = layer;
+    }
+    const want = { audio: group.wants.audio, video: group.wants.bigVideo || group.wants.smallVideo, aux: group.wants.auxVideo };
+    const changes: { mid: string; send: boolean }[] = [];
+    if (sent.audio !== want.audio) changes.push({ mid: group.mids.audio, send: want.audio });
+    if (sent.video !== want.video) changes.push({ mid: group.mids.video, send: want.video });
+    if (sent.aux !== want.aux) changes.push({ mid: group.mids.aux, send: want.aux });
+    if (changes.length > 0) {
+      await this.#client.message(this.#handleId!, { request: 'configure', streams: changes });
+      Object.assign(sent, want);
+    }
+  }
+}
