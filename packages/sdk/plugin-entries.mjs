@@ -15,8 +15,8 @@
 /** @type {import('./plugin-entries.d.mts').PluginEntry[]} */
 export const PLUGIN_ENTRIES = [
   { name: 'audio-mixer', path: 'audio-mixer', globalName: 'AudioMixer', source: 'audio-mixer/index.ts', builtIn: true },
-  // { name: 'ai-denoiser', path: 'ai-denoiser', globalName: 'AIDenoiser', source: 'ai-denoiser/index.ts', builtIn: true },
-  // { name: 'debug', path: 'debug', globalName: 'Debug', source: 'debug/index.ts', builtIn: true },
+  { name: 'ai-denoiser', path: 'ai-denoiser', globalName: 'AIDenoiser', source: 'ai-denoiser/index.ts', builtIn: true },
+  { name: 'debug', path: 'debug', globalName: 'Debug', source: 'debug/index.ts', builtIn: true },
 ];
 
 /** The package.json "exports" map: the core, then one subpath per separate (non-built-in) plugin. */
