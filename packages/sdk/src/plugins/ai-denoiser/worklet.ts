@@ -26,10 +26,25 @@ const scope = globalThis as unknown as WorkletScope;
 const FRAME = 480;
 const SCALE = 32768;
 
+/** Base64 → bytes (AudioWorkletGlobalScope has no atob). */
 function decode(base64: string): Uint8Array<ArrayBuffer> {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const lookup = new Uint8Array(128);
+  for (let i = 0; i < alphabet.length; i += 1) lookup[alphabet.charCodeAt(i)] = i;
+  const clean = base64.replace(/=+$/, '');
+  const bytes = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let value = 0;
+  let at = 0;
+  for (let i = 0; i < clean.length; i += 1) {
+    value = (value << 6) | lookup[clean.charCodeAt(i)];
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[at] = (value >> bits) & 0xff;
+      at += 1;
+    }
+  }
   return bytes;
 }
 
