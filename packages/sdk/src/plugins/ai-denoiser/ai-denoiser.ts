@@ -47,7 +47,16 @@ export class AIDenoiser {
     const url = `${assetsPath.replace(/\/+$/, '')}/${DENOISER_ASSET}`;
     let loading = byPath.get(url);
     if (!loading) {
-      loading = audioContext.audioWorklet.addModule(url);
+      // Downloaded on the main thread, then added from a blob URL, as the original does (the fetch shows in the page's network log).
+      loading = fetch(url).then(async (response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const blobUrl = URL.createObjectURL(await response.blob());
+        try {
+          await audioContext.audioWorklet.addModule(blobUrl);
+        } finally {
+          URL.revokeObjectURL(blobUrl);
+        }
+      });
       byPath.set(url, loading);
       loading.catch(() => byPath.delete(url));
     }
