@@ -116,4 +116,18 @@ describe('Must show 4: a plain script-tag page that loads only /sdk/trtc.js, and
     await page.close();
     await listener.close();
   });
+
+  it('the server serves every plugin file of the table and the assets, with their MIME types', async () => {
+    const { PLUGIN_ENTRIES } = await import('../../../packages/sdk/plugin-entries.mjs');
+    for (const entry of PLUGIN_ENTRIES) {
+      for (const kind of ['esm.js', 'umd.js', 'iife.js', 'esm.d.ts']) {
+        const response = await fetch(`${fx!.server.url}/sdk/plugins/${entry.path}/${entry.name}.${kind}`);
+        expect(response.status, `${entry.name}.${kind}`).toBe(200);
+        if (kind.endsWith('.js')) expect(response.headers.get('content-type')).toMatch(/javascript/);
+      }
+    }
+    const worklet = await fetch(`${fx!.server.url}/sdk/assets/denoiser-wasm.js`);
+    expect(worklet.headers.get('content-type')).toMatch(/javascript/);
+    expect(worklet.headers.get('access-control-allow-origin')).toBe('*');
+  });
 });
