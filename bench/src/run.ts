@@ -17,6 +17,7 @@ import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
 import { recoveryRows, runRecovery } from './recovery.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
+import { pluginCpuRows, pluginSizeRows } from './plugins.js';
 import { progress } from './stats.js';
 import { renderTable, type Row } from './table.js';
 
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
     browser = undefined;
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...recoveryRows(recovery), ...clusterRows(cluster)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...recoveryRows(recovery), ...clusterRows(cluster), ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',

@@ -55,8 +55,11 @@ export class TRTC extends TRTCStatic {
     super();
     this.#options = options;
     this.#room = new Room(this.#events);
-    this.#local = new LocalMedia(this.#room, this.#events, this.#devices);
-    this.#plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`);
+    this.#plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`, DEFAULT_SERVER_ORIGIN, () => {
+      const id = this.#uploader.identity;
+      return { sdkAppId: id?.sdkAppId ?? 0, userId: id?.userId ?? '', roomId: id?.strRoomId ?? id?.roomId ?? '' };
+    });
+    this.#local = new LocalMedia(this.#room, this.#events, this.#devices, { audio: this.#plugins.audio });
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     this.#sei = new SeiSender(options.enableSEI === true, this.#room, this.#events);
     this.#stats = new StatsReporter(this.#events, roomStatsSources(this.#room, () => {

@@ -7,6 +7,7 @@ import { LocalAudio } from '../media/local-audio.js';
 import type { LocalMediaEnv, SlotContent, SlotPublisher } from '../media/local-media-env.js';
 import { LocalVideo } from '../media/local-video.js';
 import { ScreenShare } from '../media/screen-share.js';
+import type { AudioBus } from '../plugins/context/audio.js';
 import type { Room } from '../room/room.js';
 import type {
   LocalAudioConfig, LocalVideoConfig, ScreenShareConfig, TRTCEventTypes, UpdateLocalAudioConfig, UpdateScreenShareConfig,
@@ -25,7 +26,8 @@ export class LocalMedia {
   readonly screen: LocalResource<ScreenShare, ScreenShareConfig, UpdateScreenShareConfig>;
   readonly #room: Room;
 
-  constructor(room: Room, events: Emitter<TRTCEventTypes>, devices: DeviceWatcher) {
+  /** `buses`: the plugins' side of the microphone and camera (effects route the tracks through them). */
+  constructor(room: Room, events: Emitter<TRTCEventTypes>, devices: DeviceWatcher, buses: { audio?: AudioBus } = {}) {
     this.#room = room;
     const env: LocalMediaEnv = {
       enable2k4k: () => room.schedule?.trtcAutoConf?.enable2k4k === true,
@@ -47,7 +49,7 @@ export class LocalMedia {
       check: (config, fn, phase) => {
         if (phase === 'start') this.#checkMayPublish(fn, config?.publish !== false);
       },
-      create: () => new LocalAudio(this.#slot('audio'), env),
+      create: () => new LocalAudio(this.#slot('audio'), env, buses.audio),
     });
     this.screen = new LocalResource({
       name: 'screen share',
