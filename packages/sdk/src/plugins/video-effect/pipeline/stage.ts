@@ -1,0 +1,43 @@
+import type { GlImage, GlKit, GlTarget } from './gl-kit.js';
+
+/** A frame size in pixels. */
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/** Where each effect sits in the chain: lower runs first. One stage per name. */
+export const STAGE_ORDER = Object.freeze({
+  /** Beauty works on the camera image itself. */
+  BasicBeauty: 10,
+  /** Background replacement after beauty, so the new background is not retouched. */
+  VirtualBackground: 20,
+  /** The mixer composes the processed camera with other sources into a new canvas. */
+  VideoMixer: 30,
+  /** The watermark goes on top of everything, unmirrored. */
+  Watermark: 40,
+} as const);
+
+/** Per-frame information the stages get. */
+export interface FrameInfo {
+  /** Microseconds, the source frame's timestamp. */
+  timestamp: number;
+  /** The source frame (camera) before any stage, as a texture (WebGL) or drawable (2d). */
+  readonly sourceSize: Size;
+}
+
+/**
+ * One effect in the pipeline. A stage implements `drawGl` (WebGL2) and, where SPEC allows a 2d
+ * fallback, `draw2d`. It may change the frame size (the mixer's container).
+ */
+export interface EffectStage {
+  readonly name: keyof typeof STAGE_ORDER;
+  /** The size this stage outputs for a given input size (default: the same). */
+  outputSize?(input: Size): Size;
+  /** Draws `input` with the effect into `output` (a pooled target of outputSize()). */
+  drawGl(kit: GlKit, input: GlImage, output: GlTarget, frame: FrameInfo): void;
+  /** The 2d-canvas fallback: draws the effect onto `ctx`, which already holds the input image. */
+  draw2d?(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, input: CanvasImageSource, size: Size, frame: FrameInfo): void;
+  /** Frees the stage's GL objects (kit given when the stage had GL state). */
+  dispose?(kit?: GlKit): void;
+}
