@@ -127,7 +127,7 @@ export class EffectPipeline implements TrackProcessor {
     let last = -Infinity;
     const run = (image: TexImageSource & CanvasImageSource, width: number, height: number, timestamp: number) => {
       const started = performance.now();
-      const frame: FrameInfo = { timestamp, sourceSize: { width, height } };
+      const frame: FrameInfo = { timestamp, sourceSize: { width, height }, source: image, mirrored: options.mirror };
       renderer.render(image, { width, height }, options.mirror, this.#ordered, frame);
       this.#record(started);
     };

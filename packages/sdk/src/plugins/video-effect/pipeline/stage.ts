@@ -22,8 +22,12 @@ export const STAGE_ORDER = Object.freeze({
 export interface FrameInfo {
   /** Microseconds, the source frame's timestamp. */
   timestamp: number;
-  /** The source frame (camera) before any stage, as a texture (WebGL) or drawable (2d). */
+  /** The source frame's size (camera, before any stage). */
   readonly sourceSize: Size;
+  /** The source frame itself (valid during the call only), e.g. for a segmentation model. */
+  readonly source: CanvasImageSource;
+  /** True when the pipeline mirrored the source before the stages (publish mirror). */
+  readonly mirrored: boolean;
 }
 
 /**
