@@ -149,12 +149,16 @@ export class GlKit {
    * One pass: binds `textures` to units 0.. (named uniforms), sets `uniforms`, draws the quad into
    * `target` (null: the canvas, flipped so the image stands upright).
    */
-  draw(program: Program, target: GlTarget | null, textures: Record<string, WebGLTexture>, uniforms: Uniforms = {}, size?: { width: number; height: number }): void {
+  draw(program: Program, target: GlTarget | null, textures: Record<string, WebGLTexture>, uniforms: Uniforms = {}, size?: { width: number; height: number },
+    rect?: { x: number; y: number; width: number; height: number }): void {
     const gl = this.gl;
     gl.bindFramebuffer(gl.FRAMEBUFFER, target?.framebuffer ?? null);
     const width = target?.width ?? size?.width ?? gl.drawingBufferWidth;
     const height = target?.height ?? size?.height ?? gl.drawingBufferHeight;
-    gl.viewport(0, 0, width, height);
+    // A rect (top-left origin) draws the quad into that part of a target only: rows of a target run
+    // top-down (v = 0 at the top), so it maps to the viewport as is.
+    if (rect) gl.viewport(Math.round(rect.x), Math.round(rect.y), Math.round(rect.width), Math.round(rect.height));
+    else gl.viewport(0, 0, width, height);
     gl.useProgram(program.program);
     const location = (name: string) => {
       if (!program.uniforms.has(name)) program.uniforms.set(name, gl.getUniformLocation(program.program, name));
@@ -181,6 +185,15 @@ export class GlKit {
     gl.bindVertexArray(this.#vao);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
     gl.bindVertexArray(null);
+  }
+
+  /** Fills a target with one colour (components 0–1). */
+  clear(target: GlTarget, rgba: readonly [number, number, number, number]): void {
+    const gl = this.gl;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, target.framebuffer);
+    gl.viewport(0, 0, target.width, target.height);
+    gl.clearColor(rgba[0], rgba[1], rgba[2], rgba[3]);
+    gl.clear(gl.COLOR_BUFFER_BIT);
   }
 
   /** Frees every GL object the kit made. */
