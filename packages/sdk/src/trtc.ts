@@ -374,7 +374,7 @@ export class TRTC {
       validateLocalVideoConfig(config, 'startLocalVideo');
       this.#checkMayPublish('startLocalVideo', config.publish);
       return this.#videoQueue.start('startLocalVideo', async () => {
-        const video = new LocalVideo(this.#publisherFor('video'), this.#publisherFor('small'), this.#mediaEnv);
+        const video = new LocalVideo(this.#publisherFor('video'), this.#publisherFor('small'), this.#mediaEnv, this.#plugins.video);
         this.#video = video;
         try {
           await video.start(config);

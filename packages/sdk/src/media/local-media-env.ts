@@ -1,6 +1,5 @@
 import type { RtcError } from '../errors/rtc-error.js';
 import type { SlotEncoding } from '../transport/uplink.js';
-import type { TrackProcessor } from './track-processing.js';
 
 /** What a local track puts on its uplink slot. */
 export interface SlotContent {
@@ -29,6 +28,4 @@ export interface LocalMediaEnv {
   emitError(error: RtcError): void;
   /** A capture started on a device (device-changed 'active'). */
   deviceActive(kind: 'camera' | 'microphone', track: MediaStreamTrack): void;
-  /** The video-effect processor a (re)started camera goes through (plugins' video context), if any. */
-  videoProcessor?(): TrackProcessor | undefined;
 }

@@ -5,6 +5,7 @@ import { VideoPlayer, type FillMode } from '../playback/video-player.js';
 import { resolveView } from '../playback/view.js';
 import type { LocalVideoConfig, VideoProfileName } from '../types.js';
 import { captureCamera } from './capture.js';
+import type { VideoBus } from '../plugins/context/video.js';
 import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
 import {
   applyResolutionRules, DEFAULT_SMALL_PROFILE, DEFAULT_VIDEO_PROFILE, degradationPreferenceOf, VIDEO_PROFILES, type VideoProfile,
@@ -104,11 +105,14 @@ export class LocalVideo {
   readonly #main: SlotPublisher;
   readonly #smallSlot: SlotPublisher;
   readonly #env: LocalMediaEnv;
+  /** The plugins' video context: effects put their pipeline on the camera through it. */
+  readonly #bus: VideoBus | undefined;
 
-  constructor(main: SlotPublisher, small: SlotPublisher, env: LocalMediaEnv) {
+  constructor(main: SlotPublisher, small: SlotPublisher, env: LocalMediaEnv, bus?: VideoBus) {
     this.#main = main;
     this.#smallSlot = small;
     this.#env = env;
+    this.#bus = bus;
   }
 
   get published(): boolean {
@@ -165,7 +169,8 @@ export class LocalVideo {
     this.#player = new VideoPlayer(this.track, views, { fillMode: this.#fillMode, mirror: mirrorParts(this.#mirror).view });
     this.#publish = config.publish !== false;
     this.#mute = config.mute ?? false;
-    this.#processor = this.#env.videoProcessor?.();
+    this.#bus?.attach(this);
+    this.#processor = this.#bus?.cameraProcessor;
     await this.#derive(fn);
     if (this.#publish) await this.#publishAll();
   }
@@ -349,6 +354,7 @@ export class LocalVideo {
   }
 
   async stop(): Promise<void> {
+    this.#bus?.detach(this);
     this.#recovery?.stop();
     this.#player?.stop();
     this.#player = undefined;

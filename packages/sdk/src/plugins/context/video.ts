@@ -1,22 +1,23 @@
-import type { LocalVideo } from '../../media/local-video.js';
-import type { ScreenShare } from '../../media/screen-share.js';
+/**
+ * The video part of the plugin context: the hook through which effect plugins put their pipeline between
+ * the camera and the encoder (big and small stream, and the local preview), without renegotiation. The core
+ * side (VideoBus) is owned by the client; LocalVideo attaches to it while the camera is on, and a camera
+ * started after an effect goes through the effect too.
+ */
 import type { TrackProcessor } from '../../media/track-processing.js';
 
 /** The camera as video-effect plugins see it. */
 export interface CameraInfo {
   /** The captured (or custom) camera track: the pipeline's source. */
   track: MediaStreamTrack;
-  /** The profile's size and frame rate. */
+  /** The track's size (else the profile's) and the profile's frame rate. */
   width: number;
   height: number;
   frameRate: number;
 }
 
-/**
- * The video part of the plugin context: the hook through which effect plugins put their pipeline between
- * the camera and the encoder. The core imports no effect; plugins bring the pipeline and install it here.
- */
-export interface VideoContext {
+/** What a video plugin may do with the published camera. */
+export interface VideoPluginContext {
   /** The camera while it is on, else undefined. */
   camera(): CameraInfo | undefined;
   /** The screen share's track while it is on (a VideoMixer source). */
@@ -35,41 +36,65 @@ export interface VideoContext {
   readonly shared: Map<string, unknown>;
 }
 
-/** What the video context needs from the client. */
-export interface VideoContextDeps {
-  camera(): LocalVideo | undefined;
-  screen(): ScreenShare | undefined;
+/** The camera side LocalVideo offers the bus. */
+export interface CameraPort {
+  readonly track: MediaStreamTrack;
+  readonly profile: { width: number; height: number; frameRate: number };
+  setProcessor(processor: TrackProcessor | undefined, functionName: string): Promise<void>;
 }
 
-/**
- * Makes a client's video context. The client's LocalMediaEnv.videoProcessor should return
- * `context.cameraProcessor`, so a restarted camera goes through the effects again.
- */
-export function createVideoContext(deps: VideoContextDeps): VideoContext {
-  let processor: TrackProcessor | undefined;
-  return {
-    camera() {
-      const video = deps.camera();
-      if (!video?.track || video.track.readyState === 'ended') return undefined;
-      const settings = video.track.getSettings?.() ?? {};
-      return {
-        track: video.track,
-        width: settings.width ?? video.profile.width,
-        height: settings.height ?? video.profile.height,
-        frameRate: video.profile.frameRate,
-      };
-    },
-    screenTrack() {
-      const track = deps.screen()?.track;
-      return track && track.readyState !== 'ended' ? track : undefined;
-    },
-    get cameraProcessor() {
-      return processor;
-    },
-    async setCameraProcessor(next, functionName) {
-      processor = next;
-      await deps.camera()?.setProcessor(next, functionName);
-    },
-    shared: new Map(),
-  };
+/** The core side of the video context: LocalVideo attaches while the camera is on. */
+export class VideoBus implements VideoPluginContext {
+  readonly shared = new Map<string, unknown>();
+  #camera: CameraPort | undefined;
+  #processor: TrackProcessor | undefined;
+  readonly #screen: () => MediaStreamTrack | undefined;
+
+  /** @param screen the screen share's track, if any (the client's getVideoTrack({ streamType: 'sub' })) */
+  constructor(screen: () => MediaStreamTrack | undefined) {
+    this.#screen = screen;
+  }
+
+  /** LocalVideo: the camera started (it then goes through `cameraProcessor`). */
+  attach(camera: CameraPort): void {
+    this.#camera = camera;
+  }
+
+  /** LocalVideo: the camera stopped. */
+  detach(camera: CameraPort): void {
+    if (this.#camera === camera) this.#camera = undefined;
+  }
+
+  camera(): CameraInfo | undefined {
+    const camera = this.#camera;
+    if (!camera?.track || camera.track.readyState === 'ended') return undefined;
+    const settings = camera.track.getSettings?.() ?? {};
+    return { track: camera.track, width: settings.width ?? camera.profile.width, height: settings.height ?? camera.profile.height, frameRate: camera.profile.frameRate };
+  }
+
+  screenTrack(): MediaStreamTrack | undefined {
+    const track = this.#screen();
+    return track && track.readyState !== 'ended' ? track : undefined;
+  }
+
+  get cameraProcessor(): TrackProcessor | undefined {
+    return this.#processor;
+  }
+
+  async setCameraProcessor(processor: TrackProcessor | undefined, functionName: string): Promise<void> {
+    const previous = this.#processor;
+    this.#processor = processor;
+    try {
+      await this.#camera?.setProcessor(processor, functionName);
+    } catch (error) {
+      this.#processor = previous;
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.shared.clear();
+    this.#camera = undefined;
+    this.#processor = undefined;
+  }
 }

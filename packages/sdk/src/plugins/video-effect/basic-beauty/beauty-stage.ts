@@ -1,5 +1,6 @@
-import type { GlImage, GlKit, GlTarget } from '../pipeline/gl-kit.js';
-import type { EffectStage, Size } from '../pipeline/stage.js';
+import { Downscaled } from '../pipeline/downscale.js';
+import type { GlImage, GlKit } from '../pipeline/gl-kit.js';
+import type { EffectStage, FrameInfo, FusedBinding, Size } from '../pipeline/stage.js';
 
 /** Strengths 0–1 of the three retouches. */
 export interface BeautyLevels {
@@ -9,59 +10,57 @@ export interface BeautyLevels {
 }
 
 /**
- * One pass: edge-preserving smoothing (a 12-tap bilateral ring: fine skin texture is averaged, strong edges
- * kept), then a brightening curve that lifts mid-tones without clipping, then a rosy tint.
+ * One per-pixel function, fused into the pipeline's single pass (software WebGL pays per texture read):
+ * edge-preserving smoothing — a quarter-size copy of the frame read bilinearly is a 4×4-pixel box blur,
+ * mixed in only where it differs little from the pixel (fine skin texture goes, strong edges stay) — by
+ * `beauty`; then a brightening curve that lifts mid-tones without clipping; then a rosy tint.
  */
-const BEAUTY_SHADER = `#version 300 es
-precision mediump float;
-in vec2 v_uv;
-out vec4 outColor;
-uniform sampler2D u_src;
-uniform vec2 u_size;
+const BEAUTY_GLSL = `
+uniform sampler2D u_bbSmall;
+uniform float u_bbMirror;
 uniform float u_beauty;
 uniform float u_brightness;
 uniform float u_ruddy;
-const vec3 LUMA = vec3(0.299, 0.587, 0.114);
-void main() {
-  vec4 base = texture(u_src, v_uv);
+vec4 bb_effect(vec4 base, vec2 uv) {
   vec3 color = base.rgb;
   if (u_beauty > 0.0) {
-    vec2 px = max(1.5, u_size.y / 200.0) / u_size;
-    float center = dot(color, LUMA);
-    vec3 sum = color;
-    float total = 1.0;
-    for (int i = 0; i < 12; i++) {
-      float angle = float(i) * 0.5235988;
-      float radius = (i % 2 == 0) ? 1.0 : 2.0;
-      vec3 c = texture(u_src, v_uv + vec2(cos(angle), sin(angle)) * px * radius).rgb;
-      float d = dot(c, LUMA) - center;
-      float w = exp(-d * d * 40.0);
-      sum += c * w;
-      total += w;
-    }
-    color = mix(color, sum / total, clamp(u_beauty, 0.0, 1.0));
+    const vec3 LUMA = vec3(0.299, 0.587, 0.114);
+    vec3 smoothed = texture(u_bbSmall, vec2(u_bbMirror > 0.5 ? 1.0 - uv.x : uv.x, uv.y)).rgb;
+    float d = abs(dot(color - smoothed, LUMA));
+    color = mix(color, smoothed, clamp(u_beauty, 0.0, 1.0) * (1.0 - smoothstep(0.06, 0.2, d)));
   }
-  if (u_brightness > 0.0) color = 1.0 - pow(1.0 - clamp(color, 0.0, 1.0), vec3(1.0 + u_brightness * 0.8));
+  // lifts mid-tones most, leaves black and white in place
+  if (u_brightness > 0.0) color += u_brightness * 0.5 * color * (1.0 - color);
   if (u_ruddy > 0.0) {
     color.r = color.r + u_ruddy * 0.25 * (1.0 - color.r) * (0.3 + color.r);
     color.g = color.g * (1.0 - 0.08 * u_ruddy);
     color.b = color.b * (1.0 - 0.04 * u_ruddy);
   }
-  outColor = vec4(clamp(color, 0.0, 1.0), base.a);
+  return vec4(clamp(color, 0.0, 1.0), base.a);
 }`;
 
 /** BasicBeauty as a pipeline stage; levels change live with update(). */
 export class BeautyStage implements EffectStage {
   readonly name = 'BasicBeauty' as const;
   levels: BeautyLevels;
+  readonly #small = new Downscaled();
 
   constructor(levels: BeautyLevels) {
     this.levels = levels;
   }
 
-  drawGl(kit: GlKit, input: GlImage, output: GlTarget): void {
+  readonly shader = { fn: 'bb_effect', glsl: BEAUTY_GLSL };
+
+  bind(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
     const { beauty, brightness, ruddy } = this.levels;
-    kit.draw(kit.program('basic-beauty', BEAUTY_SHADER), output, { u_src: input.texture }, { u_beauty: beauty, u_brightness: brightness, u_ruddy: ruddy });
+    const textures: Record<string, WebGLTexture> = {};
+    if (beauty > 0) textures.u_bbSmall = this.#small.update(kit, frame.source, { width: frame.sourceSize.width / 4, height: frame.sourceSize.height / 4 });
+    else textures.u_bbSmall = input.texture;
+    return { textures, uniforms: { u_bbMirror: frame.mirrored ? 1 : 0, u_beauty: beauty, u_brightness: brightness, u_ruddy: ruddy } };
+  }
+
+  dispose(kit?: GlKit): void {
+    this.#small.dispose(kit);
   }
 
   /** 2d fallback: a blurred copy blended in for smoothing, CSS brightness, a soft red overlay. */

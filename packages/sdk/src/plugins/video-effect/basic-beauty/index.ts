@@ -1,5 +1,5 @@
 import type { PluginCore } from '../../../types.js';
-import { applyStage, numberIn, pipelineOf, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
+import { applyStage, guarded, numberIn, pipelineOf, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
 import { BeautyStage, type BeautyLevels } from './beauty-stage.js';
 
 /** Options of startPlugin('BasicBeauty', …), as the original's: each 0–1. */
@@ -39,7 +39,11 @@ export class BasicBeauty {
   }
 
   /** Starts the retouch with the given levels (0–1, default 0.5 each). */
-  async start(options?: BasicBeautyOptions): Promise<void> {
+  start(options?: BasicBeautyOptions): Promise<void> {
+    return guarded(this.#core, () => this.#start(options));
+  }
+
+  async #start(options?: BasicBeautyOptions): Promise<void> {
     const fn = 'startPlugin';
     const video = videoContextOf(this.#core, fn);
     const levels = resolveBeautyLevels(options, undefined, fn);
@@ -48,7 +52,11 @@ export class BasicBeauty {
   }
 
   /** Changes the levels live (the levels not given stay). */
-  async update(options?: BasicBeautyOptions): Promise<void> {
+  update(options?: BasicBeautyOptions): Promise<void> {
+    return guarded(this.#core, () => this.#update(options));
+  }
+
+  async #update(options?: BasicBeautyOptions): Promise<void> {
     const fn = 'updatePlugin';
     const video = videoContextOf(this.#core, fn);
     const stage = pipelineOf(video).stage<BeautyStage>('BasicBeauty');
@@ -62,7 +70,11 @@ export class BasicBeauty {
   }
 
   /** Stops the retouch. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return guarded(this.#core, () => this.#stop());
+  }
+
+  async #stop(): Promise<void> {
     await removeStage(videoContextOf(this.#core, 'stopPlugin'), 'BasicBeauty', 'stopPlugin');
   }
 }

@@ -51,7 +51,7 @@ interface Program {
 /** Creates a WebGL2 context on a canvas; undefined when the environment has none. */
 export function createGl2(canvas: HTMLCanvasElement | OffscreenCanvas): WebGL2RenderingContext | undefined {
   try {
-    const gl = canvas.getContext('webgl2', { alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: false, preserveDrawingBuffer: true, desynchronized: true });
+    const gl = canvas.getContext('webgl2', { alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: false, preserveDrawingBuffer: false });
     return (gl as WebGL2RenderingContext | null) ?? undefined;
   } catch {
     return undefined;
@@ -120,11 +120,13 @@ export class GlKit {
   }
 
   /** Uploads an image, canvas, bitmap or VideoFrame into a texture (top row at v = 0). */
-  upload(texture: WebGLTexture, source: TexImageSource): void {
+  upload(texture: WebGLTexture, source: TexImageSource, premultiply = false): void {
     const gl = this.gl;
     gl.bindTexture(gl.TEXTURE_2D, texture);
     gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
+    gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, premultiply);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, source);
+    if (premultiply) gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
   }
 
   /** A pooled render target, (re)allocated at the given size. */

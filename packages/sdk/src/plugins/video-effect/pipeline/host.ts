@@ -1,7 +1,7 @@
 import { EXTRA_CODE } from '../../../constants/error-code.js';
 import { envNotSupported, invalidOperation, invalidParameter } from '../../../errors/catalogue.js';
 import type { PluginCore } from '../../../types.js';
-import type { CameraInfo, VideoContext } from '../../context/video.js';
+import type { CameraInfo, VideoPluginContext } from '../../context/video.js';
 import { EffectPipeline } from './pipeline.js';
 import type { EffectStage } from './stage.js';
 
@@ -9,14 +9,29 @@ import type { EffectStage } from './stage.js';
 const PIPELINE_KEY = 'video-effect-pipeline';
 
 /** The client's video context, from the core handed to the plugin. */
-export function videoContextOf(core: PluginCore, functionName: string): VideoContext {
-  const video = (core as PluginCore & { video?: VideoContext }).video;
+export function videoContextOf(core: PluginCore, functionName: string): VideoPluginContext {
+  const video = (core as Partial<PluginCore>).video;
   if (!video) throw envNotSupported(EXTRA_CODE.PLUGIN, 'this SDK build offers no video context to plugins', functionName);
   return video;
 }
 
+/**
+ * Runs a plugin method; an RtcError it throws (built with this file's own copy of the class) is rebuilt
+ * with the core's (context.errors), so the app gets the same class as from the core.
+ */
+export async function guarded<T>(core: PluginCore, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    const e = error as { name?: unknown; code?: unknown; extraCode?: number; functionName?: string; message?: string };
+    if (e?.name !== 'RtcError' || typeof e.code !== 'number' || typeof core.errors !== 'function') throw error;
+    const message = (e.message ?? '').replace(/ <[A-Z_]+ 0x[0-9a-f]+( extraCode:-?\d+)?>$/, '');
+    throw core.errors({ code: e.code, extraCode: e.extraCode, message, functionName: e.functionName });
+  }
+}
+
 /** The camera, or INVALID_OPERATION 5105 when it is not on (as the original's effects require). */
-export function requireCamera(video: VideoContext, functionName: string): CameraInfo {
+export function requireCamera(video: VideoPluginContext, functionName: string): CameraInfo {
   const camera = video.camera();
   if (!camera) throw invalidOperation(EXTRA_CODE.NEED_VIDEO, 'the camera is not on: call startLocalVideo() first', functionName);
   return camera;
@@ -26,7 +41,7 @@ export function requireCamera(video: VideoContext, functionName: string): Camera
  * The client's one effect pipeline, shared by every effect plugin file through the video context (the
  * first plugin to need it creates it).
  */
-export function pipelineOf(video: VideoContext): EffectPipeline {
+export function pipelineOf(video: VideoPluginContext): EffectPipeline {
   let pipeline = video.shared.get(PIPELINE_KEY) as EffectPipeline | undefined;
   if (!pipeline) {
     pipeline = new EffectPipeline();
@@ -39,7 +54,7 @@ export function pipelineOf(video: VideoContext): EffectPipeline {
  * Puts a stage in the pipeline (replacing one of the same name) and, if the camera did not go through the
  * pipeline yet, routes it there (a track swap on the senders).
  */
-export async function applyStage(video: VideoContext, stage: EffectStage, functionName: string): Promise<void> {
+export async function applyStage(video: VideoPluginContext, stage: EffectStage, functionName: string): Promise<void> {
   const pipeline = pipelineOf(video);
   pipeline.set(stage);
   if (video.cameraProcessor !== pipeline) {
@@ -54,7 +69,7 @@ export async function applyStage(video: VideoContext, stage: EffectStage, functi
 }
 
 /** Takes a stage out; with none left the camera goes straight to the encoder again. */
-export async function removeStage(video: VideoContext, name: EffectStage['name'], functionName: string): Promise<void> {
+export async function removeStage(video: VideoPluginContext, name: EffectStage['name'], functionName: string): Promise<void> {
   const pipeline = pipelineOf(video);
   pipeline.remove(name);
   if (pipeline.isEmpty && video.cameraProcessor === pipeline) await video.setCameraProcessor(undefined, functionName);

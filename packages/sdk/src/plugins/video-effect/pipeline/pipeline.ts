@@ -129,7 +129,8 @@ export class EffectPipeline implements TrackProcessor {
       const started = performance.now();
       const frame: FrameInfo = { timestamp, sourceSize: { width, height }, source: image, mirrored: options.mirror };
       renderer.render(image, { width, height }, options.mirror, this.#ordered, frame);
-      this.#record(started);
+      if (renderer.gpuDone) void renderer.gpuDone().then(() => this.#record(started));
+      else this.#record(started);
     };
     let loop: FrameLoop;
     if (hasInsertableStreams() && !(renderer.canvas instanceof HTMLCanvasElement)) {

@@ -1,4 +1,4 @@
-import { COPY_SHADER, createGl2, GlKit, type GlImage } from './gl-kit.js';
+import { COPY_SHADER, createGl2, GlKit, type GlImage, type Uniforms } from './gl-kit.js';
 import type { EffectStage, FrameInfo, Size } from './stage.js';
 
 /** A canvas the pipeline draws into: offscreen where the browser has it, else an element (for captureStream). */
@@ -9,6 +9,8 @@ export interface Renderer {
   readonly mode: 'webgl' | '2d';
   readonly canvas: PipelineCanvas;
   render(source: TexImageSource & CanvasImageSource, size: Size, mirror: boolean, stages: readonly EffectStage[], frame: FrameInfo): void;
+  /** Resolves when the work of the frames rendered so far is done (GPU included). */
+  gpuDone?(): Promise<void>;
   /** The GL toolkit (webgl mode), for stages that prepare textures outside a frame. */
   readonly kit: GlKit | undefined;
   dispose(stages: readonly EffectStage[]): void;
@@ -17,6 +19,33 @@ export interface Renderer {
 function makeCanvas(element: boolean): PipelineCanvas {
   if (!element && typeof OffscreenCanvas !== 'undefined') return new OffscreenCanvas(2, 2);
   return document.createElement('canvas');
+}
+
+/** Runs of consecutive fusable stages (arrays), and the stages with their own passes (alone). */
+export function fusedGroups(stages: readonly EffectStage[]): Array<EffectStage[] | EffectStage> {
+  const groups: Array<EffectStage[] | EffectStage> = [];
+  for (const stage of stages) {
+    const last = groups[groups.length - 1];
+    if (stage.shader && Array.isArray(last)) last.push(stage);
+    else groups.push(stage.shader ? [stage] : stage);
+  }
+  return groups;
+}
+
+/** The fragment shader of a run of fusable stages: each stage's function applied in order. */
+export function fusedShader(stages: readonly EffectStage[]): string {
+  return `#version 300 es
+precision mediump float;
+in vec2 v_uv;
+out vec4 outColor;
+uniform sampler2D u_src;
+uniform vec2 u_size;
+${stages.map((stage) => stage.shader!.glsl).join('\n')}
+void main() {
+  vec4 color = texture(u_src, v_uv);
+${stages.map((stage) => `  color = ${stage.shader!.fn}(color, v_uv);`).join('\n')}
+  outColor = color;
+}`;
 }
 
 function fit(canvas: PipelineCanvas, size: Size): void {
@@ -30,6 +59,7 @@ export class GlRenderer implements Renderer {
   readonly canvas: PipelineCanvas;
   readonly kit: GlKit;
   readonly #source: WebGLTexture;
+  #staging: OffscreenCanvas | undefined;
 
   private constructor(canvas: PipelineCanvas, kit: GlKit) {
     this.canvas = canvas;
@@ -49,24 +79,89 @@ export class GlRenderer implements Renderer {
     }
   }
 
+  /**
+   * A VideoFrame goes through a 2d canvas first: in software WebGL (SwiftShader) texImage2D of a
+   * camera frame converts its YUV on the slow path (~18 ms at 640×480), while drawImage plus a canvas
+   * upload takes ~5 ms.
+   */
+  #staged(source: TexImageSource, size: Size): TexImageSource {
+    if (typeof VideoFrame === 'undefined' || !(source instanceof VideoFrame) || typeof OffscreenCanvas === 'undefined') return source;
+    this.#staging ??= new OffscreenCanvas(size.width, size.height);
+    fit(this.#staging, size);
+    const ctx = this.#staging.getContext('2d');
+    if (!ctx) return source;
+    ctx.drawImage(source, 0, 0, size.width, size.height);
+    return this.#staging;
+  }
+
   render(source: TexImageSource, size: Size, mirror: boolean, stages: readonly EffectStage[], frame: FrameInfo): void {
     const kit = this.kit;
     const copy = kit.program('copy', COPY_SHADER);
-    kit.upload(this.#source, source);
+    kit.upload(this.#source, this.#staged(source, size));
     let current: GlImage = { texture: this.#source, ...size };
     if (mirror) {
       const mirrored = kit.target('mirror', size.width, size.height);
       kit.draw(copy, mirrored, { u_src: this.#source }, { u_mirror: 1 });
       current = mirrored;
     }
-    stages.forEach((stage, index) => {
-      const out = stage.outputSize?.(current) ?? { width: current.width, height: current.height };
-      const target = kit.target(index % 2 === 0 ? 'ping' : 'pong', out.width, out.height);
-      stage.drawGl(kit, current, target, frame);
-      current = target;
+    const groups = fusedGroups(stages);
+    let onCanvas = false;
+    groups.forEach((group, index) => {
+      const last = index === groups.length - 1;
+      const pong = index % 2 === 0 ? 'ping' : 'pong';
+      if (Array.isArray(group)) {
+        // One pass for the whole run of per-pixel stages; the last run draws straight onto the canvas.
+        const textures: Record<string, WebGLTexture> = { u_src: current.texture };
+        const uniforms: Uniforms = {};
+        for (const stage of group) {
+          const binding = stage.bind?.(kit, current, frame);
+          Object.assign(textures, binding?.textures);
+          Object.assign(uniforms, binding?.uniforms);
+        }
+        const program = kit.program(`fused:${group.map((stage) => stage.shader!.fn).join('+')}`, fusedShader(group));
+        if (last) {
+          fit(this.canvas, current);
+          kit.draw(program, null, textures, uniforms, current);
+          onCanvas = true;
+          return;
+        }
+        const target = kit.target(pong, current.width, current.height);
+        kit.draw(program, target, textures, uniforms);
+        current = target;
+      } else {
+        const out = group.outputSize?.(current) ?? { width: current.width, height: current.height };
+        const target = kit.target(pong, out.width, out.height);
+        group.drawGl?.(kit, current, target, frame);
+        current = target;
+      }
     });
-    fit(this.canvas, current);
-    kit.draw(copy, null, { u_src: current.texture }, { u_mirror: 0 }, current);
+    if (!onCanvas) {
+      fit(this.canvas, current);
+      kit.draw(copy, null, { u_src: current.texture }, { u_mirror: 0 }, current);
+    }
+  }
+
+  /**
+   * Resolves when the GPU has finished the commands issued so far (a fence polled without blocking), so
+   * the frame time can include the GPU's work while the loop itself never waits for it.
+   */
+  gpuDone(): Promise<void> {
+    const gl = this.kit.gl;
+    const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl.flush();
+    if (!sync) return Promise.resolve();
+    return new Promise((resolve) => {
+      const poll = () => {
+        const status = gl.clientWaitSync(sync, 0, 0);
+        if (status === gl.TIMEOUT_EXPIRED) {
+          setTimeout(poll, 1);
+          return;
+        }
+        gl.deleteSync(sync);
+        resolve();
+      };
+      poll();
+    });
   }
 
   dispose(stages: readonly EffectStage[]): void {

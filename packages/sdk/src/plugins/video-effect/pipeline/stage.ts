@@ -1,4 +1,4 @@
-import type { GlImage, GlKit, GlTarget } from './gl-kit.js';
+import type { GlImage, GlKit, GlTarget, Uniforms } from './gl-kit.js';
 
 /** A frame size in pixels. */
 export interface Size {
@@ -31,15 +31,37 @@ export interface FrameInfo {
 }
 
 /**
- * One effect in the pipeline. A stage implements `drawGl` (WebGL2) and, where SPEC allows a 2d
- * fallback, `draw2d`. It may change the frame size (the mixer's container).
+ * A per-pixel effect for the fused pass: GLSL declarations (its own uniforms and samplers, named uniquely)
+ * and a function `vec4 <fn>(vec4 color, vec2 uv)` applied to the colour at uv (v = 0 at the top). Stages in
+ * a row that all have one are applied in ONE full-frame pass (software WebGL pays per pass).
+ */
+export interface FusedShader {
+  /** Names the function and keys the compiled program. */
+  fn: string;
+  glsl: string;
+}
+
+/** What a fusable stage binds for a frame: textures (made in its own smaller pre-passes) and uniforms. */
+export interface FusedBinding {
+  textures: Record<string, WebGLTexture>;
+  uniforms: Uniforms;
+}
+
+/**
+ * One effect in the pipeline. A per-pixel stage gives `shader` + `bind` (WebGL2, fused with its
+ * neighbours); a stage that changes the geometry (the mixer) gives `drawGl`. Where SPEC allows a 2d
+ * fallback, `draw2d`. A stage may change the frame size (the mixer's container).
  */
 export interface EffectStage {
   readonly name: keyof typeof STAGE_ORDER;
   /** The size this stage outputs for a given input size (default: the same). */
   outputSize?(input: Size): Size;
-  /** Draws `input` with the effect into `output` (a pooled target of outputSize()). */
-  drawGl(kit: GlKit, input: GlImage, output: GlTarget, frame: FrameInfo): void;
+  /** The per-pixel shader of a fusable stage. */
+  readonly shader?: FusedShader;
+  /** Prepares a frame for the fused pass (pre-passes into pooled targets) and returns what to bind. */
+  bind?(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding;
+  /** A stage with its own passes: draws `input` with the effect into `output` (a target of outputSize()). */
+  drawGl?(kit: GlKit, input: GlImage, output: GlTarget, frame: FrameInfo): void;
   /** The 2d-canvas fallback: draws the effect onto `ctx`, which already holds the input image. */
   draw2d?(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, input: CanvasImageSource, size: Size, frame: FrameInfo): void;
   /** Frees the stage's GL objects (kit given when the stage had GL state). */

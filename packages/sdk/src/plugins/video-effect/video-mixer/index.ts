@@ -1,8 +1,8 @@
 import { loadImage } from '../../../media/track-processing.js';
 import type { PluginCore } from '../../../types.js';
-import type { VideoContext } from '../../context/video.js';
+import type { VideoPluginContext } from '../../context/video.js';
 import { FrameTap } from '../pipeline/frame-tap.js';
-import { applyStage, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
+import { applyStage, guarded, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
 import { layerRect, parseColor, validateMixerOptions, type TextLayerOption, type VideoMixerOptions } from './layout.js';
 import { MixerStage, type MixerLayer, type MixerLayout } from './mixer-stage.js';
 
@@ -60,7 +60,11 @@ export class VideoMixer {
   }
 
   /** Starts mixing (`container` required). The screen share, if published, is taken off its own stream. */
-  async start(options: VideoMixerOptions): Promise<void> {
+  start(options: VideoMixerOptions): Promise<void> {
+    return guarded(this.#core, () => this.#start(options));
+  }
+
+  async #start(options: VideoMixerOptions): Promise<void> {
     const fn = 'startPlugin';
     const video = videoContextOf(this.#core, fn);
     this.#options = validateMixerOptions(options, true, fn);
@@ -75,7 +79,11 @@ export class VideoMixer {
   }
 
   /** Changes the layout live: given layer fields replace the previous ones, given lists replace theirs. */
-  async update(options: VideoMixerOptions): Promise<void> {
+  update(options: VideoMixerOptions): Promise<void> {
+    return guarded(this.#core, () => this.#update(options));
+  }
+
+  async #update(options: VideoMixerOptions): Promise<void> {
     const fn = 'updatePlugin';
     const video = videoContextOf(this.#core, fn);
     const next = validateMixerOptions(options, false, fn);
@@ -88,7 +96,11 @@ export class VideoMixer {
   }
 
   /** Stops mixing; a screen share goes back to its own stream. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return guarded(this.#core, () => this.#stop());
+  }
+
+  async #stop(): Promise<void> {
     const fn = 'stopPlugin';
     const video = videoContextOf(this.#core, fn);
     if (this.#listening) {
@@ -133,7 +145,7 @@ export class VideoMixer {
   }
 
   /** Resolves the options into layers (loading images, tapping tracks) and puts them in the pipeline. */
-  async #apply(video: VideoContext, fn: string): Promise<void> {
+  async #apply(video: VideoPluginContext, fn: string): Promise<void> {
     const options = this.#options;
     const container = { width: Math.round(options.container!.width), height: Math.round(options.container!.height) };
     const layers: MixerLayer[] = [];

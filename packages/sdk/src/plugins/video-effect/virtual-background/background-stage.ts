@@ -1,5 +1,5 @@
-import type { GlImage, GlKit, GlTarget } from '../pipeline/gl-kit.js';
-import type { EffectStage, FrameInfo, Size } from '../pipeline/stage.js';
+import type { GlImage, GlKit } from '../pipeline/gl-kit.js';
+import type { EffectStage, FrameInfo, FusedBinding, Size } from '../pipeline/stage.js';
 import type { Segmenter } from './segmenter.js';
 
 /** 'image' and 'blur' use the person mask; 'green' keys out a green screen (no model). */
@@ -8,60 +8,33 @@ export type BackgroundType = 'image' | 'blur' | 'green';
 /** SPEC §9 / §3: the default blur level (radius 3). */
 export const DEFAULT_BLUR_LEVEL = 3;
 
-/** Background weight per pixel (green key or person mask), then the mix with the new background. */
-const COMPOSE_SHADER = `#version 300 es
-precision mediump float;
-in vec2 v_uv;
-out vec4 outColor;
-uniform sampler2D u_src;
-uniform sampler2D u_bg;
-uniform sampler2D u_mask;
-uniform float u_mode;
-uniform float u_mirrorMask;
-uniform float u_hasMask;
-uniform vec4 u_bgFit;
-void main() {
-  vec4 color = texture(u_src, v_uv);
-  float background;
-  if (u_mode < 0.5) {
-    float green = color.g - max(color.r, color.b);
-    background = smoothstep(0.06, 0.16, green);
-    // spill: a green fringe on the figure's edge is pulled to neutral
-    color.g = min(color.g, max(color.r, color.b) + 0.03);
-  } else if (u_hasMask > 0.5) {
-    vec2 muv = v_uv;
-    if (u_mirrorMask > 0.5) muv.x = 1.0 - muv.x;
-    vec4 m = texture(u_mask, muv);
-    background = 1.0 - smoothstep(0.35, 0.65, max(m.r, m.a));
-  } else {
-    background = 0.0;
-  }
-  vec3 bg = texture(u_bg, v_uv * u_bgFit.xy + u_bgFit.zw).rgb;
-  outColor = vec4(mix(color.rgb, bg, background), 1.0);
+/** Green-screen keying: the green weight of the pixel decides how much of the background image shows. */
+const GREEN_GLSL = `
+uniform sampler2D u_vbBg;
+uniform vec4 u_vbBgFit;
+vec4 vb_green(vec4 color, vec2 uv) {
+  float background = smoothstep(0.06, 0.16, color.g - max(color.r, color.b));
+  // spill: a green fringe on the figure's edge is pulled to neutral
+  color.g = min(color.g, max(color.r, color.b) + 0.03);
+  vec3 bg = texture(u_vbBg, uv * u_vbBgFit.xy + u_vbBgFit.zw).rgb;
+  return vec4(mix(color.rgb, bg, background), 1.0);
 }`;
 
-/** A 9-tap Gaussian along u_dir (in source pixels). */
-const BLUR_SHADER = `#version 300 es
-precision mediump float;
-in vec2 v_uv;
-out vec4 outColor;
-uniform sampler2D u_src;
-uniform vec2 u_dir;
-void main() {
-  vec4 sum = texture(u_src, v_uv) * 0.2270270;
-  sum += texture(u_src, v_uv + u_dir * 1.3846154) * 0.3162162;
-  sum += texture(u_src, v_uv - u_dir * 1.3846154) * 0.3162162;
-  sum += texture(u_src, v_uv + u_dir * 3.2307692) * 0.0702703;
-  sum += texture(u_src, v_uv - u_dir * 3.2307692) * 0.0702703;
-  outColor = sum;
+/**
+ * Person mask: the background layer (blurred frame or image) arrives premultiplied by the background
+ * weight (1 − person), composed on the CPU at the mask's rate, so the pass reads ONE texture.
+ */
+const LAYER_GLSL = `
+uniform sampler2D u_vbLayer;
+uniform float u_vbMirror;
+uniform float u_vbHasLayer;
+vec4 vb_layer(vec4 color, vec2 uv) {
+  if (u_vbHasLayer < 0.5) return color;
+  vec4 layer = texture(u_vbLayer, vec2(u_vbMirror > 0.5 ? 1.0 - uv.x : uv.x, uv.y));
+  // a crisper edge than the bilinear mask: the weight through a smoothstep, the colour un-premultiplied
+  float weight = smoothstep(0.25, 0.75, layer.a);
+  return vec4(color.rgb * (1.0 - weight) + layer.rgb * (weight / max(layer.a, 0.004)), 1.0);
 }`;
-
-const COPY = `#version 300 es
-precision mediump float;
-in vec2 v_uv;
-out vec4 outColor;
-uniform sampler2D u_src;
-void main() { outColor = texture(u_src, v_uv); }`;
 
 /** uv scale and offset that fit an image over the frame like CSS object-fit: cover. */
 export function coverFit(image: Size, frame: Size): [number, number, number, number] {
@@ -84,6 +57,8 @@ export interface BackgroundSettings {
   blurLevel: number;
 }
 
+type Ctx2d = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
 /** VirtualBackground as a pipeline stage (WebGL2 only: SPEC has no 2d virtual background). */
 export class BackgroundStage implements EffectStage {
   readonly name = 'VirtualBackground' as const;
@@ -92,68 +67,89 @@ export class BackgroundStage implements EffectStage {
   segmenter: Segmenter | undefined;
   #bgTexture: WebGLTexture | undefined;
   #bgImage: HTMLImageElement | undefined;
-  #maskTexture: WebGLTexture | undefined;
-  #maskVersion = -1;
+  #layerTexture: WebGLTexture | undefined;
+  /** What the layer was last built from: mask version and settings. */
+  #layerKey = '';
+  readonly #layer: OffscreenCanvas | HTMLCanvasElement;
 
   constructor(settings: BackgroundSettings, segmenter: Segmenter | undefined) {
     this.settings = settings;
     this.segmenter = segmenter;
+    this.#layer = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2, 2) : document.createElement('canvas');
   }
 
-  #blurred(kit: GlKit, input: GlImage): WebGLTexture {
-    const quarter = { width: Math.max(2, Math.round(input.width / 4)), height: Math.max(2, Math.round(input.height / 4)) };
-    const down = kit.target('vb-down', quarter.width, quarter.height);
-    const across = kit.target('vb-across', quarter.width, quarter.height);
-    kit.draw(kit.program('vb-copy', COPY), down, { u_src: input.texture });
-    const blur = kit.program('vb-blur', BLUR_SHADER);
-    // blurLevel 1–10 → a spread of 0.4–4 quarter-resolution pixels per tap, applied twice.
-    const spread = Math.max(1, Math.min(10, this.settings.blurLevel)) * 0.4;
-    for (let pass = 0; pass < 2; pass++) {
-      kit.draw(blur, across, { u_src: down.texture }, { u_dir: [spread / quarter.width, 0] });
-      kit.draw(blur, down, { u_src: across.texture }, { u_dir: [0, spread / quarter.height] });
-    }
-    return down.texture;
+  get shader() {
+    return this.settings.type === 'green' ? { fn: 'vb_green', glsl: GREEN_GLSL } : { fn: 'vb_layer', glsl: LAYER_GLSL };
   }
 
-  drawGl(kit: GlKit, input: GlImage, output: GlTarget, frame: FrameInfo): void {
-    const { type, image } = this.settings;
-    if (type !== 'green') this.segmenter?.feed(frame.source);
-    const mask = this.segmenter?.mask;
-    if (mask && this.segmenter && this.segmenter.version !== this.#maskVersion) {
-      this.#maskTexture ??= kit.texture();
-      kit.upload(this.#maskTexture, mask);
-      this.#maskVersion = this.segmenter.version;
+  bind(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
+    return this.settings.type === 'green' ? this.#bindGreen(kit, input) : this.#bindLayer(kit, input, frame);
+  }
+
+  #bindGreen(kit: GlKit, input: GlImage): FusedBinding {
+    const image = this.settings.image;
+    if (image && this.#bgImage !== image) {
+      this.#bgTexture ??= kit.texture();
+      kit.upload(this.#bgTexture, image);
+      this.#bgImage = image;
     }
-    let background: WebGLTexture;
-    let fit: [number, number, number, number] = [1, 1, 0, 0];
-    if (type === 'blur') {
-      background = this.#blurred(kit, input);
-    } else {
-      if (image && this.#bgImage !== image) {
-        this.#bgTexture ??= kit.texture();
-        kit.upload(this.#bgTexture, image);
-        this.#bgImage = image;
+    const fit = image ? coverFit({ width: image.naturalWidth, height: image.naturalHeight }, input) : [1, 1, 0, 0];
+    return { textures: { u_vbBg: this.#bgTexture ?? input.texture }, uniforms: { u_vbBgFit: fit } };
+  }
+
+  /**
+   * The background layer in the source's orientation: the frame scaled down (blur: bilinear reads of a
+   * tiny copy are a wide blur) or the image (cover-fit), with the person cut out of its alpha
+   * ('destination-out' with the mask), uploaded premultiplied. Blur rebuilds it each frame (small); an
+   * image only when the mask changes.
+   */
+  #bindLayer(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
+    const { type, image, blurLevel } = this.settings;
+    const segmenter = this.segmenter;
+    segmenter?.feed(frame.source);
+    const mask = segmenter?.mask;
+    if (!mask || !segmenter) return { textures: { u_vbLayer: input.texture }, uniforms: { u_vbHasLayer: 0, u_vbMirror: 0 } };
+    const key = `${segmenter.version}:${type}:${blurLevel}:${frame.mirrored}`;
+    if (type === 'blur' || key !== this.#layerKey || image !== this.#bgImage) {
+      // blurLevel 1–10 → the frame scaled down 6–24 times (radius ≈ 3–12 pixels); an image at full size
+      const factor = type === 'blur' ? 4 + 2 * Math.max(1, Math.min(10, blurLevel)) : 1;
+      const width = Math.max(2, Math.round(frame.sourceSize.width / factor));
+      const height = Math.max(2, Math.round(frame.sourceSize.height / factor));
+      const canvas = this.#layer;
+      if (canvas.width !== width) canvas.width = width;
+      if (canvas.height !== height) canvas.height = height;
+      const ctx = canvas.getContext('2d') as Ctx2d;
+      ctx.globalCompositeOperation = 'copy';
+      ctx.imageSmoothingEnabled = true;
+      if (type === 'blur' || !image) {
+        ctx.drawImage(frame.source, 0, 0, width, height);
+      } else {
+        // The layer is read mirrored when the frame is: draw the image mirrored so it reads upright.
+        const [sx, sy, ox, oy] = coverFit({ width: image.naturalWidth, height: image.naturalHeight }, { width, height });
+        ctx.save();
+        if (frame.mirrored) ctx.setTransform(-1, 0, 0, 1, width, 0);
+        ctx.drawImage(image, ox * image.naturalWidth, oy * image.naturalHeight, sx * image.naturalWidth, sy * image.naturalHeight, 0, 0, width, height);
+        ctx.restore();
       }
-      background = this.#bgTexture ?? input.texture;
-      if (image) fit = coverFit({ width: image.naturalWidth, height: image.naturalHeight }, input);
+      ctx.globalCompositeOperation = 'destination-out';
+      ctx.drawImage(mask, 0, 0, width, height);
+      ctx.globalCompositeOperation = 'source-over';
+      this.#layerTexture ??= kit.texture();
+      kit.upload(this.#layerTexture, canvas, true);
+      this.#layerKey = key;
+      this.#bgImage = image;
     }
-    this.#maskTexture ??= kit.texture();
-    kit.draw(kit.program('vb-compose', COMPOSE_SHADER), output, { u_src: input.texture, u_bg: background, u_mask: this.#maskTexture }, {
-      u_mode: type === 'green' ? 0 : 1,
-      u_mirrorMask: frame.mirrored ? 1 : 0,
-      u_hasMask: this.#maskVersion >= 0 ? 1 : 0,
-      u_bgFit: fit,
-    });
+    return { textures: { u_vbLayer: this.#layerTexture ?? input.texture }, uniforms: { u_vbHasLayer: 1, u_vbMirror: frame.mirrored ? 1 : 0 } };
   }
 
   dispose(kit?: GlKit): void {
     if (kit) {
       if (this.#bgTexture) kit.gl.deleteTexture(this.#bgTexture);
-      if (this.#maskTexture) kit.gl.deleteTexture(this.#maskTexture);
+      if (this.#layerTexture) kit.gl.deleteTexture(this.#layerTexture);
     }
     this.#bgTexture = undefined;
-    this.#maskTexture = undefined;
+    this.#layerTexture = undefined;
     this.#bgImage = undefined;
-    this.#maskVersion = -1;
+    this.#layerKey = '';
   }
 }

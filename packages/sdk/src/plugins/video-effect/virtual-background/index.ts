@@ -3,7 +3,7 @@ import { invalidOperation, invalidParameter, operationFailed } from '../../../er
 import { loadImage } from '../../../media/track-processing.js';
 import type { PluginCore } from '../../../types.js';
 import { createGl2 } from '../pipeline/gl-kit.js';
-import { applyStage, numberIn, pipelineOf, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
+import { applyStage, guarded, numberIn, pipelineOf, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
 import { BackgroundStage, DEFAULT_BLUR_LEVEL, type BackgroundSettings, type BackgroundType } from './background-stage.js';
 import { Segmenter } from './segmenter.js';
 
@@ -70,7 +70,11 @@ export class VirtualBackground {
   }
 
   /** Starts the background effect (loading the model on first use for image / blur). */
-  async start(options?: VirtualBackgroundOptions): Promise<void> {
+  start(options?: VirtualBackgroundOptions): Promise<void> {
+    return guarded(this.#core, () => this.#start(options));
+  }
+
+  async #start(options?: VirtualBackgroundOptions): Promise<void> {
     const fn = 'startPlugin';
     const checked = validateVirtualBackgroundOptions(options, fn);
     this.#onAbort = checked.onAbort;
@@ -78,7 +82,11 @@ export class VirtualBackground {
   }
 
   /** Changes type, image or blur level live. */
-  async update(options: UpdateVirtualBackgroundOptions): Promise<void> {
+  update(options: UpdateVirtualBackgroundOptions): Promise<void> {
+    return guarded(this.#core, () => this.#update(options));
+  }
+
+  async #update(options: UpdateVirtualBackgroundOptions): Promise<void> {
     const fn = 'updatePlugin';
     const checked = validateVirtualBackgroundOptions(options, fn);
     const current = pipelineOf(videoContextOf(this.#core, fn)).stage<BackgroundStage>('VirtualBackground');
@@ -86,7 +94,11 @@ export class VirtualBackground {
   }
 
   /** Stops the effect. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return guarded(this.#core, () => this.#stop());
+  }
+
+  async #stop(): Promise<void> {
     await removeStage(videoContextOf(this.#core, 'stopPlugin'), 'VirtualBackground', 'stopPlugin');
   }
 

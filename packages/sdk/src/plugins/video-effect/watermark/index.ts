@@ -2,7 +2,7 @@ import { EXTRA_CODE } from '../../../constants/error-code.js';
 import { invalidParameter } from '../../../errors/catalogue.js';
 import { loadImage } from '../../../media/track-processing.js';
 import type { PluginCore } from '../../../types.js';
-import { applyStage, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
+import { applyStage, guarded, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
 import type { WatermarkSize } from './layout.js';
 import { WatermarkStage } from './watermark-stage.js';
 
@@ -57,17 +57,29 @@ export class Watermark {
   }
 
   /** Starts (or replaces) the watermark. Rejects 'load image failed' when the image cannot be loaded. */
-  async start(options: WatermarkOptions): Promise<void> {
+  start(options: WatermarkOptions): Promise<void> {
+    return guarded(this.#core, () => this.#start(options));
+  }
+
+  async #start(options: WatermarkOptions): Promise<void> {
     await this.#apply(options, 'startPlugin');
   }
 
   /** Replaces the watermark with new options. */
-  async update(options: WatermarkOptions): Promise<void> {
+  update(options: WatermarkOptions): Promise<void> {
+    return guarded(this.#core, () => this.#update(options));
+  }
+
+  async #update(options: WatermarkOptions): Promise<void> {
     await this.#apply(options, 'updatePlugin');
   }
 
   /** Removes the watermark. */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return guarded(this.#core, () => this.#stop());
+  }
+
+  async #stop(): Promise<void> {
     await removeStage(videoContextOf(this.#core, 'stopPlugin'), 'Watermark', 'stopPlugin');
   }
 

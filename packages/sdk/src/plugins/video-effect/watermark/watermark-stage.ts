@@ -1,24 +1,18 @@
-import type { GlImage, GlKit, GlTarget } from '../pipeline/gl-kit.js';
-import type { EffectStage, Size } from '../pipeline/stage.js';
+import type { GlImage, GlKit } from '../pipeline/gl-kit.js';
+import type { EffectStage, FusedBinding, Size } from '../pipeline/stage.js';
 import { watermarkRect, type WatermarkSize } from './layout.js';
 
 /** Blends the watermark image over the frame inside its rectangle (straight alpha). */
-const WATERMARK_SHADER = `#version 300 es
-precision mediump float;
-in vec2 v_uv;
-out vec4 outColor;
-uniform sampler2D u_src;
-uniform sampler2D u_mark;
-uniform vec2 u_size;
-uniform vec4 u_rect;
-void main() {
-  vec4 color = texture(u_src, v_uv);
-  vec2 m = (v_uv * u_size - u_rect.xy) / u_rect.zw;
+const WATERMARK_GLSL = `
+uniform sampler2D u_wmMark;
+uniform vec4 u_wmRect;
+vec4 wm_effect(vec4 color, vec2 uv) {
+  vec2 m = (uv * u_size - u_wmRect.xy) / u_wmRect.zw;
   if (m.x >= 0.0 && m.y >= 0.0 && m.x <= 1.0 && m.y <= 1.0) {
-    vec4 mark = texture(u_mark, m);
+    vec4 mark = texture(u_wmMark, m);
     color.rgb = mix(color.rgb, mark.rgb, mark.a);
   }
-  outColor = color;
+  return color;
 }`;
 
 /** The watermark effect: one image at a place (a new start replaces it, as SPEC's overlay rules say). */
@@ -41,13 +35,15 @@ export class WatermarkStage implements EffectStage {
     return watermarkRect({ width: this.#image.naturalWidth, height: this.#image.naturalHeight }, frame, this.#x, this.#y, this.#size);
   }
 
-  drawGl(kit: GlKit, input: GlImage, output: GlTarget): void {
+  readonly shader = { fn: 'wm_effect', glsl: WATERMARK_GLSL };
+
+  bind(kit: GlKit, input: GlImage): FusedBinding {
     if (!this.#texture) {
       this.#texture = kit.texture();
       kit.upload(this.#texture, this.#image);
     }
     const rect = this.#rect(input);
-    kit.draw(kit.program('watermark', WATERMARK_SHADER), output, { u_src: input.texture, u_mark: this.#texture }, { u_rect: [rect.x, rect.y, rect.width, rect.height] });
+    return { textures: { u_wmMark: this.#texture }, uniforms: { u_wmRect: [rect.x, rect.y, rect.width, rect.height] } };
   }
 
   draw2d(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, _input: CanvasImageSource, size: Size): void {
