@@ -16,6 +16,7 @@ import { recoveryRows, runRecovery } from './recovery.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
 import { progress } from './stats.js';
+import { benchVideoEffects } from './video-effects.js';
 import { renderTable, type Row } from './table.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
@@ -91,10 +92,11 @@ async function main(): Promise<void> {
     const cores = availableParallelism();
     const serverCpu = await runServerCpu(browser.context, app, server, { windowSeconds: WINDOW_SECONDS, baselineSeconds: BASELINE_SECONDS, publishers: PUBLISHERS, subscribers: SUBSCRIBERS, cores });
 
+    const videoEffects = await benchVideoEffects(app, server);
     await browser.close();
     browser = undefined;
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...recoveryRows(recovery)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...videoEffects.rows, ...recoveryRows(recovery)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
       bundleSize,
       firstFrame,
       serverCpu,
+      videoEffects: { results: videoEffects.results, pluginSizes: videoEffects.sizes },
       recovery,
       table: rows,
       footnotes,
