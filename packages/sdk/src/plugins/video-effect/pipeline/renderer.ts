@@ -42,7 +42,8 @@ uniform sampler2D u_src;
 uniform vec2 u_size;
 ${stages.map((stage) => stage.shader!.glsl).join('\n')}
 void main() {
-  vec4 color = texture(u_src, v_uv);
+  // same size in and out: an unfiltered fetch (software WebGL pays per filtered read)
+  vec4 color = texelFetch(u_src, ivec2(v_uv * u_size), 0);
 ${stages.map((stage) => `  color = ${stage.shader!.fn}(color, v_uv);`).join('\n')}
   outColor = color;
 }`;
