@@ -7,11 +7,38 @@ import type { TRTCPlugin } from '../types.js';
  */
 export const BUILT_IN_PLUGINS: Readonly<Record<string, string>> = Object.freeze({
   AudioMixer: 'audio-mixer/audio-mixer',
-  // AIDenoiser: 'ai-denoiser/ai-denoiser',
-  // Debug: 'debug/debug',
+  AIDenoiser: 'ai-denoiser/ai-denoiser',
+  Debug: 'debug/debug',
 });
 
 const loaded = new Map<string, Promise<TRTCPlugin>>();
+
+/** SPEC §2 / §7: the debug dialog script loads with 3 retries and a 3 s time-out; the same holds for every built-in. */
+export const LOAD_RETRIES = 3;
+export const LOAD_TIMEOUT_MS = 3000;
+
+async function importWithRetries(url: string): Promise<{ default: TRTCPlugin }> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt <= LOAD_RETRIES; attempt += 1) {
+    // The browser caches a failed module fetch by URL: a retry asks for a distinct one.
+    const target = attempt === 0 ? url : `${url}?retry=${attempt}`;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([
+        // A runtime URL: bundlers must leave it alone (the file lives on the Conclave server, not in the app).
+        import(/* webpackIgnore: true */ /* @vite-ignore */ target) as Promise<{ default: TRTCPlugin }>,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`timed out after ${LOAD_TIMEOUT_MS} ms`)), LOAD_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (error) {
+      lastError = error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  throw lastError;
+}
 
 /** Loads a built-in plugin's module (once per URL); its default export is the plugin class. */
 export function loadBuiltIn(sdkBase: string, name: string): Promise<TRTCPlugin> | undefined {
@@ -20,8 +47,7 @@ export function loadBuiltIn(sdkBase: string, name: string): Promise<TRTCPlugin> 
   const url = `${sdkBase}/plugins/${file}.esm.js`;
   let promise = loaded.get(url);
   if (!promise) {
-    // A runtime URL: bundlers must leave it alone (the file lives on the Conclave server, not in the app).
-    promise = (import(/* webpackIgnore: true */ /* @vite-ignore */ url) as Promise<{ default: TRTCPlugin }>).then((module) => module.default);
+    promise = importWithRetries(url).then((module) => module.default);
     promise.catch(() => loaded.delete(url));
     loaded.set(url, promise);
   }

@@ -1,0 +1,111 @@
+import { ERROR_CODE, EXTRA_CODE } from '../../constants/error-code.js';
+import type { PluginContext } from '../context/index.js';
+import { authorise, type DenoiseCredentials } from './auth.js';
+
+/** startPlugin('AIDenoiser', …) / updatePlugin: the app's credentials, and where the denoiser asset is served. */
+export interface AIDenoiserOptions extends DenoiseCredentials {
+  /** Folder of denoiser-wasm.js (default: the client's assetsPath, `<server>/sdk/assets`). */
+  assetsPath?: string;
+}
+
+/** The worklet script (RNNoise inside) under the assets path, as the original names it. */
+export const DENOISER_ASSET = 'denoiser-wasm.js';
+
+const loadedWorklets = new WeakMap<AudioContext, Map<string, Promise<void>>>();
+
+/**
+ * The AIDenoiser plugin (built in): RNNoise in an AudioWorklet on the published microphone, after the
+ * server's authorisation. Start, update and stop swap the microphone path while publishing (no renegotiation).
+ */
+export class AIDenoiser {
+  static readonly Name = 'AIDenoiser';
+  readonly #ctx: PluginContext;
+  #node: AudioWorkletNode | undefined;
+
+  constructor(context: PluginContext) {
+    this.#ctx = context;
+  }
+
+  #validate(options: unknown, functionName: string): asserts options is AIDenoiserOptions {
+    const fail = (extraCode: number, message: string) => this.#ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode, message, functionName });
+    if (typeof options !== 'object' || options === null) throw fail(EXTRA_CODE.PARAMETER_REQUIRED, 'AIDenoiser options {sdkAppId, userId, userSig} are required');
+    const o = options as Record<string, unknown>;
+    if (typeof o.sdkAppId !== 'number') throw fail(o.sdkAppId === undefined ? EXTRA_CODE.PARAMETER_REQUIRED : EXTRA_CODE.TYPE, 'sdkAppId must be a number');
+    for (const key of ['userId', 'userSig'] as const) {
+      if (typeof o[key] !== 'string' || o[key] === '') throw fail(o[key] === undefined ? EXTRA_CODE.PARAMETER_REQUIRED : EXTRA_CODE.TYPE, `${key} must be a non-empty string`);
+    }
+    if (o.assetsPath !== undefined && typeof o.assetsPath !== 'string') throw fail(EXTRA_CODE.TYPE, 'assetsPath must be a string');
+    // SPEC §5: the microphone must be on.
+    if (!this.#ctx.audio.hasMicrophone()) {
+      throw this.#ctx.errors({ code: ERROR_CODE.INVALID_OPERATION, extraCode: EXTRA_CODE.NEED_AUDIO, message: 'AIDenoiser needs the microphone on: call startLocalAudio() first', functionName });
+    }
+  }
+
+  async #loadWorklet(audioContext: AudioContext, assetsPath: string): Promise<void> {
+    let byPath = loadedWorklets.get(audioContext);
+    if (!byPath) loadedWorklets.set(audioContext, byPath = new Map());
+    const url = `${assetsPath.replace(/\/+$/, '')}/${DENOISER_ASSET}`;
+    let loading = byPath.get(url);
+    if (!loading) {
+      // Downloaded on the main thread, then added from a blob URL, as the original does (the fetch shows in the page's network log).
+      loading = fetch(url).then(async (response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const blobUrl = URL.createObjectURL(await response.blob());
+        try {
+          await audioContext.audioWorklet.addModule(blobUrl);
+        } finally {
+          URL.revokeObjectURL(blobUrl);
+        }
+      });
+      byPath.set(url, loading);
+      loading.catch(() => byPath.delete(url));
+    }
+    try {
+      await loading;
+    } catch (error) {
+      throw this.#ctx.errors({ code: ERROR_CODE.OPERATION_FAILED, message: `AIDenoiser: loading ${url} failed: ${String(error)}`, functionName: 'startPlugin' });
+    }
+  }
+
+  /** Authorises, loads the worklet and inserts it on the microphone path. */
+  async start(options: AIDenoiserOptions): Promise<void> {
+    this.#validate(options, 'startPlugin');
+    await authorise(this.#ctx, options);
+    if (this.#node) return;
+    const audioContext = this.#ctx.audio.audioContext();
+    await this.#loadWorklet(audioContext, options.assetsPath ?? this.#ctx.assetsPath);
+    const node = new AudioWorkletNode(audioContext, 'conclave-rnnoise', { numberOfInputs: 1, numberOfOutputs: 1, outputChannelCount: [1], channelCount: 1, channelCountMode: 'explicit' });
+    // Wait for the wasm so the first published audio is already denoised.
+    await new Promise<void>((resolve, reject) => {
+      node.port.onmessage = (event: MessageEvent<{ type: string; message?: string }>) => {
+        if (event.data.type === 'ready') resolve();
+        else reject(this.#ctx.errors({ code: ERROR_CODE.OPERATION_FAILED, message: `AIDenoiser: ${event.data.message ?? 'wasm failed'}`, functionName: 'startPlugin' }));
+      };
+    });
+    this.#node = node;
+    this.#ctx.audio.setProcessor({ input: node, output: node });
+    await audioContext.resume().catch(() => undefined);
+    this.#ctx.log.info('AIDenoiser: started');
+  }
+
+  /** Re-authorises with new credentials; the denoiser keeps running. */
+  async update(options: AIDenoiserOptions): Promise<void> {
+    this.#validate(options, 'updatePlugin');
+    await authorise(this.#ctx, options);
+  }
+
+  /** Takes the denoiser off the microphone path. */
+  stop(): void {
+    const node = this.#node;
+    if (!node) return;
+    this.#node = undefined;
+    this.#ctx.audio.setProcessor(null);
+    node.port.postMessage({ type: 'close' });
+    node.disconnect();
+    this.#ctx.log.info('AIDenoiser: stopped');
+  }
+
+  destroy(): void {
+    this.stop();
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The denoiser's AudioWorklet (built to assets/denoiser-wasm.js with RNNoise's wasm embedded, as the original
+ * ships its denoiser-wasm.js): RNNoise (@jitsi/rnnoise-wasm) on 480-sample frames at 48 kHz, 10 ms latency.
+ * Until the wasm is ready, and after 'bypass', audio passes through unchanged.
+ */
+
+/** Replaced at build time by the base64 of rnnoise.wasm. */
+declare const RNNOISE_WASM_BASE64: string;
+
+interface RnnoiseExports {
+  c: WebAssembly.Memory;
+  /** __wasm_call_ctors */ d(): void;
+  /** rnnoise_create(model) */ f(model: number): number;
+  /** malloc */ g(bytes: number): number;
+  /** rnnoise_destroy */ h(state: number): void;
+  /** free */ i(ptr: number): void;
+  /** rnnoise_process_frame(state, out, in) → voice probability */ j(state: number, out: number, input: number): number;
+}
+
+interface WorkletScope {
+  registerProcessor(name: string, ctor: unknown): void;
+  AudioWorkletProcessor: new () => { readonly port: MessagePort };
+}
+const scope = globalThis as unknown as WorkletScope;
+
+const FRAME = 480;
+const SCALE = 32768;
+
+/** Base64 → bytes (AudioWorkletGlobalScope has no atob). */
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const lookup = new Uint8Array(128);
+  for (let i = 0; i < alphabet.length; i += 1) lookup[alphabet.charCodeAt(i)] = i;
+  const clean = base64.replace(/=+$/, '');
+  const bytes = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let value = 0;
+  let at = 0;
+  for (let i = 0; i < clean.length; i += 1) {
+    value = (value << 6) | lookup[clean.charCodeAt(i)];
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[at] = (value >> bits) & 0xff;
+      at += 1;
+    }
+  }
+  return bytes;
+}
+
+/** Instantiates RNNoise with the two imports emscripten's glue would give it. */
+const rnnoise: Promise<RnnoiseExports> = (async () => {
+  // Known once instantiated; the imports only run after that.
+  const wasm: { memory?: WebAssembly.Memory } = {};
+  const imports = {
+    a: {
+      a: (requested: number) => {
+        // emscripten_resize_heap: grow to at least the requested size.
+        const memory = wasm.memory;
+        if (!memory) return 0;
+        const pages = Math.ceil((requested - memory.buffer.byteLength) / 65536);
+        try {
+          memory.grow(pages);
+          return 1;
+        } catch {
+          return 0;
+        }
+      },
+      b: (dest: number, src: number, num: number) => {
+        // emscripten_memcpy_big
+        const heap = new Uint8Array(wasm.memory!.buffer);
+        heap.copyWithin(dest, src, src + num);
+      },
+    },
+  };
+  const module = await WebAssembly.compile(decode(RNNOISE_WASM_BASE64));
+  const instance = await WebAssembly.instantiate(module, imports);
+  const exports = instance.exports as unknown as RnnoiseExports;
+  wasm.memory = exports.c;
+  exports.d();
+  return exports;
+})();
+
+class DenoiseProcessor extends scope.AudioWorkletProcessor {
+  #wasm: RnnoiseExports | undefined;
+  #state = 0;
+  #inPtr = 0;
+  #outPtr = 0;
+  #bypass = false;
+  #closed = false;
+  /** Samples waiting for a full frame, and processed samples waiting to be output. */
+  readonly #pending = new Float32Array(FRAME);
+  #pendingLength = 0;
+  readonly #ready = new Float32Array(FRAME * 4);
+  #readyStart = 0;
+  #readyLength = 0;
+
+  constructor() {
+    super();
+    rnnoise.then((wasm) => {
+      if (this.#closed) return;
+      this.#wasm = wasm;
+      this.#state = wasm.f(0);
+      this.#inPtr = wasm.g(FRAME * 4);
+      this.#outPtr = wasm.g(FRAME * 4);
+      this.port.postMessage({ type: 'ready' });
+    }, (error: unknown) => this.port.postMessage({ type: 'error', message: String(error) }));
+    this.port.onmessage = (event: MessageEvent<{ type: string; value?: boolean }>) => {
+      if (event.data.type === 'bypass') this.#bypass = event.data.value === true;
+      if (event.data.type === 'close') this.#close();
+    };
+  }
+
+  #close(): void {
+    this.#closed = true;
+    const wasm = this.#wasm;
+    if (!wasm) return;
+    wasm.h(this.#state);
+    wasm.i(this.#inPtr);
+    wasm.i(this.#outPtr);
+    this.#wasm = undefined;
+  }
+
+  #frame(): void {
+    const wasm = this.#wasm!;
+    const heap = new Float32Array(wasm.c.buffer);
+    const inAt = this.#inPtr >> 2;
+    const outAt = this.#outPtr >> 2;
+    for (let i = 0; i < FRAME; i += 1) heap[inAt + i] = this.#pending[i] * SCALE;
+    wasm.j(this.#state, this.#outPtr, this.#inPtr);
+    const out = new Float32Array(wasm.c.buffer);
+    for (let i = 0; i < FRAME; i += 1) {
+      this.#ready[(this.#readyStart + this.#readyLength + i) % this.#ready.length] = out[outAt + i] / SCALE;
+    }
+    this.#readyLength += FRAME;
+  }
+
+  process(inputs: Float32Array[][], outputs: Float32Array[][]): boolean {
+    if (this.#closed) return false;
+    const input = inputs[0]?.[0];
+    const output = outputs[0];
+    if (!output?.[0]) return true;
+    const length = output[0].length;
+    if (!input) {
+      for (const channel of output) channel.fill(0);
+      return true;
+    }
+    if (!this.#wasm || this.#bypass) {
+      for (const channel of output) channel.set(input);
+      return true;
+    }
+    for (let i = 0; i < input.length; i += 1) {
+      this.#pending[this.#pendingLength] = input[i];
+      this.#pendingLength += 1;
+      if (this.#pendingLength === FRAME) {
+        this.#frame();
+        this.#pendingLength = 0;
+      }
+    }
+    const first = output[0];
+    for (let i = 0; i < length; i += 1) {
+      if (this.#readyLength > 0) {
+        first[i] = this.#ready[this.#readyStart];
+        this.#readyStart = (this.#readyStart + 1) % this.#ready.length;
+        this.#readyLength -= 1;
+      } else {
+        first[i] = 0; // the first 10 ms, while the first frame fills
+      }
+    }
+    for (let c = 1; c < output.length; c += 1) output[c].set(first);
+    return true;
+  }
+}
+
+scope.registerProcessor('conclave-rnnoise', DenoiseProcessor);
