@@ -98,7 +98,10 @@ export class GlRenderer implements Renderer {
   render(source: TexImageSource, size: Size, mirror: boolean, stages: readonly EffectStage[], frame: FrameInfo): void {
     const kit = this.kit;
     const copy = kit.program('copy', COPY_SHADER);
-    kit.upload(this.#source, this.#staged(source, size));
+    const staged = this.#staged(source, size);
+    kit.upload(this.#source, staged);
+    // Stages that scale the frame on the 2d canvas read the staged RGB copy (one YUV conversion per frame).
+    if (staged !== source) frame = { ...frame, source: staged as OffscreenCanvas };
     let current: GlImage = { texture: this.#source, ...size };
     if (mirror) {
       const mirrored = kit.target('mirror', size.width, size.height);
