@@ -19,6 +19,7 @@ import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
 import { pluginCpuRows, pluginSizeRows } from './plugins.js';
 import { progress } from './stats.js';
+import { benchVideoEffects } from './video-effects.js';
 import { renderTable, type Row } from './table.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
@@ -95,11 +96,12 @@ async function main(): Promise<void> {
     const serverCpu = await runServerCpu(browser.context, app, server, { windowSeconds: WINDOW_SECONDS, baselineSeconds: BASELINE_SECONDS, publishers: PUBLISHERS, subscribers: SUBSCRIBERS, cores });
 
     const engines = await runEngines(browser.context, (url) => AppHost.start(url), { iterations: ITERATIONS, windowSeconds: WINDOW_SECONDS });
+    const videoEffects = await benchVideoEffects(app, server);
     await browser.close();
     browser = undefined;
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...recoveryRows(recovery), ...clusterRows(cluster), ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -120,6 +122,7 @@ async function main(): Promise<void> {
       firstFrame,
       serverCpu,
       engines,
+      videoEffects: { results: videoEffects.results, pluginSizes: videoEffects.sizes },
       recovery,
       cluster,
       table: rows,

@@ -59,7 +59,7 @@ export class TRTC extends TRTCStatic {
       const id = this.#uploader.identity;
       return { sdkAppId: id?.sdkAppId ?? 0, userId: id?.userId ?? '', roomId: id?.strRoomId ?? id?.roomId ?? '' };
     });
-    this.#local = new LocalMedia(this.#room, this.#events, this.#devices, { audio: this.#plugins.audio });
+    this.#local = new LocalMedia(this.#room, this.#events, this.#devices, { audio: this.#plugins.audio, video: this.#plugins.video });
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     this.#sei = new SeiSender(options.enableSEI === true, this.#room, this.#events);
     this.#stats = new StatsReporter(this.#events, roomStatsSources(this.#room, () => {

@@ -26,6 +26,14 @@ describe('RtcError', () => {
     expect(named.extraCode).toBe(5001);
   });
 
+  it('keeps the code of an RtcError made by a plugin file (its own copy of the class)', () => {
+    const foreign = Object.assign(new Error('load image failed: x.png <INVALID_PARAMETER 0x1388 extraCode:5002>'), { name: 'RtcError', code: 5000, extraCode: 5002, functionName: 'startPlugin' });
+    const converted = RtcError.convertFrom(foreign, 'startPlugin');
+    expect(converted).toBeInstanceOf(RtcError);
+    expect(converted).toMatchObject({ code: 5000, extraCode: 5002, functionName: 'startPlugin', message: 'load image failed: x.png <INVALID_PARAMETER 0x1388 extraCode:5002>' });
+    expect(RtcError.convertFrom(Object.assign(new Error('x'), { name: 'RtcError', code: 1 })).code).toBe(ERROR_CODE.UNKNOWN_ERROR);
+  });
+
   it('maps capture failures to DEVICE_ERROR with SPEC wording', () => {
     const notFound = Object.assign(new Error('Requested device not found'), { name: 'NotFoundError' });
     const camera = deviceError(notFound, 'camera');

@@ -53,6 +53,12 @@ export class RtcError extends Error {
       if (!functionName || error.functionName) return error;
       return new RtcError({ code: error.code, extraCode: error.extraCode, message: error.rawMessage, functionName, originError: error.originError, handler: error.handler });
     }
+    // An RtcError made by a plugin file (its own bundled copy of the class) keeps its code.
+    const foreign = error as Partial<RtcError> | null;
+    if (error instanceof Error && foreign?.name === 'RtcError' && typeof foreign.code === 'number' && CODE_NAMES[foreign.code]) {
+      const raw = error.message.replace(/ <[A-Z_]+ 0x[0-9a-f]+( extraCode:-?\d+)?>$/, '');
+      return new RtcError({ code: foreign.code, extraCode: foreign.extraCode, message: raw, functionName: foreign.functionName || functionName, originError: foreign.originError, handler: foreign.handler });
+    }
     const message = error instanceof Error ? error.message : String(error);
     return new RtcError({ code: ERROR_CODE.UNKNOWN_ERROR, message, functionName, originError: error });
   }

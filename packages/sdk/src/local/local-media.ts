@@ -8,6 +8,7 @@ import type { LocalMediaEnv, SlotContent, SlotPublisher } from '../media/local-m
 import { LocalVideo } from '../media/local-video.js';
 import { ScreenShare } from '../media/screen-share.js';
 import type { AudioBus } from '../plugins/context/audio.js';
+import type { VideoBus } from '../plugins/context/video.js';
 import type { Room } from '../room/room.js';
 import type {
   LocalAudioConfig, LocalVideoConfig, ScreenShareConfig, TRTCEventTypes, UpdateLocalAudioConfig, UpdateScreenShareConfig,
@@ -27,7 +28,7 @@ export class LocalMedia {
   readonly #room: Room;
 
   /** `buses`: the plugins' side of the microphone and camera (effects route the tracks through them). */
-  constructor(room: Room, events: Emitter<TRTCEventTypes>, devices: DeviceWatcher, buses: { audio?: AudioBus } = {}) {
+  constructor(room: Room, events: Emitter<TRTCEventTypes>, devices: DeviceWatcher, buses: { audio?: AudioBus; video?: VideoBus } = {}) {
     this.#room = room;
     const env: LocalMediaEnv = {
       enable2k4k: () => room.schedule?.trtcAutoConf?.enable2k4k === true,
@@ -40,7 +41,7 @@ export class LocalMedia {
       prepare: prepareLocalVideo,
       // On update only a request to start publishing is refused.
       check: (config, fn, phase) => this.#checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true),
-      create: () => new LocalVideo(this.#slot('video'), this.#slot('small'), env),
+      create: () => new LocalVideo(this.#slot('video'), this.#slot('small'), env, buses.video),
     });
     this.microphone = new LocalResource({
       name: 'microphone',

@@ -5,13 +5,14 @@ import { VideoPlayer, type FillMode } from '../playback/video-player.js';
 import { resolveView } from '../playback/view.js';
 import type { LocalVideoConfig, VideoProfileName } from '../types.js';
 import { captureCamera } from './capture.js';
+import type { VideoBus } from '../plugins/context/video.js';
 import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
 import {
   applyResolutionRules, DEFAULT_SMALL_PROFILE, DEFAULT_VIDEO_PROFILE, degradationPreferenceOf, VIDEO_PROFILES, type VideoProfile,
 } from './profiles.js';
 import { CaptureRecovery } from './recovery.js';
 import { isSmallStreamSupported } from './support.js';
-import { imageTrack, mirrorTrack, type DerivedTrack } from './track-processing.js';
+import { imageTrack, mirrorTrack, type DerivedTrack, type TrackProcessor } from './track-processing.js';
 
 type Mirror = NonNullable<NonNullable<LocalVideoConfig['option']>['mirror']>;
 
@@ -97,14 +98,21 @@ export class LocalVideo {
   /** The mirrored or image track sent instead of the camera track, if any. */
   #derived: DerivedTrack | undefined;
   #recovery: CaptureRecovery | undefined;
+  /** The video-effect pipeline the camera goes through, if a plugin installed one. */
+  #processor: TrackProcessor | undefined;
+  /** True while #derived is the processor's output (the preview then shows it). */
+  #processed = false;
   readonly #main: SlotPublisher;
   readonly #smallSlot: SlotPublisher;
   readonly #env: LocalMediaEnv;
+  /** The plugins' video context: effects put their pipeline on the camera through it. */
+  readonly #bus: VideoBus | undefined;
 
-  constructor(main: SlotPublisher, small: SlotPublisher, env: LocalMediaEnv) {
+  constructor(main: SlotPublisher, small: SlotPublisher, env: LocalMediaEnv, bus?: VideoBus) {
     this.#main = main;
     this.#smallSlot = small;
     this.#env = env;
+    this.#bus = bus;
   }
 
   get published(): boolean {
@@ -161,6 +169,8 @@ export class LocalVideo {
     this.#player = new VideoPlayer(this.track, views, { fillMode: this.#fillMode, mirror: mirrorParts(this.#mirror).view });
     this.#publish = config.publish !== false;
     this.#mute = config.mute ?? false;
+    this.#bus?.attach(this);
+    this.#processor = this.#bus?.cameraProcessor;
     await this.#derive(fn);
     if (this.#publish) await this.#publishAll();
   }
@@ -185,17 +195,48 @@ export class LocalVideo {
     this.#recovery.watch(this.track);
   }
 
-  /** Builds the track others receive: the image of mute-with-URL, or the camera mirrored for 'publish'/'both'. */
+  /**
+   * Builds the track others receive: the image of mute-with-URL, the effect pipeline's output (mirrored
+   * inside it), or the camera mirrored for 'publish'/'both'.
+   */
   async #derive(fn: string): Promise<void> {
     let next: DerivedTrack | undefined;
+    const mirror = mirrorParts(this.#mirror).publish;
     if (typeof this.#mute === 'string') {
       next = await imageTrack(this.#mute, this.profile.width, this.profile.height, fn);
-    } else if (mirrorParts(this.#mirror).publish) {
+    } else if (this.#processor) {
+      next = this.#processor.process(this.track, { mirror, frameRate: this.profile.frameRate });
+    } else if (mirror) {
       next = mirrorTrack(this.track);
     }
     const old = this.#derived;
     this.#derived = next;
+    this.#processed = next !== undefined && typeof this.#mute !== 'string' && this.#processor !== undefined;
+    const shown = this.#processed && next ? next.track : this.track;
+    if (this.#player && this.#player.track !== shown) this.#player.setTrack(shown);
+    this.#player?.update({ mirror: this.#previewMirror() });
     if (old) setTimeout(() => old.stop(), 500); // after the senders moved to the new track
+  }
+
+  /**
+   * The preview's CSS mirror. With effects the preview shows the processed track (what others receive),
+   * already mirrored for 'publish'/'both', so the CSS flip undoes or keeps it to look as without effects.
+   */
+  #previewMirror(): boolean {
+    const { view, publish } = mirrorParts(this.#mirror);
+    return this.#processed ? view !== publish : view;
+  }
+
+  /**
+   * Routes the camera through a processor (the video-effect pipeline), or back to the plain camera with
+   * undefined: big and small stream senders swap tracks (replaceTrack, no renegotiation) and the preview
+   * shows the processed track.
+   */
+  async setProcessor(processor: TrackProcessor | undefined, fn: string): Promise<void> {
+    if (processor === this.#processor) return;
+    this.#processor = processor;
+    await this.#derive(fn);
+    await this.#replaceSent();
   }
 
   #encoding() {
@@ -234,7 +275,7 @@ export class LocalVideo {
     this.track = track;
     this.#ownsTrack = owns;
     this.#player?.setTrack(track);
-    await this.#derive(fn);
+    await this.#derive(fn); // moves the preview to the processed track when effects are on
     await this.#replaceSent();
   }
 
@@ -288,7 +329,7 @@ export class LocalVideo {
       this.#mirror = option.mirror ?? this.#mirror;
       this.#fillMode = option.fillMode ?? this.#fillMode;
       const views = config.view !== undefined ? resolveView(config.view, fn) : undefined;
-      this.#player?.update({ mirror: mirrorParts(this.#mirror).view, fillMode: this.#fillMode }, views);
+      this.#player?.update({ mirror: this.#previewMirror(), fillMode: this.#fillMode }, views);
     }
     const muteBefore = this.#mute;
     if (config.mute !== undefined) this.#mute = config.mute;
@@ -313,6 +354,7 @@ export class LocalVideo {
   }
 
   async stop(): Promise<void> {
+    this.#bus?.detach(this);
     this.#recovery?.stop();
     this.#player?.stop();
     this.#player = undefined;

@@ -7,6 +7,14 @@ export interface DerivedTrack {
   stop(): void;
 }
 
+/**
+ * Turns the camera track into the track others receive (the video-effect pipeline a plugin installs).
+ * Each call makes a new processed track for a (new) source; stopping it ends that one only.
+ */
+export interface TrackProcessor {
+  process(source: MediaStreamTrack, options: { mirror: boolean; frameRate?: number }): DerivedTrack;
+}
+
 /** Chromium's insertable streams for raw media (not yet in TypeScript's DOM library). */
 interface ProcessorCtor {
   new (init: { track: MediaStreamTrack }): { readable: ReadableStream<VideoFrame> };

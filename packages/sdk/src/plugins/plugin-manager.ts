@@ -5,6 +5,7 @@ import type { PluginInstance, PluginWithAssets, TRTCPlugin } from '../types.js';
 import { debugRequested, loadBuiltIn } from './built-ins.js';
 import { AudioBus } from './context/audio.js';
 import { createPluginContext, PluginLogRing } from './context/create.js';
+import { VideoBus } from './context/video.js';
 import type { PluginRoomInfo } from './context/index.js';
 
 /**
@@ -21,6 +22,8 @@ export class PluginManager {
   readonly #room: () => PluginRoomInfo;
   /** The published microphone's plugin side (LocalAudio routes through it). */
   readonly audio = new AudioBus();
+  /** The published camera's plugin side (LocalVideo attaches to it). */
+  readonly video = new VideoBus(() => (this.#client as { getVideoTrack?(q: { streamType: 'sub' }): MediaStreamTrack | null }).getVideoTrack?.({ streamType: 'sub' }) ?? undefined);
   readonly #log = new PluginLogRing();
 
   /**
@@ -71,7 +74,7 @@ export class PluginManager {
   }
 
   #create(plugin: TRTCPlugin, assetsPath: string): PluginInstance {
-    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, log: this.#log, room: this.#room }, assetsPath);
+    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, video: this.video, log: this.#log, room: this.#room }, assetsPath);
     return new plugin(context);
   }
 
@@ -92,5 +95,6 @@ export class PluginManager {
     this.#instances.clear();
     this.#log.close();
     this.audio.close();
+    this.video.close();
   }
 }

@@ -1,6 +1,7 @@
 import { RtcError, type RtcErrorInit } from '../../errors/rtc-error.js';
 import { addLogSink, formatEntry, log } from '../../log/logger.js';
 import type { AudioBus } from './audio.js';
+import type { VideoBus } from './video.js';
 import type { PluginContext, PluginLog, PluginRoomInfo } from './index.js';
 
 /** How many recent log lines a client keeps for plugins (the debug dialog shows and exports them). */
@@ -53,6 +54,7 @@ export interface ContextSources {
   client: unknown;
   serverOrigin: string;
   audio: AudioBus;
+  video: VideoBus;
   log: PluginLogRing;
   room(): PluginRoomInfo;
 }
@@ -68,5 +70,6 @@ export function createPluginContext(sources: ContextSources, assetsPath: string)
     log: sources.log,
     room: sources.room,
     audio: sources.audio,
+    video: sources.video,
   };
 }

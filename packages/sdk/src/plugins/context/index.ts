@@ -5,8 +5,10 @@
  * and room.ts (signalling commands such as mix / CDN) as those plugins arrive.
  */
 import type { AudioPluginContext } from './audio.js';
+import type { VideoPluginContext } from './video.js';
 
 export type { AudioPluginContext, AudioProcessorStage } from './audio.js';
+export type { CameraInfo, VideoPluginContext } from './video.js';
 
 /** Builds an RtcError of the core (so `instanceof` and `code` work as for core errors). */
 export type PluginErrorFactory = (init: { code: number; extraCode?: number; message: string; functionName?: string }) => Error;
@@ -43,4 +45,5 @@ export interface PluginContext {
   readonly log: PluginLog;
   room(): PluginRoomInfo;
   readonly audio: AudioPluginContext;
+  readonly video: VideoPluginContext;
 }

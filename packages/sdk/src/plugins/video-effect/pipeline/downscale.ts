@@ -1,0 +1,37 @@
+import type { GlKit } from './gl-kit.js';
+import type { Size } from './stage.js';
+
+/**
+ * A small copy of the source frame, scaled by the 2d canvas (Skia: fast on the CPU) and uploaded as a
+ * texture. Sampled with bilinear filtering it is a wide box blur for the price of ONE texture read in the
+ * fused pass — software WebGL (SwiftShader) pays about 8 ms per full-frame texture read at 640×480.
+ */
+export class Downscaled {
+  readonly #canvas: OffscreenCanvas | HTMLCanvasElement;
+  #texture: WebGLTexture | undefined;
+
+  constructor() {
+    this.#canvas = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2, 2) : document.createElement('canvas');
+  }
+
+  /** Draws `source` at `size` and uploads it; returns the texture. */
+  update(kit: GlKit, source: CanvasImageSource, size: Size): WebGLTexture {
+    const canvas = this.#canvas;
+    const width = Math.max(2, Math.round(size.width));
+    const height = Math.max(2, Math.round(size.height));
+    if (canvas.width !== width) canvas.width = width;
+    if (canvas.height !== height) canvas.height = height;
+    const ctx = canvas.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = 'medium';
+    ctx.drawImage(source, 0, 0, width, height);
+    this.#texture ??= kit.texture();
+    kit.upload(this.#texture, canvas);
+    return this.#texture;
+  }
+
+  dispose(kit?: GlKit): void {
+    if (kit && this.#texture) kit.gl.deleteTexture(this.#texture);
+    this.#texture = undefined;
+  }
+}

@@ -1,0 +1,208 @@
+import { loadImage } from '../../../media/track-processing.js';
+import type { PluginCore } from '../../../types.js';
+import type { VideoPluginContext } from '../../context/video.js';
+import { FrameTap } from '../pipeline/frame-tap.js';
+import { applyStage, guarded, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
+import { layerRect, parseColor, validateMixerOptions, type TextLayerOption, type VideoMixerOptions } from './layout.js';
+import { MixerStage, type MixerLayer, type MixerLayout } from './mixer-stage.js';
+
+export type { ImageLayerOption, LayerOption, TextLayerOption, TrackLayerOption, VideoMixerOptions } from './layout.js';
+
+/** The parts of the client's public API the mixer uses (as the original's plugin does). */
+interface MixerClient {
+  on(event: string, handler: (...args: never[]) => void, context?: unknown): unknown;
+  off(event: string, handler: (...args: never[]) => void, context?: unknown): unknown;
+  updateScreenShare(config: { publish: boolean }): Promise<void>;
+  updateLocalVideo(config: { publish: boolean }): Promise<void>;
+}
+
+/** Renders a text layer into a canvas sized to the text. */
+function textImage(layer: TextLayerOption): HTMLCanvasElement {
+  const canvas = document.createElement('canvas');
+  const font = layer.font ?? '24px sans-serif';
+  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+  ctx.font = font;
+  const size = Number(/(\d+(?:\.\d+)?)px/.exec(font)?.[1] ?? 24);
+  canvas.width = Math.max(1, Math.ceil(ctx.measureText(layer.content).width) + 4);
+  canvas.height = Math.max(1, Math.ceil(size * 1.4));
+  ctx.font = font;
+  ctx.fillStyle = layer.color ?? '#ffffff';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(layer.content, 2, canvas.height / 2);
+  return canvas;
+}
+
+/**
+ * VideoMixer: composes the camera, the screen share, images, texts and other tracks into the one published
+ * camera stream, with a layout updated live (the original's "screen mix": the screen share is then not
+ * published on its own).
+ */
+export class VideoMixer {
+  static readonly Name = 'VideoMixer';
+  readonly #core: PluginCore;
+  #options: VideoMixerOptions = {};
+  #screenTap: FrameTap | undefined;
+  readonly #trackTaps = new Map<MediaStreamTrack, FrameTap>();
+  readonly #images = new Map<string, HTMLImageElement>();
+  #listening = false;
+
+  constructor(core: PluginCore) {
+    this.#core = core;
+  }
+
+  /** The name startPlugin refers to. */
+  getName(): string {
+    return VideoMixer.Name;
+  }
+
+  get #client(): MixerClient {
+    return this.#core.client as MixerClient;
+  }
+
+  /** Starts mixing (`container` required). The screen share, if published, is taken off its own stream. */
+  start(options: VideoMixerOptions): Promise<void> {
+    return guarded(this.#core, () => this.#start(options));
+  }
+
+  async #start(options: VideoMixerOptions): Promise<void> {
+    const fn = 'startPlugin';
+    const video = videoContextOf(this.#core, fn);
+    this.#options = validateMixerOptions(options, true, fn);
+    requireCamera(video, fn);
+    await this.#apply(video, fn);
+    if (!this.#listening) {
+      this.#listening = true;
+      this.#client.on('publish-state-changed', this.#onPublishState);
+      this.#client.on('screen-share-stopped', this.#onScreenStopped);
+    }
+    if (video.screenTrack()) await this.#unpublishScreen();
+  }
+
+  /** Changes the layout live: given layer fields replace the previous ones, given lists replace theirs. */
+  update(options: VideoMixerOptions): Promise<void> {
+    return guarded(this.#core, () => this.#update(options));
+  }
+
+  async #update(options: VideoMixerOptions): Promise<void> {
+    const fn = 'updatePlugin';
+    const video = videoContextOf(this.#core, fn);
+    const next = validateMixerOptions(options, false, fn);
+    const merged: VideoMixerOptions = { ...this.#options, ...next };
+    if (next.camera) merged.camera = { ...this.#options.camera, ...next.camera };
+    if (next.screen) merged.screen = { ...this.#options.screen, ...next.screen };
+    if (!merged.container) merged.container = validateMixerOptions(options, true, fn).container;
+    this.#options = merged;
+    await this.#apply(video, fn);
+  }
+
+  /** Stops mixing; a screen share goes back to its own stream. */
+  stop(): Promise<void> {
+    return guarded(this.#core, () => this.#stop());
+  }
+
+  async #stop(): Promise<void> {
+    const fn = 'stopPlugin';
+    const video = videoContextOf(this.#core, fn);
+    if (this.#listening) {
+      this.#listening = false;
+      this.#client.off('publish-state-changed', this.#onPublishState);
+      this.#client.off('screen-share-stopped', this.#onScreenStopped);
+    }
+    await removeStage(video, 'VideoMixer', fn);
+    this.#closeTaps(new Set());
+    if (video.screenTrack()) await this.#client.updateScreenShare({ publish: true }).catch(() => undefined);
+  }
+
+  destroy(): void {
+    this.#closeTaps(new Set());
+  }
+
+  readonly #onPublishState = (event: { mediaType?: string; state?: string }) => {
+    if (event.mediaType !== 'screen' || event.state !== 'started') return;
+    void this.#unpublishScreen();
+    void this.#apply(videoContextOf(this.#core, 'startPlugin'), 'startPlugin').catch(() => undefined);
+  };
+
+  readonly #onScreenStopped = () => {
+    void this.#apply(videoContextOf(this.#core, 'startPlugin'), 'startPlugin').catch(() => undefined);
+  };
+
+  async #unpublishScreen(): Promise<void> {
+    await this.#client.updateScreenShare({ publish: false }).catch(() => undefined);
+    await this.#client.updateLocalVideo({ publish: true }).catch(() => undefined);
+  }
+
+  #closeTaps(keep: Set<MediaStreamTrack>): void {
+    if (this.#screenTap && !keep.has(this.#screenTap.track)) {
+      this.#screenTap.close();
+      this.#screenTap = undefined;
+    }
+    for (const [track, tap] of this.#trackTaps) {
+      if (keep.has(track)) continue;
+      tap.close();
+      this.#trackTaps.delete(track);
+    }
+  }
+
+  /** Resolves the options into layers (loading images, tapping tracks) and puts them in the pipeline. */
+  async #apply(video: VideoPluginContext, fn: string): Promise<void> {
+    const options = this.#options;
+    const container = { width: Math.round(options.container!.width), height: Math.round(options.container!.height) };
+    const layers: MixerLayer[] = [];
+    const keep = new Set<MediaStreamTrack>();
+    const screenTrack = video.screenTrack();
+    const showScreen = screenTrack !== undefined && !options.screen?.hidden;
+    if (showScreen) {
+      if (this.#screenTap?.track !== screenTrack) {
+        this.#screenTap?.close();
+        this.#screenTap = new FrameTap(screenTrack);
+      }
+      keep.add(screenTrack);
+      const s = options.screen;
+      layers.push({ source: { kind: 'tap', tap: this.#screenTap }, rect: layerRect(s, container, false), zOrder: s?.zOrder ?? 1, mirror: s?.mirror ?? false, fillMode: s?.fillMode ?? 'contain' });
+    }
+    const c = options.camera;
+    if (!c?.hidden) {
+      layers.push({ source: { kind: 'camera' }, rect: layerRect(c, container, showScreen && c?.width === undefined), zOrder: c?.zOrder ?? 2, mirror: c?.mirror ?? false, fillMode: c?.fillMode ?? 'cover' });
+    }
+    for (const layer of options.tracks ?? []) {
+      if (layer.hidden || layer.track.readyState === 'ended') continue;
+      let tap = this.#trackTaps.get(layer.track);
+      if (!tap) {
+        tap = new FrameTap(layer.track);
+        this.#trackTaps.set(layer.track, tap);
+      }
+      keep.add(layer.track);
+      layers.push({ source: { kind: 'tap', tap }, rect: layerRect(layer, container, true), zOrder: layer.zOrder ?? 2, mirror: layer.mirror ?? false, fillMode: layer.fillMode ?? 'cover' });
+    }
+    for (const layer of options.images ?? []) {
+      if (layer.hidden) continue;
+      let image = this.#images.get(layer.url);
+      if (!image) {
+        image = await loadImage(layer.url, fn);
+        this.#images.set(layer.url, image);
+      }
+      const size = { width: image.naturalWidth, height: image.naturalHeight };
+      layers.push({ source: { kind: 'image', image, size }, rect: layerRect({ width: size.width, height: size.height, ...layer, x: layer.x ?? 0, y: layer.y ?? 0 }, container, false), zOrder: layer.zOrder ?? 3, mirror: layer.mirror ?? false, fillMode: layer.fillMode ?? 'fill' });
+    }
+    for (const layer of options.texts ?? []) {
+      if (layer.hidden) continue;
+      const image = textImage(layer);
+      const size = { width: image.width, height: image.height };
+      layers.push({ source: { kind: 'image', image, size }, rect: { x: layer.x ?? 0, y: layer.y ?? 0, ...size }, zOrder: layer.zOrder ?? 4, mirror: false, fillMode: 'fill' });
+    }
+    layers.sort((a, b) => a.zOrder - b.zOrder);
+    const layout: MixerLayout = { container, background: parseColor(options.container?.backgroundColor), layers };
+    const pipeline = pipelineOf(video);
+    const current = pipeline.stage<MixerStage>('VideoMixer');
+    if (current) {
+      current.layout = layout;
+      current.prune(pipeline.renderer?.kit);
+    } else {
+      await applyStage(video, new MixerStage(layout), fn);
+    }
+    this.#closeTaps(keep);
+  }
+}
+
+export default VideoMixer;

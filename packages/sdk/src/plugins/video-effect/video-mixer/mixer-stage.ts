@@ -1,0 +1,142 @@
+import type { FrameTap } from '../pipeline/frame-tap.js';
+import type { GlImage, GlKit, GlTarget } from '../pipeline/gl-kit.js';
+import type { EffectStage, FrameInfo, Size } from '../pipeline/stage.js';
+import { fillTransform, type LayerFillMode, type Rect } from './layout.js';
+
+/** Where a layer's pixels come from. */
+export type LayerSource =
+  | { kind: 'camera' }
+  | { kind: 'tap'; tap: FrameTap }
+  | { kind: 'image'; image: TexImageSource & CanvasImageSource; size: Size };
+
+/** A layer ready to draw. */
+export interface MixerLayer {
+  source: LayerSource;
+  rect: Rect;
+  zOrder: number;
+  mirror: boolean;
+  fillMode: LayerFillMode;
+}
+
+/** The mixed frame: its size and background, and the layers bottom to top. */
+export interface MixerLayout {
+  container: Size;
+  background: [number, number, number, number];
+  layers: MixerLayer[];
+}
+
+/** One layer into its rectangle: mirror, then the fill transform; outside the source (contain) stays empty. */
+const LAYER_SHADER = `#version 300 es
+precision mediump float;
+in vec2 v_uv;
+out vec4 outColor;
+uniform sampler2D u_src;
+uniform vec4 u_fit;
+uniform float u_mirror;
+void main() {
+  vec2 uv = v_uv;
+  if (u_mirror > 0.5) uv.x = 1.0 - uv.x;
+  uv = uv * u_fit.xy + u_fit.zw;
+  if (uv.x < 0.0 || uv.y < 0.0 || uv.x > 1.0 || uv.y > 1.0) discard;
+  outColor = texture(u_src, uv);
+}`;
+
+/** VideoMixer as the pipeline stage that changes the frame: the container with its layers. */
+export class MixerStage implements EffectStage {
+  readonly name = 'VideoMixer' as const;
+  layout: MixerLayout;
+  readonly #textures = new Map<object, { texture: WebGLTexture; version: number }>();
+
+  constructor(layout: MixerLayout) {
+    this.layout = layout;
+  }
+
+  outputSize(): Size {
+    return this.layout.container;
+  }
+
+  #texture(kit: GlKit, source: LayerSource, input: GlImage): { texture: WebGLTexture; size: Size } | undefined {
+    if (source.kind === 'camera') return { texture: input.texture, size: input };
+    const key = source.kind === 'tap' ? source.tap : source.image;
+    let entry = this.#textures.get(key);
+    if (!entry) {
+      entry = { texture: kit.texture(), version: -1 };
+      this.#textures.set(key, entry);
+    }
+    if (source.kind === 'tap') {
+      const image = source.tap.image;
+      if (!image && entry.version < 0) return undefined;
+      if (image && entry.version !== source.tap.version) {
+        kit.upload(entry.texture, image);
+        entry.version = source.tap.version;
+      }
+      return { texture: entry.texture, size: source.tap.size };
+    }
+    if (entry.version < 0) {
+      kit.upload(entry.texture, source.image);
+      entry.version = 0;
+    }
+    return { texture: entry.texture, size: source.size };
+  }
+
+  drawGl(kit: GlKit, input: GlImage, output: GlTarget): void {
+    const gl = kit.gl;
+    kit.clear(output, this.layout.background);
+    const program = kit.program('mixer-layer', LAYER_SHADER);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    try {
+      for (const layer of this.layout.layers) {
+        const found = this.#texture(kit, layer.source, input);
+        if (!found) continue;
+        kit.draw(program, output, { u_src: found.texture }, {
+          u_fit: fillTransform(found.size, layer.rect, layer.fillMode),
+          u_mirror: layer.mirror ? 1 : 0,
+        }, undefined, layer.rect);
+      }
+    } finally {
+      gl.disable(gl.BLEND);
+    }
+  }
+
+  /** 2d fallback: the same layers with drawImage. */
+  draw2d(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, input: CanvasImageSource, size: Size, frame: FrameInfo): void {
+    const [r, g, b] = this.layout.background;
+    ctx.save();
+    ctx.globalCompositeOperation = 'copy';
+    ctx.fillStyle = `rgb(${r * 255}, ${g * 255}, ${b * 255})`;
+    ctx.fillRect(0, 0, size.width, size.height);
+    ctx.globalCompositeOperation = 'source-over';
+    for (const layer of this.layout.layers) {
+      const image = layer.source.kind === 'camera' ? input : layer.source.kind === 'tap' ? layer.source.tap.image : layer.source.image;
+      const source = layer.source.kind === 'camera' ? frame.sourceSize : layer.source.kind === 'tap' ? layer.source.tap.size : layer.source.size;
+      if (!image || source.width === 0) continue;
+      const [sx, sy, ox, oy] = fillTransform(source, layer.rect, layer.fillMode);
+      const { x, y, width, height } = layer.rect;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(x, y, width, height);
+      ctx.clip();
+      if (layer.mirror) ctx.setTransform(-1, 0, 0, 1, 2 * x + width, 0);
+      // The source spans uv (0 - o) / s … (1 - o) / s of the rect.
+      ctx.drawImage(image, x + (-ox / sx) * width, y + (-oy / sy) * height, width / sx, height / sy);
+      ctx.restore();
+    }
+    ctx.restore();
+  }
+
+  /** Drops textures of sources no longer in the layout. */
+  prune(kit: GlKit | undefined): void {
+    const live = new Set<object>(this.layout.layers.flatMap<object>((layer) => layer.source.kind === 'tap' ? [layer.source.tap] : layer.source.kind === 'image' ? [layer.source.image] : []));
+    for (const [key, entry] of this.#textures) {
+      if (live.has(key)) continue;
+      kit?.gl.deleteTexture(entry.texture);
+      this.#textures.delete(key);
+    }
+  }
+
+  dispose(kit?: GlKit): void {
+    for (const entry of this.#textures.values()) kit?.gl.deleteTexture(entry.texture);
+    this.#textures.clear();
+  }
+}

@@ -1,0 +1,151 @@
+import { EXTRA_CODE } from '../../../constants/error-code.js';
+import { invalidOperation, invalidParameter, operationFailed } from '../../../errors/catalogue.js';
+import { loadImage } from '../../../media/track-processing.js';
+import type { PluginCore } from '../../../types.js';
+import { createGl2 } from '../pipeline/gl-kit.js';
+import { applyStage, guarded, numberIn, pipelineOf, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
+import { BackgroundStage, DEFAULT_BLUR_LEVEL, type BackgroundSettings, type BackgroundType } from './background-stage.js';
+import { Segmenter } from './segmenter.js';
+
+/** Options of startPlugin('VirtualBackground', …): the original's, plus SPEC's 'green' type and imageUrl. */
+export interface VirtualBackgroundOptions {
+  /** Accepted for compatibility with the original (which checks a licence); not needed here. */
+  sdkAppId?: number;
+  userId?: string;
+  userSig?: string;
+  /** 'blur' (default), 'image' (needs src), or 'green' (green-screen keying, needs src). */
+  type?: BackgroundType;
+  /** 1–10, default 3. */
+  blurLevel?: number;
+  /** The background image URL. */
+  src?: string;
+  /** SPEC's name for src. */
+  imageUrl?: string;
+  /** Called when the device turns out too slow for segmentation (the effect then stops). */
+  onAbort?: (error: unknown) => void;
+}
+
+/** Options of updatePlugin('VirtualBackground', …). */
+export type UpdateVirtualBackgroundOptions = Omit<VirtualBackgroundOptions, 'sdkAppId' | 'userId' | 'userSig' | 'onAbort'>;
+
+const TYPES: readonly unknown[] = ['image', 'blur', 'green'];
+
+/** Checks the options; INVALID_PARAMETER otherwise. */
+export function validateVirtualBackgroundOptions(value: unknown, functionName: string): VirtualBackgroundOptions {
+  const options = requireObject(value ?? {}, 'VirtualBackgroundOptions', functionName);
+  if (options.type !== undefined && !TYPES.includes(options.type)) throw invalidParameter(EXTRA_CODE.RANGE, "type must be 'image', 'blur' or 'green'", functionName);
+  numberIn(options, 'blurLevel', 1, 10, functionName);
+  const src = options.src ?? options.imageUrl;
+  if (src !== undefined && typeof src !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'src must be a string', functionName);
+  if ((options.type === 'image' || options.type === 'green') && !src) throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'src is required', functionName);
+  if (options.onAbort !== undefined && typeof options.onAbort !== 'function') throw invalidParameter(EXTRA_CODE.TYPE, 'onAbort must be a function', functionName);
+  return options as VirtualBackgroundOptions;
+}
+
+/**
+ * VirtualBackground: replaces (image, green screen) or blurs the background of the published camera, with
+ * MediaPipe's selfie segmentation whose files our server serves as assets.
+ */
+export class VirtualBackground {
+  static readonly Name = 'VirtualBackground';
+  readonly #core: PluginCore;
+  #segmenter: Promise<Segmenter> | undefined;
+  #onAbort: ((error: unknown) => void) | undefined;
+
+  constructor(core: PluginCore) {
+    this.#core = core;
+  }
+
+  /** True where the effect can run (WebGL2), as the original's check. */
+  static isSupported(): boolean {
+    if (typeof document === 'undefined' || typeof WebAssembly === 'undefined') return false;
+    const gl = createGl2(document.createElement('canvas'));
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return gl !== undefined;
+  }
+
+  /** The name startPlugin refers to. */
+  getName(): string {
+    return VirtualBackground.Name;
+  }
+
+  /** Starts the background effect (loading the model on first use for image / blur). */
+  start(options?: VirtualBackgroundOptions): Promise<void> {
+    return guarded(this.#core, () => this.#start(options));
+  }
+
+  async #start(options?: VirtualBackgroundOptions): Promise<void> {
+    const fn = 'startPlugin';
+    const checked = validateVirtualBackgroundOptions(options, fn);
+    this.#onAbort = checked.onAbort;
+    await this.#apply(checked, fn);
+  }
+
+  /** Changes type, image or blur level live. */
+  update(options: UpdateVirtualBackgroundOptions): Promise<void> {
+    return guarded(this.#core, () => this.#update(options));
+  }
+
+  async #update(options: UpdateVirtualBackgroundOptions): Promise<void> {
+    const fn = 'updatePlugin';
+    const checked = validateVirtualBackgroundOptions(options, fn);
+    const current = pipelineOf(videoContextOf(this.#core, fn)).stage<BackgroundStage>('VirtualBackground');
+    await this.#apply({ ...(current ? { type: current.settings.type, blurLevel: current.settings.blurLevel } : {}), ...checked }, fn, current?.settings.image);
+  }
+
+  /** Stops the effect. */
+  stop(): Promise<void> {
+    return guarded(this.#core, () => this.#stop());
+  }
+
+  async #stop(): Promise<void> {
+    await removeStage(videoContextOf(this.#core, 'stopPlugin'), 'VirtualBackground', 'stopPlugin');
+  }
+
+  /** Frees the model. */
+  destroy(): void {
+    this.#segmenter?.then((segmenter) => segmenter.close(), () => undefined);
+    this.#segmenter = undefined;
+  }
+
+  async #apply(options: VirtualBackgroundOptions, fn: string, keepImage?: HTMLImageElement): Promise<void> {
+    const video = videoContextOf(this.#core, fn);
+    requireCamera(video, fn);
+    const pipeline = pipelineOf(video);
+    if (pipeline.mode === '2d') throw invalidOperation(undefined, 'not support virtual background in 2d mode', fn);
+    if (pipeline.mode === 'none') throw invalidOperation(undefined, 'webgl context create failed', fn);
+    const type = options.type ?? 'blur';
+    const src = options.src ?? options.imageUrl;
+    const image = src ? await loadImage(src, fn) : keepImage;
+    const settings: BackgroundSettings = { type, image, blurLevel: options.blurLevel ?? DEFAULT_BLUR_LEVEL };
+    const segmenter = type === 'green' ? undefined : await this.#loadSegmenter(fn);
+    const current = pipeline.stage<BackgroundStage>('VirtualBackground');
+    if (current) {
+      current.settings = settings;
+      current.segmenter = segmenter ?? current.segmenter;
+      return;
+    }
+    await applyStage(video, new BackgroundStage(settings, segmenter), fn);
+  }
+
+  async #loadSegmenter(fn: string): Promise<Segmenter> {
+    this.#segmenter ??= Segmenter.create(this.#core.assetsPath);
+    let segmenter: Segmenter;
+    try {
+      segmenter = await this.#segmenter;
+    } catch (error) {
+      this.#segmenter = undefined;
+      throw invalidOperation(undefined, `VirtualBackground cannot load its model, check assetsPath (${this.#core.assetsPath}): ${String(error)}`, fn);
+    }
+    segmenter.onSlow = (error) => {
+      // Too slow for this device: stop the effect (the camera goes out plain again) and tell the app.
+      const video = videoContextOf(this.#core, 'startPlugin');
+      removeStage(video, 'VirtualBackground', 'startPlugin').catch(() => undefined);
+      this.destroy();
+      this.#onAbort?.(operationFailed(EXTRA_CODE.VIDEO_CONTEXT_ERROR, `VirtualBackground aborted: ${error.message}`, 'startPlugin', error));
+    };
+    return segmenter;
+  }
+}
+
+export default VirtualBackground;

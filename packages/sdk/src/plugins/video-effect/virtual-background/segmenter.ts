@@ -1,0 +1,150 @@
+/**
+ * Person segmentation with MediaPipe's selfie segmentation (npm @mediapipe/selfie_segmentation: its script,
+ * wasm and model are served by our server under `<assetsPath>/selfie_segmentation/`). Inference runs beside
+ * the frame loop, on a small copy of the frame, at most one at a time: frames keep flowing with the latest
+ * mask, so a slow model lowers the mask's rate, not the video's.
+ */
+
+/** The model's input: 256×144 (the landscape model). */
+const INPUT = { width: 256, height: 144 };
+/** Masks per second: a person moves little in 1/8 s, and inference shares the main thread with the frames. */
+const MASK_RATE = 8;
+
+/** The subset of MediaPipe's SelfieSegmentation solution used here. */
+interface SelfieSegmentationSolution {
+  setOptions(options: Record<string, unknown>): void;
+  onResults(listener: (results: { segmentationMask: CanvasImageSource & TexImageSource }) => void): void;
+  initialize(): Promise<void>;
+  send(inputs: { image: HTMLCanvasElement }): Promise<void>;
+  close(): Promise<void>;
+}
+type SolutionCtor = new (config: { locateFile: (file: string) => string }) => SelfieSegmentationSolution;
+
+const scripts = new Map<string, Promise<void>>();
+
+/** Loads a classic script once per URL. */
+function loadScript(url: string): Promise<void> {
+  let loading = scripts.get(url);
+  if (!loading) {
+    loading = new Promise<void>((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = url;
+      script.crossOrigin = 'anonymous';
+      script.onload = () => resolve();
+      script.onerror = () => {
+        scripts.delete(url);
+        reject(new Error(`cannot load ${url}`));
+      };
+      document.head.appendChild(script);
+    });
+    scripts.set(url, loading);
+  }
+  return loading;
+}
+
+/**
+ * Decides when inference is too slow for the device (the original's onAbort): the median of the last
+ * `window` inference times above `limitMs`.
+ */
+export class SlowGuard {
+  readonly #times: number[] = [];
+  readonly #window: number;
+  readonly #limitMs: number;
+
+  constructor(window = 10, limitMs = 400) {
+    this.#window = window;
+    this.#limitMs = limitMs;
+  }
+
+  /** Records one inference; true when the device is too slow. */
+  add(ms: number): boolean {
+    this.#times.push(ms);
+    if (this.#times.length > this.#window) this.#times.shift();
+    if (this.#times.length < this.#window) return false;
+    const sorted = [...this.#times].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] > this.#limitMs;
+  }
+}
+
+/** A running segmentation: feed() frames, read `mask` (the latest one) and `version`. */
+export class Segmenter {
+  /** The latest person mask (alpha / red: person), or undefined before the first result. */
+  mask: (CanvasImageSource & TexImageSource) | undefined;
+  /** Increments with each new mask (to upload it once). */
+  version = 0;
+  /** Called once when inference turns out too slow (or fails); feeding stops. */
+  onSlow: ((error: Error) => void) | undefined;
+  readonly #solution: SelfieSegmentationSolution;
+  readonly #canvas: HTMLCanvasElement;
+  readonly #ctx: CanvasRenderingContext2D;
+  readonly #guard = new SlowGuard();
+  #busy = false;
+  #lastSent = 0;
+  #closed = false;
+  #failed = false;
+
+  private constructor(solution: SelfieSegmentationSolution) {
+    this.#solution = solution;
+    this.#canvas = document.createElement('canvas');
+    this.#canvas.width = INPUT.width;
+    this.#canvas.height = INPUT.height;
+    this.#ctx = this.#canvas.getContext('2d', { willReadFrequently: false }) as CanvasRenderingContext2D;
+    solution.onResults((results) => {
+      this.mask = results.segmentationMask;
+      this.version += 1;
+    });
+  }
+
+  /** Loads the solution from `<assetsPath>/selfie_segmentation/` and runs the model once. */
+  static async create(assetsPath: string): Promise<Segmenter> {
+    const base = `${assetsPath.replace(/\/+$/, '')}/selfie_segmentation/`;
+    await loadScript(`${base}selfie_segmentation.js`);
+    const Solution = (globalThis as unknown as { SelfieSegmentation?: SolutionCtor }).SelfieSegmentation;
+    if (!Solution) throw new Error('selfie_segmentation.js did not define SelfieSegmentation');
+    const solution = new Solution({ locateFile: (file) => `${base}${file}` });
+    // CPU inference (XNNPACK): steadier than the GPU path where WebGL is software (SwiftShader), and
+    // it needs no read-back of the mask from the model's own GL context.
+    solution.setOptions({ modelSelection: 1, useCpuInference: true, selfieMode: false });
+    await solution.initialize();
+    const segmenter = new Segmenter(solution);
+    // The first inference compiles the graph: do it before the effect shows.
+    await segmenter.#infer(document.createElement('canvas'));
+    return segmenter;
+  }
+
+  async #infer(image: HTMLCanvasElement): Promise<void> {
+    if (image.width < 2) {
+      image.width = INPUT.width;
+      image.height = INPUT.height;
+    }
+    await this.#solution.send({ image });
+  }
+
+  /** Offers a frame; it is segmented when no inference is running and the mask rate allows. */
+  feed(frame: CanvasImageSource): void {
+    const now = performance.now();
+    if (this.#busy || this.#closed || this.#failed || now - this.#lastSent < 1000 / MASK_RATE) return;
+    this.#busy = true;
+    this.#lastSent = now;
+    this.#ctx.drawImage(frame, 0, 0, INPUT.width, INPUT.height);
+    this.#infer(this.#canvas).then(() => {
+      this.#busy = false;
+      if (this.#guard.add(performance.now() - now)) this.#fail(new Error('segmentation is too slow on this device'));
+    }, (error: unknown) => {
+      this.#busy = false;
+      this.#fail(error instanceof Error ? error : new Error(String(error)));
+    });
+  }
+
+  #fail(error: Error): void {
+    if (this.#failed || this.#closed) return;
+    this.#failed = true;
+    this.onSlow?.(error);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#solution.close().catch(() => undefined);
+  }
+}
