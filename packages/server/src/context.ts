@@ -3,6 +3,7 @@ import type { ServerConfig } from './config/config.js';
 import type { MediaEngine } from './engine/media-engine.js';
 import { ConnectionTracker } from './limits/connection-tracker.js';
 import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
+import { JobManager } from './jobs/job-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
 import { BanList } from './room/ban-list.js';
@@ -27,6 +28,8 @@ export interface ServerContext {
   customMessages: CustomMessageLimiter;
   /** Log uploads and statistics beacons per client address. */
   uploads: KeyedRateLimiter;
+  /** Media jobs: mix transcodes, CDN relays, recordings. */
+  jobs: JobManager;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -35,18 +38,21 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const rooms = new RoomRegistry();
   const connections = new ConnectionTracker();
   const { limits } = config;
+  const logger = parts.logger ?? createLogger(config.logLevel);
+  const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
   return {
     config,
     auth: new Authenticator(config.apps),
     rooms,
     engine: parts.engine,
-    logger: parts.logger ?? createLogger(config.logLevel),
+    logger,
     store,
     bans: new BanList(store),
-    metrics: new Metrics({ rooms, engine: parts.engine, connections: () => connections.total }),
+    metrics,
     connections,
     customMessages: new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond),
     uploads: new KeyedRateLimiter({ amount: limits.logUploadsPerMinute, windowMs: 60_000 }),
+    jobs: new JobManager({ engine: parts.engine, rooms, logger, metrics }),
   };
 }
 

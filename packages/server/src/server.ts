@@ -80,6 +80,7 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
         logger.info('shutting down: telling clients to reconnect');
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         signal.close();
+        await ctx.jobs.close();
         await engine.close();
         http.closeAllConnections();
         await stopped;

@@ -17,6 +17,8 @@ export interface AppConfig {
   requirePrivateMapKey?: boolean;
   /** 'active' (default); 'no-package' refuses joins with 5401, 'out-of-credit' with -100013 (SPEC §8). */
   billing?: BillingState;
+  /** Automatic recording of this app's rooms: 'off' (default), 'mixed' (one file per room), 'per-stream'. */
+  recording?: 'off' | 'mixed' | 'per-stream';
 }
 
 /** Limits; over one, the request gets a coded reply and the connection and room go on. */
@@ -51,6 +53,16 @@ export interface StorageConfig {
   logRetentionDays: number;
 }
 
+/** Media jobs: recordings and the default CDN ingest. */
+export interface MediaConfig {
+  /** Folder of recordings (created when needed). */
+  recordingPath: string;
+  /** Recordings older than this are deleted (7 days). */
+  recordingRetentionDays: number;
+  /** RTMP ingest a CDN stream goes to when the app gives a streamId and no URL: this plus the streamId. */
+  rtmpIngest?: string;
+}
+
 /** Everything the server needs to run. */
 export interface ServerConfig {
   /** TCP port; 0 picks a free one. */
@@ -81,10 +93,12 @@ export interface ServerConfig {
   trustProxy: boolean;
   limits: LimitsConfig;
   storage: StorageConfig;
+  media: MediaConfig;
 }
 
 /** Settings given in code (startServer, tests): any top-level field, and any part of limits and storage. */
-export type ServerOverrides = Partial<Omit<ServerConfig, 'limits' | 'storage'>> & {
+export type ServerOverrides = Partial<Omit<ServerConfig, 'limits' | 'storage' | 'media'>> & {
+  media?: Partial<MediaConfig>;
   limits?: Partial<LimitsConfig>;
   storage?: Partial<StorageConfig>;
 };
@@ -112,6 +126,7 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
 });
 
 /** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */
+export const DEFAULT_MEDIA: Readonly<MediaConfig> = Object.freeze({ recordingPath: '.conclave/recordings', recordingRetentionDays: 7 });
 export const DEFAULT_STORAGE: Readonly<StorageConfig> = Object.freeze({ path: '.conclave/conclave.db', logRetentionDays: 7 });
 
 function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -199,6 +214,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
   limits.connectionsPerIp = parseInteger(env, 'CONCLAVE_MAX_CONNECTIONS_PER_IP', limits.connectionsPerIp, 1, 1_000_000);
   const storage: StorageConfig = { ...DEFAULT_STORAGE, ...file.storage, ...defaults.storage };
   if (env.CONCLAVE_DB) storage.path = env.CONCLAVE_DB;
+  const media: MediaConfig = { ...DEFAULT_MEDIA, ...file.media, ...defaults.media };
+  if (env.CONCLAVE_RECORDINGS) media.recordingPath = env.CONCLAVE_RECORDINGS;
+  if (env.CONCLAVE_RTMP_INGEST) media.rtmpIngest = env.CONCLAVE_RTMP_INGEST;
   return {
     port,
     host: env.HOST ?? defaults.host ?? file.host ?? '0.0.0.0',
@@ -215,6 +233,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
     trustProxy: defaults.trustProxy ?? file.trustProxy ?? false,
     limits,
     storage,
+    media,
   };
 }
 
@@ -230,6 +249,7 @@ export function resolveConfig(overrides: ServerOverrides = {}, env: NodeJS.Proce
     ...defined,
     limits: { ...base.limits, ...overrides.limits },
     storage: { ...base.storage, ...overrides.storage },
+    media: { ...base.media, ...overrides.media },
   };
   validateConfig(config);
   return config;

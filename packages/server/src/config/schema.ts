@@ -18,6 +18,13 @@ export const appSchema = z.strictObject({
   name: z.string().max(128).optional(),
   requirePrivateMapKey: z.boolean().optional(),
   billing: z.enum(BILLING_STATES).optional(),
+  recording: z.enum(['off', 'mixed', 'per-stream']).optional(),
+});
+
+export const mediaSchema = z.strictObject({
+  recordingPath: z.string().min(1),
+  recordingRetentionDays: int(1, 3650),
+  rtmpIngest: z.string().regex(/^rtmps?:\/\/[^\s/]+\/\S*$/, 'must be an rtmp:// or rtmps:// URL, e.g. rtmp://cdn.example.com/live/').optional(),
 });
 
 export const limitsSchema = z.strictObject({
@@ -61,6 +68,7 @@ export const serverConfigSchema = z.object({
   trustProxy: z.boolean(),
   limits: limitsSchema,
   storage: storageSchema,
+  media: mediaSchema,
 });
 
 /** The configuration file (CONCLAVE_CONFIG): every field optional; unknown fields are errors (typos). */
@@ -77,6 +85,7 @@ export const configFileSchema = z.strictObject({
   trustProxy: z.boolean().optional(),
   limits: limitsSchema.partial().optional(),
   storage: storageSchema.partial().optional(),
+  media: mediaSchema.partial().optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

@@ -175,7 +175,7 @@ def add_input(input_id, layout):
         pad = comp.request_pad_simple('sink_%u')
         elements[-1].get_static_pad('src').link(pad)
         entry['pad'] = pad
-        apply_layout(entry, layout or {})
+        apply_layout(entry, layout or {'visible': False})
     else:
         parse = make('h264parse', config_interval=-1)
         elements = chain(pipeline, vsrc, vjit, make('rtph264depay'), parse, make('queue'))
@@ -189,8 +189,9 @@ def add_input(input_id, layout):
     for element in elements + aelements:
         element.sync_state_with_parent()
     pipeline.recalculate_latency()
+    entry['ports'] = {'videoPort': vport, 'audioPort': aport}
     inputs[input_id] = entry
-    emit('input', id=input_id, videoPort=vport, audioPort=aport)
+    emit('input', id=input_id, **entry['ports'])
 
 
 def on_command(line):
@@ -205,7 +206,9 @@ def on_command(line):
         if existing is None:
             add_input(message['id'], message.get('layout'))
         else:
-            apply_layout(existing, message.get('layout') or {})
+            if message.get('layout'):
+                apply_layout(existing, message['layout'])
+            emit('input', id=message['id'], **existing['ports'])
     elif cmd == 'stop':
         stop()
     return False

@@ -11,6 +11,7 @@ import { capacityRefusal } from '../room/capacity.js';
 import { parseRoomRef, roomRef } from '../room/room-ref.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, parseEnvelope, validateData } from './validate.js';
+import { jobCommandHandler, JOB_COMMAND_NAMES } from '../jobs/cdn-commands.js';
 
 /** A failure with a reply code. */
 class CommandError extends Error {
@@ -59,11 +60,16 @@ export class SignalSession {
     }
     let id = -1;
     try {
-      const envelope = parseEnvelope(raw);
+      const envelope = parseEnvelope(raw, JOB_COMMAND_NAMES);
       id = envelope.id;
       if (!this.#withinRate()) throw new CommandError(SERVER_CODE.RATE_LIMITED, 'call frequency limit exceeded');
-      const data = validateData(envelope.cmd, envelope.data);
-      const reply = await this.#dispatch(envelope.cmd, data);
+      const jobHandler = jobCommandHandler(envelope.cmd);
+      if (jobHandler) {
+        // CDN commands (jobs/cdn-commands.ts) validate their own data.
+        this.#replyOk(id, await jobHandler(this.#ctx, () => this.#joined(), envelope.data));
+        return;
+      }
+      const reply = await this.#dispatch(envelope.cmd, validateData(envelope.cmd, envelope.data));
       this.#reply({ id, code: SERVER_CODE.OK, message: 'ok', data: reply });
     } catch (error) {
       if (error instanceof CommandError) {
@@ -129,6 +135,11 @@ export class SignalSession {
   #reply(reply: ReplyMessage): void {
     if (reply.code !== SERVER_CODE.OK) this.#ctx.metrics.error('signal', reply.code);
     if (!this.#closed) this.#transport.send(JSON.stringify(reply));
+  }
+
+  /** A successful reply to a command outside CommandMap (a CDN command). */
+  #replyOk(id: number, data: object): void {
+    if (!this.#closed) this.#transport.send(JSON.stringify({ id, code: SERVER_CODE.OK, message: 'ok', data }));
   }
 
   #send<P extends PushName>(push: P, data: PushMap[P]): void {

@@ -25,7 +25,7 @@ export class InvalidMessage extends Error {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses and checks the `{id, cmd, data}` envelope of a raw message. */
-export function parseEnvelope(raw: string): Envelope {
+export function parseEnvelope(raw: string, extraCommands: readonly string[] = []): Envelope {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -35,7 +35,7 @@ export function parseEnvelope(raw: string): Envelope {
   if (!isObject(parsed)) throw new InvalidMessage('message must be a JSON object');
   const { id, cmd, data } = parsed;
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new InvalidMessage('id must be a non-negative integer');
-  if (typeof cmd !== 'string' || !(COMMANDS as readonly string[]).includes(cmd)) {
+  if (typeof cmd !== 'string' || !((COMMANDS as readonly string[]).includes(cmd) || extraCommands.includes(cmd))) {
     throw new InvalidMessage(`unknown command '${String(cmd).slice(0, 40)}'`, id, SERVER_CODE.UNKNOWN_COMMAND);
   }
   if (data !== undefined && !isObject(data)) throw new InvalidMessage('data must be an object', id, SERVER_CODE.INVALID_PARAMETER);

@@ -1,9 +1,10 @@
-import type { EngineStats, ForwardWants, MediaEngine, SourceSlot } from '../media-engine.js';
+import type { EngineStats, ForwardWants, MediaEngine, RtpForward, RtpForwardTargets, SourceSlot } from '../media-engine.js';
 import { DataLink } from './data-link.js';
 import { Downlink, type ForwardCounter } from './downlink.js';
 import { ForwardSource } from './forward-source.js';
 import type { PeerNetworkOptions } from './peer-factory.js';
 import { Uplink, type PublisherSources } from './uplink.js';
+import { forwardRtp } from './rtp-forwarder.js';
 
 export type EmbeddedEngineOptions = PeerNetworkOptions;
 
@@ -104,6 +105,10 @@ export class EmbeddedEngine implements MediaEngine {
       }
     }
     this.#sources.delete(participantId);
+  }
+
+  forwardRtp(participantId: string, targets: RtpForwardTargets): RtpForward {
+    return forwardRtp(this.#sourcesOf(participantId), targets);
   }
 
   stats(): EngineStats {
