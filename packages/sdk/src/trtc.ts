@@ -75,7 +75,10 @@ export class TRTC {
   private constructor(options: TRTCOptions) {
     this.#options = options;
     this.#room = new Room(this.#events);
-    this.#plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`);
+    this.#plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`, DEFAULT_SERVER_ORIGIN, () => {
+      const id = this.#uploader.identity;
+      return { sdkAppId: id?.sdkAppId ?? 0, userId: id?.userId ?? '', roomId: id?.strRoomId ?? id?.roomId ?? '' };
+    });
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     if (options.enableSEI && encodedStreamsSupported()) {
       const sei = new SeiChannel(this.#events);
@@ -416,7 +419,7 @@ export class TRTC {
       validateLocalAudioConfig(config, 'startLocalAudio');
       this.#checkMayPublish('startLocalAudio', config.publish);
       return this.#audioQueue.start('startLocalAudio', async () => {
-        const audio = new LocalAudio(this.#publisherFor('audio'), this.#mediaEnv);
+        const audio = new LocalAudio(this.#publisherFor('audio'), this.#mediaEnv, this.#plugins.audio);
         this.#audio = audio;
         try {
           await audio.start(config);

@@ -1,5 +1,6 @@
 import type { RtcError } from './errors/rtc-error.js';
 import type { VideoProfile } from './media/profiles.js';
+import type { PluginContext } from './plugins/context/index.js';
 
 /**
  * A plugin: a class with a static name that the client instantiates through use() / create({plugins}).
@@ -11,11 +12,8 @@ export interface TRTCPlugin {
   new (core: PluginCore): PluginInstance;
 }
 
-/** What the core offers a plugin. */
-export interface PluginCore {
-  readonly client: unknown;
-  readonly assetsPath: string;
-}
+/** What the core offers a plugin: the plugin context (plugins/context). */
+export type PluginCore = PluginContext;
 
 /** A plugin instance. */
 export interface PluginInstance {

@@ -1,6 +1,9 @@
+import type { AudioBus } from '../plugins/context/audio.js';
+
 /**
- * The microphone's Web Audio path: source → capture gain → the published track, and source →
- * ear-monitor gain → the speakers. Extra sources (screen-share system audio) can be mixed in.
+ * The microphone's Web Audio path: source → [plugin processor] → capture gain → the published track, and
+ * the same → ear-monitor gain → the speakers. Extra sources (screen-share system audio) and the plugins' mix
+ * bus (background music) are mixed into the published track.
  */
 export class AudioGraph {
   readonly #ctx: AudioContext;
@@ -10,14 +13,19 @@ export class AudioGraph {
   #source: MediaStreamAudioSourceNode | undefined;
   readonly #extras = new Map<MediaStreamTrack, MediaStreamAudioSourceNode>();
 
-  constructor(track: MediaStreamTrack, sampleRate = 48000) {
-    this.#ctx = new AudioContext({ sampleRate });
+  readonly #bus: AudioBus | undefined;
+
+  constructor(track: MediaStreamTrack, sampleRate = 48000, bus?: AudioBus) {
+    this.#bus = bus;
+    // With plugins, the graph lives in their shared context so their nodes can connect to it.
+    this.#ctx = bus ? bus.audioContext() : new AudioContext({ sampleRate });
     this.#gain = this.#ctx.createGain();
     this.#monitor = this.#ctx.createGain();
     this.#monitor.gain.value = 0;
     this.#destination = this.#ctx.createMediaStreamDestination();
     this.#gain.connect(this.#destination);
     this.#monitor.connect(this.#ctx.destination);
+    bus?.mixIn.connect(this.#destination);
     this.setSource(track);
     // A context created without a user gesture starts suspended; resume on the next click.
     if (this.#ctx.state === 'suspended') {
@@ -38,8 +46,24 @@ export class AudioGraph {
   setSource(track: MediaStreamTrack): void {
     this.#source?.disconnect();
     this.#source = this.#ctx.createMediaStreamSource(new MediaStream([track]));
-    this.#source.connect(this.#gain);
-    this.#source.connect(this.#monitor);
+    this.rewire();
+  }
+
+  /** Routes the microphone through the plugins' processor, if any (after one is set or removed). */
+  rewire(): void {
+    const source = this.#source;
+    if (!source) return;
+    source.disconnect();
+    const stage = this.#bus?.processor;
+    if (stage) {
+      source.connect(stage.input);
+      stage.output.disconnect();
+      stage.output.connect(this.#gain);
+      stage.output.connect(this.#monitor);
+    } else {
+      source.connect(this.#gain);
+      source.connect(this.#monitor);
+    }
   }
 
   /** captureVolume in percent (100 = unchanged). */
@@ -67,6 +91,9 @@ export class AudioGraph {
 
   close(): void {
     this.output.stop();
-    this.#ctx.close().catch(() => undefined);
+    this.#source?.disconnect();
+    this.#bus?.processor?.output.disconnect();
+    if (this.#bus) this.#bus.mixIn.disconnect(this.#destination);
+    else this.#ctx.close().catch(() => undefined);
   }
 }

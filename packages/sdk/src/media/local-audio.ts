@@ -1,5 +1,7 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidParameter } from '../errors/catalogue.js';
+import { log } from '../log/logger.js';
+import type { AudioBus } from '../plugins/context/audio.js';
 import type { LocalAudioConfig, UpdateLocalAudioConfig } from '../types.js';
 import { AudioGraph } from './audio-graph.js';
 import { captureMicrophone } from './capture.js';
@@ -56,10 +58,14 @@ export class LocalAudio {
   #recovery: CaptureRecovery | undefined;
   readonly #publisher: SlotPublisher;
   readonly #env: LocalMediaEnv;
+  /** The audio plugins' side (mixer, denoiser): when one is active the microphone goes through the graph. */
+  readonly #bus: AudioBus | undefined;
+  #unwatchBus: (() => void) | undefined;
 
-  constructor(publisher: SlotPublisher, env: LocalMediaEnv) {
+  constructor(publisher: SlotPublisher, env: LocalMediaEnv, bus?: AudioBus) {
     this.#publisher = publisher;
     this.#env = env;
+    this.#bus = bus;
   }
 
   /** True while muted (mute: true): the audio-volume event then reports 0. */
@@ -90,6 +96,8 @@ export class LocalAudio {
     }
     this.#captureVolume = option.captureVolume ?? 100;
     this.#earMonitorVolume = option.earMonitorVolume ?? 0;
+    this.#bus?.setMicrophone(true);
+    this.#unwatchBus = this.#bus?.onChange(() => void this.#pluginsChanged().catch((error: unknown) => log.warn('audio plugin routing failed:', error)));
     this.#applyGraph();
     this.#publish = config.publish !== false;
     this.#muted = config.mute === true;
@@ -122,17 +130,25 @@ export class LocalAudio {
 
   /** Builds the Web Audio graph once it is needed (a volume other than 100, an ear monitor) and applies the volumes. */
   #applyGraph(): void {
-    if (!this.#graph && (this.#captureVolume !== 100 || this.#earMonitorVolume > 0) && typeof AudioContext !== 'undefined') {
-      this.#graph = new AudioGraph(this.track, this.profile.sampleRate);
+    if (!this.#graph && (this.#captureVolume !== 100 || this.#earMonitorVolume > 0 || this.#bus?.active) && typeof AudioContext !== 'undefined') {
+      this.#graph = new AudioGraph(this.track, this.profile.sampleRate, this.#bus);
     }
     this.#graph?.setCaptureVolume(this.#captureVolume);
     this.#graph?.setEarMonitorVolume(this.#earMonitorVolume);
   }
 
+  /** A plugin attached to or detached from the microphone: route through the graph, swap the sent track if it changed. */
+  async #pluginsChanged(): Promise<void> {
+    const before = this.publishedTrack;
+    this.#applyGraph();
+    this.#graph?.rewire();
+    if (before !== this.publishedTrack && this.#publish) await this.#publisher.replace(this.publishedTrack);
+  }
+
   /** Mixes another audio track (screen-share system audio) into the published one. */
   async mix(track: MediaStreamTrack): Promise<void> {
     const hadGraph = !!this.#graph;
-    this.#graph ??= new AudioGraph(this.track, this.profile.sampleRate);
+    this.#graph ??= new AudioGraph(this.track, this.profile.sampleRate, this.#bus);
     this.#graph.setCaptureVolume(this.#captureVolume);
     this.#graph.addExtra(track);
     if (!hadGraph && this.#publish) await this.#publisher.replace(this.publishedTrack);
@@ -191,6 +207,8 @@ export class LocalAudio {
   }
 
   async stop(): Promise<void> {
+    this.#unwatchBus?.();
+    this.#bus?.setMicrophone(false);
     this.#recovery?.stop();
     this.#graph?.close();
     this.#graph = undefined;

@@ -1,23 +1,43 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { envNotSupported, invalidParameter } from '../errors/catalogue.js';
+import { log } from '../log/logger.js';
 import type { PluginInstance, PluginWithAssets, TRTCPlugin } from '../types.js';
-
-/** Plugins the original bundles into its core; Conclave ships them as separate entry points. */
-const BUILT_IN_ELSEWHERE = new Set(['AudioMixer', 'AIDenoiser', 'Debug']);
+import { debugRequested, loadBuiltIn } from './built-ins.js';
+import { AudioBus } from './context/audio.js';
+import { createPluginContext, PluginLogRing } from './context/create.js';
+import type { PluginRoomInfo } from './context/index.js';
 
 /**
- * Registers plugins (use / create({plugins})) and routes startPlugin / updatePlugin / stopPlugin to
- * them by name. The core never imports a plugin.
+ * Registers plugins (use / create({plugins})) and routes startPlugin / updatePlugin / stopPlugin to them by
+ * name. The built-ins (AudioMixer, AIDenoiser, Debug) load on first use; the core never imports a plugin.
+ * Each plugin instance gets a context (plugins/context) — its only way into the core.
  */
 export class PluginManager {
   readonly #classes = new Map<string, { plugin: TRTCPlugin; assetsPath: string }>();
-  readonly #instances = new Map<string, PluginInstance>();
-  readonly #client: unknown;
+  readonly #instances = new Map<string, Promise<PluginInstance>>();
   readonly #defaultAssetsPath: string;
+  readonly #serverOrigin: string;
+  readonly #client: unknown;
+  readonly #room: () => PluginRoomInfo;
+  /** The published microphone's plugin side (LocalAudio routes through it). */
+  readonly audio = new AudioBus();
+  readonly #log = new PluginLogRing();
 
-  constructor(client: unknown, defaultAssetsPath: string) {
+  /**
+   * @param client the TRTC client plugins act for
+   * @param defaultAssetsPath create()'s assetsPath, else `<server>/sdk/assets`
+   * @param serverOrigin the Conclave server (plugin files, authorisation)
+   * @param room the current session's identity, for plugins that show or sign it
+   */
+  constructor(client: unknown, defaultAssetsPath: string, serverOrigin = '', room: () => PluginRoomInfo = () => ({ sdkAppId: 0, userId: '', roomId: '' })) {
     this.#client = client;
     this.#defaultAssetsPath = defaultAssetsPath;
+    this.#serverOrigin = serverOrigin;
+    this.#room = room;
+    // The original auto-starts its debug dialog when the page asks for it.
+    if (serverOrigin && debugRequested()) {
+      this.start('Debug', undefined).catch((error: unknown) => log.warn('debug dialog failed to load:', error));
+    }
   }
 
   /** Registers a plugin class, or `{plugin, assetsPath}`. Throws INVALID_PARAMETER for anything else. */
@@ -30,36 +50,47 @@ export class PluginManager {
     this.#classes.set(name, { plugin, assetsPath });
   }
 
-  #instance(name: unknown, functionName: string): PluginInstance {
+  #instance(name: unknown, functionName: string): Promise<PluginInstance> {
     if (typeof name !== 'string' || name === '') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'plugin name is required', functionName);
     const existing = this.#instances.get(name);
     if (existing) return existing;
     const registered = this.#classes.get(name);
-    if (!registered) {
-      const hint = BUILT_IN_ELSEWHERE.has(name) ? ` (Conclave does not ship the ${name} plugin yet)` : '; register it first with trtc.use() or TRTC.create({ plugins })';
-      throw envNotSupported(EXTRA_CODE.PLUGIN, `plugin '${name}' is not available${hint}`, functionName);
+    let created: Promise<PluginInstance>;
+    if (registered) {
+      created = Promise.resolve(this.#create(registered.plugin, registered.assetsPath));
+    } else {
+      const loading = this.#serverOrigin ? loadBuiltIn(`${this.#serverOrigin}/sdk`, name) : undefined;
+      if (!loading) throw envNotSupported(EXTRA_CODE.PLUGIN, `plugin '${name}' is not available; register it first with trtc.use() or TRTC.create({ plugins })`, functionName);
+      created = loading.then((plugin) => this.#create(plugin, this.#defaultAssetsPath), (error: unknown) => {
+        this.#instances.delete(name);
+        throw envNotSupported(EXTRA_CODE.PLUGIN, `plugin '${name}' failed to load from ${this.#serverOrigin}/sdk/plugins: ${String(error)}`, functionName);
+      });
     }
-    const instance = new registered.plugin({ client: this.#client, assetsPath: registered.assetsPath });
-    this.#instances.set(name, instance);
-    return instance;
+    this.#instances.set(name, created);
+    return created;
+  }
+
+  #create(plugin: TRTCPlugin, assetsPath: string): PluginInstance {
+    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, log: this.#log, room: this.#room }, assetsPath);
+    return new plugin(context);
   }
 
   start(name: unknown, options: unknown): Promise<unknown> {
-    return Promise.resolve(this.#instance(name, 'startPlugin').start(options));
+    return this.#instance(name, 'startPlugin').then((instance) => instance.start(options));
   }
 
   update(name: unknown, options: unknown): Promise<unknown> {
-    const instance = this.#instance(name, 'updatePlugin');
-    return Promise.resolve(instance.update?.(options));
+    return this.#instance(name, 'updatePlugin').then((instance) => instance.update?.(options));
   }
 
   stop(name: unknown, options: unknown): Promise<unknown> {
-    const instance = this.#instance(name, 'stopPlugin');
-    return Promise.resolve(instance.stop(options));
+    return this.#instance(name, 'stopPlugin').then((instance) => instance.stop(options));
   }
 
   destroy(): void {
-    for (const instance of this.#instances.values()) instance.destroy?.();
+    for (const instance of this.#instances.values()) instance.then((i) => i.destroy?.(), () => undefined);
     this.#instances.clear();
+    this.#log.close();
+    this.audio.close();
   }
 }

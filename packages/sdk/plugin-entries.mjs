@@ -1,0 +1,35 @@
+// The plugin table: one line per plugin file the SDK ships. build.mjs turns each entry into
+// dist/plugins/<path>/<name>.{esm,umd,iife}.js + <name>.esm.d.ts (+ a package.json as the original has), and
+// package.json gets a subpath export "./plugins/<path>" for it. The server serves dist/ under /sdk/, so the files
+// are at /sdk/plugins/<path>/<name>.umd.js etc. — the same relative paths as trtc-sdk-v5's package.
+//
+//   name        file base name (last segment of path, kebab-case, as in trtc-sdk-v5)
+//   path        folder under plugins/ ('video-effect/watermark' mirrors trtc-sdk-v5/plugins/video-effect/watermark)
+//   globalName  the global the UMD / IIFE builds set (the original's: Watermark, VirtualBackground, …)
+//   source      the entry module, relative to src/plugins/ (its default export is the plugin class)
+//   builtIn     true for plugins the original bundles into trtc.js (no registration; the core loads the ESM
+//               file lazily from the SDK's own origin); these get no subpath export
+//
+// Add a plugin: one line here, the source folder under src/plugins/, nothing else.
+
+/** @type {import('./plugin-entries.d.mts').PluginEntry[]} */
+export const PLUGIN_ENTRIES = [
+  { name: 'audio-mixer', path: 'audio-mixer', globalName: 'AudioMixer', source: 'audio-mixer/index.ts', builtIn: true },
+  // { name: 'ai-denoiser', path: 'ai-denoiser', globalName: 'AIDenoiser', source: 'ai-denoiser/index.ts', builtIn: true },
+  // { name: 'debug', path: 'debug', globalName: 'Debug', source: 'debug/index.ts', builtIn: true },
+];
+
+/** The package.json "exports" map: the core, then one subpath per separate (non-built-in) plugin. */
+export function packageExports(entries = PLUGIN_ENTRIES) {
+  /** @type {Record<string, unknown>} */
+  const exports = {
+    '.': { types: './dist/trtc.d.ts', import: './dist/trtc.esm.js', default: './dist/trtc.js' },
+  };
+  for (const entry of entries) {
+    if (entry.builtIn) continue;
+    const base = `./dist/plugins/${entry.path}/${entry.name}`;
+    exports[`./plugins/${entry.path}`] = { types: `${base}.esm.d.ts`, import: `${base}.esm.js`, default: `${base}.umd.js` };
+  }
+  exports['./package.json'] = './package.json';
+  return exports;
+}

@@ -1,0 +1,72 @@
+import { RtcError, type RtcErrorInit } from '../../errors/rtc-error.js';
+import { addLogSink, formatEntry, log } from '../../log/logger.js';
+import type { AudioBus } from './audio.js';
+import type { PluginContext, PluginLog, PluginRoomInfo } from './index.js';
+
+/** How many recent log lines a client keeps for plugins (the debug dialog shows and exports them). */
+const RECENT_LINES = 300;
+
+/** The log side of the context: the SDK's logger plus a ring of recent lines. */
+export class PluginLogRing implements PluginLog {
+  readonly #lines: string[] = [];
+  readonly #listeners = new Set<(line: string) => void>();
+  readonly #remove: () => void;
+
+  constructor() {
+    this.#remove = addLogSink((entry) => {
+      const line = formatEntry(entry);
+      this.#lines.push(line);
+      if (this.#lines.length > RECENT_LINES) this.#lines.shift();
+      for (const listener of this.#listeners) listener(line);
+    });
+  }
+
+  info(...args: unknown[]): void {
+    log.info(...args);
+  }
+
+  warn(...args: unknown[]): void {
+    log.warn(...args);
+  }
+
+  error(...args: unknown[]): void {
+    log.error(...args);
+  }
+
+  recent(): string[] {
+    return [...this.#lines];
+  }
+
+  onLine(listener: (line: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  close(): void {
+    this.#remove();
+    this.#listeners.clear();
+  }
+}
+
+/** What the client supplies to build its plugins' context. */
+export interface ContextSources {
+  client: unknown;
+  serverOrigin: string;
+  audio: AudioBus;
+  log: PluginLogRing;
+  room(): PluginRoomInfo;
+}
+
+/** The context handed to one plugin (its own assetsPath). */
+export function createPluginContext(sources: ContextSources, assetsPath: string): PluginContext {
+  return {
+    client: sources.client,
+    assetsPath: assetsPath.replace(/\/+$/, ''),
+    serverOrigin: sources.serverOrigin,
+    sdkBase: `${sources.serverOrigin}/sdk`,
+    errors: (init) => new RtcError(init as RtcErrorInit),
+    log: sources.log,
+    room: sources.room,
+    audio: sources.audio,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The plugin context: the one object a plugin's constructor receives, and the only way a plugin reaches the
+ * core (plugins are separate bundles; they import nothing from the core but these types). One file per area:
+ * audio.ts (mixing / processing the published microphone), and room for video.ts (camera-track processors)
+ * and room.ts (signalling commands such as mix / CDN) as those plugins arrive.
+ */
+import type { AudioPluginContext } from './audio.js';
+
+export type { AudioPluginContext, AudioProcessorStage } from './audio.js';
+
+/** Builds an RtcError of the core (so `instanceof` and `code` work as for core errors). */
+export type PluginErrorFactory = (init: { code: number; extraCode?: number; message: string; functionName?: string }) => Error;
+
+/** The room as a plugin sees it (empty strings / 0 before enterRoom). */
+export interface PluginRoomInfo {
+  sdkAppId: number;
+  userId: string;
+  roomId: number | string;
+}
+
+/** Logging for plugins: lines go to the SDK's log (console and upload). */
+export interface PluginLog {
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+  /** The most recent log lines (formatted), oldest first. */
+  recent(): string[];
+  /** Subscribes to new log lines; returns the removal. */
+  onLine(listener: (line: string) => void): () => void;
+}
+
+/** What the core hands a plugin's constructor. */
+export interface PluginContext {
+  /** The TRTC client the plugin belongs to (its public API: on / off / getAudioTrack …). */
+  readonly client: unknown;
+  /** Where the plugin's assets (wasm, worklets, models) are served; `use({plugin, assetsPath})` or create's. */
+  readonly assetsPath: string;
+  /** The Conclave server's origin (authorisation requests go there). */
+  readonly serverOrigin: string;
+  /** The server's SDK folder (`<origin>/sdk`), where plugin files are served. */
+  readonly sdkBase: string;
+  readonly errors: PluginErrorFactory;
+  readonly log: PluginLog;
+  room(): PluginRoomInfo;
+  readonly audio: AudioPluginContext;
+}
