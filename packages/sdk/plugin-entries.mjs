@@ -15,6 +15,7 @@
 /** @type {import('./plugin-entries.d.mts').PluginEntry[]} */
 export const PLUGIN_ENTRIES = [
   { name: 'audio-mixer', path: 'audio-mixer', globalName: 'AudioMixer', source: 'audio-mixer/index.ts', builtIn: true },
+  { name: 'cdn-streaming', path: 'cdn-streaming', globalName: 'CDNStreaming', source: 'cdn-streaming/index.ts' },
   // { name: 'ai-denoiser', path: 'ai-denoiser', globalName: 'AIDenoiser', source: 'ai-denoiser/index.ts', builtIn: true },
   // { name: 'debug', path: 'debug', globalName: 'Debug', source: 'debug/index.ts', builtIn: true },
 ];

@@ -87,3 +87,9 @@ export const MIX_LIMITS = Object.freeze({
   FRAMERATE: [1, 30], GOP: [1, 8], AUDIO_BITRATE: [32, 192], Z_ORDER: [1, 15],
   MAX_WIDTH: 1920, MAX_HEIGHT: 1920, MAX_LAYOUTS: 16,
 } as const);
+
+/** A mix's encoding when the app gives none (the original plugin's defaults). */
+export const MIX_DEFAULT_ENCODING = Object.freeze({
+  videoWidth: 640, videoHeight: 480, videoBitrate: 800, videoFramerate: 15, videoGOP: 2,
+  audioSampleRate: 48000, audioBitrate: 64, audioChannels: 1 as 1 | 2,
+});

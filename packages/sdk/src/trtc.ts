@@ -17,6 +17,7 @@ import { ScreenShare, validateScreenShareConfig } from './media/screen-share.js'
 import { checkSupport } from './media/support.js';
 import { setDefaultSpeaker } from './playback/audio-player.js';
 import { resolveView } from './playback/view.js';
+import { pluginSignal } from './plugins/context/room.js';
 import { PluginManager } from './plugins/plugin-manager.js';
 import { Room, SDK_VERSION } from './room/room.js';
 import { StatsReporter } from './stats/stats-reporter.js';
@@ -79,6 +80,7 @@ export class TRTC {
       const id = this.#uploader.identity;
       return { sdkAppId: id?.sdkAppId ?? 0, userId: id?.userId ?? '', roomId: id?.strRoomId ?? id?.roomId ?? '' };
     });
+    this.#plugins.signal = pluginSignal(() => this.#room.joinedSignal);
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     if (options.enableSEI && encodedStreamsSupported()) {
       const sei = new SeiChannel(this.#events);

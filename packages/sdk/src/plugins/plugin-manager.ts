@@ -5,6 +5,7 @@ import type { PluginInstance, PluginWithAssets, TRTCPlugin } from '../types.js';
 import { debugRequested, loadBuiltIn } from './built-ins.js';
 import { AudioBus } from './context/audio.js';
 import { createPluginContext, PluginLogRing } from './context/create.js';
+import { pluginSignal, type PluginSignal } from './context/room.js';
 import type { PluginRoomInfo } from './context/index.js';
 
 /**
@@ -22,6 +23,8 @@ export class PluginManager {
   /** The published microphone's plugin side (LocalAudio routes through it). */
   readonly audio = new AudioBus();
   readonly #log = new PluginLogRing();
+  /** The room's signalling for plugins (set by the client; none outside a client, e.g. in unit tests). */
+  signal: PluginSignal = pluginSignal(() => undefined);
 
   /**
    * @param client the TRTC client plugins act for
@@ -71,7 +74,7 @@ export class PluginManager {
   }
 
   #create(plugin: TRTCPlugin, assetsPath: string): PluginInstance {
-    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, log: this.#log, room: this.#room }, assetsPath);
+    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, log: this.#log, room: this.#room, signal: this.signal }, assetsPath);
     return new plugin(context);
   }
 

@@ -1,4 +1,4 @@
-import { CDN_PUBLISH_MODES, MIX_LIMITS, type CdnStartData } from '@conclave/protocol';
+import { CDN_PUBLISH_MODES, MIX_DEFAULT_ENCODING, MIX_LIMITS, type CdnStartData } from '@conclave/protocol';
 import { z } from 'zod';
 import type { PipelineSpec } from './job-process.js';
 import type { JobInput } from './media-job.js';
@@ -39,11 +39,7 @@ export const cdnStartSchema = z.strictObject({
   }).optional(),
 });
 
-/** The mix encoding defaults (the original plugin's: 640×480, 15 fps, GOP 2 s, 48 kHz mono 64 kbps). */
-export const DEFAULT_ENCODING = Object.freeze({
-  videoWidth: 640, videoHeight: 480, videoBitrate: 800, videoFramerate: 15, videoGOP: 2,
-  audioSampleRate: 48000, audioBitrate: 64, audioChannels: 1 as 1 | 2,
-});
+const DEFAULT_ENCODING = MIX_DEFAULT_ENCODING;
 
 /** A rule of SPEC §5 a request breaks; the message says which. */
 export class MixRuleError extends Error {}

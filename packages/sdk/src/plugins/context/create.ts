@@ -2,6 +2,7 @@ import { RtcError, type RtcErrorInit } from '../../errors/rtc-error.js';
 import { addLogSink, formatEntry, log } from '../../log/logger.js';
 import type { AudioBus } from './audio.js';
 import type { PluginContext, PluginLog, PluginRoomInfo } from './index.js';
+import type { PluginSignal } from './room.js';
 
 /** How many recent log lines a client keeps for plugins (the debug dialog shows and exports them). */
 const RECENT_LINES = 300;
@@ -55,6 +56,7 @@ export interface ContextSources {
   audio: AudioBus;
   log: PluginLogRing;
   room(): PluginRoomInfo;
+  signal: PluginSignal;
 }
 
 /** The context handed to one plugin (its own assetsPath). */
@@ -68,5 +70,6 @@ export function createPluginContext(sources: ContextSources, assetsPath: string)
     log: sources.log,
     room: sources.room,
     audio: sources.audio,
+    signal: sources.signal,
   };
 }

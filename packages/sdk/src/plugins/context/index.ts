@@ -5,8 +5,10 @@
  * and room.ts (signalling commands such as mix / CDN) as those plugins arrive.
  */
 import type { AudioPluginContext } from './audio.js';
+import type { PluginSignal } from './room.js';
 
 export type { AudioPluginContext, AudioProcessorStage } from './audio.js';
+export type { PluginSignal, PluginSignalFailure } from './room.js';
 
 /** Builds an RtcError of the core (so `instanceof` and `code` work as for core errors). */
 export type PluginErrorFactory = (init: { code: number; extraCode?: number; message: string; functionName?: string }) => Error;
@@ -43,4 +45,6 @@ export interface PluginContext {
   readonly log: PluginLog;
   room(): PluginRoomInfo;
   readonly audio: AudioPluginContext;
+  /** Commands on the room's signalling channel (CDN publishing, mix transcoding). */
+  readonly signal: PluginSignal;
 }
