@@ -4,6 +4,7 @@ import type { MediaEngine } from './engine/media-engine.js';
 import { ConnectionTracker } from './limits/connection-tracker.js';
 import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
 import { JobManager } from './jobs/job-manager.js';
+import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
 import { BanList } from './room/ban-list.js';
@@ -30,6 +31,8 @@ export interface ServerContext {
   uploads: KeyedRateLimiter;
   /** Media jobs: mix transcodes, CDN relays, recordings. */
   jobs: JobManager;
+  /** Recordings: started by configuration or the admin API; files in the recordings folder. */
+  recordings: RecordingManager;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -40,6 +43,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const { limits } = config;
   const logger = parts.logger ?? createLogger(config.logLevel);
   const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
+  const jobs = new JobManager({ engine: parts.engine, rooms, logger, metrics });
   return {
     config,
     auth: new Authenticator(config.apps),
@@ -52,12 +56,14 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     connections,
     customMessages: new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond),
     uploads: new KeyedRateLimiter({ amount: limits.logUploadsPerMinute, windowMs: 60_000 }),
-    jobs: new JobManager({ engine: parts.engine, rooms, logger, metrics }),
+    jobs,
+    recordings: new RecordingManager({ jobs, apps: config.apps, media: config.media, logger }),
   };
 }
 
 /** Releases what createContext opened (not the engine). */
 export function closeContext(ctx: ServerContext): void {
+  ctx.recordings.close();
   ctx.metrics.close();
   ctx.store.close();
 }

@@ -11,6 +11,7 @@ import type { Participant } from '../room/participant.js';
 import { parseRoomRef, roomRef } from '../room/room-ref.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import { HttpError, readRaw, sendError, sendJson } from '../http/respond.js';
+import { mediaRoutes } from '../jobs/admin-routes.js';
 
 /** Path prefix of the admin API. */
 export const ADMIN_PREFIX = '/admin/';
@@ -19,13 +20,15 @@ export const OPENAPI_PATH = '/admin/openapi.json';
 
 type Method = 'GET' | 'POST' | 'DELETE';
 type Params = Record<string, string>;
-interface RouteContext {
+export interface RouteContext {
   app: AppConfig;
   params: Params;
   url: URL;
   req: IncomingMessage;
+  /** For a route that writes its own response (a file download): it returns undefined after writing. */
+  res: ServerResponse;
 }
-interface Route {
+export interface Route {
   method: Method;
   /** OpenAPI-style path template, e.g. /admin/v1/apps/{sdkAppId}/rooms/{roomKey}. */
   path: string;
@@ -83,7 +86,7 @@ function parseTime(value: string | null, name: string): number | undefined {
   return ms;
 }
 
-async function readBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
+export async function readBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
   const raw = await readRaw(req, 16 * 1024);
   let json: unknown = {};
   if (raw.length > 0) {
@@ -132,8 +135,8 @@ export class AdminApi {
       }
       const match = this.#match(req.method ?? 'GET', url.pathname);
       const app = this.#authenticate(req, match.params.sdkAppId, address);
-      const body = await match.route.handle({ app, params: match.params, url, req });
-      sendJson(res, 200, body);
+      const body = await match.route.handle({ app, params: match.params, url, req, res });
+      if (!res.headersSent) sendJson(res, 200, body);
     } catch (error) {
       sendError(this.#ctx, res, error);
     }
@@ -209,6 +212,7 @@ export class AdminApi {
     const ctx = this.#ctx;
     const base = '/admin/v1/apps/{sdkAppId}';
     return [
+      ...mediaRoutes(ctx, base),
       {
         method: 'GET', path: base,
         handle: ({ app }) => {

@@ -203,6 +203,9 @@ def on_command(line):
     cmd = message.get('cmd')
     if cmd == 'input':
         existing = inputs.get(message['id'])
+        if existing is None and KIND == 'relay' and inputs:
+            # A relay has one source: every input command gets its ports.
+            existing = next(iter(inputs.values()))
         if existing is None:
             add_input(message['id'], message.get('layout'))
         else:
@@ -285,8 +288,6 @@ def report_stats():
 bus = pipeline.get_bus()
 bus.add_signal_watch()
 bus.connect('message', on_message)
-if KIND == 'relay':
-    add_input('source', None)
 if pipeline.set_state(Gst.State.PLAYING) == Gst.StateChangeReturn.FAILURE:
     fail('the pipeline did not start')
 emit('ready')
