@@ -145,20 +145,52 @@ for i, output in enumerate(SPEC['outputs']):
 inputs = {}
 
 
+def set_if_changed(element, name, value):
+    if element.get_property(name) != value:
+        element.set_property(name, value)
+
+
+def update_crop(entry):
+    """Cover mode (fill 0): crop the source to the rectangle's aspect ratio (videocrop, set only on change)."""
+    crop, size, layout = entry['crop'], entry.get('size'), entry.get('layout') or {}
+    left = right = top = bottom = 0
+    if size and int(layout.get('fill', FILL_CROP)) == FILL_CROP:
+        (sw, sh), w, h = size, max(1, int(layout.get('w', W))), max(1, int(layout.get('h', H)))
+        if sw * h > sh * w:  # source wider than the rectangle: crop the sides
+            excess = sw - (sh * w) // h
+            left, right = excess // 2, excess - excess // 2
+        else:
+            excess = sh - (sw * h) // w
+            top, bottom = excess // 2, excess - excess // 2
+    for name, value in (('left', left), ('right', right), ('top', top), ('bottom', bottom)):
+        set_if_changed(crop, name, max(0, value))
+    return False
+
+
 def apply_layout(entry, layout):
-    pad, crop = entry['pad'], entry['crop']
+    pad = entry['pad']
     if pad is None:
         return
+    entry['layout'] = layout
     w, h = max(1, int(layout.get('w', W))), max(1, int(layout.get('h', H)))
-    pad.set_property('xpos', int(layout.get('x', 0)))
-    pad.set_property('ypos', int(layout.get('y', 0)))
-    pad.set_property('width', w)
-    pad.set_property('height', h)
-    pad.set_property('zorder', int(layout.get('z', 1)))
-    pad.set_property('alpha', 1.0 if layout.get('visible', True) else 0.0)
+    for name, value in (('xpos', int(layout.get('x', 0))), ('ypos', int(layout.get('y', 0))), ('width', w), ('height', h),
+                        ('zorder', int(layout.get('z', 1))), ('alpha', 1.0 if layout.get('visible', True) else 0.0)):
+        set_if_changed(pad, name, value)
     fill = int(layout.get('fill', FILL_CROP))
     pad.set_property('sizing-policy', 'keep-aspect-ratio' if fill == FILL_FIT else 'none')
-    Gst.util_set_object_arg(crop, 'aspect-ratio', f'{w}/{h}' if fill == FILL_CROP else '0/1')
+    update_crop(entry)
+
+
+def watch_size(entry, pad):
+    """Remembers the decoded size (for cover cropping); the crop is updated from the main loop."""
+    def probe(_pad, info):
+        event = info.get_event()
+        if event.type == Gst.EventType.CAPS:
+            st = event.parse_caps().get_structure(0)
+            entry['size'] = (st.get_value('width'), st.get_value('height'))
+            GLib.idle_add(update_crop, entry)
+        return Gst.PadProbeReturn.OK
+    pad.add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, probe)
 
 
 def add_input(input_id, layout):
@@ -166,12 +198,23 @@ def add_input(input_id, layout):
     asock, aport = bound_socket()
     entry = {'pad': None, 'crop': None}
     vsrc = make('udpsrc', socket=vsock, caps=Gst.Caps.from_string(VIDEO_RTP))
+    counts = entry['counts'] = {'rtp': 0, 'frames': 0}
+
+    def counter(key):
+        def probe(_pad, _info):
+            counts[key] += 1
+            return Gst.PadProbeReturn.OK
+        return probe
+    vsrc.get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, counter('rtp'))
     vjit = make('rtpjitterbuffer', latency=JITTER_MS, drop_on_latency=True)
     if KIND == 'mix':
-        crop = make('aspectratiocrop')
+        crop = make('videocrop')
+        convert = make('videoconvert')
         elements = chain(pipeline, vsrc, vjit, make('rtph264depay'), make('h264parse'), make('avdec_h264', max_threads=1),
-                         make('videoconvert'), crop, make('queue', max_size_buffers=3, leaky='downstream'))
+                         convert, crop, make('queue', max_size_buffers=3, leaky='downstream'))
         entry['crop'] = crop
+        crop.get_static_pad('sink').add_probe(Gst.PadProbeType.BUFFER, counter('frames'))
+        watch_size(entry, convert.get_static_pad('src'))
         pad = comp.request_pad_simple('sink_%u')
         elements[-1].get_static_pad('src').link(pad)
         entry['pad'] = pad
@@ -280,7 +323,8 @@ def poll_started():
 
 def report_stats():
     global last_frames
-    emit('stats', fps=round((frames - last_frames) / 2.0, 1), frames=frames)
+    emit('stats', fps=round((frames - last_frames) / 2.0, 1), frames=frames,
+         inputs={key: entry['counts'] for key, entry in inputs.items()})
     last_frames = frames
     return True
 

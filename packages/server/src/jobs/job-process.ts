@@ -54,6 +54,7 @@ interface ControllerEvent {
   fps?: number;
   frames?: number;
   message?: string;
+  inputs?: Record<string, { rtp: number; frames: number }>;
 }
 
 /**
@@ -71,9 +72,17 @@ export class JobProcess {
   fps = 0;
   /** Frames encoded (mix) or relayed since start. */
   frames = 0;
+  /** Per input: RTP packets received and (mix) video frames decoded since start. */
+  inputCounts: Record<string, { rtp: number; frames: number }> = {};
 
   constructor(spec: PipelineSpec) {
-    this.#child = spawn(JOB_PYTHON, [SCRIPT, JSON.stringify(spec)], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // CONCLAVE_JOB_GST_DEBUG: a GST_DEBUG spec for the job processes (their stderr then goes to the server's).
+    const debug = process.env.CONCLAVE_JOB_GST_DEBUG;
+    this.#child = spawn(JOB_PYTHON, [SCRIPT, JSON.stringify(spec)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: debug ? { ...process.env, GST_DEBUG: debug, GST_DEBUG_NO_COLOR: '1' } : process.env,
+    });
+    if (debug) this.#child.stderr.pipe(process.stderr);
     this.#child.stdin.on('error', () => undefined);
     this.#child.stderr.on('data', (chunk: Buffer) => { this.#stderr = (this.#stderr + chunk.toString()).slice(-4000); });
     let resolveStarted!: () => void;
@@ -95,6 +104,7 @@ export class JobProcess {
       } else if (event.event === 'stats') {
         this.fps = event.fps ?? 0;
         this.frames = event.frames ?? this.frames;
+        this.inputCounts = event.inputs ?? this.inputCounts;
       } else if (event.event === 'error') {
         this.#lastError = event.message;
       }

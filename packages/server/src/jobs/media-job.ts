@@ -51,7 +51,7 @@ export interface JobInfo {
   frames: number;
   pid: number | null;
   outputs: string[];
-  inputs: { userId: string; stream: 'main' | 'aux'; bound: boolean }[];
+  inputs: { userId: string; stream: 'main' | 'aux'; bound: boolean; rtpPackets: number; framesDecoded: number }[];
   startedAt: string;
   lastError: string | null;
 }
@@ -257,7 +257,10 @@ export class MediaJob {
       frames: this.#process?.frames ?? 0,
       pid: this.#process?.pid ?? null,
       outputs: this.options.outputs(this.#run).map((o) => o.type === 'rtmp' ? o.url.replace(/\?.*$/, '') : o.path),
-      inputs: [...this.#bindings.values()].map((b) => ({ userId: b.input.userId, stream: b.input.stream, bound: b.forward !== undefined })),
+      inputs: [...this.#bindings.entries()].map(([key, b]) => ({
+        userId: b.input.userId, stream: b.input.stream, bound: b.forward !== undefined,
+        rtpPackets: this.#process?.inputCounts[key]?.rtp ?? 0, framesDecoded: this.#process?.inputCounts[key]?.frames ?? 0,
+      })),
       startedAt: new Date(this.startedAt).toISOString(),
       lastError: this.#lastError ?? null,
     };
