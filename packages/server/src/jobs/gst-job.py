@@ -12,7 +12,7 @@ audioBitrate (kbps), audioSampleRate, audioChannels, background (0xRRGGBB), outp
 stdin, one JSON object a line: {cmd: 'input', id, layout?: {x, y, w, h, z, fill, visible}} adds an input
 (answered by {event: 'input', id, videoPort, audioPort}) or moves an existing one; {cmd: 'stop'} ends the
 streams (EOS, so files are finalised) and exits 0.
-stdout, one JSON object a line: ready, input, started (the outputs are writing), stats {fps, frames},
+stdout, one JSON object a line: ready, input, started (the outputs are writing), stats {fps, frames, inputs},
 error {message} (then exit 1), stopped.
 Inputs receive RTP on 127.0.0.1 UDP: H264 payload type 96, opus payload type 111.
 """
@@ -65,7 +65,8 @@ def make(factory, **props):
 
 def chain(bin_, *elements):
     for element in elements:
-        bin_.add(element)
+        if element.get_parent() is None:
+            bin_.add(element)
     for a, b in zip(elements, elements[1:]):
         if not a.link(b):
             fail(f'cannot link {a.get_factory().get_name()} to {b.get_factory().get_name()}')
@@ -85,13 +86,10 @@ def bound_socket():
 
 
 pipeline = Gst.Pipeline.new('job')
-frames = 0
-
-
-def count_frames(_pad, _info):
-    global frames
-    frames += 1
-    return Gst.PadProbeReturn.OK
+# No Python callbacks run on streaming threads (pad probes): a streaming thread waiting for the GIL while the
+# main loop, holding it, calls into GStreamer (latency recalculation, pad properties) deadlocks the pipeline.
+# Counters are read from elements' own properties in the main loop instead.
+vrate = None
 
 
 # --- the audio mix: always a silent live source, so the output runs before and between speakers.
@@ -105,6 +103,7 @@ chain(pipeline, amix, make('audioconvert'), make('audioresample'),
 
 # --- the video: a compositor over a solid background (mix), or the source's own H264 (relay).
 vtee = make('tee', allow_not_linked=True)
+pipeline.add(vtee)
 comp = None
 if KIND == 'mix':
     comp = make('compositor', background='black', latency=(JITTER_MS + 200) * Gst.MSECOND)
@@ -114,10 +113,10 @@ if KIND == 'mix':
     gop_frames = max(1, int(SPEC.get('gop', 2)) * FPS)
     venc = make('x264enc', tune='zerolatency', speed_preset='ultrafast', bitrate=int(SPEC.get('videoBitrate', 800)),
                 key_int_max=gop_frames, threads=2)
-    chain(pipeline, comp, make('videoconvert'), make('videorate'),
+    vrate = make('videorate')
+    chain(pipeline, comp, make('videoconvert'), vrate,
           caps(f'video/x-raw,format=I420,width={W},height={H},framerate={FPS}/1'), venc,
           caps('video/x-h264,profile=constrained-baseline'), make('h264parse', config_interval=-1), vtee)
-    venc.get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, count_frames)
 
 # --- outputs
 rtmp_sinks = []
@@ -181,16 +180,24 @@ def apply_layout(entry, layout):
     update_crop(entry)
 
 
-def watch_size(entry, pad):
-    """Remembers the decoded size (for cover cropping); the crop is updated from the main loop."""
-    def probe(_pad, info):
-        event = info.get_event()
-        if event.type == Gst.EventType.CAPS:
-            st = event.parse_caps().get_structure(0)
-            entry['size'] = (st.get_value('width'), st.get_value('height'))
-            GLib.idle_add(update_crop, entry)
-        return Gst.PadProbeReturn.OK
-    pad.add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, probe)
+def watch_sizes():
+    """Follows each input's decoded size (for cover cropping), polled from the main loop."""
+    for entry in inputs.values():
+        pad = entry.get('decoded')
+        caps = pad.get_current_caps() if pad else None
+        if caps:
+            st = caps.get_structure(0)
+            size = (st.get_value('width'), st.get_value('height'))
+            if size != entry.get('size'):
+                entry['size'] = size
+                update_crop(entry)
+    return True
+
+
+def pushed(jitterbuffer):
+    stats = jitterbuffer.get_property('stats')
+    ok, value = stats.get_uint64('num-pushed') if stats else (False, 0)
+    return value if ok else 0
 
 
 def add_input(input_id, layout):
@@ -198,23 +205,15 @@ def add_input(input_id, layout):
     asock, aport = bound_socket()
     entry = {'pad': None, 'crop': None}
     vsrc = make('udpsrc', socket=vsock, caps=Gst.Caps.from_string(VIDEO_RTP))
-    counts = entry['counts'] = {'rtp': 0, 'frames': 0}
-
-    def counter(key):
-        def probe(_pad, _info):
-            counts[key] += 1
-            return Gst.PadProbeReturn.OK
-        return probe
-    vsrc.get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, counter('rtp'))
     vjit = make('rtpjitterbuffer', latency=JITTER_MS, drop_on_latency=True)
+    entry['jitter'] = vjit
     if KIND == 'mix':
         crop = make('videocrop')
         convert = make('videoconvert')
         elements = chain(pipeline, vsrc, vjit, make('rtph264depay'), make('h264parse'), make('avdec_h264', max_threads=1),
                          convert, crop, make('queue', max_size_buffers=3, leaky='downstream'))
         entry['crop'] = crop
-        crop.get_static_pad('sink').add_probe(Gst.PadProbeType.BUFFER, counter('frames'))
-        watch_size(entry, convert.get_static_pad('src'))
+        entry['decoded'] = convert.get_static_pad('src')
         pad = comp.request_pad_simple('sink_%u')
         elements[-1].get_static_pad('src').link(pad)
         entry['pad'] = pad
@@ -223,7 +222,6 @@ def add_input(input_id, layout):
         parse = make('h264parse', config_interval=-1)
         elements = chain(pipeline, vsrc, vjit, make('rtph264depay'), parse, make('queue'))
         elements[-1].link(vtee)
-        parse.get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, count_frames)
     aelements = chain(pipeline, make('udpsrc', socket=asock, caps=Gst.Caps.from_string(AUDIO_RTP)),
                       make('rtpjitterbuffer', latency=JITTER_MS, drop_on_latency=True), make('rtpopusdepay'),
                       make('opusdec', plc=True), make('audioconvert'), make('audioresample'), caps(raw_audio),
@@ -302,6 +300,13 @@ started = False
 last_frames = 0
 
 
+def frame_count():
+    """Frames encoded (mix: videorate's output count) or video RTP packets relayed (relay)."""
+    if vrate is not None:
+        return vrate.get_property('out')
+    return sum(pushed(entry['jitter']) for entry in inputs.values())
+
+
 def sent_bytes(sink):
     stats = sink.get_property('stats')
     ok, value = stats.get_uint64('out-bytes-total') if stats else (False, 0)
@@ -314,7 +319,7 @@ def poll_started():
         return False
     # Past the handshake and the connect / publish commands (a few hundred bytes): media is flowing.
     rtmp_ok = all(sent_bytes(s) > 1500 for s in rtmp_sinks)
-    if rtmp_ok and frames > 0:
+    if rtmp_ok and frame_count() > 0:
         started = True
         emit('started')
         return False
@@ -323,8 +328,9 @@ def poll_started():
 
 def report_stats():
     global last_frames
-    emit('stats', fps=round((frames - last_frames) / 2.0, 1), frames=frames,
-         inputs={key: entry['counts'] for key, entry in inputs.items()})
+    frames = frame_count()
+    emit('stats', fps=round((frames - last_frames) / 2.0, 1) if vrate is not None else None, frames=frames,
+         inputs={key: {'rtp': pushed(entry['jitter'])} for key, entry in inputs.items()})
     last_frames = frames
     return True
 
@@ -337,5 +343,6 @@ if pipeline.set_state(Gst.State.PLAYING) == Gst.StateChangeReturn.FAILURE:
 emit('ready')
 GLib.timeout_add(100, poll_started)
 GLib.timeout_add(2000, report_stats)
+GLib.timeout_add(500, watch_sizes)
 threading.Thread(target=read_stdin, daemon=True).start()
 loop.run()

@@ -51,10 +51,10 @@ interface ControllerEvent {
   id?: string;
   videoPort?: number;
   audioPort?: number;
-  fps?: number;
+  fps?: number | null;
   frames?: number;
   message?: string;
-  inputs?: Record<string, { rtp: number; frames: number }>;
+  inputs?: Record<string, { rtp: number }>;
 }
 
 /**
@@ -68,12 +68,12 @@ export class JobProcess {
   #started!: Promise<void>;
   #lastError: string | undefined;
   #stderr = '';
-  /** Encoded frames per second over the last 2 s. */
+  /** Encoded frames per second over the last 2 s (a mix; a relay encodes no video: 0). */
   fps = 0;
-  /** Frames encoded (mix) or relayed since start. */
+  /** Frames encoded (mix) or video RTP packets relayed since start. */
   frames = 0;
-  /** Per input: RTP packets received and (mix) video frames decoded since start. */
-  inputCounts: Record<string, { rtp: number; frames: number }> = {};
+  /** Per input: video RTP packets through its jitter buffer since start. */
+  inputCounts: Record<string, { rtp: number }> = {};
 
   constructor(spec: PipelineSpec) {
     // CONCLAVE_JOB_GST_DEBUG: a GST_DEBUG spec for the job processes (their stderr then goes to the server's).
