@@ -33,7 +33,8 @@ W, H, FPS = int(SPEC.get('width', 640)), int(SPEC.get('height', 360)), int(SPEC.
 RATE, CHANNELS = int(SPEC.get('audioSampleRate', 48000)), int(SPEC.get('audioChannels', 2))
 VIDEO_RTP = 'application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96'
 AUDIO_RTP = 'application/x-rtp,media=audio,clock-rate=48000,encoding-name=OPUS,payload=111'
-JITTER_MS = 120
+# How long the mixers wait for late inputs (decode time plus arrival jitter) before producing a frame.
+MIX_LATENCY_MS = 320
 # TRTC fillMode: 0 crop to fill the rectangle, 1 letterbox, 2 stretch.
 FILL_CROP, FILL_FIT, FILL_STRETCH = 0, 1, 2
 
@@ -93,7 +94,7 @@ vrate = None
 
 
 # --- the audio mix: always a silent live source, so the output runs before and between speakers.
-amix = make('audiomixer', latency=(JITTER_MS + 200) * Gst.MSECOND)
+amix = make('audiomixer', latency=MIX_LATENCY_MS * Gst.MSECOND)
 raw_audio = f'audio/x-raw,format=S16LE,rate=48000,channels={CHANNELS},layout=interleaved'
 chain(pipeline, make('audiotestsrc', is_live=True, wave='silence', samplesperbuffer=960), caps(raw_audio), amix)
 aenc = make('avenc_aac', bitrate=int(SPEC.get('audioBitrate', 64)) * 1000)
@@ -106,7 +107,7 @@ vtee = make('tee', allow_not_linked=True)
 pipeline.add(vtee)
 comp = None
 if KIND == 'mix':
-    comp = make('compositor', background='black', latency=(JITTER_MS + 200) * Gst.MSECOND)
+    comp = make('compositor', background='black', latency=MIX_LATENCY_MS * Gst.MSECOND)
     bg = make('videotestsrc', is_live=True, pattern='solid-color',
               foreground_color=0xFF000000 | (int(SPEC.get('background', 0)) & 0xFFFFFF))
     chain(pipeline, bg, caps(f'video/x-raw,format=I420,width={W},height={H},framerate={FPS}/1'), comp)
@@ -194,9 +195,10 @@ def watch_sizes():
     return True
 
 
-def pushed(jitterbuffer):
-    stats = jitterbuffer.get_property('stats')
-    ok, value = stats.get_uint64('num-pushed') if stats else (False, 0)
+def pushed(depay):
+    """The last video RTP sequence number a depayloader saw (it moves while media flows)."""
+    stats = depay.get_property('stats')
+    ok, value = stats.get_uint('seqnum') if stats else (False, 0)
     return value if ok else 0
 
 
@@ -205,12 +207,15 @@ def add_input(input_id, layout):
     asock, aport = bound_socket()
     entry = {'pad': None, 'crop': None}
     vsrc = make('udpsrc', socket=vsock, caps=Gst.Caps.from_string(VIDEO_RTP))
-    vjit = make('rtpjitterbuffer', latency=JITTER_MS, drop_on_latency=True)
-    entry['jitter'] = vjit
+    # No jitter buffer: on loopback, packets come in order, and frames stamped with their arrival time are
+    # always near the mix's clock (RTP-timestamp-based times drift and jump with the browser's pacing, and a
+    # frame stamped in the future is held back by the compositor).
+    vdepay = make('rtph264depay')
+    entry['depay'] = vdepay
     if KIND == 'mix':
         crop = make('videocrop')
         convert = make('videoconvert')
-        elements = chain(pipeline, vsrc, vjit, make('rtph264depay'), make('h264parse'), make('avdec_h264', max_threads=1),
+        elements = chain(pipeline, vsrc, vdepay, make('h264parse'), make('avdec_h264', max_threads=1, output_corrupt=False),
                          convert, crop, make('queue', max_size_buffers=3, leaky='downstream'))
         entry['crop'] = crop
         entry['decoded'] = convert.get_static_pad('src')
@@ -220,10 +225,10 @@ def add_input(input_id, layout):
         apply_layout(entry, layout or {'visible': False})
     else:
         parse = make('h264parse', config_interval=-1)
-        elements = chain(pipeline, vsrc, vjit, make('rtph264depay'), parse, make('queue'))
+        elements = chain(pipeline, vsrc, vdepay, parse, make('queue'))
         elements[-1].link(vtee)
     aelements = chain(pipeline, make('udpsrc', socket=asock, caps=Gst.Caps.from_string(AUDIO_RTP)),
-                      make('rtpjitterbuffer', latency=JITTER_MS, drop_on_latency=True), make('rtpopusdepay'),
+                      make('rtpopusdepay'),
                       make('opusdec', plc=True), make('audioconvert'), make('audioresample'), caps(raw_audio),
                       make('queue', max_size_time=Gst.SECOND, leaky='downstream'))
     aelements[-1].get_static_pad('src').link(amix.request_pad_simple('sink_%u'))
@@ -304,7 +309,7 @@ def frame_count():
     """Frames encoded (mix: videorate's output count) or video RTP packets relayed (relay)."""
     if vrate is not None:
         return vrate.get_property('out')
-    return sum(pushed(entry['jitter']) for entry in inputs.values())
+    return sum(pushed(entry['depay']) for entry in inputs.values())
 
 
 def sent_bytes(sink):
@@ -330,7 +335,7 @@ def report_stats():
     global last_frames
     frames = frame_count()
     emit('stats', fps=round((frames - last_frames) / 2.0, 1) if vrate is not None else None, frames=frames,
-         inputs={key: {'rtp': pushed(entry['jitter'])} for key, entry in inputs.items()})
+         inputs={key: {'rtp': pushed(entry['depay'])} for key, entry in inputs.items()})
     last_frames = frames
     return True
 

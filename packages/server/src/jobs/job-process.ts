@@ -72,7 +72,7 @@ export class JobProcess {
   fps = 0;
   /** Frames encoded (mix) or video RTP packets relayed since start. */
   frames = 0;
-  /** Per input: video RTP packets through its jitter buffer since start. */
+  /** Per input: the last video RTP sequence number received (it moves while media flows). */
   inputCounts: Record<string, { rtp: number }> = {};
 
   constructor(spec: PipelineSpec) {

@@ -51,7 +51,7 @@ export interface JobInfo {
   frames: number;
   pid: number | null;
   outputs: string[];
-  inputs: { userId: string; stream: 'main' | 'aux'; bound: boolean; rtpPackets: number }[];
+  inputs: { userId: string; stream: 'main' | 'aux'; bound: boolean; lastRtpSeq: number }[];
   startedAt: string;
   lastError: string | null;
 }
@@ -259,7 +259,7 @@ export class MediaJob {
       outputs: this.options.outputs(this.#run).map((o) => o.type === 'rtmp' ? o.url.replace(/\?.*$/, '') : o.path),
       inputs: [...this.#bindings.entries()].map(([key, b]) => ({
         userId: b.input.userId, stream: b.input.stream, bound: b.forward !== undefined,
-        rtpPackets: this.#process?.inputCounts[key]?.rtp ?? 0,
+        lastRtpSeq: this.#process?.inputCounts[key]?.rtp ?? 0,
       })),
       startedAt: new Date(this.startedAt).toISOString(),
       lastError: this.#lastError ?? null,
