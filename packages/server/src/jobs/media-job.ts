@@ -184,6 +184,8 @@ export class MediaJob {
         const audioChanged = existing.input.audio !== input.audio;
         existing.input = input;
         if (audioChanged) this.#unbind(existing);
+        // The rectangle moves on the running pipeline (hidden while its user is away).
+        else if (input.layout) process?.layout(key, { ...input.layout, visible: existing.participantId !== undefined });
       } else {
         const binding: Binding = { input, timers: [] };
         this.#bindings.set(key, binding);
