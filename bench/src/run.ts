@@ -12,6 +12,7 @@ import { CHROMIUM_PATH, launchBrowser, type LaunchedBrowser } from '../../tests/
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
+import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { recoveryRows, runRecovery } from './recovery.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
@@ -93,8 +94,9 @@ async function main(): Promise<void> {
 
     await browser.close();
     browser = undefined;
+    const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...recoveryRows(recovery)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...mediaJobRows(mediaJobs), ...recoveryRows(recovery)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
       bundleSize,
       firstFrame,
       serverCpu,
+      mediaJobs,
       recovery,
       table: rows,
       footnotes,

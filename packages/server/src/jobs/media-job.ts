@@ -60,8 +60,8 @@ const inputKey = (input: Pick<JobInput, 'userId' | 'stream'>) => `${input.userId
 /** Restarts allowed in RESTART_WINDOW_MS before the job is given up as failed. */
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
-/** Key-frame requests after binding a source: the first may reach the decoder before it is ready. */
-const KEYFRAME_RETRIES_MS = [800, 2000];
+/** Key-frame requests after binding a source: the first may reach the decoder before it is ready, or be lost. */
+const KEYFRAME_RETRIES_MS = [800, 2000, 4000, 7000, 11_000];
 
 interface Binding {
   input: JobInput;
@@ -131,7 +131,11 @@ export class MediaJob {
     const process = new JobProcess({ ...this.options.spec, outputs });
     this.#process = process;
     void process.exited.then((code) => this.#onExit(process, code));
-    for (const binding of this.#bindings.values()) this.#unbind(binding);
+    // Forget the dead process's ports first, so a tick meanwhile cannot bind a source to them.
+    for (const binding of this.#bindings.values()) {
+      this.#unbind(binding);
+      binding.ports = undefined;
+    }
     await Promise.all([...this.#bindings.entries()].map(async ([key, binding]) => {
       binding.ports = await process.input(key, binding.input.layout && { ...binding.input.layout, visible: false });
     }));
