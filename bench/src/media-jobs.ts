@@ -53,7 +53,8 @@ function grid(n: number, width: number, height: number): PadLayout[] {
 /** Resolves when ffmpeg decodes the first frame of the stream. */
 function firstFrame(url: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-i', url, '-frames:v', '1', '-f', 'null', '-'], { stdio: 'ignore' });
+    // A short probe: ffmpeg's default analysis (5 s) would dominate the figure.
+    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-analyzeduration', '300000', '-probesize', '32768', '-i', url, '-frames:v', '1', '-f', 'null', '-'], { stdio: 'ignore' });
     const timer = setTimeout(() => { ffmpeg.kill('SIGKILL'); reject(new Error('no frame')); }, 20_000);
     ffmpeg.on('exit', (code) => { clearTimeout(timer); if (code === 0) resolve(); else reject(new Error(`ffmpeg ${code}`)); });
   });
@@ -61,7 +62,7 @@ function firstFrame(url: string): Promise<void> {
 
 /** Reads the stream continuously as 32×18 RGB frames and reports each frame's centre colour. */
 function watchCentre(url: string, onFrame: (rgb: [number, number, number]) => void): ChildProcess {
-  const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', url, '-vf', 'scale=32:18', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-analyzeduration', '300000', '-probesize', '32768', '-i', url, '-vf', 'scale=32:18', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
   let pending = Buffer.alloc(0);
   const frameBytes = 32 * 18 * 3;
   ffmpeg.stdout!.on('data', (chunk: Buffer) => {
@@ -110,18 +111,18 @@ async function runMix(cdn: RtmpCdn, inputs: number, width: number, height: numbe
 
 /** Moves input 0 (red) over the whole picture and back, timing each change until the output's centre shows it. */
 async function layoutDelays(job: JobProcess, url: string, width: number, height: number): Promise<number[]> {
-  let latest: [number, number, number] = [0, 0, 0];
+  let latest: [number, number, number] | undefined;
   let waiter: ((rgb: [number, number, number]) => void) | undefined;
   const reader = watchCentre(url, (rgb) => { latest = rgb; waiter?.(rgb); });
   const until = (test: (rgb: [number, number, number]) => boolean) => new Promise<void>((resolve, reject) => {
-    if (test(latest)) { resolve(); return; }
+    if (latest && test(latest)) { resolve(); return; }
     const timer = setTimeout(() => reject(new Error('colour never showed')), 10_000);
     waiter = (rgb) => { if (test(rgb)) { clearTimeout(timer); waiter = undefined; resolve(); } };
   });
   const isRed = ([r, g, b]: [number, number, number]) => r > 150 && g < 90 && b < 90;
   const delays: number[] = [];
   try {
-    await until(() => true);
+    await until(() => true); // the reader is decoding
     const cells = grid(2, width, height);
     for (let i = 0; i < 5; i++) {
       const full: PadLayout = { x: 0, y: 0, w: width, h: height, z: 5, fill: 2, visible: true };

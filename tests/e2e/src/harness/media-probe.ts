@@ -65,10 +65,9 @@ function collect(cmd: string, args: string[], bytes: number, timeoutMs: number):
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
-    let length = 0;
     let stderr = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${cmd} timed out: ${stderr}`)); }, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => { chunks.push(chunk); length += chunk.length; });
+    child.stdout.on('data', (chunk: Buffer) => { chunks.push(chunk); });
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     child.on('exit', () => {
       clearTimeout(timer);
