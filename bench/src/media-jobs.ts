@@ -62,7 +62,7 @@ function firstFrame(url: string): Promise<void> {
 
 /** Reads the stream continuously as 32×18 RGB frames and reports each frame's centre colour. */
 function watchCentre(url: string, onFrame: (rgb: [number, number, number]) => void): ChildProcess {
-  const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-analyzeduration', '300000', '-probesize', '32768', '-i', url, '-vf', 'scale=32:18', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', url, '-vf', 'scale=32:18', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
   let pending = Buffer.alloc(0);
   const frameBytes = 32 * 18 * 3;
   ffmpeg.stdout!.on('data', (chunk: Buffer) => {
@@ -116,7 +116,7 @@ async function layoutDelays(job: JobProcess, url: string, width: number, height:
   const reader = watchCentre(url, (rgb) => { latest = rgb; waiter?.(rgb); });
   const until = (test: (rgb: [number, number, number]) => boolean) => new Promise<void>((resolve, reject) => {
     if (latest && test(latest)) { resolve(); return; }
-    const timer = setTimeout(() => reject(new Error('colour never showed')), 10_000);
+    const timer = setTimeout(() => reject(new Error('colour never showed')), 20_000);
     waiter = (rgb) => { if (test(rgb)) { clearTimeout(timer); waiter = undefined; resolve(); } };
   });
   const isRed = ([r, g, b]: [number, number, number]) => r > 150 && g < 90 && b < 90;
