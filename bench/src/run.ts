@@ -14,6 +14,7 @@ import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
 import { clusterRows, runCluster } from './cluster.js';
 import { engineRows, runEngines } from './engines.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
+import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { recoveryRows, runRecovery } from './recovery.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
@@ -99,9 +100,10 @@ async function main(): Promise<void> {
     const videoEffects = await benchVideoEffects(app, server);
     await browser.close();
     browser = undefined;
+    const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -123,6 +125,7 @@ async function main(): Promise<void> {
       serverCpu,
       engines,
       videoEffects: { results: videoEffects.results, pluginSizes: videoEffects.sizes },
+      mediaJobs,
       recovery,
       cluster,
       table: rows,

@@ -21,6 +21,7 @@ export const PLUGIN_ENTRIES = [
   { name: 'basic-beauty', path: 'video-effect/basic-beauty', globalName: 'BasicBeauty', source: 'video-effect/basic-beauty/index.ts' },
   { name: 'virtual-background', path: 'video-effect/virtual-background', globalName: 'VirtualBackground', source: 'video-effect/virtual-background/index.ts' },
   { name: 'video-mixer', path: 'video-effect/video-mixer', globalName: 'VideoMixer', source: 'video-effect/video-mixer/index.ts' },
+  { name: 'cdn-streaming', path: 'cdn-streaming', globalName: 'CDNStreaming', source: 'cdn-streaming/index.ts' },
 ];
 
 /** The package.json "exports" map: the core, then one subpath per separate (non-built-in) plugin. */

@@ -11,3 +11,4 @@ export * from './schedule.js';
 export * from './endpoints.js';
 export * from './records.js';
 export * from './admin.js';
+export * from './cdn.js';

@@ -9,5 +9,6 @@ export * from './http/fields.js';
 export * from './http/schedule.js';
 export * from './http/endpoints.js';
 export * from './http/admin.js';
+export * from './http/media.js';
 export * from './http/routes.js';
 export * from './http/openapi.js';

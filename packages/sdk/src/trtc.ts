@@ -10,6 +10,7 @@ import { log } from './log/logger.js';
 import { LogUploader, STAT_KEY } from './log/upload.js';
 import { DeviceWatcher } from './media/devices.js';
 import { snapshotOf } from './playback/snapshot.js';
+import { pluginSignal } from './plugins/context/room.js';
 import { PluginManager } from './plugins/plugin-manager.js';
 import { Room, SDK_VERSION } from './room/room.js';
 import { SeiSender } from './sei/sei-sender.js';
@@ -60,6 +61,7 @@ export class TRTC extends TRTCStatic {
       return { sdkAppId: id?.sdkAppId ?? 0, userId: id?.userId ?? '', roomId: id?.strRoomId ?? id?.roomId ?? '' };
     });
     this.#local = new LocalMedia(this.#room, this.#events, this.#devices, { audio: this.#plugins.audio, video: this.#plugins.video });
+    this.#plugins.signal = pluginSignal(() => this.#room.joinedSignal);
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     this.#sei = new SeiSender(options.enableSEI === true, this.#room, this.#events);
     this.#stats = new StatsReporter(this.#events, roomStatsSources(this.#room, () => {

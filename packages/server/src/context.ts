@@ -4,6 +4,8 @@ import type { ServerConfig } from './config/config.js';
 import type { MediaEngine } from './engine/media-engine.js';
 import { ConnectionTracker } from './limits/connection-tracker.js';
 import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
+import { JobManager } from './jobs/job-manager.js';
+import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
 import { BanList } from './room/ban-list.js';
@@ -30,6 +32,10 @@ export interface ServerContext {
   uploads: KeyedRateLimiter;
   /** Set when this server is a node of a Redis cluster (CONCLAVE_REDIS_URL). */
   cluster?: Cluster;
+  /** Media jobs: mix transcodes, CDN relays, recordings. */
+  jobs: JobManager;
+  /** Recordings: started by configuration or the admin API; files in the recordings folder. */
+  recordings: RecordingManager;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -38,23 +44,29 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const rooms = new RoomRegistry();
   const connections = new ConnectionTracker();
   const { limits } = config;
+  const logger = parts.logger ?? createLogger(config.logLevel);
+  const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
+  const jobs = new JobManager({ engine: parts.engine, rooms, logger, metrics });
   return {
     config,
     auth: new Authenticator(config.apps),
     rooms,
     engine: parts.engine,
-    logger: parts.logger ?? createLogger(config.logLevel),
+    logger,
     store,
     bans: new BanList(store),
-    metrics: new Metrics({ rooms, engine: parts.engine, connections: () => connections.total }),
+    metrics,
     connections,
     customMessages: new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond),
     uploads: new KeyedRateLimiter({ amount: limits.logUploadsPerMinute, windowMs: 60_000 }),
+    jobs,
+    recordings: new RecordingManager({ jobs, apps: config.apps, media: config.media, logger }),
   };
 }
 
 /** Releases what createContext opened (not the engine). */
 export function closeContext(ctx: ServerContext): void {
+  ctx.recordings.close();
   ctx.metrics.close();
   ctx.store.close();
 }

@@ -116,6 +116,7 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
         await ctx.cluster?.stop().catch((err: unknown) => logger.warn({ err }, 'cluster: stop failed'));
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         signal.close();
+        await ctx.jobs.close();
         await engine.close();
         http.closeAllConnections();
         await stopped;

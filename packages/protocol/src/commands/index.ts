@@ -2,6 +2,7 @@
  * Every signalling command's schemas, by name. A group of commands lives in its own file and is spread
  * in here; CommandMap (messages.ts) and the server's validation both derive from this one object.
  */
+import { cdnCommands } from './cdn.js';
 import { downlinkCommands } from './downlink.js';
 import { publishCommands } from './publish.js';
 import { sessionCommands } from './session.js';
@@ -13,6 +14,7 @@ export const COMMAND_SCHEMAS = {
   ...publishCommands,
   ...subscribeCommands,
   ...downlinkCommands,
+  ...cdnCommands,
 } satisfies Record<string, CommandSchema>;
 
 /** Every command name. */
@@ -23,3 +25,4 @@ export * from './session.js';
 export * from './publish.js';
 export * from './subscribe.js';
 export * from './downlink.js';
+export * from './cdn.js';

@@ -13,6 +13,10 @@ import {
   aiDenoiseAuthQuery, aiDenoiseAuthReply, devAppReply, healthReply, logUploadBody, logUploadQuery, statsBeaconBody,
 } from './endpoints.js';
 import { endpointReply } from './fields.js';
+import {
+  adminDeleteRecordingReply, adminJobsReply, adminMediaParams, adminRecordingsReply, adminStartRecordingBody, adminStartRecordingReply,
+  adminStopJobReply,
+} from './media.js';
 import { scheduleRequest, scheduleResponse } from './schedule.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -32,8 +36,8 @@ export interface RouteSpec {
   query?: z.ZodObject;
   /** Request body and its media type. */
   body?: { schema: z.ZodType; type: 'application/json' | 'application/x-www-form-urlencoded'; required: boolean };
-  /** The 200 reply; `text` for a non-JSON body. */
-  reply: { schema: z.ZodType; description: string; type?: 'application/json' | 'text/plain' };
+  /** The 200 reply and its media type (JSON unless said; a file download is `video/mp4`). */
+  reply: { schema: z.ZodType; description: string; type?: 'application/json' | 'text/plain' | 'video/mp4' };
   /** Error statuses (answered as `{code, message}`) and when. */
   errors?: Record<number, string>;
 }
@@ -50,6 +54,8 @@ const appParams = adminParams.pick({ sdkAppId: true });
 const roomParams = adminParams.pick({ sdkAppId: true, roomKey: true });
 const userParams = adminParams;
 const json = 'application/json' as const;
+const jobParams = adminMediaParams.pick({ sdkAppId: true, jobId: true });
+const recordingParams = adminMediaParams.pick({ sdkAppId: true, recordingId: true });
 
 /** Every route, by operation id. */
 export const HTTP_ROUTES = {
@@ -169,6 +175,45 @@ export const HTTP_ROUTES = {
     description: 'Logs the SDK uploaded (POST /v5/AVQualityReportSvc/C2S) and the server\'s own records of admin actions (cmdType server_event). Page with `before`: pass the previous answer\'s `next`.',
     reply: { schema: adminLogsReply, description: 'The logs.' },
     errors: { 400: 'Invalid filter (code -1003).', ...ADMIN_ERRORS },
+  },
+  listJobs: {
+    method: 'GET', path: `${APP}/jobs`, tag: 'admin', adminKey: true, params: appParams,
+    summary: 'Media jobs on this node: mix transcodes, CDN relays, recordings',
+    description: 'State, restarts, encode frame rate and inputs of each job (also in /metrics). A job that dies is restarted (at most 5 times a minute) and its restarts counted.',
+    reply: { schema: adminJobsReply, description: 'The jobs.' },
+    errors: ADMIN_ERRORS,
+  },
+  stopJob: {
+    method: 'DELETE', path: `${APP}/jobs/{jobId}`, tag: 'admin', adminKey: true, params: jobParams,
+    summary: 'Stops a media job',
+    reply: { schema: adminStopJobReply, description: 'Stopped.' },
+    errors: { ...ADMIN_ERRORS, 404: 'No such job in this app (code -2003).' },
+  },
+  startRecording: {
+    method: 'POST', path: `${ROOM}/recordings`, tag: 'admin', adminKey: true, params: roomParams,
+    summary: "Starts recording a room: one mixed file, or a file per user's stream",
+    description: 'Files are MP4 (H264 + AAC) in the recordings folder, named with userDefineRecordId when given; recording stops when the room empties.',
+    body: { schema: adminStartRecordingBody, type: json, required: false },
+    reply: { schema: adminStartRecordingReply, description: 'Recording.' },
+    errors: { 400: 'Invalid roomKey or body (code -1003).', ...ADMIN_ERRORS, 404: 'Nobody is in this room (code -2003).' },
+  },
+  listRecordings: {
+    method: 'GET', path: `${APP}/recordings`, tag: 'admin', adminKey: true, params: appParams,
+    summary: "The app's recording files",
+    reply: { schema: adminRecordingsReply, description: 'The recordings.' },
+    errors: ADMIN_ERRORS,
+  },
+  downloadRecording: {
+    method: 'GET', path: `${APP}/recordings/{recordingId}`, tag: 'admin', adminKey: true, params: recordingParams,
+    summary: 'Downloads a recording file',
+    reply: { schema: z.string().meta({ format: 'binary' }), description: 'The MP4 file.', type: 'video/mp4' },
+    errors: { ...ADMIN_ERRORS, 404: 'No such recording in this app (code -2003).' },
+  },
+  deleteRecording: {
+    method: 'DELETE', path: `${APP}/recordings/{recordingId}`, tag: 'admin', adminKey: true, params: recordingParams,
+    summary: 'Deletes a recording file',
+    reply: { schema: adminDeleteRecordingReply, description: 'Deleted.' },
+    errors: { ...ADMIN_ERRORS, 404: 'No such recording in this app (code -2003).', 409: 'A job is still writing it: stop the job first.' },
   },
 } as const satisfies Record<string, RouteSpec>;
 

@@ -6,6 +6,7 @@ import { debugRequested, loadBuiltIn } from './built-ins.js';
 import { AudioBus } from './context/audio.js';
 import { createPluginContext, PluginLogRing } from './context/create.js';
 import { VideoBus } from './context/video.js';
+import { pluginSignal, type PluginSignal } from './context/room.js';
 import type { PluginRoomInfo } from './context/index.js';
 
 /**
@@ -25,6 +26,8 @@ export class PluginManager {
   /** The published camera's plugin side (LocalVideo attaches to it). */
   readonly video = new VideoBus(() => (this.#client as { getVideoTrack?(q: { streamType: 'sub' }): MediaStreamTrack | null }).getVideoTrack?.({ streamType: 'sub' }) ?? undefined);
   readonly #log = new PluginLogRing();
+  /** The room's signalling for plugins (set by the client; none outside a client, e.g. in unit tests). */
+  signal: PluginSignal = pluginSignal(() => undefined);
 
   /**
    * @param client the TRTC client plugins act for
@@ -74,7 +77,7 @@ export class PluginManager {
   }
 
   #create(plugin: TRTCPlugin, assetsPath: string): PluginInstance {
-    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, video: this.video, log: this.#log, room: this.#room }, assetsPath);
+    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, video: this.video, log: this.#log, room: this.#room, signal: this.signal }, assetsPath);
     return new plugin(context);
   }
 

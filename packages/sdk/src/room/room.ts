@@ -117,6 +117,11 @@ export class Room {
     });
   }
 
+  /** The signalling channel while joined (plugins send their commands on it). */
+  get joinedSignal(): SignalChannel | undefined {
+    return this.machine.state === 'joined' ? this.#signal : undefined;
+  }
+
   /** The data link's peer connection, if open. */
   get dataLinkConnection(): RTCPeerConnection | undefined {
     return this.#dataLink.link?.peerConnection;

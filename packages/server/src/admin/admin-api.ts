@@ -8,9 +8,10 @@ import { parseRoomRef, roomRef } from '../room/room-ref.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import { HttpError } from '../http/respond.js';
 import type { Bindings, RouteInput } from '../http/router.js';
+import { mediaBindings, type MediaAdminOperation } from '../jobs/admin-routes.js';
 
 /** The admin API's operations (HTTP_ROUTES entries tagged admin). */
-type AdminOperation = 'getApp' | 'listRooms' | 'getRoom' | 'listUsers' | 'kickUser' | 'banUser' | 'unbanUser' | 'listBans' | 'dismissRoom' | 'listLogs';
+type AdminOperation = 'getApp' | 'listRooms' | 'getRoom' | 'listUsers' | 'kickUser' | 'banUser' | 'unbanUser' | 'listBans' | 'dismissRoom' | 'listLogs' | MediaAdminOperation;
 
 function userView(p: Participant): AdminUser {
   const f = decodeFlag(p.flag);
@@ -124,6 +125,7 @@ export class AdminApi {
     const ctx = this.#ctx;
     const before = this.#authenticate;
     return {
+      ...mediaBindings(ctx, { before, app: (input) => this.#app(input), room: (app, roomKey) => this.#room(app, roomKey) }),
       getApp: {
         before,
         handle: (input) => {

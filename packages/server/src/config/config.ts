@@ -22,6 +22,8 @@ export interface AppConfig {
   billing?: BillingState;
   /** 'relay' forces this app's clients through TURN (scheduling answers iceTransportPolicy 'relay'). */
   iceTransportPolicy?: 'all' | 'relay';
+  /** Automatic recording of this app's rooms: 'off' (default), 'mixed' (one file per room), 'per-stream'. */
+  recording?: 'off' | 'mixed' | 'per-stream';
 }
 
 /** Limits; over one, the request gets a coded reply and the connection and room go on. */
@@ -54,6 +56,16 @@ export interface StorageConfig {
   path: string;
   /** Stored logs older than this are deleted (7 days). */
   logRetentionDays: number;
+}
+
+/** Media jobs: recordings and the default CDN ingest. */
+export interface MediaConfig {
+  /** Folder of recordings (created when needed). */
+  recordingPath: string;
+  /** Recordings older than this are deleted (7 days). */
+  recordingRetentionDays: number;
+  /** RTMP ingest a CDN stream goes to when the app gives a streamId and no URL: this plus the streamId. */
+  rtmpIngest?: string;
 }
 
 /** Everything the server needs to run. */
@@ -94,10 +106,12 @@ export interface ServerConfig extends NetworkConfig {
   janusSecret?: string;
   /** UDP port range of the media engine's ICE/RTP sockets, e.g. [40000, 49999]; unset: any free port. */
   mediaPorts?: [number, number];
+  media: MediaConfig;
 }
 
 /** Settings given in code (startServer, tests): any top-level field, and any part of limits and storage. */
-export type ServerOverrides = Partial<Omit<ServerConfig, 'limits' | 'storage'>> & {
+export type ServerOverrides = Partial<Omit<ServerConfig, 'limits' | 'storage' | 'media'>> & {
+  media?: Partial<MediaConfig>;
   limits?: Partial<LimitsConfig>;
   storage?: Partial<StorageConfig>;
 };
@@ -125,6 +139,7 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
 });
 
 /** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */
+export const DEFAULT_MEDIA: Readonly<MediaConfig> = Object.freeze({ recordingPath: '.conclave/recordings', recordingRetentionDays: 7 });
 export const DEFAULT_STORAGE: Readonly<StorageConfig> = Object.freeze({ path: '.conclave/conclave.db', logRetentionDays: 7 });
 
 function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -211,11 +226,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
   const limits: LimitsConfig = { ...DEFAULT_LIMITS, ...file.limits, ...defaults.limits };
   limits.connectionsPerIp = parseInteger(env, 'CONCLAVE_MAX_CONNECTIONS_PER_IP', limits.connectionsPerIp, 1, 1_000_000);
   const storage: StorageConfig = { ...DEFAULT_STORAGE, ...file.storage, ...defaults.storage };
-  const media = mediaFromEnv(env, file, defaults);
+  const engine = engineFromEnv(env, file, defaults);
   const network = networkFromEnv(env, file, defaults, (message) => {
     throw new ConfigError(message);
   });
   if (env.CONCLAVE_DB) storage.path = env.CONCLAVE_DB;
+  const media: MediaConfig = { ...DEFAULT_MEDIA, ...file.media, ...defaults.media };
+  if (env.CONCLAVE_RECORDINGS) media.recordingPath = env.CONCLAVE_RECORDINGS;
+  if (env.CONCLAVE_RTMP_INGEST) media.rtmpIngest = env.CONCLAVE_RTMP_INGEST;
   return {
     port,
     host: env.HOST ?? defaults.host ?? file.host ?? '0.0.0.0',
@@ -232,13 +250,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
     trustProxy: defaults.trustProxy ?? file.trustProxy ?? false,
     limits,
     storage,
-    ...media,
+    ...engine,
     ...network,
+    media,
   };
 }
 
 /** CONCLAVE_ENGINE, CONCLAVE_JANUS_URL, CONCLAVE_JANUS_SECRET, CONCLAVE_MEDIA_PORTS ('min-max'), over the file's fields. */
-function mediaFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: ServerOverrides): Pick<ServerConfig, 'engine' | 'janusUrl' | 'janusSecret' | 'mediaPorts'> {
+function engineFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: ServerOverrides): Pick<ServerConfig, 'engine' | 'janusUrl' | 'janusSecret' | 'mediaPorts'> {
   const engine = env.CONCLAVE_ENGINE || defaults.engine || file.engine || 'embedded';
   if (!(ENGINE_KINDS as readonly string[]).includes(engine)) throw new ConfigError(`CONCLAVE_ENGINE must be one of ${ENGINE_KINDS.join(', ')}, got '${engine}'`);
   const janusUrl = env.CONCLAVE_JANUS_URL || defaults.janusUrl || file.janusUrl;
@@ -274,6 +293,7 @@ export function resolveConfig(overrides: ServerOverrides = {}, env: NodeJS.Proce
     ...defined,
     limits: { ...base.limits, ...overrides.limits },
     storage: { ...base.storage, ...overrides.storage },
+    media: { ...base.media, ...overrides.media },
   };
   validateConfig(config);
   return config;

@@ -27,6 +27,13 @@ export const appSchema = z.strictObject({
   billing: z.enum(BILLING_STATES).optional(),
   /** 'relay' forces this app's clients through TURN (scheduling's iceTransportPolicy). */
   iceTransportPolicy: z.enum(['all', 'relay']).optional(),
+  recording: z.enum(['off', 'mixed', 'per-stream']).optional(),
+});
+
+export const mediaSchema = z.strictObject({
+  recordingPath: z.string().min(1),
+  recordingRetentionDays: int(1, 3650),
+  rtmpIngest: z.string().regex(/^rtmps?:\/\/[^\s/]+\/\S*$/, 'must be an rtmp:// or rtmps:// URL, e.g. rtmp://cdn.example.com/live/').optional(),
 });
 
 export const limitsSchema = z.strictObject({
@@ -75,6 +82,7 @@ export const serverConfigSchema = z.object({
   janusSecret: z.string().min(1).optional(),
   mediaPorts: PORT_RANGE.optional(),
   ...networkSchemaFields,
+  media: mediaSchema,
 });
 
 /** The configuration file (CONCLAVE_CONFIG): every field optional; unknown fields are errors (typos). */
@@ -95,6 +103,7 @@ export const configFileSchema = z.strictObject({
   janusUrl: JANUS_URL.optional(),
   mediaPorts: PORT_RANGE.optional(),
   ...networkFileFields,
+  media: mediaSchema.partial().optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

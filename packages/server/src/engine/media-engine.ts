@@ -54,6 +54,27 @@ export type SourceSlot = 'audio' | 'video' | 'small' | 'aux';
 /** Connection state of one peer connection, as the engine reports it. */
 export type LinkState = 'connecting' | 'connected' | 'failed' | 'closed';
 
+/** Payload types of the RTP a media job receives from forwardRtp: H264 video, opus audio. */
+export const RTP_FORWARD_PAYLOAD_TYPE = Object.freeze({ video: 96, audio: 111 } as const);
+
+/** Where a media job wants one source's RTP (loopback UDP ports; a stream without a port is not sent). */
+export interface RtpForwardTargets {
+  /** Which video: the main (big) camera stream or the auxiliary (screen) stream. */
+  stream: 'main' | 'aux';
+  videoPort?: number;
+  audioPort?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+/** A running RTP feed to a media job. */
+export interface RtpForward {
+  /** Asks the publisher for a key frame (the job's decoder needs one to start). */
+  requestKeyframe(): void;
+  /** Stops sending; idempotent. */
+  stop(): void;
+}
+
 export interface MediaEngine {
   /** Negotiates `participantId`'s uplink from the client's offer; resolves to the answer SDP. Replaces any earlier uplink. */
   publish(participantId: string, offerSdp: string): Promise<string>;
@@ -87,6 +108,14 @@ export interface MediaEngine {
    * grouping ignore it.
    */
   placeParticipant?(participantId: string, groupId: string): void;
+  /**
+   * Feeds `participantId`'s RTP (its audio and its main or auxiliary video) to a media job's UDP ports, with
+   * RTP_FORWARD_PAYLOAD_TYPE payload types, one SSRC per stream and sequence numbers and timestamps
+   * continuous across republishes; requests a key frame at once. Works before the participant publishes:
+   * packets flow from its next publish on. The feed ends with `stop()` or removeParticipant.
+   * Optional: an engine without it cannot feed mixes, CDN relays or recordings (jobs then fail with a code).
+   */
+  forwardRtp?(participantId: string, targets: RtpForwardTargets): RtpForward;
   /** Current counters. */
   stats(): EngineStats;
   /** Closes everything. */

@@ -1,4 +1,7 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { HTTP_CODE, SERVER_CODE } from '@conclave/protocol';
 import { HTTP_ROUTES, type OperationId, type RouteSpec } from '@conclave/protocol/schemas';
 import type { z } from 'zod';
@@ -19,6 +22,11 @@ export class HttpReply<T> {
   constructor(readonly status: number, readonly body: T, readonly headers: Record<string, string> = {}, readonly text = false) {}
 }
 
+/** A file answered as the body (a recording download): streamed, never read into memory. */
+export class HttpFileReply {
+  constructor(readonly path: string, readonly contentType: string, readonly filename: string) {}
+}
+
 /** What a handler gets: validated params and query, and the body, read and validated when it asks. */
 export interface RouteInput<Op extends OperationId> {
   params: Params<Op>;
@@ -35,7 +43,7 @@ export interface RouteInput<Op extends OperationId> {
 export interface RouteBinding<Op extends OperationId> {
   /** Runs before validation (the admin key check). */
   before?(input: RouteInput<Op>): void;
-  handle(input: RouteInput<Op>): Promise<Reply<Op> | HttpReply<Reply<Op>>> | Reply<Op> | HttpReply<Reply<Op>>;
+  handle(input: RouteInput<Op>): Promise<Reply<Op> | HttpReply<Reply<Op>> | HttpFileReply> | Reply<Op> | HttpReply<Reply<Op>> | HttpFileReply;
   /** Largest body, in bytes (default 16 KiB). */
   bodyLimit?(): number;
   /**
@@ -64,6 +72,15 @@ function validate<T>(schema: z.ZodType<T> | undefined, value: unknown, what: str
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, `invalid ${what}: ${formatIssues(parsed.error)}`);
   return parsed.data;
+}
+
+async function sendFile(res: ServerResponse, file: HttpFileReply): Promise<void> {
+  const { size } = await stat(file.path);
+  res.writeHead(200, {
+    'content-type': file.contentType, 'content-length': String(size),
+    'content-disposition': `attachment; filename="${file.filename.replace(/["\\\r\n]/g, '_')}"`,
+  });
+  await pipeline(createReadStream(file.path), res).catch(() => undefined); // the client went away
 }
 
 interface Compiled {
@@ -166,6 +183,10 @@ export class Router {
       input.query = validate(spec.query, queryObject(url), 'query') as Query<Op>;
       const result = await binding.handle(input);
       if (!bodyRead) req.resume();
+      if (result instanceof HttpFileReply) {
+        await sendFile(res, result);
+        return;
+      }
       if (result instanceof HttpReply) {
         if (result.text) {
           res.writeHead(result.status, { 'cache-control': 'no-store', ...result.headers });

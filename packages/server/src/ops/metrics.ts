@@ -144,6 +144,37 @@ export class Metrics {
     this.#refused.inc({ reason });
   }
 
+  /**
+   * Media job metrics, read from `source` when scraped: conclave_media_jobs{kind}, conclave_media_job_restarts_total,
+   * conclave_media_job_encode_fps{job,kind}.
+   */
+  trackJobs(source: () => { jobs: Record<string, number>; restarts: number; fps: { jobId: string; kind: string; fps: number }[] }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'conclave_media_jobs', help: 'Running media jobs (mix, CDN relay, recording), by kind', labelNames: ['kind'], registers,
+      collect() {
+        this.reset();
+        for (const [kind, n] of Object.entries(source().jobs)) this.set({ kind }, n);
+      },
+    });
+    let counted = 0;
+    new Counter({
+      name: 'conclave_media_job_restarts_total', help: 'Media jobs restarted after their process died', registers,
+      collect() {
+        const { restarts } = source();
+        this.inc(Math.max(0, restarts - counted));
+        counted = Math.max(counted, restarts);
+      },
+    });
+    new Gauge({
+      name: 'conclave_media_job_encode_fps', help: 'Frames per second each media job encodes (or relays), over the last 2 s', labelNames: ['job', 'kind'], registers,
+      collect() {
+        this.reset();
+        for (const { jobId, kind, fps } of source().fps) this.set({ job: jobId, kind }, fps);
+      },
+    });
+  }
+
   /** The metrics in Prometheus text format. */
   text(): Promise<string> {
     return this.registry.metrics();

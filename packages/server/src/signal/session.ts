@@ -12,6 +12,7 @@ import { parseRoomRef, roomRef } from '../room/room-ref.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 import { downlinkSignal } from './downlink-signal.js';
+import { cdnCommandHandlers } from '../jobs/cdn-commands.js';
 
 /** A failure with a reply code. */
 class CommandError extends Error {
@@ -67,8 +68,7 @@ export class SignalSession {
       id = envelope.id;
       cmd = envelope.cmd;
       if (!this.#withinRate()) throw new CommandError(SERVER_CODE.RATE_LIMITED, 'call frequency limit exceeded');
-      const data = validateData(envelope.cmd, envelope.data);
-      const reply = await this.#dispatch(envelope.cmd, data);
+      const reply = await this.#dispatch(envelope.cmd, validateData(envelope.cmd, envelope.data));
       this.#reply({ id, code: SERVER_CODE.OK, message: 'ok', data: reply });
     } catch (error) {
       if (error instanceof CommandError) {
@@ -366,6 +366,7 @@ export class SignalSession {
       this.#stillIn(room, participant);
       return { sdp };
     },
+    ...cdnCommandHandlers(() => this.#ctx, () => this.#joined()),
     'switch-role': async (data) => {
       const { participant, room } = this.#joined();
       if (this.#scene !== SCENE_CODE.live) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, 'switchRole can only be called in live mode');

@@ -3,6 +3,7 @@ import { addLogSink, formatEntry, log } from '../../log/logger.js';
 import type { AudioBus } from './audio.js';
 import type { VideoBus } from './video.js';
 import type { PluginContext, PluginLog, PluginRoomInfo } from './index.js';
+import type { PluginSignal } from './room.js';
 
 /** How many recent log lines a client keeps for plugins (the debug dialog shows and exports them). */
 const RECENT_LINES = 300;
@@ -57,6 +58,7 @@ export interface ContextSources {
   video: VideoBus;
   log: PluginLogRing;
   room(): PluginRoomInfo;
+  signal: PluginSignal;
 }
 
 /** The context handed to one plugin (its own assetsPath). */
@@ -71,5 +73,6 @@ export function createPluginContext(sources: ContextSources, assetsPath: string)
     room: sources.room,
     audio: sources.audio,
     video: sources.video,
+    signal: sources.signal,
   };
 }

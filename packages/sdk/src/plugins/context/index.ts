@@ -6,9 +6,11 @@
  */
 import type { AudioPluginContext } from './audio.js';
 import type { VideoPluginContext } from './video.js';
+import type { PluginSignal } from './room.js';
 
 export type { AudioPluginContext, AudioProcessorStage } from './audio.js';
 export type { CameraInfo, VideoPluginContext } from './video.js';
+export type { PluginSignal, PluginSignalFailure } from './room.js';
 
 /** Builds an RtcError of the core (so `instanceof` and `code` work as for core errors). */
 export type PluginErrorFactory = (init: { code: number; extraCode?: number; message: string; functionName?: string }) => Error;
@@ -46,4 +48,6 @@ export interface PluginContext {
   room(): PluginRoomInfo;
   readonly audio: AudioPluginContext;
   readonly video: VideoPluginContext;
+  /** Commands on the room's signalling channel (CDN publishing, mix transcoding). */
+  readonly signal: PluginSignal;
 }

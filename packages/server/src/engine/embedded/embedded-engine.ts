@@ -1,7 +1,8 @@
-import type { DownlinkMids, DownlinkNegotiator, EngineStats, ForwardWants, MediaEngine, SourceSlot } from '../media-engine.js';
+import type { DownlinkMids, DownlinkNegotiator, EngineStats, ForwardWants, MediaEngine, RtpForward, RtpForwardTargets, SourceSlot } from '../media-engine.js';
 import { DataLinks } from '../data-links.js';
 import type { ForwardCounter } from './downlink-group.js';
 import { SubscriberDownlink } from './subscriber-downlink.js';
+import { forwardRtp } from './rtp-forwarder.js';
 import { ForwardSource } from './forward-source.js';
 import type { PeerNetworkOptions } from './peer-factory.js';
 import { Uplink, type PublisherSources } from './uplink.js';
@@ -92,6 +93,10 @@ export class EmbeddedEngine implements MediaEngine {
     this.resetDownlink(participantId);
     for (const downlink of this.#downlinks.values()) downlink.unsubscribe(participantId);
     this.#sources.delete(participantId);
+  }
+
+  forwardRtp(participantId: string, targets: RtpForwardTargets): RtpForward {
+    return forwardRtp(this.#sourcesOf(participantId), targets);
   }
 
   stats(): EngineStats {

@@ -1,0 +1,79 @@
+import { basename } from 'node:path';
+import { HTTP_CODE, SERVER_CODE } from '@conclave/protocol';
+import type { AppConfig } from '../config/config.js';
+import type { ServerContext } from '../context.js';
+import { HttpError } from '../http/respond.js';
+import { HttpFileReply, type Bindings, type RouteInput } from '../http/router.js';
+import type { Room } from '../room/room.js';
+
+/** The admin API's media operations (HTTP_ROUTES). */
+export type MediaAdminOperation = 'listJobs' | 'stopJob' | 'startRecording' | 'listRecordings' | 'downloadRecording' | 'deleteRecording';
+
+/** What the media routes take from the admin API: its key check, the app it let in, a room lookup. */
+export interface AdminAccess {
+  before(input: RouteInput<MediaAdminOperation>): void;
+  app(input: RouteInput<MediaAdminOperation>): AppConfig;
+  room(app: AppConfig, roomKey: string): Room;
+}
+
+const notFound = (what: string) => new HttpError(404, HTTP_CODE.NOT_FOUND, what);
+
+/**
+ * Admin routes of media jobs and recordings (this node's): list and stop jobs (mix transcodes, CDN relays,
+ * recordings), start recording a room, list, download and delete recordings.
+ */
+export function mediaBindings(ctx: ServerContext, access: AdminAccess): Bindings<MediaAdminOperation> {
+  const { before } = access;
+  const writing = (sdkAppId: number) => new Set(ctx.jobs.list(sdkAppId).flatMap((job) => job.outputs.map((o) => basename(o))));
+  return {
+    listJobs: { before, handle: (input) => ({ jobs: ctx.jobs.list(access.app(input).sdkAppId) }) },
+    stopJob: {
+      before,
+      handle: async (input) => {
+        const job = ctx.jobs.get(input.params.jobId);
+        if (!job || job.options.sdkAppId !== access.app(input).sdkAppId) throw notFound(`no job ${input.params.jobId}`);
+        await ctx.jobs.stop(job.id);
+        ctx.metrics.adminAction('stop_job');
+        return { stopped: true, jobId: job.id };
+      },
+    },
+    startRecording: {
+      before,
+      handle: async (input) => {
+        const room = access.room(access.app(input), input.params.roomKey);
+        const body = await input.body();
+        const mode = body.mode ?? 'mixed';
+        ctx.recordings.startRoom(room, mode, body.userDefineRecordId);
+        ctx.metrics.adminAction('start_recording');
+        return { recording: true, roomKey: room.ref, mode };
+      },
+    },
+    listRecordings: {
+      before,
+      handle: (input) => {
+        const { sdkAppId } = access.app(input);
+        const active = writing(sdkAppId);
+        return { recordings: ctx.recordings.files.list(sdkAppId).map((file) => ({ ...file, recording: active.has(file.recordingId) })) };
+      },
+    },
+    downloadRecording: {
+      before,
+      handle: (input) => {
+        const path = ctx.recordings.files.file(access.app(input).sdkAppId, input.params.recordingId);
+        if (!path) throw notFound(`no recording ${input.params.recordingId}`);
+        return new HttpFileReply(path, 'video/mp4', input.params.recordingId);
+      },
+    },
+    deleteRecording: {
+      before,
+      handle: (input) => {
+        const { sdkAppId } = access.app(input);
+        const { recordingId } = input.params;
+        if (writing(sdkAppId).has(recordingId)) throw new HttpError(409, SERVER_CODE.INVALID_PARAMETER, 'this recording is still being written; stop its job first');
+        if (!ctx.recordings.files.delete(sdkAppId, recordingId)) throw notFound(`no recording ${recordingId}`);
+        ctx.metrics.adminAction('delete_recording');
+        return { deleted: true, recordingId };
+      },
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { CDN_CODE, SERVER_CODE, type CdnPublishMode, type CdnStartData, type CdnStartReply, type CommandMap } from '@conclave/protocol';
+import type { ServerContext } from '../context.js';
+import type { Participant } from '../room/participant.js';
+import type { Room } from '../room/room.js';
+import { InvalidMessage } from '../signal/validate.js';
+import { inputsOf, MixRuleError, pipelineOf, targetUrl } from './cdn-spec.js';
+import type { JobKind, MediaJob } from './media-job.js';
+
+/** The session a CDN command comes from (throws when it has not joined). */
+export type JobCaller = () => { participant: Participant; room: Room };
+
+type CdnCommand = 'cdn-start' | 'cdn-update' | 'cdn-stop';
+type CdnHandlers = { [C in CdnCommand]: (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']> };
+
+const KIND: Record<CdnPublishMode, JobKind> = {
+  PublishMainStreamToCDN: 'cdn-main', PublishSubStreamToCDN: 'cdn-sub', PublishMixStreamToCDN: 'cdn-mix',
+};
+
+/** A coded reply (the session sends InvalidMessage's code and message). */
+const fail = (code: number, message: string) => new InvalidMessage(message, undefined, code);
+
+function jobOf(ctx: ServerContext, room: Room, participant: Participant, mode: CdnPublishMode): MediaJob | undefined {
+  return ctx.jobs.find((job) => job.options.roomKey === room.key && job.options.ownerId === participant.id && job.options.kind === KIND[mode])[0];
+}
+
+function inputsFor(data: CdnStartData, userId: string) {
+  try {
+    return inputsOf(data, userId);
+  } catch (error) {
+    if (error instanceof MixRuleError) throw fail(SERVER_CODE.INVALID_PARAMETER, error.message);
+    throw error;
+  }
+}
+
+async function start(ctx: ServerContext, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
+  const { participant, room } = caller();
+  const isMix = data.publishMode === 'PublishMixStreamToCDN';
+  const inputs = inputsFor(data, participant.userId);
+  const suffix = data.publishMode === 'PublishSubStreamToCDN' ? 'aux' : 'main';
+  const url = targetUrl(data, ctx.config.media.rtmpIngest, `${room.sdkAppId}_${room.ref}_${participant.userId}_${suffix}`);
+  if (!url) throw fail(SERVER_CODE.INVALID_PARAMETER, 'target.url is required (this server has no default RTMP ingest for a streamId)');
+  // A second start of the same mode replaces the first.
+  const previous = jobOf(ctx, room, participant, data.publishMode);
+  if (previous) await ctx.jobs.stop(previous.id);
+  try {
+    const job = await ctx.jobs.start({
+      kind: KIND[data.publishMode], sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref,
+      ownerId: participant.id, ownerUserId: participant.userId,
+      spec: pipelineOf(data), outputs: () => [{ type: 'rtmp', url }], inputs,
+    });
+    return { jobId: job.id, url: url.replace(/\?.*$/, '') };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const rtmp = !isMix || /rtmp/i.test(reason) || /no output/.test(reason);
+    throw fail(rtmp ? CDN_CODE.START_PUBLISH_CDN_FAILED : CDN_CODE.START_MIX_TRANSCODE_FAILED, `${rtmp ? 'publishing to the CDN' : 'mix transcode'} failed: ${reason}`);
+  }
+}
+
+async function update(ctx: ServerContext, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
+  const { participant, room } = caller();
+  const job = jobOf(ctx, room, participant, data.publishMode);
+  if (!job) return start(ctx, caller, data);
+  const url = job.info().outputs[0];
+  if (data.url && data.url.replace(/\?.*$/, '') !== url) return start(ctx, caller, data); // a new target needs a new connection
+  const inputs = inputsFor(data, participant.userId);
+  try {
+    await job.setInputs(inputs);
+  } catch (error) {
+    throw fail(CDN_CODE.START_MIX_TRANSCODE_FAILED, `mix update failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { jobId: job.id, url };
+}
+
+/**
+ * The CDN commands (schemas in @conclave/protocol commands/cdn.ts, validated by the session like every
+ * command) for one signalling session: each runs a media job owned by the caller. `context` is read at
+ * call time (the session builds its handler table before its constructor runs).
+ */
+export function cdnCommandHandlers(context: () => ServerContext, caller: JobCaller): CdnHandlers {
+  return {
+    'cdn-start': (data) => start(context(), caller, data),
+    'cdn-update': (data) => update(context(), caller, data),
+    'cdn-stop': async ({ publishMode }) => {
+      const ctx = context();
+      const { participant, room } = caller();
+      const job = jobOf(ctx, room, participant, publishMode);
+      const code = publishMode === 'PublishMixStreamToCDN' ? CDN_CODE.STOP_MIX_TRANSCODE_FAILED : CDN_CODE.STOP_PUBLISH_CDN_FAILED;
+      if (!job) throw fail(code, `${publishMode} has not been started`);
+      await ctx.jobs.stop(job.id);
+      return {};
+    },
+  };
+}

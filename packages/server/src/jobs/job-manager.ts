@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { MediaEngine } from '../engine/media-engine.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { Room, RoomRegistry } from '../room/room.js';
+import { MediaJob, type JobInfo, type MediaJobOptions } from './media-job.js';
+
+/** How often jobs are matched against their rooms (users joining, leaving, rejoining). */
+const TICK_MS = 500;
+/** How long a start may take until the outputs write (RTMP connected, first frame encoded). */
+export const START_TIMEOUT_MS = 12_000;
+
+/** Something that wants to see every room on each tick (the recording manager). */
+export type RoomWatcher = (rooms: Room[]) => void;
+
+/**
+ * Every media job of the server. Each tick binds jobs to their rooms' participants and ends the jobs whose
+ * room emptied or whose starting user left, as the original does.
+ */
+export class JobManager {
+  readonly #jobs = new Map<string, MediaJob>();
+  readonly #engine: MediaEngine;
+  readonly #rooms: RoomRegistry;
+  readonly #logger: Logger;
+  readonly #timer: ReturnType<typeof setInterval>;
+  readonly #watchers: RoomWatcher[] = [];
+  #restarts = 0;
+
+  constructor(parts: { engine: MediaEngine; rooms: RoomRegistry; logger: Logger; metrics: Metrics }) {
+    this.#engine = parts.engine;
+    this.#rooms = parts.rooms;
+    this.#logger = parts.logger;
+    this.#timer = setInterval(() => this.tick(), TICK_MS);
+    this.#timer.unref();
+    parts.metrics.trackJobs(() => ({
+      jobs: this.list().reduce<Record<string, number>>((acc, job) => {
+        if (job.state !== 'stopped' && job.state !== 'failed') acc[job.kind] = (acc[job.kind] ?? 0) + 1;
+        return acc;
+      }, {}),
+      restarts: this.#restarts,
+      fps: [...this.#jobs.values()].map((job) => ({ jobId: job.id, kind: job.options.kind, fps: job.fps })),
+    }));
+  }
+
+  /** Adds a watcher called with every room on each tick. */
+  watch(watcher: RoomWatcher): void {
+    this.#watchers.push(watcher);
+  }
+
+  /** Starts a job; resolves once its outputs write, rejects (job ended) when they do not. */
+  async start(options: Omit<MediaJobOptions, 'id' | 'forwardRtp' | 'logger' | 'onRestart' | 'onEnd'>): Promise<MediaJob> {
+    const engine = this.#engine;
+    if (!engine.forwardRtp) throw new Error('this media engine cannot feed media jobs: it has no RTP forwarding');
+    const job = new MediaJob({
+      ...options,
+      id: randomUUID(),
+      forwardRtp: engine.forwardRtp.bind(engine),
+      logger: this.#logger,
+      onRestart: () => { this.#restarts++; },
+      onEnd: (ended) => { if (this.#jobs.get(ended.id) === ended) this.#jobs.delete(ended.id); },
+    });
+    this.#jobs.set(job.id, job);
+    const room = this.#rooms.find(options.roomKey);
+    if (room) job.reconcile(room);
+    try {
+      await job.start(START_TIMEOUT_MS);
+    } catch (error) {
+      this.#jobs.delete(job.id);
+      throw error;
+    }
+    this.#logger.info({ job: job.id, kind: options.kind, room: options.roomKey }, 'media job started');
+    return job;
+  }
+
+  get(jobId: string): MediaJob | undefined {
+    return this.#jobs.get(jobId);
+  }
+
+  /** The live jobs matching a filter. */
+  find(match: (job: MediaJob) => boolean): MediaJob[] {
+    return [...this.#jobs.values()].filter(match);
+  }
+
+  /** Jobs of one app (or all), as the admin API shows them. */
+  list(sdkAppId?: number): JobInfo[] {
+    return [...this.#jobs.values()].filter((job) => sdkAppId === undefined || job.options.sdkAppId === sdkAppId).map((job) => job.info());
+  }
+
+  /** Binds jobs to their rooms and ends orphaned ones; then the watchers. */
+  tick(): void {
+    for (const job of this.#jobs.values()) {
+      const room = this.#rooms.find(job.options.roomKey);
+      const ownerGone = job.options.ownerId !== undefined && room?.get(job.options.ownerUserId ?? '')?.id !== job.options.ownerId;
+      if (!room || room.size === 0 || ownerGone) {
+        this.#logger.info({ job: job.id, room: job.options.roomKey }, ownerGone ? 'media job ends: its user left' : 'media job ends: the room is empty');
+        this.#jobs.delete(job.id);
+        void job.stop();
+        continue;
+      }
+      job.reconcile(room);
+    }
+    const rooms = [...this.#rooms.rooms()];
+    for (const watcher of this.#watchers) {
+      try {
+        watcher(rooms);
+      } catch (error) {
+        this.#logger.error({ err: error }, 'room watcher failed');
+      }
+    }
+  }
+
+  /** Stops one job. */
+  async stop(jobId: string): Promise<boolean> {
+    const job = this.#jobs.get(jobId);
+    if (!job) return false;
+    this.#jobs.delete(jobId);
+    await job.stop();
+    return true;
+  }
+
+  /** Stops every job (server shutdown). */
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    const jobs = [...this.#jobs.values()];
+    this.#jobs.clear();
+    await Promise.all(jobs.map((job) => job.stop()));
+  }
+}

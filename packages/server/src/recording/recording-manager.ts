@@ -1,0 +1,158 @@
+import { FLAG } from '@conclave/protocol';
+import type { Logger } from 'pino';
+import type { AppConfig, MediaConfig } from '../config/config.js';
+import type { JobManager } from '../jobs/job-manager.js';
+import type { PadLayout } from '../jobs/job-process.js';
+import type { JobInput, MediaJob } from '../jobs/media-job.js';
+import type { Participant } from '../room/participant.js';
+import type { Room } from '../room/room.js';
+import { RecordingFiles } from './recording-files.js';
+
+/** A recording mode: per app in the configuration, or per room from the admin API. */
+export type RecordingMode = 'mixed' | 'per-stream';
+
+/** The mixed recording's picture: 640×360 at 15 fps, a grid of every user with video. */
+const MIX = { width: 640, height: 360, fps: 15, videoBitrate: 900, gop: 2, audioBitrate: 64, audioSampleRate: 48000, audioChannels: 1 as const, background: 0 };
+/** A per-stream recording keeps the stream's own video; only audio is encoded (opus → AAC). */
+const RELAY = { ...MIX, kind: 'relay' as const };
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** A grid of `n` equal cells filling the picture, in join order. */
+export function gridLayout(n: number, width: number, height: number): PadLayout[] {
+  const cols = Math.ceil(Math.sqrt(n));
+  const rows = Math.ceil(n / cols);
+  const w = Math.floor(width / cols);
+  const h = Math.floor(height / rows);
+  return Array.from({ length: n }, (_, i) => ({ x: (i % cols) * w, y: Math.floor(i / cols) * h, w, h, z: 1, fill: 1 as const, visible: true }));
+}
+
+/**
+ * Records rooms to MP4 in the recordings folder: the room's mix (one file per room session, a grid of every
+ * user with video and everyone's audio, updated live as users come and go) or one file per published stream.
+ * Started by the app's `recording` setting or by the admin API; a mixed recording ends when the room
+ * empties, a per-stream one when its user unpublishes or leaves. Old files are deleted after the retention.
+ */
+export class RecordingManager {
+  readonly files: RecordingFiles;
+  readonly #jobs: JobManager;
+  readonly #apps: Map<number, AppConfig>;
+  readonly #logger: Logger;
+  readonly #media: MediaConfig;
+  /** Rooms the admin API started recording, with the mode and record id. */
+  readonly #forced = new Map<string, { mode: RecordingMode; recordId?: string }>();
+  /** Jobs being started (so a tick does not start the same one twice). */
+  readonly #starting = new Set<string>();
+  /** The inputs each mixed recording last got (a change re-lays the grid). */
+  readonly #signatures = new Map<string, string>();
+  readonly #purgeTimer: ReturnType<typeof setInterval>;
+
+  constructor(parts: { jobs: JobManager; apps: AppConfig[]; media: MediaConfig; logger: Logger }) {
+    this.#jobs = parts.jobs;
+    this.#apps = new Map(parts.apps.map((app) => [app.sdkAppId, app]));
+    this.#logger = parts.logger;
+    this.#media = parts.media;
+    this.files = new RecordingFiles(parts.media.recordingPath);
+    parts.jobs.watch((rooms) => this.#tick(rooms));
+    const purge = () => {
+      const removed = this.files.purge(Date.now() - this.#media.recordingRetentionDays * 24 * 3600 * 1000);
+      if (removed > 0) this.#logger.info({ removed }, 'old recordings deleted');
+    };
+    purge();
+    this.#purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+    this.#purgeTimer.unref();
+  }
+
+  /** Starts recording a room now (admin API); it goes on until the room empties. */
+  startRoom(room: Room, mode: RecordingMode, recordId?: string): void {
+    this.#forced.set(room.key, { mode, recordId });
+    this.#tick([room]);
+  }
+
+  /** Jobs of a room that record. */
+  jobsOf(roomKey: string): MediaJob[] {
+    return this.#jobs.find((job) => job.options.roomKey === roomKey && job.options.kind.startsWith('record-'));
+  }
+
+  #mode(room: Room): { mode: RecordingMode; recordId?: string } | undefined {
+    const forced = this.#forced.get(room.key);
+    if (forced) return forced;
+    const setting = this.#apps.get(room.sdkAppId)?.recording;
+    return setting && setting !== 'off' ? { mode: setting } : undefined;
+  }
+
+  #tick(rooms: Room[]): void {
+    const live = new Set(rooms.map((room) => room.key));
+    for (const id of this.#signatures.keys()) if (!this.#jobs.get(id)) this.#signatures.delete(id);
+    for (const key of this.#forced.keys()) if (!live.has(key)) this.#forced.delete(key);
+    for (const room of rooms) {
+      const wanted = this.#mode(room);
+      if (!wanted || room.size === 0) continue;
+      if (wanted.mode === 'mixed') this.#mixed(room, wanted.recordId);
+      else this.#perStream(room, wanted.recordId);
+    }
+  }
+
+  #publishers(room: Room): Participant[] {
+    return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
+  }
+
+  #mixInputs(room: Room): JobInput[] {
+    const publishers = this.#publishers(room);
+    const withVideo = publishers.filter((p) => p.flag & FLAG.VIDEO);
+    const cells = gridLayout(withVideo.length, MIX.width, MIX.height);
+    const inputs: JobInput[] = withVideo.map((p, i) => ({ userId: p.userId, stream: 'main', video: true, audio: true, layout: cells[i] }));
+    for (const p of publishers) if (!(p.flag & FLAG.VIDEO)) inputs.push({ userId: p.userId, stream: 'main', video: false, audio: true });
+    return inputs;
+  }
+
+  #mixed(room: Room, recordId?: string): void {
+    const key = `mix:${room.key}`;
+    const inputs = this.#mixInputs(room);
+    const job = this.jobsOf(room.key).find((j) => j.options.kind === 'record-mix');
+    if (job) {
+      const signature = JSON.stringify(inputs);
+      if (this.#signatures.get(job.id) !== signature) {
+        this.#signatures.set(job.id, signature);
+        void job.setInputs(inputs);
+      }
+      return;
+    }
+    if (inputs.length === 0 || this.#starting.has(key)) return;
+    const meta = { recordId: recordId ?? room.ref, roomRef: room.ref, kind: 'mixed' as const, startedAt: Date.now() };
+    this.#start(key, {
+      kind: 'record-mix', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref,
+      spec: { kind: 'mix', ...MIX }, inputs, outputs: (run) => [{ type: 'file', path: this.files.path(room.sdkAppId, meta, run) }],
+    });
+  }
+
+  #perStream(room: Room, recordId?: string): void {
+    const jobs = this.jobsOf(room.key).filter((j) => j.options.kind === 'record-stream');
+    for (const p of this.#publishers(room)) {
+      const key = `stream:${p.id}`;
+      if (jobs.some((j) => j.options.ownerId === p.id) || this.#starting.has(key)) continue;
+      const meta = { recordId: recordId ?? room.ref, roomRef: room.ref, kind: 'stream' as const, userId: p.userId, startedAt: Date.now() };
+      this.#start(key, {
+        kind: 'record-stream', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, ownerId: p.id, ownerUserId: p.userId,
+        spec: RELAY, inputs: [{ userId: p.userId, stream: 'main', video: true, audio: true }],
+        outputs: (run) => [{ type: 'file', path: this.files.path(room.sdkAppId, meta, run) }],
+      });
+    }
+    // A user who stopped publishing: the recording of that stream ends (a new publish starts a new file).
+    for (const job of jobs) {
+      const owner = room.get(job.options.ownerUserId ?? '');
+      if (owner && owner.id === job.options.ownerId && (owner.flag & (FLAG.VIDEO | FLAG.AUDIO)) === 0) void this.#jobs.stop(job.id);
+    }
+  }
+
+  #start(key: string, options: Parameters<JobManager['start']>[0]): void {
+    this.#starting.add(key);
+    this.#jobs.start(options).then(
+      (job) => this.#logger.info({ job: job.id, room: options.roomKey, kind: options.kind }, 'recording started'),
+      (error: unknown) => this.#logger.warn({ err: error, room: options.roomKey }, 'recording failed to start'),
+    ).finally(() => this.#starting.delete(key));
+  }
+
+  close(): void {
+    clearInterval(this.#purgeTimer);
+  }
+}
