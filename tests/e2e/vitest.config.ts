@@ -12,12 +12,11 @@ import { defineConfig } from 'vitest/config';
 const FAULT_FILES = ['src/resilience.e2e.ts', 'src/recovery.e2e.ts'];
 /**
  * Files whose subject does not depend on the media engine (the SDK's plugins and packaging, the demo, TLS,
- * cluster bookkeeping) or that need what only the embedded engine has (RTP forwarding to media jobs):
- * they run in the embedded project only.
+ * cluster bookkeeping): they run in the embedded project only.
  */
 const EMBEDDED_ONLY = [
   'src/npm-pack.e2e.ts', 'src/plugins-*.e2e.ts', 'src/video-effects-*.e2e.ts', 'src/demo*.e2e.ts', 'src/network-tls.e2e.ts',
-  'src/cluster-admin.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/cdn-streaming.e2e.ts', 'src/recording-mixed.e2e.ts',
+  'src/cluster-admin.e2e.ts', 'src/cluster-draining.e2e.ts',
 ];
 const ENGINES = (process.env.CONCLAVE_E2E_ENGINE ? [process.env.CONCLAVE_E2E_ENGINE] : ['embedded', 'janus']);
 

@@ -102,7 +102,11 @@ export function janusWebSocketConfig(o: JanusConfigOptions): string {
   ].join('\n');
 }
 
-/** VideoRoom: no static rooms (we create private ones per Conclave room), string ids off. */
+/**
+ * VideoRoom: no static rooms (we create private ones per Conclave room), string ids off. No admin_key, so
+ * neither room creation nor `rtp_forward` (lock_rtp_forward) asks for one: the API is loopback-only and
+ * guarded by the API secret, and media jobs need `rtp_forward` (see janus-forwarder.ts).
+ */
 export function janusVideoRoomConfig(): string {
   return 'general: { }\n';
 }

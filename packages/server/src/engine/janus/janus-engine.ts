@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import { DataLinks } from '../data-links.js';
 import type { PeerNetworkOptions } from '../embedded/peer-factory.js';
-import type { DownlinkMids, DownlinkNegotiator, EngineStats, ForwardWants, MediaEngine } from '../media-engine.js';
+import type { DownlinkMids, DownlinkNegotiator, EngineStats, ForwardWants, MediaEngine, RtpForward, RtpForwardTargets } from '../media-engine.js';
 import { JanusClient } from './janus-client.js';
 import { JanusProcess, type JanusEndpoint } from './janus-process.js';
 import { JanusPublisher } from './janus-publisher.js';
 import { JanusRooms } from './janus-rooms.js';
 import { JanusDownlink } from './janus-downlink.js';
+import { JanusForwards } from './janus-forwarder.js';
 
 /** How to reach Janus: spawn one (default) or attach to a running one. */
 export interface JanusEngineOptions {
@@ -54,6 +55,8 @@ export class JanusEngine implements MediaEngine {
   /** Each subscriber's one downlink. */
   readonly #downlinks = new Map<string, JanusDownlink>();
   readonly #dataLinks: DataLinks;
+  /** Feeds to media jobs (VideoRoom RTP forwarders), re-issued on each new publisher. */
+  readonly #forwards = new JanusForwards();
   #closed = false;
 
   private constructor(options: JanusEngineOptions) {
@@ -100,6 +103,7 @@ export class JanusEngine implements MediaEngine {
     this.#client = undefined;
     this.#options.logger.error({ publishers: this.#publishers.size, downlinks: this.#downlinks.size }, 'lost the Janus session; media links must be negotiated again');
     this.#publishers.clear();
+    this.#forwards.forgetAll();
     this.#downlinks.clear();
     this.#rooms.clear();
     if (this.#process || this.#closed) return; // the supervisor restarts it and calls #connect
@@ -136,6 +140,7 @@ export class JanusEngine implements MediaEngine {
       const { publisher, answer } = await JanusPublisher.join(client, room, this.#rooms.nextFeedId(), offerSdp);
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
+      this.#forwards.setPublisher(participantId, publisher);
       const refresh = () => Promise.all([...this.#downlinks.values()].map((d) => d.refresh(participantId, publisher).catch(() => undefined)));
       publisher.onMediaChange(() => void refresh());
       // Make before break: subscribers move to the new feed before the old one leaves.
@@ -152,6 +157,7 @@ export class JanusEngine implements MediaEngine {
   unpublish(participantId: string): void {
     this.#publishers.get(participantId)?.close();
     this.#publishers.delete(participantId);
+    this.#forwards.setPublisher(participantId, undefined);
   }
 
   /** The source's publisher, waiting (bounded) for a publish in progress or about to come. */
@@ -214,7 +220,16 @@ export class JanusEngine implements MediaEngine {
     return this.#dataLinks.send(participantId, data);
   }
 
+  /**
+   * Feeds the participant's audio and main or auxiliary video to a media job through VideoRoom RTP forwarders
+   * (H264 and opus only), from its current publisher and every later one; see JanusForward.
+   */
+  forwardRtp(participantId: string, targets: RtpForwardTargets): RtpForward {
+    return this.#forwards.add(participantId, targets, this.#publishers.get(participantId));
+  }
+
   removeParticipant(participantId: string): void {
+    this.#forwards.remove(participantId);
     this.unpublish(participantId);
     this.#dataLinks.close(participantId);
     this.resetDownlink(participantId);

@@ -10,6 +10,8 @@ const SLOTS: readonly SourceSlot[] = ['audio', 'video', 'small', 'aux'];
 interface StreamInfo {
   mindex?: number;
   mid?: string;
+  /** The codec Janus negotiated on the m-line ('opus', 'h264', 'vp8'). */
+  codec?: string;
 }
 
 /**
@@ -19,18 +21,20 @@ interface StreamInfo {
  */
 export class JanusPublisher {
   readonly mids: Partial<Record<SourceSlot, string>> = {};
+  /** The codec Janus negotiated per slot, when it said (media jobs take only H264 and opus). */
+  readonly codecs: Partial<Record<SourceSlot, string>> = {};
   readonly #receiving = new Set<string>();
   #onMediaChange: (() => void) | undefined;
   #up = false;
   readonly #upWaiters: (() => void)[] = [];
 
-  private constructor(readonly client: JanusClient, readonly handleId: number, readonly feedId: number) {}
+  private constructor(readonly client: JanusClient, readonly room: number, readonly handleId: number, readonly feedId: number) {}
 
   /** Joins `room` as publisher `feedId` with the client's offer; resolves to the publisher and the answer SDP. */
   static async join(client: JanusClient, room: number, feedId: number, offerSdp: string): Promise<{ publisher: JanusPublisher; answer: string }> {
     const events: { target?: JanusPublisher } = {};
     const handleId = await client.attach(VIDEOROOM, (event) => events.target?.handleEvent(event));
-    const publisher = new JanusPublisher(client, handleId, feedId);
+    const publisher = new JanusPublisher(client, room, handleId, feedId);
     events.target = publisher;
     try {
       const reply = await client.message(handleId, { request: 'joinandconfigure', ptype: 'publisher', room, id: feedId, audio: true, video: true },
@@ -71,6 +75,14 @@ export class JanusPublisher {
     this.#onMediaChange = listener;
   }
 
+  /**
+   * Asks the browser for a key frame on every video stream: a publisher `configure` with `keyframe: true`
+   * (Janus sends a PLI). Failures are ignored: the handle may be gone already.
+   */
+  requestKeyframe(): void {
+    this.client.message(this.handleId, { request: 'configure', keyframe: true }).catch(() => undefined);
+  }
+
   /** Leaves the room (its subscribers' streams go idle) and closes the handle. */
   close(): void {
     this.client.detach(this.handleId);
@@ -81,6 +93,7 @@ export class JanusPublisher {
     for (const stream of streams as StreamInfo[]) {
       const slot = stream.mindex !== undefined ? SLOTS[stream.mindex] : undefined;
       if (slot && stream.mid !== undefined) this.mids[slot] = stream.mid;
+      if (slot && typeof stream.codec === 'string') this.codecs[slot] = stream.codec.toLowerCase();
     }
   }
 
