@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { createSocket } from 'node:dgram';
+import { existsSync } from 'node:fs';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift';
 import { RTP_FORWARD_PAYLOAD_TYPE } from '../media-engine.js';
+import { JanusEngine } from './janus-engine.js';
 import { forwarderIds, forwardStreams, randomSsrc, rtpForwardRequest, stopRtpForwardRequest, type ForwardedPublisher } from './janus-forwarder.js';
 
 const ssrcs = { video: 1111, audio: 2222 };
@@ -38,4 +43,108 @@ describe('Janus RTP forwarding requests', () => {
   it('SSRCs are never 0 (Janus would keep the publisher\'s own)', () => {
     expect(Array.from({ length: 1000 }, randomSsrc).every((ssrc) => ssrc > 0 && ssrc <= 0xffffffff)).toBe(true);
   });
+});
+
+/** A client-like uplink: opus + three H264 video m-lines (main, small, aux), sendonly, as the SDK offers it. */
+async function h264Uplink(): Promise<{ pc: RTCPeerConnection; audio: RTCRtpTransceiver; video: RTCRtpTransceiver; offer: string }> {
+  const pc = new RTCPeerConnection({
+    iceUseIpv6: false,
+    codecs: {
+      audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
+      video: [new RTCRtpCodecParameters({
+        mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
+        parameters: 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1',
+      })],
+    },
+  });
+  const audio = pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' });
+  const video = pc.addTransceiver(new MediaStreamTrack({ kind: 'video' }), { direction: 'sendonly' });
+  for (let i = 0; i < 2; i++) pc.addTransceiver('video', { direction: 'sendonly' });
+  await pc.setLocalDescription(await pc.createOffer());
+  return { pc, audio, video, offer: pc.localDescription!.sdp };
+}
+
+/** Publishes an uplink and sends a packet per 20 ms on its audio and main video until the returned stop. */
+async function publishAndSend(engine: JanusEngine, participantId: string): Promise<{ pc: RTCPeerConnection; plis: () => number; stop: () => Promise<void> }> {
+  const uplink = await h264Uplink();
+  await uplink.pc.setRemoteDescription({ type: 'answer', sdp: await engine.publish(participantId, uplink.offer) });
+  let plis = 0;
+  uplink.video.sender.onRtcp.subscribe((rtcp) => { if (rtcp.type === 206) plis++; });
+  let seq = 0;
+  const timer = setInterval(() => {
+    seq++;
+    // An IDR NAL header and a few bytes: Janus forwards what it gets; the content does not matter here.
+    void uplink.video.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 1800, marker: true }), Buffer.from([0x65, 1, 2, 3])));
+    void uplink.audio.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 960, marker: false }), Buffer.from([0xf8, 0xff, 0xfe])));
+  }, 20);
+  return { pc: uplink.pc, plis: () => plis, stop: async () => { clearInterval(timer); await uplink.pc.close(); } };
+}
+
+/** Collects the RTP packets a media job's port receives. */
+async function jobPort(): Promise<{ port: number; packets: { pt: number; ssrc: number; at: number }[]; close: () => void }> {
+  const socket = createSocket('udp4');
+  const packets: { pt: number; ssrc: number; at: number }[] = [];
+  socket.on('message', (msg) => packets.push({ pt: msg[1] & 0x7f, ssrc: msg.readUInt32BE(8), at: Date.now() }));
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return { port: socket.address().port, packets, close: () => socket.close() };
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`${what}: not in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus)', () => {
+  let engine: JanusEngine;
+  const cleanups: (() => unknown)[] = [];
+
+  beforeAll(async () => {
+    engine = await JanusEngine.start({ iceAddress: '127.0.0.1', logger: pino({ level: 'silent' }) });
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    await engine?.close();
+  });
+
+  it('a feed set up before the participant publishes carries its audio and video with the job payload types and one SSRC per stream, across a republish; key frames are asked of the publisher; stop is idempotent', async () => {
+    engine.placeParticipant('carol', 'room-fwd');
+    const video = await jobPort();
+    const audio = await jobPort();
+    cleanups.push(video.close, audio.close);
+    const forward = engine.forwardRtp('carol', { stream: 'main', videoPort: video.port, audioPort: audio.port });
+
+    const first = await publishAndSend(engine, 'carol');
+    cleanups.push(first.stop);
+    await waitFor(() => video.packets.length > 10 && audio.packets.length > 10, 15_000, 'forwarded packets');
+    expect(new Set(video.packets.map((p) => p.pt))).toEqual(new Set([RTP_FORWARD_PAYLOAD_TYPE.video]));
+    expect(new Set(audio.packets.map((p) => p.pt))).toEqual(new Set([RTP_FORWARD_PAYLOAD_TYPE.audio]));
+    const ssrcs = { video: video.packets[0].ssrc, audio: audio.packets[0].ssrc };
+    expect(new Set(video.packets.map((p) => p.ssrc)).size).toBe(1);
+    expect(ssrcs.video).not.toBe(ssrcs.audio);
+
+    // A key-frame request reaches the publisher as a PLI (VideoRoom publisher configure with keyframe: true).
+    await waitFor(() => first.plis() > 0, 10_000, 'the PLI asked for when the forwarders start');
+    const before = first.plis();
+    forward.requestKeyframe();
+    await waitFor(() => first.plis() > before, 10_000, 'a PLI after requestKeyframe');
+
+    // Republish (a new uplink, a new publisher handle): packets flow again with the same SSRCs.
+    await first.stop();
+    const second = await publishAndSend(engine, 'carol');
+    cleanups.push(second.stop);
+    const mark = Date.now();
+    await waitFor(() => video.packets.filter((p) => p.at > mark).length > 10 && audio.packets.filter((p) => p.at > mark).length > 10, 15_000, 'packets after republish');
+    expect(new Set(video.packets.filter((p) => p.at > mark).map((p) => p.ssrc))).toEqual(new Set([ssrcs.video]));
+    expect(new Set(audio.packets.filter((p) => p.at > mark).map((p) => p.ssrc))).toEqual(new Set([ssrcs.audio]));
+
+    // Stopped (twice: idempotent) while the publisher still sends: the job's ports go quiet.
+    forward.stop();
+    forward.stop();
+    const quiet = (packets: { at: number }[]) => Date.now() - (packets.at(-1)?.at ?? 0) > 1000;
+    await waitFor(() => quiet(video.packets) && quiet(audio.packets), 5000, 'silence after stop');
+  }, 60_000);
 });
