@@ -164,7 +164,7 @@ export class JobProcess {
   }
 
   /** Ends the streams cleanly (files finalised); kills the process if it has not ended after `graceMs`. */
-  async stop(graceMs = 15_000): Promise<void> {
+  async stop(graceMs = 6000): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
     this.#send({ cmd: 'stop' });
     const timer = setTimeout(() => this.#child.kill('SIGKILL'), graceMs);
