@@ -4,12 +4,17 @@ import { defineConfig } from 'vitest/config';
  * Real-browser scenarios, once per media engine (embedded and janus; CONCLAVE_E2E_ENGINE=<one> runs
  * only that one). Generous bounds; every wait is on a condition.
  *
- * Scheduling (two cores): the ordinary files of both engines run first, two files at a time (each file
- * starts its own server on free ports, so they never meet). The fault files (resilience, recovery)
- * use fixed network-namespace names and root iptables: they run afterwards, one file at a time, one
- * engine after the other, never beside anything else.
+ * Scheduling (two cores; run-e2e.mjs runs the phases): the light files of both engines first, two files
+ * at a time (each file starts its own server on free ports, so they never meet); then the heavy files
+ * (many pages, GPU effects, media jobs, several nodes) one at a time, so a loaded machine does not starve
+ * their media; then the fault files (resilience, recovery), which use fixed network-namespace names and
+ * root iptables, one at a time, never beside anything else.
  */
 const FAULT_FILES = ['src/resilience.e2e.ts', 'src/recovery.e2e.ts'];
+const HEAVY_FILES = [
+  'src/media-plane.e2e.ts', 'src/cluster-nodes.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-effects-*.e2e.ts',
+  'src/cdn-streaming.e2e.ts', 'src/recording-mixed.e2e.ts',
+];
 /**
  * Files whose subject does not depend on the media engine (the SDK's plugins and packaging, the demo, TLS,
  * cluster bookkeeping): they run in the embedded project only.
@@ -20,6 +25,14 @@ const EMBEDDED_ONLY = [
 ];
 const ENGINES = (process.env.CONCLAVE_E2E_ENGINE ? [process.env.CONCLAVE_E2E_ENGINE] : ['embedded', 'janus']);
 
+/** One project: the `include` files of `engine`, named `<engine>-<kind>` (run-e2e.mjs runs each kind in its own phase). */
+function project(engine: string, kind: 'light' | 'heavy' | 'faults', include: string[], exclude: string[]) {
+  return {
+    extends: true as const,
+    test: { name: `${engine}-${kind}`, include, exclude, env: { CONCLAVE_E2E_ENGINE: engine } },
+  };
+}
+
 export default defineConfig({
   test: {
     testTimeout: 120_000,
@@ -27,27 +40,13 @@ export default defineConfig({
     environment: 'node',
     maxWorkers: Number(process.env.CONCLAVE_E2E_WORKERS ?? 2),
     minWorkers: 1,
-    projects: ENGINES.flatMap((engine, index) => [
-      {
-        extends: true,
-        test: {
-          name: engine,
-          include: ['src/**/*.e2e.ts'],
-          exclude: engine === 'embedded' ? FAULT_FILES : [...FAULT_FILES, ...EMBEDDED_ONLY],
-          env: { CONCLAVE_E2E_ENGINE: engine },
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: `${engine}-faults`,
-          include: FAULT_FILES,
-          env: { CONCLAVE_E2E_ENGINE: engine },
-          fileParallelism: false,
-          sequence: { groupOrder: 1 + index },
-        },
-      },
-    ]),
+    projects: ENGINES.flatMap((engine) => {
+      const notHere = engine === 'embedded' ? [] : EMBEDDED_ONLY;
+      return [
+        project(engine, 'light', ['src/**/*.e2e.ts'], [...FAULT_FILES, ...HEAVY_FILES, ...notHere]),
+        project(engine, 'heavy', HEAVY_FILES, notHere),
+        project(engine, 'faults', FAULT_FILES, []),
+      ];
+    }),
   },
 });

@@ -197,9 +197,10 @@ export class LocalVideo {
 
   /**
    * Builds the track others receive: the image of mute-with-URL, the effect pipeline's output (mirrored
-   * inside it), or the camera mirrored for 'publish'/'both'.
+   * inside it), or the camera mirrored for 'publish'/'both'. Returns the track it replaces: the caller stops
+   * it once the senders have moved to the new one (stopping it earlier would freeze what others see).
    */
-  async #derive(fn: string): Promise<void> {
+  async #derive(fn: string): Promise<DerivedTrack | undefined> {
     let next: DerivedTrack | undefined;
     const mirror = mirrorParts(this.#mirror).publish;
     if (typeof this.#mute === 'string') {
@@ -215,7 +216,21 @@ export class LocalVideo {
     const shown = this.#processed && next ? next.track : this.track;
     if (this.#player && this.#player.track !== shown) this.#player.setTrack(shown);
     this.#player?.update({ mirror: this.#previewMirror() });
-    if (old) setTimeout(() => old.stop(), 500); // after the senders moved to the new track
+    return old;
+  }
+
+  /** Derives the sent track again and moves the senders to it, then stops the one it replaced. */
+  async #rederive(fn: string): Promise<void> {
+    await this.#resend(await this.#derive(fn));
+  }
+
+  /** Moves the senders to the current track, then stops `old` (the derived track they sent before). */
+  async #resend(old: DerivedTrack | undefined): Promise<void> {
+    try {
+      await this.#replaceSent();
+    } finally {
+      old?.stop();
+    }
   }
 
   /**
@@ -235,8 +250,7 @@ export class LocalVideo {
   async setProcessor(processor: TrackProcessor | undefined, fn: string): Promise<void> {
     if (processor === this.#processor) return;
     this.#processor = processor;
-    await this.#derive(fn);
-    await this.#replaceSent();
+    await this.#rederive(fn);
   }
 
   #encoding() {
@@ -275,8 +289,7 @@ export class LocalVideo {
     this.track = track;
     this.#ownsTrack = owns;
     this.#player?.setTrack(track);
-    await this.#derive(fn); // moves the preview to the processed track when effects are on
-    await this.#replaceSent();
+    await this.#rederive(fn); // moves the preview to the processed track when effects are on
   }
 
   async #replaceSent(): Promise<void> {
@@ -334,13 +347,14 @@ export class LocalVideo {
     const muteBefore = this.#mute;
     if (config.mute !== undefined) this.#mute = config.mute;
     if (mirrorParts(this.#mirror).publish !== mirrorBefore || (typeof muteBefore === 'string' || typeof this.#mute === 'string') && muteBefore !== this.#mute) {
+      let old: DerivedTrack | undefined;
       try {
-        await this.#derive(fn);
+        old = await this.#derive(fn);
       } catch (error) {
         this.#mute = muteBefore; // e.g. 'load image failed': keep publishing what was published
         throw error;
       }
-      await this.#replaceSent();
+      await this.#resend(old);
     }
     if (config.publish !== undefined && config.publish !== this.#publish) {
       this.#publish = config.publish;

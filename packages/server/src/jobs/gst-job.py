@@ -129,7 +129,9 @@ for i, output in enumerate(SPEC['outputs']):
         rtmp_sinks.append(sink)
         chain(pipeline, mux, sink)
     else:
-        mux = make('mp4mux', faststart=False)
+        # Fragmented MP4 (moov first, a fragment a second): a job killed before its EOS finishes (a crash,
+        # a stop under heavy load) still leaves a playable file up to its last fragment.
+        mux = make('mp4mux', faststart=False, fragment_duration=1000)
         sink = make('filesink', location=output['path'], sync=False)
         file_outputs.append(sink)
         chain(pipeline, mux, sink)

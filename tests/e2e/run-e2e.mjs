@@ -1,0 +1,21 @@
+// Runs the e2e suite in three phases (see vitest.config.ts): the ordinary files two at a time, then the
+// heavy files one at a time, then the fault files one at a time. vitest's projects share one worker pool,
+// so a project cannot run alone beside others; separate runs can. Arguments (file filters, -t …) go to
+// every phase; every phase runs even when one fails, and the exit code says whether all passed.
+import { spawnSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const phases = [
+  { project: '*-light', workers: process.env.CONCLAVE_E2E_WORKERS ?? '2' },
+  { project: '*-heavy', workers: '1' },
+  { project: '*-faults', workers: '1' },
+];
+let failed = false;
+for (const { project, workers } of phases) {
+  const started = Date.now();
+  const run = spawnSync('npx', ['vitest', 'run', '--config', 'vitest.config.ts', '--project', project,
+    `--maxWorkers=${workers}`, '--minWorkers=1', '--passWithNoTests', ...args], { stdio: 'inherit' });
+  process.stdout.write(`[e2e] ${project}: ${run.status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  if (run.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
