@@ -45,15 +45,15 @@ describe('Janus RTP forwarding requests', () => {
   });
 });
 
-/** A client-like uplink: opus + three H264 video m-lines (main, small, aux), sendonly, as the SDK offers it. */
-async function h264Uplink(): Promise<{ pc: RTCPeerConnection; audio: RTCRtpTransceiver; video: RTCRtpTransceiver; offer: string }> {
+/** A client-like uplink: opus + three video m-lines of one codec (main, small, aux), sendonly, as the SDK offers it. */
+async function uplink(videoCodec: 'H264' | 'VP8'): Promise<{ pc: RTCPeerConnection; audio: RTCRtpTransceiver; video: RTCRtpTransceiver; offer: string }> {
   const pc = new RTCPeerConnection({
     iceUseIpv6: false,
     codecs: {
       audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
       video: [new RTCRtpCodecParameters({
-        mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
-        parameters: 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1',
+        mimeType: `video/${videoCodec}`, clockRate: 90000, rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
+        ...(videoCodec === 'H264' ? { parameters: 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1' } : {}),
       })],
     },
   });
@@ -65,19 +65,19 @@ async function h264Uplink(): Promise<{ pc: RTCPeerConnection; audio: RTCRtpTrans
 }
 
 /** Publishes an uplink and sends a packet per 20 ms on its audio and main video until the returned stop. */
-async function publishAndSend(engine: JanusEngine, participantId: string): Promise<{ pc: RTCPeerConnection; plis: () => number; stop: () => Promise<void> }> {
-  const uplink = await h264Uplink();
-  await uplink.pc.setRemoteDescription({ type: 'answer', sdp: await engine.publish(participantId, uplink.offer) });
+async function publishAndSend(engine: JanusEngine, participantId: string, videoCodec: 'H264' | 'VP8' = 'H264'): Promise<{ pc: RTCPeerConnection; plis: () => number; stop: () => Promise<void> }> {
+  const up = await uplink(videoCodec);
+  await up.pc.setRemoteDescription({ type: 'answer', sdp: await engine.publish(participantId, up.offer) });
   let plis = 0;
-  uplink.video.sender.onRtcp.subscribe((rtcp) => { if (rtcp.type === 206) plis++; });
+  up.video.sender.onRtcp.subscribe((rtcp) => { if (rtcp.type === 206) plis++; });
   let seq = 0;
   const timer = setInterval(() => {
     seq++;
     // An IDR NAL header and a few bytes: Janus forwards what it gets; the content does not matter here.
-    void uplink.video.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 1800, marker: true }), Buffer.from([0x65, 1, 2, 3])));
-    void uplink.audio.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 960, marker: false }), Buffer.from([0xf8, 0xff, 0xfe])));
+    void up.video.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 1800, marker: true }), Buffer.from([0x65, 1, 2, 3])));
+    void up.audio.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 960, marker: false }), Buffer.from([0xf8, 0xff, 0xfe])));
   }, 20);
-  return { pc: uplink.pc, plis: () => plis, stop: async () => { clearInterval(timer); await uplink.pc.close(); } };
+  return { pc: up.pc, plis: () => plis, stop: async () => { clearInterval(timer); await up.pc.close(); } };
 }
 
 /** Collects the RTP packets a media job's port receives. */
@@ -147,4 +147,17 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus
     const quiet = (packets: { at: number }[]) => Date.now() - (packets.at(-1)?.at ?? 0) > 1000;
     await waitFor(() => quiet(video.packets) && quiet(audio.packets), 5000, 'silence after stop');
   }, 60_000);
+
+  it('a VP8 publisher\'s video is not forwarded (jobs decode H264 only); its audio is', async () => {
+    engine.placeParticipant('dave', 'room-fwd');
+    const video = await jobPort();
+    const audio = await jobPort();
+    cleanups.push(video.close, audio.close);
+    const forward = engine.forwardRtp('dave', { stream: 'main', videoPort: video.port, audioPort: audio.port });
+    cleanups.push(() => forward.stop());
+    const vp8 = await publishAndSend(engine, 'dave', 'VP8');
+    cleanups.push(vp8.stop);
+    await waitFor(() => audio.packets.length > 50, 15_000, 'forwarded audio');
+    expect(video.packets).toHaveLength(0);
+  }, 30_000);
 });
