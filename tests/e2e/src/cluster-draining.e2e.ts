@@ -73,15 +73,13 @@ describe('cluster: draining on SIGTERM', () => {
   it('an overloaded node (more users than its CPU serves) exits within its forced-exit time after SIGTERM', async () => {
     const node = nodes.find((n) => n.cli.running)!;
     const pages: Page[] = [];
-    const count = Number(process.env.E2E_OVERLOAD_USERS ?? 8);
-    let joined = 0;
-    for (let i = 0; i < count; i++) {
-      const page = await node.app.open(browser.context);
-      pages.push(page);
-      // Scheduling may place the room on the node itself only: the other node is gone after the first test.
-      // The point is a node past its CPU: some joins may time out there, which is part of the picture.
-      if ((await join(page, node.cli, `o${i}`, { roomId: 9400 }, { profile: '720p' })).ok) joined++;
-    }
+    const count = Number(process.env.E2E_OVERLOAD_USERS ?? 6);
+    for (let i = 0; i < count; i++) pages.push(await node.app.open(browser.context));
+    // All at once, at 720p: the node (which shares this machine's two cores with the browsers) is past its
+    // CPU. Some joins may time out there, which is part of the picture. Scheduling may place the room on
+    // the node itself only: the other node is gone after the first test.
+    const results = await Promise.all(pages.map((page, i) => join(page, node.cli, `o${i}`, { roomId: 9400 }, { profile: '720p' })));
+    const joined = results.filter((result) => result.ok).length;
     expect(joined).toBeGreaterThan(count / 2);
     const mostSeen = async () => Math.max(...await Promise.all(pages.map(async (page) => userIds(await eventsOf(page, 'remote-video-available')).length)));
     await expect.poll(mostSeen, { timeout: 60_000 }).toBeGreaterThan(joined / 2);
@@ -89,7 +87,7 @@ describe('cluster: draining on SIGTERM', () => {
     const { ms } = await node.cli.stopWith('SIGTERM');
     expect(ms).toBeLessThan(FORCED_EXIT_MS);
     for (const page of pages) await page.close();
-  });
+  }, 240_000);
 });
 
 /** Watches every other user of the overload room (best effort: an overloaded page may lag). */

@@ -57,11 +57,14 @@ export function grabFrame(input: string, width: number, height: number, options:
 /** `seconds` of decoded audio (mono, 48 kHz, s16) of a stream or file. */
 export async function grabAudio(input: string, seconds: number): Promise<Int16Array> {
   const bytes = Math.round(seconds * 48000) * 2;
-  const buf = await collect('ffmpeg', ['-v', 'error', '-i', input, '-vn', '-ac', '1', '-ar', '48000', '-f', 's16le', '-t', String(seconds), '-'], bytes, seconds * 1000 + 20_000);
+  const buf = await collect('ffmpeg', ['-v', 'error', '-i', input, '-vn', '-ac', '1', '-ar', '48000', '-f', 's16le', '-t', String(seconds), '-'], bytes, seconds * 1000 + 20_000,
+    // ffmpeg's -t may end a few samples short of the exact duration (an audio frame boundary): allow 1 %.
+    Math.floor(bytes * 0.99));
   return new Int16Array(buf.buffer, buf.byteOffset, Math.floor(buf.length / 2));
 }
 
-function collect(cmd: string, args: string[], bytes: number, timeoutMs: number): Promise<Buffer> {
+/** Runs `cmd` and resolves with `bytes` of its output (at least `minBytes`), else rejects with its stderr. */
+function collect(cmd: string, args: string[], bytes: number, timeoutMs: number, minBytes = bytes): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
@@ -72,7 +75,7 @@ function collect(cmd: string, args: string[], bytes: number, timeoutMs: number):
     child.on('exit', () => {
       clearTimeout(timer);
       const all = Buffer.concat(chunks);
-      if (all.length >= bytes) resolve(all.subarray(0, bytes));
+      if (all.length >= minBytes) resolve(all.subarray(0, Math.min(bytes, all.length - (all.length % 2))));
       else reject(new Error(`${cmd} gave ${all.length} of ${bytes} bytes: ${stderr.trim()}`));
     });
   });
