@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf, type CallResult } from './harness/client-page.js';
-import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
+import { E2E_ENGINE, startTestServer, TEST_APP, type TestServer } from './harness/server.js';
 
 /** What the receiving page measures on its inbound video (getStats). */
 interface Inbound {
@@ -159,8 +159,9 @@ describe('local media in real Chromium', () => {
     const before = server.stats().receivedPackets?.small ?? 0;
     expect(await enter(alice, server, 'alice', roomId, { video: { option: { profile: '480p', small: true, qosPreference: 'clear' } } })).toEqual({ ok: true });
     expect(await enter(bob, server, 'bob', roomId)).toEqual({ ok: true });
-    // The server's small source receives frames from alice's uplink slot 2.
-    await expect.poll(() => (server.stats().receivedPackets?.small ?? 0) - before, { timeout: 15_000 }).toBeGreaterThan(50);
+    // The server's small source receives frames from alice's uplink slot 2 (the embedded engine counts them
+    // per slot; Janus does not report per-slot packets, and bob's 160x120 below shows it there).
+    if (E2E_ENGINE === 'embedded') await expect.poll(() => (server.stats().receivedPackets?.small ?? 0) - before, { timeout: 15_000 }).toBeGreaterThan(50);
     await expect.poll(async () => (await eventsOf(bob, 'remote-video-available')).length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(await watch(bob, 'alice', 'main', { small: true })).toMatchObject({ ok: true });
     // SPEC §3 default small stream: 160x120.

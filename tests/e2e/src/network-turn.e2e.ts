@@ -3,57 +3,16 @@
  * the server's scheduling hands out time-limited TURN credentials and forces relay for the app; both
  * pages' nominated candidate pairs are relay and media flows; an expired credential is refused by coturn.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixture.js';
 import { eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
 import { TEST_APP } from './harness/server.js';
+import { TurnServer } from './harness/turn-server.js';
 
 const SECRET = 'conclave-e2e-turn-static-secret';
-
-function freeUdpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = createSocket('udp4');
-    socket.once('error', reject);
-    socket.bind(0, '127.0.0.1', () => {
-      const { port } = socket.address();
-      socket.close(() => resolve(port));
-    });
-  });
-}
-
-/** coturn on loopback checking TURN REST credentials against a static secret (use-auth-secret). */
-async function startCoturn(): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freeUdpPort();
-  const child = spawn('turnserver', [
-    '-n', '--no-tls', '--no-dtls', '--listening-ip=127.0.0.1', `--listening-port=${port}`, '--relay-ip=127.0.0.1',
-    '--min-port=49401', '--max-port=49600', '--use-auth-secret', `--static-auth-secret=${SECRET}`, '--realm=conclave.test',
-    '--allow-loopback-peers', '--no-multicast-peers', '--no-cli', '--log-file=stdout', '--simple-log', '--pidfile=/dev/null',
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('coturn did not start in time')), 15_000);
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/Total General servers|IPv4. UDP listener opened/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`coturn exited with ${code}: ${output.slice(-2000)}`));
-    });
-  });
-  child.removeAllListeners('exit');
-  return { child, url: `turn:127.0.0.1:${port}?transport=udp` };
-}
 
 /** Candidate types of the nominated, succeeded pairs of every connected peer connection of a page. */
 const nominatedTypes = (page: Page) => page.evaluate(async () => {
@@ -86,11 +45,11 @@ const relayCandidates = (page: Page, server: RTCIceServer) => page.evaluate(asyn
 }, server);
 
 describe('TURN credentials from scheduling (coturn use-auth-secret)', () => {
-  let turn: { child: ChildProcess; url: string };
+  let turn: TurnServer;
   let fx: AppFixture;
 
   beforeAll(async () => {
-    turn = await startCoturn();
+    turn = await TurnServer.start({ kind: 'secret', secret: SECRET });
     fx = await startAppFixture({
       apps: [{ ...TEST_APP, iceTransportPolicy: 'relay' }],
       turn: { urls: [turn.url], secret: SECRET, ttlSeconds: 600 },
@@ -99,7 +58,7 @@ describe('TURN credentials from scheduling (coturn use-auth-secret)', () => {
 
   afterAll(async () => {
     await stopAppFixture(fx);
-    turn?.child.kill('SIGTERM');
+    await turn?.stop();
   });
 
   it('coturn with use-auth-secret; the app passes no turnServer; scheduling forces relay; both pages\' nominated pairs are relay and media flows; expired credentials are refused', async () => {

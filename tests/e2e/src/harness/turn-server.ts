@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './server-process.js';
 
@@ -18,8 +18,21 @@ function freeUdpPort(): Promise<number> {
 }
 
 /**
- * Debian's coturn on loopback with a long-term credential, started by the test and stopped after it.
- * Relaying to loopback peers is allowed, since the SFU is on this machine.
+ * The address coturn relays from: this machine's first external IPv4 interface when it has one. A TURN
+ * server relays from a routable address; Janus (libnice) answers no connectivity check coming from a
+ * loopback source, so a relay on 127.0.0.1 would reach the embedded engine only.
+ */
+function relayAddress(): string {
+  const external = Object.values(networkInterfaces()).flat().find((i) => i?.family === 'IPv4' && !i.internal);
+  return external?.address ?? '127.0.0.1';
+}
+
+/** How clients authenticate: coturn's long-term user (the default) or TURN REST credentials (use-auth-secret). */
+export type TurnAuth = { kind: 'user' } | { kind: 'secret'; secret: string };
+
+/**
+ * Debian's coturn listening on loopback, started by the test and stopped after it. Relaying to loopback
+ * peers is allowed, since the SFU is on this machine.
  */
 export class TurnServer {
   readonly #child: ChildProcess;
@@ -34,13 +47,15 @@ export class TurnServer {
     this.url = `turn:127.0.0.1:${port}?transport=udp`;
   }
 
-  static async start(): Promise<TurnServer> {
+  static async start(auth: TurnAuth = { kind: 'user' }): Promise<TurnServer> {
     const port = await freeUdpPort();
     const cliPort = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'conclave-turn-'));
     const child = spawn('turnserver', [
-      '-n', '--no-tls', '--no-dtls', '--listening-ip=127.0.0.1', `--listening-port=${port}`, '--relay-ip=127.0.0.1',
-      '--min-port=49160', '--max-port=49400', '--lt-cred-mech', '--user=conclave:conclave-turn-secret', '--realm=conclave.test',
+      '-n', '--no-tls', '--no-dtls', '--listening-ip=127.0.0.1', `--listening-port=${port}`, `--relay-ip=${relayAddress()}`,
+      // Separate relay ports per kind, so the two TURN tests could run side by side.
+      ...(auth.kind === 'secret' ? ['--min-port=49401', '--max-port=49600'] : ['--min-port=49160', '--max-port=49400']), '--realm=conclave.test',
+      ...(auth.kind === 'secret' ? ['--use-auth-secret', `--static-auth-secret=${auth.secret}`] : ['--lt-cred-mech', '--user=conclave:conclave-turn-secret']),
       '--allow-loopback-peers', '--no-multicast-peers', '--cli-port', String(cliPort), '--no-cli', `--pidfile=${join(dir, 'turn.pid')}`,
       `--userdb=${join(dir, 'turndb')}`, '--log-file=stdout', '--simple-log',
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -49,7 +64,7 @@ export class TurnServer {
       let output = '';
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
-        if (/Total General servers|relay 127\.0\.0\.1|IPv4. UDP listener opened/.test(output)) {
+        if (/Total General servers|IPv4. UDP listener opened/.test(output)) {
           clearTimeout(timer);
           resolve();
         }

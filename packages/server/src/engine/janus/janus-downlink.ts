@@ -11,6 +11,8 @@ const NOTHING: ForwardWants = { audio: false, bigVideo: false, smallVideo: false
 interface SubStream {
   mindex?: number;
   mid?: string;
+  feed_id?: number;
+  feed_mid?: string;
 }
 
 /** What one group's three m-lines carry now, as Janus was told. */
@@ -34,9 +36,9 @@ interface Group {
 /**
  * A subscriber's one downlink in a VideoRoom: one multistream subscriber handle whose streams come in
  * groups of three (audio, the big or small camera video, auxiliary video), one group per subscribed
- * source. A new subscription takes a free group and `switch`es it to the source's feed (no
- * renegotiation), or adds three streams with `subscribe`, for which Janus offers and the client
- * answers (sent back with `start`). What flows is set with `configure` (send on/off per stream), the
+ * source. A new subscription adds three streams with `subscribe` (Janus recycles m-lines whose feed left),
+ * for which Janus offers and the client answers (sent back with `start`); a republished source is
+ * `switch`ed to its new feed. What flows is set with `configure` (send on/off per stream), the
  * camera layer with `switch` (Janus asks the new layer for a key frame). `autoupdate` is off: when a
  * publisher leaves, its streams idle instead of Janus renegotiating on its own. Every request on the
  * handle is serialised.
@@ -76,12 +78,9 @@ export class JanusDownlink {
       existing.wants = wants;
       return this.#enqueue(() => this.#apply(existing)).then(() => existing.mids);
     }
-    const free = this.#groups.find((group) => group.sourceId === undefined);
-    if (free) {
-      Object.assign(free, { sourceId, publisher, wants });
-      this.#bySource.set(sourceId, free);
-      return this.#enqueue(() => this.#apply(free)).then(() => free.mids);
-    }
+    // A free group (its source left) is not `switch`ed to the new feed: on Janus 1.1.2 paused streams whose
+    // feed has left forward nothing after a switch (seen in the kick-and-rejoin e2e test). `subscribe` instead:
+    // Janus itself recycles m-lines that lost their feed, so the m-line count still does not grow with churn.
     const group: Group = { mids: { audio: '', video: '', aux: '' }, sourceId, publisher, wants, sent: { audio: true, video: true, aux: true, layer: 'video', feedId: publisher.feedId } };
     this.#bySource.set(sourceId, group);
     return new Promise<DownlinkMids>((resolve, reject) => {
@@ -96,7 +95,7 @@ export class JanusDownlink {
           throw new Error(`${(error as Error).message} (Janus replied ${JSON.stringify(reply.data).slice(0, 300)})`);
         });
         deferred.cancel();
-        this.#readMids(group, reply.data.streams);
+        this.#readMids(group, reply.data.streams, streams.map((s) => s.mid));
         this.#groups.push(group);
         const answer = negotiate(offer);
         resolve(group.mids);
@@ -186,14 +185,21 @@ export class JanusDownlink {
     return this.#client.message(this.#handleId, { request: 'subscribe', streams });
   }
 
-  /** The new group's mids: the last three streams Janus lists (in the order they were asked for). */
-  #readMids(group: Group, streams: unknown): void {
-    const list = (Array.isArray(streams) ? streams as SubStream[] : []).filter((s) => s.mid !== undefined)
-      .sort((a, b) => (a.mindex ?? 0) - (b.mindex ?? 0));
-    const known = new Set(this.#groups.flatMap((g) => [g.mids.audio, g.mids.video, g.mids.aux]));
-    const fresh = list.filter((s) => !known.has(s.mid!)).slice(-3);
-    if (fresh.length !== 3) throw new Error(`Janus listed ${fresh.length} new streams, not 3`);
-    group.mids = { audio: fresh[0].mid!, video: fresh[1].mid!, aux: fresh[2].mid! };
+  /**
+   * The new group's mids: the streams Janus lists for the feed mids asked for. Janus may recycle m-lines of
+   * free groups (their feed left); such a group is dropped, its m-lines now belong to the new one.
+   */
+  #readMids(group: Group, streams: unknown, asked: (string | undefined)[]): void {
+    const list = (Array.isArray(streams) ? streams as SubStream[] : [])
+      .filter((s) => s.mid !== undefined && s.feed_id === group.publisher.feedId);
+    const mids = asked.map((feedMid) => list.filter((s) => s.feed_mid === feedMid).at(-1)?.mid);
+    if (mids.some((mid) => mid === undefined)) throw new Error(`Janus listed ${mids.filter(Boolean).length} of the 3 streams asked for`);
+    group.mids = { audio: mids[0]!, video: mids[1]!, aux: mids[2]! };
+    const taken = new Set(mids);
+    for (let i = this.#groups.length - 1; i >= 0; i--) {
+      const old = this.#groups[i];
+      if ([old.mids.audio, old.mids.video, old.mids.aux].some((mid) => taken.has(mid))) this.#groups.splice(i, 1);
+    }
   }
 
   #layer(group: Group): Layer {
@@ -223,8 +229,12 @@ export class JanusDownlink {
     if (sent.video !== want.video) changes.push({ mid: group.mids.video, send: want.video });
     if (sent.aux !== want.aux) changes.push({ mid: group.mids.aux, send: want.aux });
     if (changes.length > 0) {
+      const resumed = (want.video && !sent.video) || (want.aux && !sent.aux);
       await this.#client.message(this.#handleId!, { request: 'configure', streams: changes });
       Object.assign(sent, want);
+      // Janus 1.1 asks for a key frame when it switches a stream, not when sending resumes: a video switched
+      // while paused (a reused m-line) would wait for the publisher's next key frame, which may never come.
+      if (resumed && active) publisher.requestKeyframe();
     }
   }
 }
