@@ -56,6 +56,8 @@ describe(`media plane (${E2E_ENGINE} engine)`, () => {
     for (let i = 1; i <= 11; i++) await watch(viewer, `pub-${i}`);
     await expect.poll(async () => (await renderedWidths(viewer)).filter((w) => w > 0).length, { timeout: 90_000, interval: 1000 }).toBe(11);
     for (const page of [viewer, ...publishers]) expect(await peerConnections(page)).toBeLessThanOrEqual(3);
+    // Twelve publishing pages would load the machine through the next test.
+    await Promise.all([viewer, ...publishers].map((page) => page.close()));
   }, 240_000);
 
   it.skipIf(E2E_ENGINE !== 'janus')('Janus killed with SIGKILL mid-call: both pages decode each other again with no app code and no remote-user-exit', async () => {
@@ -77,5 +79,6 @@ describe(`media plane (${E2E_ENGINE} engine)`, () => {
     }
     expect(janusChildPid()).not.toBe(pid);
     for (const page of [alice, bob]) expect(await eventsOf(page, 'remote-user-exit')).toEqual([]);
+    await Promise.all([alice.close(), bob.close()]);
   }, 180_000);
 });

@@ -143,9 +143,9 @@ export class JanusEngine implements MediaEngine {
       this.#forwards.setPublisher(participantId, publisher);
       const refresh = () => Promise.all([...this.#downlinks.values()].map((d) => d.refresh(participantId, publisher).catch(() => undefined)));
       publisher.onMediaChange(() => void refresh());
-      // Make before break: subscribers move to the new feed before the old one leaves.
-      await refresh();
-      old?.close();
+      // Make before break: subscribers move to the new feed before the old one leaves. Janus refuses a
+      // `switch` to a feed whose PeerConnection is not up yet ("No such feed"), so wait for it (bounded).
+      void publisher.whenUp(SOURCE_TIMEOUT_MS).then(refresh).catch(() => undefined).finally(() => old?.close());
       for (const resolve of this.#publisherWaiters.get(participantId)?.splice(0) ?? []) resolve();
       return answer;
     };
