@@ -1,4 +1,4 @@
-import { gunzipSync, strFromU8 } from 'fflate';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { log, setLevel } from './logger.js';
 import { encodeBody, LOG_UPLOAD, LogUploader, uploadUrl } from './upload.js';
@@ -10,13 +10,13 @@ describe('log upload', () => {
     setLevel(2, true);
   });
 
-  it('gzips bodies above 2800 characters only', () => {
-    const small = encodeBody({ timestamp: 1, sdkAppId: 1, userId: 'u', version: 'v', log: 'x'.repeat(100) }, LOG_UPLOAD.GZIP_ABOVE_CHARS);
+  it('gzips bodies above 2800 characters only', async () => {
+    const small = await encodeBody({ timestamp: 1, sdkAppId: 1, userId: 'u', version: 'v', log: 'x'.repeat(100) }, LOG_UPLOAD.GZIP_ABOVE_CHARS);
     expect(small.gzip).toBe(false);
     const body = { timestamp: 1, sdkAppId: 1, userId: 'u', version: 'v', log: 'line\n'.repeat(1000) };
-    const big = encodeBody(body, LOG_UPLOAD.GZIP_ABOVE_CHARS);
+    const big = await encodeBody(body, LOG_UPLOAD.GZIP_ABOVE_CHARS);
     expect(big.gzip).toBe(true);
-    expect(JSON.parse(strFromU8(gunzipSync(big.data as Uint8Array)))).toEqual(body);
+    expect(JSON.parse(gunzipSync(big.data as Uint8Array).toString())).toEqual(body);
   });
 
   it('the URL carries random, sdkappid and cmdtype', () => {
@@ -101,15 +101,15 @@ describe('failure-event upload and statistics beacon', () => {
     uploader.start({ origin: 'http://x/', sdkAppId: 7, userId: 'u', version: '5.10.1' });
     uploader.count(1);
     uploader.count(1);
-    uploader.sendBeacon();
+    await uploader.sendBeacon();
     expect(beacons).toHaveLength(1);
     expect(beacons[0].url).toBe('http://x/api/v1/stats');
-    const body = JSON.parse(strFromU8(gunzipSync(new Uint8Array(await beacons[0].body.arrayBuffer()))));
+    const body = JSON.parse(gunzipSync(new Uint8Array(await beacons[0].body.arrayBuffer())).toString());
     expect(body).toMatchObject({ sdkAppId: 7, userId: 'u', stats_count: [{ key: 1, count: 2 }], msg_sdk_basic_info: { sdkVersion: '5.10.1', terminalType: 15 } });
     const fetches: { keepalive?: boolean }[] = [];
     vi.stubGlobal('navigator', { sendBeacon: () => false });
     vi.stubGlobal('fetch', async (_url: string, init: { keepalive?: boolean }) => { fetches.push(init); return { ok: true }; });
-    uploader.sendBeacon();
+    await uploader.sendBeacon();
     expect(fetches[0]?.keepalive).toBe(true);
     await uploader.stop();
   });

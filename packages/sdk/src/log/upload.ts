@@ -1,5 +1,4 @@
 import { LOG_UPLOAD_PATH, STATS_BEACON_PATH, type LogCmdType, type LogUploadBody, type StatsBeaconBody } from '@conclave/protocol';
-import { gzipSync, strToU8 } from 'fflate';
 import { addLogSink, formatEntry, uploadIsEnabled, type LogEntry } from './logger.js';
 
 /** Upload cadence and limits (SPEC §7, §9). */
@@ -30,11 +29,22 @@ export interface LogIdentity {
   strRoomId?: string;
 }
 
-/** The request of one upload: body bytes or text, and whether it is gzip. */
-export function encodeBody(body: LogUploadBody | StatsBeaconBody, compressAboveChars: number): { data: string | Uint8Array<ArrayBuffer>; gzip: boolean } {
+/** Gzip with the browser's own CompressionStream; undefined where it is missing or fails (the body goes as text). */
+async function gzip(text: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (typeof CompressionStream === 'undefined') return undefined;
+  try {
+    const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request of one upload: body bytes or text, and whether it is gzip (above `compressAboveChars`, where the browser can). */
+export async function encodeBody(body: LogUploadBody | StatsBeaconBody, compressAboveChars: number): Promise<{ data: string | Uint8Array<ArrayBuffer>; gzip: boolean }> {
   const json = JSON.stringify(body);
-  if (json.length <= compressAboveChars) return { data: json, gzip: false };
-  return { data: gzipSync(strToU8(json)) as Uint8Array<ArrayBuffer>, gzip: true };
+  const data = json.length > compressAboveChars ? await gzip(json) : undefined;
+  return data ? { data, gzip: true } : { data: json, gzip: false };
 }
 
 /** The upload URL for a cmdtype. */
@@ -124,7 +134,7 @@ export class LogUploader {
       ...(identity.strRoomId !== undefined ? { strRoomId: identity.strRoomId } : identity.roomId !== undefined ? { roomId: identity.roomId } : {}),
       ...(errorInfo ? { errorInfo } : {}),
     };
-    const encoded = encodeBody(body, LOG_UPLOAD.GZIP_ABOVE_CHARS);
+    const encoded = await encodeBody(body, LOG_UPLOAD.GZIP_ABOVE_CHARS);
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await sleep(LOG_UPLOAD.RETRY_DELAY_MS);
       if (await post(uploadUrl(identity.origin, identity.sdkAppId, cmdType), encoded, LOG_UPLOAD.TIMEOUT_MS, keepalive)) return true;
@@ -148,8 +158,8 @@ export class LogUploader {
     this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
   }
 
-  /** Sends the key-value statistics beacon (navigator.sendBeacon, else a keepalive fetch). */
-  sendBeacon(): void {
+  /** Sends the key-value statistics beacon (navigator.sendBeacon, else a keepalive fetch); resolves once handed over. */
+  async sendBeacon(): Promise<void> {
     const identity = this.#identity;
     if (!identity || !uploadIsEnabled()) return;
     const body: StatsBeaconBody = {
@@ -166,7 +176,7 @@ export class LogUploader {
     this.#counts.clear();
     const url = `${identity.origin.replace(/\/+$/, '')}${STATS_BEACON_PATH}`;
     // Gzip when possible; text/plain keeps the beacon a simple cross-origin request (the server knows gzip by its magic bytes).
-    const encoded = encodeBody(body, 0);
+    const encoded = await encodeBody(body, 0);
     const sent = typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function'
       && navigator.sendBeacon(url, new Blob([encoded.data], { type: 'text/plain' }));
     if (!sent) void post(url, encoded, 500, true);
@@ -181,12 +191,12 @@ export class LogUploader {
     this.#timer = undefined;
     this.#removeSink?.();
     this.#removeSink = undefined;
-    this.sendBeacon();
+    const beacon = this.sendBeacon().catch(() => undefined); // reads the identity before it is cleared below
     const identity = this.#identity;
     const rest = this.#buffer.splice(0);
     this.#identity = undefined;
-    if (!identity) return Promise.resolve();
-    return this.#upload(identity, rest, true).catch(() => undefined);
+    if (!identity) return beacon;
+    return Promise.all([beacon, this.#upload(identity, rest, true).catch(() => undefined)]).then(() => undefined);
   }
 }
 
