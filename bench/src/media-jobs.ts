@@ -60,9 +60,18 @@ function firstFrame(url: string): Promise<void> {
   });
 }
 
-/** Reads the stream continuously as 32×18 RGB frames and reports each frame's centre colour. */
-function watchCentre(url: string, onFrame: (rgb: [number, number, number]) => void): ChildProcess {
+type Rgb = [number, number, number];
+
+export const isRed = ([r, g, b]: Rgb): boolean => r > 150 && g < 90 && b < 90;
+
+/**
+ * Reads an RTMP stream continuously with ffmpeg (32×18 RGB frames) and waits for the centre colour to pass
+ * a test: `until` resolves at the first decoded frame that does (20 s bound).
+ */
+export function centreReader(url: string): { until(test: (rgb: Rgb) => boolean): Promise<void>; stop(): void } {
   const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-fflags', 'nobuffer', '-flags', 'low_delay', '-i', url, '-vf', 'scale=32:18', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let latest: Rgb | undefined;
+  let waiter: ((rgb: Rgb) => void) | undefined;
   let pending = Buffer.alloc(0);
   const frameBytes = 32 * 18 * 3;
   ffmpeg.stdout!.on('data', (chunk: Buffer) => {
@@ -71,10 +80,18 @@ function watchCentre(url: string, onFrame: (rgb: [number, number, number]) => vo
       const frame = pending.subarray(0, frameBytes);
       pending = pending.subarray(frameBytes);
       const i = (9 * 32 + 16) * 3;
-      onFrame([frame[i], frame[i + 1], frame[i + 2]]);
+      latest = [frame[i], frame[i + 1], frame[i + 2]];
+      waiter?.(latest);
     }
   });
-  return ffmpeg;
+  return {
+    until: (test) => new Promise<void>((resolve, reject) => {
+      if (latest && test(latest)) { resolve(); return; }
+      const timer = setTimeout(() => reject(new Error('colour never showed')), 20_000);
+      waiter = (rgb) => { if (test(rgb)) { clearTimeout(timer); waiter = undefined; resolve(); } };
+    }),
+    stop: () => ffmpeg.kill('SIGTERM'),
+  };
 }
 
 async function runMix(cdn: RtmpCdn, inputs: number, width: number, height: number, windowSeconds: number): Promise<MixCpuResult & { layoutMs?: number[] }> {
@@ -111,32 +128,24 @@ async function runMix(cdn: RtmpCdn, inputs: number, width: number, height: numbe
 
 /** Moves input 0 (red) over the whole picture and back, timing each change until the output's centre shows it. */
 async function layoutDelays(job: JobProcess, url: string, width: number, height: number): Promise<number[]> {
-  let latest: [number, number, number] | undefined;
-  let waiter: ((rgb: [number, number, number]) => void) | undefined;
-  const reader = watchCentre(url, (rgb) => { latest = rgb; waiter?.(rgb); });
-  const until = (test: (rgb: [number, number, number]) => boolean) => new Promise<void>((resolve, reject) => {
-    if (latest && test(latest)) { resolve(); return; }
-    const timer = setTimeout(() => reject(new Error('colour never showed')), 20_000);
-    waiter = (rgb) => { if (test(rgb)) { clearTimeout(timer); waiter = undefined; resolve(); } };
-  });
-  const isRed = ([r, g, b]: [number, number, number]) => r > 150 && g < 90 && b < 90;
+  const reader = centreReader(url);
   const delays: number[] = [];
   try {
-    await until(() => true); // the reader is decoding
+    await reader.until(() => true); // the reader is decoding
     const cells = grid(2, width, height);
     for (let i = 0; i < 5; i++) {
       const full: PadLayout = { x: 0, y: 0, w: width, h: height, z: 5, fill: 2, visible: true };
       let t = performance.now();
       job.layout('in0', full);
-      await until(isRed);
+      await reader.until(isRed);
       delays.push(performance.now() - t);
       t = performance.now();
       job.layout('in0', cells[0]);
-      await until((rgb) => !isRed(rgb));
+      await reader.until((rgb) => !isRed(rgb));
       delays.push(performance.now() - t);
     }
   } finally {
-    reader.kill('SIGTERM');
+    reader.stop();
   }
   return delays;
 }

@@ -63,8 +63,8 @@ function threadTicks(pid: number): Map<string, number> {
   return byName;
 }
 
-/** The renderer processes whose browser was started with the marker flag. */
-function renderersOf(marker: string): number[] {
+/** The processes of one `--type` (renderer, gpu-process, …) whose browser was started with the marker flag. */
+export function renderersOf(marker: string, type = 'renderer'): number[] {
   const cmdline = (pid: number) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
@@ -76,7 +76,7 @@ function renderersOf(marker: string): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);
-    if (!pid || !cmdline(pid).includes('--type=renderer')) continue;
+    if (!pid || !cmdline(pid).includes(`--type=${type}`)) continue;
     for (let p = pid, depth = 0; p > 1 && depth < 4; depth += 1) {
       try {
         p = parent(p);
@@ -92,10 +92,10 @@ function renderersOf(marker: string): number[] {
   return out;
 }
 
-interface ThreadCpu { main: number; audio: number; total: number }
+export interface ThreadCpu { main: number; audio: number; total: number }
 
 /** ms of CPU per second over a window, main thread / threads named Audio* / whole process, summed over the renderers. */
-async function measure(pids: number[], seconds: number): Promise<ThreadCpu> {
+export async function measure(pids: number[], seconds: number): Promise<ThreadCpu> {
   const hz = 100; // USER_HZ on Linux
   const sum = (maps: Map<string, number>[], pick: (name: string) => boolean) => maps.reduce((s, m) => s + [...m].filter(([n]) => pick(n)).reduce((a, [, v]) => a + v, 0), 0);
   const before = pids.map(threadTicks);

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM_PATH, launchBrowser, type LaunchedBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
+import { canvasPlayerRows, runCanvasPlayer } from './canvas-player.js';
+import { cdnDelayRows, runCdnDelay } from './cdn-delay.js';
 import { clusterRows, runCluster } from './cluster.js';
 import { engineRows, runEngines } from './engines.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
@@ -98,12 +100,14 @@ async function main(): Promise<void> {
 
     const engines = await runEngines(browser.context, (url) => AppHost.start(url), { iterations: ITERATIONS, windowSeconds: WINDOW_SECONDS });
     const videoEffects = await benchVideoEffects(app, server);
+    const cdnDelayMs = await runCdnDelay(browser.context, app, server);
+    const canvasPlayer = await runCanvasPlayer(server);
     await browser.close();
     browser = undefined;
     const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -126,6 +130,8 @@ async function main(): Promise<void> {
       engines,
       videoEffects: { results: videoEffects.results, pluginSizes: videoEffects.sizes },
       mediaJobs,
+      cdnDelayMs,
+      canvasPlayer,
       recovery,
       cluster,
       table: rows,

@@ -8,7 +8,6 @@ export const UNSUPPORTED_OPTIONS = Object.freeze({
   'create.volumeType': 'TRTC.create({ volumeType }) selects a native (mobile webview) audio volume type; browsers have none: ignored',
   'create.userDefineRecordId': 'TRTC.create({ userDefineRecordId }) is ignored: pass userDefineRecordId to enterRoom()',
   'enterRoom.preferHW': 'enterRoom({ preferHW }) is ignored: a page cannot choose between hardware and software encoders',
-  'remoteVideo.canvasRender': "option.canvasRender is ignored: remote video always renders in a <video> element",
 } as const);
 
 const warned = new Set<string>();

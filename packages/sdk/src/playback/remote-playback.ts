@@ -64,7 +64,7 @@ export class RemotePlayback {
       }
       if (!track || !request || user.videoPlayers[streamType]) continue;
       user.videoPlayers[streamType] = new RemoteVideo(userId, streamType, track, request.views,
-        { fillMode: request.fillMode, mirror: request.mirror, poster: request.poster }, {
+        { fillMode: request.fillMode, mirror: request.mirror, poster: request.poster, canvas: request.canvasRender }, {
           onState: (state, reason) => events.emit('video-play-state-changed', { userId, streamType, state, reason }),
           onBlocked: (resume) => this.#autoplay.blocked({ userId, mediaType: streamType === 'main' ? 'video' : 'screen', resume }),
           onFirstFrame: ({ width, height }) => events.emit('first-video-frame', { userId, streamType, width, height }),

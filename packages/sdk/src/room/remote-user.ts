@@ -18,6 +18,8 @@ export interface VideoRequest {
   fillMode?: FillMode;
   mirror?: boolean;
   poster?: string;
+  /** Render into a <canvas> instead of a <video> (option.canvasRender). */
+  canvasRender?: boolean;
   /** Receive only while the first view is visible (IntersectionObserver). */
   receiveWhenViewVisible?: boolean;
   viewRoot?: HTMLElement;

@@ -91,7 +91,7 @@ export function validateRemoteVideoConfig(given: RemoteVideoConfig | undefined, 
   return {
     userId: config.userId, streamType, small: option?.small,
     request: {
-      views, fillMode: option?.fillMode, mirror: option?.mirror, poster: option?.poster,
+      views, fillMode: option?.fillMode, mirror: option?.mirror, poster: option?.poster, canvasRender: option?.canvasRender,
       receiveWhenViewVisible: option?.receiveWhenViewVisible, viewRoot: option?.viewRoot,
     },
   };

@@ -91,7 +91,6 @@ export function lenientRemoteVideo(config: RemoteVideoConfig | undefined, functi
   const option = optionObject(config.option, functionName);
   if (!option) return config;
   const read = dropUnset(option, ['small', 'receiveWhenViewVisible', 'canvasRender', 'poster', 'viewRoot']);
-  if (read.canvasRender) warnUnsupported('remoteVideo.canvasRender');
   return { ...config, option: read };
 }
 

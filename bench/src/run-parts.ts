@@ -1,0 +1,25 @@
+/**
+ * Some parts of the bench alone: `node --import tsx src/run-parts.ts cdn-delay canvas-player` in bench/ after
+ * `npm run build`. Prints their table rows.
+ */
+import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
+import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
+import { canvasPlayerRows, runCanvasPlayer } from './canvas-player.js';
+import { cdnDelayRows, runCdnDelay } from './cdn-delay.js';
+import { ServerProcess } from './server-process.js';
+import { renderTable, type Row } from './table.js';
+
+const parts = new Set(process.argv.slice(2));
+const server = await ServerProcess.start();
+const app = await AppHost.start(server.url);
+const browser = await launchBrowser();
+const rows: Row[] = [];
+try {
+  if (parts.has('cdn-delay')) rows.push(...cdnDelayRows(await runCdnDelay(browser.context, app, server)));
+  if (parts.has('canvas-player')) rows.push(...canvasPlayerRows(await runCanvasPlayer(server)));
+  process.stdout.write(`\n${renderTable(rows)}\n`);
+} finally {
+  await browser.close();
+  await app.close();
+  await server.close();
+}

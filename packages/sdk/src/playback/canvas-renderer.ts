@@ -1,0 +1,94 @@
+import { log } from '../log/logger.js';
+
+/** Frame rates the canvas player runs at (SPEC §9): it starts at the first and snaps to the source's. */
+export const CANVAS_FPS_STEPS = [15, 30, 45, 60] as const;
+
+/** The canvas player's frame rate for a source measured at `sourceFps`: the lowest step at or above it. */
+export function snapCanvasFps(sourceFps: number): number {
+  return CANVAS_FPS_STEPS.find((step) => step >= sourceFps - 0.5) ?? CANVAS_FPS_STEPS[CANVAS_FPS_STEPS.length - 1];
+}
+
+const VERTEX = `#version 300 es
+in vec2 p; out vec2 uv;
+void main() { uv = vec2((p.x + 1.0) / 2.0, (1.0 - p.y) / 2.0); gl_Position = vec4(p, 0.0, 1.0); }`;
+const FRAGMENT = `#version 300 es
+precision mediump float; uniform sampler2D frame; in vec2 uv; out vec4 color;
+void main() { color = texture(frame, uv); }`;
+
+/** Draws a whole video frame into a canvas of the frame's size: WebGL2 when it can, else 2d. */
+export class CanvasRenderer {
+  canvas: HTMLCanvasElement;
+  #gl: WebGL2RenderingContext | undefined;
+  #ctx: CanvasRenderingContext2D | undefined;
+
+  constructor(canvas: HTMLCanvasElement) {
+    this.canvas = canvas;
+    // preserveDrawingBuffer: the picture stays readable (snapshots, pixel checks) between frames.
+    const gl = canvas.getContext('webgl2', { preserveDrawingBuffer: true, alpha: false });
+    if (gl && this.#setUp(gl)) {
+      this.#gl = gl;
+      canvas.addEventListener('webglcontextlost', () => {
+        // A canvas keeps the kind of its first context: go on with 2d on a fresh one in its place.
+        log.warn('canvas player: webgl context lost, drawing with 2d from now on');
+        this.#gl = undefined;
+        const fresh = canvas.cloneNode(false) as HTMLCanvasElement;
+        canvas.replaceWith(fresh);
+        this.canvas = fresh;
+      });
+    }
+  }
+
+  /** 'webgl2' or '2d' (or '' when neither context could be made: nothing is drawn). */
+  get kind(): 'webgl2' | '2d' | '' {
+    if (this.#gl) return 'webgl2';
+    return this.#context2d() ? '2d' : '';
+  }
+
+  #setUp(gl: WebGL2RenderingContext): boolean {
+    const program = gl.createProgram();
+    for (const [type, source] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {
+      const shader = gl.createShader(type);
+      if (!shader) return false;
+      gl.shaderSource(shader, source);
+      gl.compileShader(shader);
+      gl.attachShader(program, shader);
+    }
+    gl.linkProgram(program);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) return false;
+    gl.useProgram(program);
+    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
+    const position = gl.getAttribLocation(program, 'p');
+    gl.enableVertexAttribArray(position);
+    gl.vertexAttribPointer(position, 2, gl.FLOAT, false, 0, 0);
+    gl.bindTexture(gl.TEXTURE_2D, gl.createTexture());
+    for (const [name, value] of [[gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR], [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]]) {
+      gl.texParameteri(gl.TEXTURE_2D, name, value);
+    }
+    return true;
+  }
+
+  #context2d(): CanvasRenderingContext2D | undefined {
+    this.#ctx ??= this.canvas.getContext('2d') ?? undefined;
+    return this.#ctx;
+  }
+
+  /** Draws the video's current frame, resizing the canvas to it; false when there is no frame yet. */
+  draw(video: HTMLVideoElement): boolean {
+    const { videoWidth: width, videoHeight: height } = video;
+    if (width === 0 || height === 0) return false;
+    if (this.canvas.width !== width) this.canvas.width = width;
+    if (this.canvas.height !== height) this.canvas.height = height;
+    const gl = this.#gl;
+    if (gl) {
+      gl.viewport(0, 0, width, height);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, video);
+      gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+      return true;
+    }
+    const ctx = this.#context2d();
+    if (!ctx) return false;
+    ctx.drawImage(video, 0, 0, width, height);
+    return true;
+  }
+}
