@@ -29,7 +29,7 @@ async function watchAlice(page: Page, canvasRender: boolean): Promise<void> {
   }
 }
 
-export async function runCanvasPlayer(server: SigSource & { url: string }, seconds = Number(process.env.BENCH_CANVAS_SECONDS ?? 10)): Promise<{ video: ThreadCpu; canvas: ThreadCpu; gpuVideo: number; gpuCanvas: number }> {
+export async function runCanvasPlayer(server: SigSource & { url: string }, seconds = Number(process.env.BENCH_CANVAS_SECONDS ?? 10)): Promise<{ video: ThreadCpu; canvas: ThreadCpu; gpuVideo: number; gpuCanvas: number; renderer: string }> {
   const marker = `--conclave-bench-canvas=${process.pid}`;
   const app = await AppHost.start(server.url);
   let publisher: LaunchedBrowser | undefined;
@@ -52,8 +52,9 @@ export async function runCanvasPlayer(server: SigSource & { url: string }, secon
     await watchAlice(bob, true);
     await new Promise((r) => setTimeout(r, 2000));
     const [canvas, gpuCanvas] = await Promise.all([measure(renderers, seconds), measure(gpu, seconds)]);
+    const renderer = await bob.evaluate(() => document.querySelector<HTMLCanvasElement>('#bench-view canvas')?.dataset.renderer ?? '?');
     progress(`canvas player: renderer ${video.total.toFixed(0)} → ${canvas.total.toFixed(0)} ms/s, GPU process ${gpuVideo.total.toFixed(0)} → ${gpuCanvas.total.toFixed(0)} ms/s`);
-    return { video, canvas, gpuVideo: gpuVideo.total, gpuCanvas: gpuCanvas.total };
+    return { video, canvas, gpuVideo: gpuVideo.total, gpuCanvas: gpuCanvas.total, renderer };
   } finally {
     await publisher?.close();
     await viewer?.close();
@@ -65,7 +66,7 @@ export function canvasPlayerRows(r: Awaited<ReturnType<typeof runCanvasPlayer>>)
   const b = 'canvas player (canvasRender)';
   const f0 = (v: number) => v.toFixed(0);
   return [
-    { benchmark: b, figure: f0(r.canvas.total + r.gpuCanvas), unit: 'CPU ms/s', notes: `one remote 640×480 stream, viewer renderer + GPU process: canvas ${f0(r.canvas.total)} + ${f0(r.gpuCanvas)} vs <video> ${f0(r.video.total)} + ${f0(r.gpuVideo)} ms/s` },
+    { benchmark: b, figure: f0(r.canvas.total + r.gpuCanvas), unit: 'CPU ms/s', notes: `one remote 640×480 stream, viewer renderer + GPU process: canvas (${r.renderer}; 2d where WebGL is software) ${f0(r.canvas.total)} + ${f0(r.gpuCanvas)} vs <video> ${f0(r.video.total)} + ${f0(r.gpuVideo)} ms/s` },
     { benchmark: b, figure: ((r.canvas.total + r.gpuCanvas) / Math.max(r.video.total + r.gpuVideo, 1e-6)).toFixed(2), unit: '× canvas / <video> CPU', notes: `renderer main thread: canvas ${f0(r.canvas.main)} vs <video> ${f0(r.video.main)} ms/s` },
   ];
 }

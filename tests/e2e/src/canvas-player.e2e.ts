@@ -24,7 +24,7 @@ const canvasState = (page: Page) => page.evaluate(() => {
   const [r, g, b] = ctx.getImageData(canvas.width / 2, canvas.height / 2, 1, 1).data;
   const video = document.querySelector<HTMLVideoElement>('#remote-alice video');
   return {
-    width: canvas.width, height: canvas.height, rgb: [r, g, b], objectFit: canvas.style.objectFit, transform: canvas.style.transform,
+    renderer: canvas.dataset.renderer, width: canvas.width, height: canvas.height, rgb: [r, g, b], objectFit: canvas.style.objectFit, transform: canvas.style.transform,
     videoShown: video ? video.getBoundingClientRect().width > 1 : false,
   };
 });
@@ -69,6 +69,8 @@ describe('canvas player (canvasRender)', () => {
     const shown = (await canvasState(bob))!;
     expect(shown).toMatchObject({ objectFit: 'contain', transform: 'scaleX(-1)', videoShown: false });
     expect(shown.width * 3).toBe(shown.height * 4);
+    // WebGL2 on a hardware GPU; headless Chromium here has only SwiftShader, so 2d.
+    expect(['webgl2', '2d']).toContain(shown.renderer);
     const first = await eventsOf(bob, 'first-video-frame');
     expect(first.map((e) => e.data)).toContainEqual(expect.objectContaining({ userId: 'alice', streamType: 'main', width: expect.any(Number) as number }));
     const states = (await eventsOf(bob, 'video-play-state-changed')).map((e) => e.data);
