@@ -100,6 +100,7 @@ async function measureCpu(context: BrowserContext, app: AppHost, server: ServerP
   try {
     for (let i = 1; i <= 2; i++) {
       const page = await app.open(context);
+      await installBenchHelpers(page);
       if (!(await join(page, server, `eng-pub-${i}`, { roomId: 9301 })).ok) throw new Error('publisher could not join');
       pubs.push(page);
     }
@@ -143,9 +144,11 @@ async function measureCpu(context: BrowserContext, app: AppHost, server: ServerP
 async function measureNewcomer(context: BrowserContext, app: AppHost, server: ServerProcess): Promise<EngineResult['newcomer']> {
   const pages: Page[] = [];
   try {
+    // Members receive nobody (no audio either), as in the 12-user e2e test: 11 pages that each play 10
+    // others' audio load 2 cores before the newcomer arrives.
     for (let i = 1; i <= 11; i++) {
       const page = await app.open(context);
-      if (!(await join(page, server, `room-${i}`, { roomId: 9302 }, { profile: '120p' })).ok) throw new Error('member could not join');
+      if (!(await join(page, server, `room-${i}`, { roomId: 9302 }, { profile: '120p', enter: { autoReceiveAudio: false } })).ok) throw new Error('member could not join');
       pages.push(page);
     }
     const newcomer = await app.open(context);
