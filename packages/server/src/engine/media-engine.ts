@@ -110,8 +110,9 @@ export interface MediaEngine {
   placeParticipant?(participantId: string, groupId: string): void;
   /**
    * Feeds `participantId`'s RTP (its audio and its main or auxiliary video) to a media job's UDP ports, with
-   * RTP_FORWARD_PAYLOAD_TYPE payload types, one SSRC per stream and sequence numbers and timestamps
-   * continuous across republishes; requests a key frame at once. Works before the participant publishes:
+   * RTP_FORWARD_PAYLOAD_TYPE payload types and one SSRC per stream; requests a key frame at once. The embedded
+   * engine keeps sequence numbers and timestamps continuous across republishes; Janus (rtp_forward) jumps
+   * them on a republish, which the jobs' jitter buffers absorb. Works before the participant publishes:
    * packets flow from its next publish on. The feed ends with `stop()` or removeParticipant.
    * Optional: an engine without it cannot feed mixes, CDN relays or recordings (jobs then fail with a code).
    */
