@@ -41,6 +41,7 @@ describe('recording (issue 14)', () => {
     ...init, headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json', ...init.headers },
   });
   const recordings = async (): Promise<Recording[]> => ((await (await admin('/recordings')).json()) as { recordings: Recording[] }).recordings;
+  const jobs = async (): Promise<{ kind: string; state: string; restarts: number }[]> => ((await (await admin('/jobs')).json()) as { jobs: { kind: string; state: string; restarts: number }[] }).jobs;
 
   it('a mixed recording of a 20 s call is a valid MP4 of 20 s ± 1.5 s with both users visible; a per-stream recording exists per published stream; both are listed and downloaded through the admin API', async () => {
     const alice = await app.open(red.context);
@@ -51,12 +52,19 @@ describe('recording (issue 14)', () => {
     // The per-stream recordings (app setting) start once both publish.
     await expect.poll(async () => (await recordings()).filter((r) => r.kind === 'stream' && r.recording).map((r) => r.userId).sort(), { timeout: 20_000 }).toEqual(['alice', 'bob']);
 
-    // The recorded call: from the admin API's start until both leave 20 s later (the room empties, the file ends).
-    const startedAt = Date.now();
+    // The recorded call: from the moment the mix job runs (its pipeline writes the file; starting it takes
+    // seconds on a loaded machine) until both leave 20 s later (the room empties, the file ends).
+    const askedAt = Date.now();
     const started = await admin('/rooms/14101/recordings', { method: 'POST', body: JSON.stringify({ mode: 'mixed', userDefineRecordId: 'call_14101' }) });
     expect(started.status).toBe(200);
     await expect.poll(async () => (await recordings()).some((r) => r.kind === 'mixed' && r.recording), { timeout: 20_000 }).toBe(true);
+    const mixJob = async () => (await jobs()).find((j) => j.kind === 'record-mix');
+    await expect.poll(async () => (await mixJob())?.state, { timeout: 30_000, interval: 100 }).toBe('running');
+    const startedAt = Date.now();
+    console.log(`[recording] the mix job ran ${startedAt - askedAt} ms after the admin API's start`);
     await expect.poll(() => Date.now() - startedAt, { timeout: 25_000, interval: 100 }).toBeGreaterThanOrEqual(20_000);
+    // One run: a restarted job would have begun a second file.
+    expect(await mixJob()).toMatchObject({ restarts: 0 });
     await Promise.all([alice.close(), bob.close()]);
     await expect.poll(async () => (await recordings()).every((r) => !r.recording), { timeout: 20_000 }).toBe(true);
 

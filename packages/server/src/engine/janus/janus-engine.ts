@@ -141,7 +141,9 @@ export class JanusEngine implements MediaEngine {
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
       this.#forwards.setPublisher(participantId, publisher);
-      const refresh = () => Promise.all([...this.#downlinks.values()].map((d) => d.refresh(participantId, publisher).catch(() => undefined)));
+      const refresh = () => Promise.all([...this.#downlinks.values()].map((d) => d.refresh(participantId, publisher).catch((error: unknown) => {
+        this.#options.logger.warn({ err: error }, 'janus: moving a subscription to the new feed failed');
+      })));
       publisher.onMediaChange(() => void refresh());
       // Make before break: subscribers move to the new feed before the old one leaves. Janus refuses a
       // `switch` to a feed whose PeerConnection is not up yet ("No such feed"), so wait for it (bounded).
