@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
  * Real-browser scenarios, once per media engine (embedded and janus; CONCLAVE_E2E_ENGINE=<one> runs
  * only that one). Generous bounds; every wait is on a condition.
  *
- * Scheduling (two cores; run-e2e.mjs runs the phases): the light files of both engines first, two files
- * at a time (each file starts its own server on free ports, so they never meet); then the heavy files
+ * Scheduling (two cores; run-e2e.mjs runs the phases): the light files of both engines first, one file at
+ * a time by default (CONCLAVE_E2E_WORKERS=2 for two: each file starts its own server on free ports, so they
+ * never meet, but two media files share the cores); then the heavy files
  * (many pages, GPU effects, media jobs, several nodes) one at a time, so a loaded machine does not starve
  * their media; then the fault files (resilience, recovery), which use fixed network-namespace names and
  * root iptables, one at a time, never beside anything else.
