@@ -54,11 +54,12 @@ describe(`media plane (${E2E_ENGINE} engine)`, () => {
     expect(await join(viewer, server, 'viewer', { roomId: 1601 }, { publish: false })).toEqual({ ok: true });
     await expect.poll(async () => new Set((await eventsOf(viewer, 'remote-video-available')).map((e) => e.data.userId)).size, { timeout: 60_000, interval: 500 }).toBe(11);
     for (let i = 1; i <= 11; i++) await watch(viewer, `pub-${i}`);
-    await expect.poll(async () => (await renderedWidths(viewer)).filter((w) => w > 0).length, { timeout: 90_000, interval: 1000 }).toBe(11);
+    // The embedded engine on a loaded 2-core CI machine once rendered 6 of 11 within 90 s: a longer bound.
+    await expect.poll(async () => (await renderedWidths(viewer)).filter((w) => w > 0).length, { timeout: 150_000, interval: 1000 }).toBe(11);
     for (const page of [viewer, ...publishers]) expect(await peerConnections(page)).toBeLessThanOrEqual(3);
     // Twelve publishing pages would load the machine through the next test.
     await Promise.all([viewer, ...publishers].map((page) => page.close()));
-  }, 240_000);
+  }, 300_000);
 
   it.skipIf(E2E_ENGINE !== 'janus')('Janus killed with SIGKILL mid-call: both pages decode each other again with no app code and no remote-user-exit', async () => {
     const alice = await app.open(browser.context);
