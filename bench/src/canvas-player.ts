@@ -8,7 +8,7 @@ import { launchBrowser, type LaunchedBrowser } from '../../tests/e2e/src/harness
 import { AppHost, call, eventsOf } from '../../tests/e2e/src/harness/client-page.js';
 import { join, type SigSource } from '../../tests/e2e/src/harness/join.js';
 import { measure, renderersOf, type ThreadCpu } from './plugins.js';
-import { progress } from './stats.js';
+import { progress, waitFor } from './stats.js';
 import type { Row } from './table.js';
 
 /** Watches alice in a fresh view, with or without canvasRender, and waits for frames on screen. */
@@ -22,11 +22,7 @@ async function watchAlice(page: Page, canvasRender: boolean): Promise<void> {
   });
   const started = await call(page, 'startRemoteVideo', { userId: 'alice', streamType: 'main', view: 'bench-view', option: { canvasRender } });
   if (!started.ok) throw new Error(`startRemoteVideo failed: ${JSON.stringify(started)}`);
-  const deadline = Date.now() + 15_000;
-  while ((await eventsOf(page, 'first-video-frame')).length < (canvasRender ? 2 : 1)) {
-    if (Date.now() > deadline) throw new Error('no first frame');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitFor('the first frame', async () => (await eventsOf(page, 'first-video-frame')).length, (n) => n >= (canvasRender ? 2 : 1), { timeoutMs: 15_000, intervalMs: 200 });
 }
 
 export async function runCanvasPlayer(server: SigSource & { url: string }, seconds = Number(process.env.BENCH_CANVAS_SECONDS ?? 10)): Promise<{ video: ThreadCpu; canvas: ThreadCpu; gpuVideo: number; gpuCanvas: number; renderer: string }> {

@@ -64,12 +64,6 @@ export class CanvasRenderer {
     this.canvas = fresh;
   }
 
-  /** 'webgl2' or '2d' (or '' when neither context could be made: nothing is drawn). */
-  get kind(): 'webgl2' | '2d' | '' {
-    if (this.#gl) return 'webgl2';
-    return this.#context2d() ? '2d' : '';
-  }
-
   #setUp(gl: WebGL2RenderingContext): boolean {
     const program = gl.createProgram();
     for (const [type, source] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {

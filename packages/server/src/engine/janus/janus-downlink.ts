@@ -13,7 +13,6 @@ const OFFER_TIMEOUT_MS = 10_000;
 const NOTHING: ForwardWants = { audio: false, bigVideo: false, smallVideo: false, auxVideo: false };
 
 interface SubStream {
-  mindex?: number;
   mid?: string;
   feed_id?: number;
   feed_mid?: string;
