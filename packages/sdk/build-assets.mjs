@@ -1,7 +1,7 @@
 // Builds the plugin assets served beside the SDK at /sdk/assets/ (the default assetsPath):
 // denoiser-wasm.js, the AIDenoiser's AudioWorklet with RNNoise's wasm (from @jitsi/rnnoise-wasm) embedded,
 // like the original's file of that name; selfie_segmentation/, VirtualBackground's MediaPipe files.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,35 @@ function copySelfieSegmentation() {
   }
 }
 
+/**
+ * TRTCVideoDecoder's decode worker (video-decoder/decode-worker.js) and its wasm software decoder: TinyH264's
+ * wasm, which the package embeds as a data URI, is written out as tinyh264.wasm and cut from the script (the
+ * worker fetches it and hands it over as wasmBinary).
+ */
+async function buildVideoDecoderAssets() {
+  mkdirSync('dist/assets/video-decoder', { recursive: true });
+  const dataUri = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
+  const script = readFileSync(require.resolve('tinyh264/es/TinyH264.js'), 'utf8');
+  const match = dataUri.exec(script);
+  if (!match) throw new Error('tinyh264: embedded wasm not found');
+  writeFileSync('dist/assets/video-decoder/tinyh264.wasm', Buffer.from(match[1], 'base64'));
+  await build({
+    entryPoints: [fileURLToPath(new URL('./src/plugins/video-decoder/worker/decode-worker.ts', import.meta.url))],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    logLevel: 'warning',
+    outfile: 'dist/assets/video-decoder/decode-worker.js',
+    plugins: [{
+      name: 'tinyh264-without-embedded-wasm',
+      setup(b) {
+        b.onLoad({ filter: /TinyH264\.js$/ }, () => ({ contents: script.replace(dataUri, '"tinyh264.wasm"'), loader: 'js' }));
+      },
+    }],
+  });
+}
+
 /** Writes dist/assets/. */
 export async function buildAssets() {
   mkdirSync('dist/assets', { recursive: true });
@@ -34,4 +63,5 @@ export async function buildAssets() {
     outfile: 'dist/assets/denoiser-wasm.js',
   });
   copySelfieSegmentation();
+  await buildVideoDecoderAssets();
 }

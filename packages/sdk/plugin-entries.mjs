@@ -17,6 +17,7 @@ export const PLUGIN_ENTRIES = [
   { name: 'audio-mixer', path: 'audio-mixer', globalName: 'AudioMixer', source: 'audio-mixer/index.ts', builtIn: true },
   { name: 'ai-denoiser', path: 'ai-denoiser', globalName: 'AIDenoiser', source: 'ai-denoiser/index.ts', builtIn: true },
   { name: 'debug', path: 'debug', globalName: 'Debug', source: 'debug/index.ts', builtIn: true },
+  { name: 'video-decoder', path: 'video-decoder', globalName: 'TRTCVideoDecoder', source: 'video-decoder/index.ts', builtIn: true },
   { name: 'watermark', path: 'video-effect/watermark', globalName: 'Watermark', source: 'video-effect/watermark/index.ts' },
   { name: 'basic-beauty', path: 'video-effect/basic-beauty', globalName: 'BasicBeauty', source: 'video-effect/basic-beauty/index.ts' },
   { name: 'virtual-background', path: 'video-effect/virtual-background', globalName: 'VirtualBackground', source: 'video-effect/virtual-background/index.ts' },

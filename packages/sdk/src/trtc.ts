@@ -4,6 +4,7 @@ import { DEFAULT_SERVER_ORIGIN } from './common/server-origin.js';
 import { EXTRA_CODE } from './constants/error-code.js';
 import { apiCall, apiCallSync } from './errors/api-call.js';
 import { invalidOperation, MESSAGE } from './errors/catalogue.js';
+import type { RtcError } from './errors/rtc-error.js';
 import { LocalMedia } from './local/local-media.js';
 import { installLogHooks } from './log/log-hooks.js';
 import { log } from './log/logger.js';
@@ -62,6 +63,7 @@ export class TRTC extends TRTCStatic {
     });
     this.#local = new LocalMedia(this.#room, this.#events, this.#devices, { audio: this.#plugins.audio, video: this.#plugins.video });
     this.#plugins.signal = pluginSignal(() => this.#room.joinedSignal);
+    this.#plugins.emit = (event, data) => (event === 'error' ? this.#events.emit('error', data as RtcError) : this.#events.emit(event, data));
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     this.#sei = new SeiSender(options.enableSEI === true, this.#room, this.#events);
     this.#stats = new StatsReporter(this.#events, roomStatsSources(this.#room, () => {

@@ -29,6 +29,8 @@ export const scheduleResponse = z.object({
     config: z.object({
       retryCount: z.int().optional(),
       loggerDomain: z.string().optional(),
+      /** Clients tap received video so the decoder fallback (TRTCVideoDecoder) can take over. */
+      videoDecodeFallback: z.boolean().optional(),
       enterRoomTimeout: z.number().optional(),
       /** When false the client must not cache this result. */
       scheduleCache: z.boolean().optional(),

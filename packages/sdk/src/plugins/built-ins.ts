@@ -9,6 +9,7 @@ export const BUILT_IN_PLUGINS: Readonly<Record<string, string>> = Object.freeze(
   AudioMixer: 'audio-mixer/audio-mixer',
   AIDenoiser: 'ai-denoiser/ai-denoiser',
   Debug: 'debug/debug',
+  TRTCVideoDecoder: 'video-decoder/video-decoder',
 });
 
 const loaded = new Map<string, Promise<TRTCPlugin>>();

@@ -7,7 +7,7 @@ import { AudioBus } from './context/audio.js';
 import { createPluginContext, PluginLogRing } from './context/create.js';
 import { VideoBus } from './context/video.js';
 import { pluginSignal, type PluginSignal } from './context/room.js';
-import type { PluginRoomInfo } from './context/index.js';
+import type { PluginRoomInfo, RemoteVideoPluginEvent } from './context/index.js';
 
 /**
  * Registers plugins (use / create({plugins})) and routes startPlugin / updatePlugin / stopPlugin to them by
@@ -28,6 +28,8 @@ export class PluginManager {
   readonly #log = new PluginLogRing();
   /** The room's signalling for plugins (set by the client; none outside a client, e.g. in unit tests). */
   signal: PluginSignal = pluginSignal(() => undefined);
+  /** Emits a client event for a plugin (set by the client; dropped outside one). */
+  emit: (event: RemoteVideoPluginEvent, data: unknown) => void = () => undefined;
 
   /**
    * @param client the TRTC client plugins act for
@@ -77,7 +79,7 @@ export class PluginManager {
   }
 
   #create(plugin: TRTCPlugin, assetsPath: string): PluginInstance {
-    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, video: this.video, log: this.#log, room: this.#room, signal: this.signal }, assetsPath);
+    const context = createPluginContext({ client: this.#client, serverOrigin: this.#serverOrigin, audio: this.audio, video: this.video, log: this.#log, room: this.#room, signal: this.signal, emit: this.emit }, assetsPath);
     return new plugin(context);
   }
 

@@ -23,6 +23,7 @@ import { Reconnector, type ReconnectPolicy } from './reconnector.js';
 import type { RemoteUser } from './remote-user.js';
 import { RemoteUsers } from './remote-users.js';
 import type { EncodedHooks, RoomContext } from './room-context.js';
+import { setDecodeTap } from '../playback/decode-tap.js';
 
 /** Room states (SPEC §4). */
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
@@ -245,6 +246,7 @@ export class Room {
   async #joinAt(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
     const schedule = await this.#getSchedule(config, target, useCache);
     this.#schedule = schedule;
+    setDecodeTap(schedule.config.videoDecodeFallback === true);
     const signal = new SignalChannel(this.#proxy.websocketUrl ?? schedule.domains.main);
     this.#signal = signal;
     this.#listen(signal);

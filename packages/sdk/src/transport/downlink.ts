@@ -1,4 +1,5 @@
 import type { DownlinkMids } from '@conclave/protocol';
+import { installDecodeTap } from '../playback/decode-tap.js';
 
 /** The three m-lines of one subscription. */
 export type DownlinkSlot = keyof DownlinkMids;
@@ -32,6 +33,8 @@ export class Downlink {
         piped.add(event.receiver);
         encoded(mid, SLOTS[this.#pc.getTransceivers().indexOf(event.transceiver) % 3], event.receiver);
       }
+      // The decoder fallback's tap (issue 15) must be in place before the first frame; not beside SEI's streams.
+      if (!encoded && event.track.kind === 'video') installDecodeTap(event.receiver);
       onTrack();
     });
   }

@@ -94,6 +94,8 @@ export interface ServerConfig extends NetworkConfig {
   domains?: { main?: string; backup?: string };
   /** Origin the SDK uploads logs to (scheduling's config.loggerDomain); defaults to this server. */
   loggerDomain?: string;
+  /** Tell clients to install the video decoder fallback (scheduling's config.videoDecodeFallback). */
+  videoDecodeFallback?: boolean;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy) for per-IP limits. */
   trustProxy: boolean;
   limits: LimitsConfig;
@@ -247,6 +249,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
     logLevel,
     ...(domains.main || domains.backup ? { domains } : {}),
     ...(defaults.loggerDomain ?? file.loggerDomain ? { loggerDomain: defaults.loggerDomain ?? file.loggerDomain } : {}),
+    ...(defaults.videoDecodeFallback ?? file.videoDecodeFallback ? { videoDecodeFallback: true } : {}),
     trustProxy: defaults.trustProxy ?? file.trustProxy ?? false,
     limits,
     storage,

@@ -47,7 +47,8 @@ export function scheduleEndpoint(ctx: ServerContext): Bindings<'schedule'> {
             ...scheduledIce(ctx.config, ctx.auth.app(sdkAppId), form.userId),
             trtcAutoConf: { enable2k4k: true },
             // A cluster moves rooms between nodes: a cached answer would send clients to the old node.
-            config: { retryCount: 30, enterRoomTimeout: 5, scheduleCache: !ctx.cluster, loggerDomain: ctx.config.loggerDomain ?? publicOrigin(req) },
+            config: { retryCount: 30, enterRoomTimeout: 5, scheduleCache: !ctx.cluster, loggerDomain: ctx.config.loggerDomain ?? publicOrigin(req),
+              ...(ctx.config.videoDecodeFallback ? { videoDecodeFallback: true } : {}) },
           },
         };
       },

@@ -4,6 +4,7 @@ import type { AudioBus } from './audio.js';
 import type { VideoBus } from './video.js';
 import type { PluginContext, PluginLog, PluginRoomInfo } from './index.js';
 import type { PluginSignal } from './room.js';
+import { remoteVideoContext, type RemoteVideoPluginEvent } from './remote-video.js';
 
 /** How many recent log lines a client keeps for plugins (the debug dialog shows and exports them). */
 const RECENT_LINES = 300;
@@ -59,6 +60,7 @@ export interface ContextSources {
   log: PluginLogRing;
   room(): PluginRoomInfo;
   signal: PluginSignal;
+  emit(event: RemoteVideoPluginEvent, data: unknown): void;
 }
 
 /** The context handed to one plugin (its own assetsPath). */
@@ -74,5 +76,6 @@ export function createPluginContext(sources: ContextSources, assetsPath: string)
     audio: sources.audio,
     video: sources.video,
     signal: sources.signal,
+    remoteVideo: remoteVideoContext(sources.emit),
   };
 }

@@ -7,10 +7,12 @@
 import type { AudioPluginContext } from './audio.js';
 import type { VideoPluginContext } from './video.js';
 import type { PluginSignal } from './room.js';
+import type { RemoteVideoPluginContext } from './remote-video.js';
 
 export type { AudioPluginContext, AudioProcessorStage } from './audio.js';
 export type { CameraInfo, VideoPluginContext } from './video.js';
 export type { PluginSignal, PluginSignalFailure } from './room.js';
+export type { RemoteVideoPluginContext, RemoteVideoPluginEvent } from './remote-video.js';
 
 /** Builds an RtcError of the core (so `instanceof` and `code` work as for core errors). */
 export type PluginErrorFactory = (init: { code: number; extraCode?: number; message: string; functionName?: string }) => Error;
@@ -50,4 +52,6 @@ export interface PluginContext {
   readonly video: VideoPluginContext;
   /** Commands on the room's signalling channel (CDN publishing, mix transcoding). */
   readonly signal: PluginSignal;
+  /** Remote videos: the encoded-frame tap and client events (the video decoder fallback). */
+  readonly remoteVideo: RemoteVideoPluginContext;
 }

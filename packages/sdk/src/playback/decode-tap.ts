@@ -1,0 +1,56 @@
+/**
+ * The decoder fallback's hook in the core (issue 15): when the schedule turns `videoDecodeFallback` on, each
+ * received video m-line gets an RTCRtpScriptTransform as its track arrives — Chromium takes a receiver's
+ * transform only before its first frame, and downlink m-lines are reused across users, so it cannot wait for
+ * a decode failure. The transform runs in one tiny worker per page and passes every frame through untouched;
+ * the TRTCVideoDecoder plugin (loaded lazily) opens a tap on a remote track and then also gets a copy of each
+ * encoded frame on a MessagePort, and can ask for a key frame through it. Frames keep flowing to the built-in
+ * decoder: dropping them makes Chromium's receiver ask the sender for a key frame several times a second.
+ */
+
+/** The tap worker: pass-through transforms; a port attached to one gets copies of its frames. */
+const WORKER = `const taps=new Map();
+onrtctransform=({transformer:t})=>{const tap={t,port:null};taps.set(t.options.id,tap);
+t.readable.pipeThrough(new TransformStream({transform(f,c){if(tap.port){const m=f.getMetadata(),d=f.data.slice(0);
+tap.port.postMessage({data:d,key:f.type==='key',timestamp:f.timestamp,width:m.width||0,height:m.height||0,mimeType:m.mimeType||''},[d]);}c.enqueue(f);}}))
+.pipeTo(t.writable).catch(()=>{});};
+onmessage=({data})=>{const tap=taps.get(data.id);if(!tap)return;if(tap.port)tap.port.close();tap.port=data.port||null;
+if(tap.port)tap.port.onmessage=(e)=>{if(e.data==='key'&&tap.t.sendKeyFrameRequest)tap.t.sendKeyFrameRequest().catch(()=>{});};};`;
+
+let enabled = false;
+let worker: Worker | undefined;
+let nextId = 0;
+/** Tapped receivers (a downlink's receivers live as long as it does). */
+const taps = new Map<RTCRtpReceiver, number>();
+
+type ScriptTransformCtor = new (worker: Worker, options: { id: number }) => unknown;
+
+/** Turns the tap on or off for receivers whose track arrives from now on (the schedule's videoDecodeFallback). */
+export function setDecodeTap(on: boolean): void {
+  enabled = on && typeof (globalThis as { RTCRtpScriptTransform?: unknown }).RTCRtpScriptTransform === 'function';
+}
+
+/** Installs the pass-through tap on a video receiver whose track just arrived, when the tap is on. */
+export function installDecodeTap(receiver: RTCRtpReceiver): void {
+  if (!enabled || taps.has(receiver)) return;
+  const Transform = (globalThis as unknown as { RTCRtpScriptTransform: ScriptTransformCtor }).RTCRtpScriptTransform;
+  worker ??= new Worker(URL.createObjectURL(new Blob([WORKER], { type: 'text/javascript' })));
+  const id = ++nextId;
+  (receiver as unknown as { transform: unknown }).transform = new Transform(worker, { id });
+  taps.set(receiver, id);
+}
+
+/**
+ * Opens the tap of the receiver playing `track`: a port that gets each encoded frame (`{data, key, timestamp,
+ * width, height, mimeType}`) and takes `'key'` (ask for a key frame). Opening again replaces the previous port;
+ * closing the port stops the copies. Undefined when the track's receiver has no tap.
+ */
+export function openDecodeTap(track: MediaStreamTrack): MessagePort | undefined {
+  for (const [receiver, id] of taps) {
+    if (receiver.track !== track || !worker) continue;
+    const channel = new MessageChannel();
+    worker.postMessage({ id, port: channel.port2 }, [channel.port2]);
+    return channel.port1;
+  }
+  return undefined;
+}

@@ -1,0 +1,105 @@
+/**
+ * TRTCVideoDecoder (plugins/video-decoder): decodes a remote video outside the browser's media pipeline —
+ * WebCodecs, then the wasm software decoder with the webgl renderer, then with the video-frame renderer
+ * (SPEC §9) — from the encoded frames the core taps when the schedule's videoDecodeFallback is on. A
+ * built-in: startPlugin('TRTCVideoDecoder', { userId, streamType, type }) loads it from the server.
+ */
+import type { PluginContext } from '../context/index.js';
+import type { RendererKind } from './chain.js';
+import { DecodeSession, type SessionOptions } from './session.js';
+import type { InjectedFailure } from './worker/protocol.js';
+
+/** startPlugin / updatePlugin options (the original's shape: a track or userId + streamType). */
+export interface VideoDecoderStartOption {
+  userId?: string;
+  streamType?: 'main' | 'sub';
+  /** The remote track (else found from userId / streamType). */
+  track?: MediaStreamTrack;
+  /** Where the chain starts: 'auto' / 'webCodecs' at WebCodecs, 'wasm' at the software decoder; 'mock' takes `mock`. */
+  type?: 'auto' | 'webCodecs' | 'wasm' | 'mock';
+  /** The software decoder's renderer when type is 'wasm' (default 'webgl'). */
+  renderer?: RendererKind;
+  config?: { codec?: string };
+  /** Tests: failures injected per attempt ('create' | 'config' | 'decode' | 'context' | 'render' | null) and a simulated decode time. */
+  mock?: { failures?: (InjectedFailure | null)[]; decodeDelayMs?: number };
+}
+
+export interface VideoDecoderStopOption {
+  userId?: string;
+  streamType?: 'main' | 'sub';
+  track?: MediaStreamTrack;
+}
+
+type Client = { getVideoTrack(query: { userId: string; streamType: 'main' | 'sub' }): MediaStreamTrack | null };
+
+export class TRTCVideoDecoder {
+  static readonly Name = 'TRTCVideoDecoder';
+  readonly #ctx: PluginContext;
+  readonly #sessions = new Map<string, DecodeSession>();
+  #floor = 0;
+
+  constructor(ctx: PluginContext) {
+    this.#ctx = ctx;
+  }
+
+  getName(): string {
+    return TRTCVideoDecoder.Name;
+  }
+
+  getAlias(): string {
+    return 'vd';
+  }
+
+  #key(option: VideoDecoderStopOption | undefined, functionName: string): { key: string; userId: string; streamType: 'main' | 'sub'; track: MediaStreamTrack } {
+    const userId = option?.userId ?? '';
+    const streamType = option?.streamType === 'sub' ? 'sub' : 'main';
+    const track = option?.track ?? (userId ? (this.#ctx.client as Client).getVideoTrack({ userId, streamType }) : null);
+    if (!track) throw this.#ctx.errors({ code: 5100, extraCode: 5102, message: `TRTCVideoDecoder needs a playing remote video: no ${streamType} video track of '${userId}'`, functionName });
+    return { key: track.id, userId, streamType, track };
+  }
+
+  /**
+   * Decodes a remote video with the plugin (restarting it if already decoding).
+   * @throws RtcError INVALID_PARAMETER when there is no such remote video; ENV_NOT_SUPPORTED (extra 5210) when
+   * its frames are not tapped (the server's videoDecodeFallback is off, or enableSEI is on).
+   */
+  start(option?: VideoDecoderStartOption): void {
+    const { key, userId, streamType, track } = this.#key(option, 'startPlugin');
+    this.#sessions.get(key)?.stop();
+    const options: SessionOptions = { userId, streamType, track, type: option?.type ?? 'auto', codec: option?.config?.codec ?? 'avc1.42e01f',
+      ...(option?.renderer ? { renderer: option.renderer } : {}), ...(option?.mock ? { mock: option.mock } : {}) };
+    const session = new DecodeSession(this.#ctx, options);
+    session.setPressureFloor(this.#floor);
+    session.start();
+    this.#sessions.set(key, session);
+  }
+
+  /** Restarts with other options (type, renderer). */
+  update(option?: VideoDecoderStartOption): void {
+    this.start(option);
+  }
+
+  /** Stops decoding a remote video; the player shows it again. */
+  stop(option?: VideoDecoderStopOption): void {
+    if (!option?.track && !option?.userId) {
+      for (const session of this.#sessions.values()) session.stop();
+      this.#sessions.clear();
+      return;
+    }
+    const { key } = this.#key(option, 'stopPlugin');
+    this.#sessions.get(key)?.stop();
+    this.#sessions.delete(key);
+  }
+
+  /** Keeps every decoder at or above a downgrade level (e.g. from a compute-pressure monitor); 0 lifts it. */
+  setPressureFloor(level: number): void {
+    this.#floor = level;
+    for (const session of this.#sessions.values()) session.setPressureFloor(level);
+  }
+
+  destroy(): void {
+    this.stop();
+  }
+}
+
+export default TRTCVideoDecoder;
