@@ -39,6 +39,7 @@ export class DecodeSession {
   #worker: Worker | undefined;
   #tap: MessagePort | undefined;
   #renderer: Renderer | undefined;
+  #canvas: HTMLCanvasElement | undefined;
   #hidden: { element: HTMLElement; css: string }[] = [];
   #frames = 0;
   #stopped = false;
@@ -84,6 +85,7 @@ export class DecodeSession {
     const canvas = document.createElement('canvas');
     Object.assign(canvas.style, { width: '100%', height: '100%', display: 'block', objectFit: video?.style.objectFit || 'cover', transform: video?.style.transform ?? '', backgroundColor: '#000' });
     Object.assign(canvas.dataset, { conclave: 'decoder', decoder: stage.decoder, renderer: stage.renderer, framesDecoded: '0' });
+    this.#canvas = canvas;
     const view = video?.parentElement;
     if (view) {
       for (const element of [...view.children] as HTMLElement[]) {
@@ -153,9 +155,9 @@ export class DecodeSession {
     this.#worker = undefined;
     this.#tap?.close();
     this.#tap = undefined;
-    this.#renderer?.canvas.remove();
+    this.#canvas?.remove();
+    this.#canvas = undefined;
     this.#renderer = undefined;
-    for (const canvas of document.querySelectorAll<HTMLCanvasElement>('canvas[data-conclave="decoder"]')) if (!canvas.isConnected) canvas.remove();
   }
 
   #restoreView(): void {
