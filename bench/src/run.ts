@@ -12,6 +12,7 @@ import { CHROMIUM_PATH, launchBrowser, type LaunchedBrowser } from '../../tests/
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
 import { canvasPlayerRows, runCanvasPlayer } from './canvas-player.js';
+import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { cdnDelayRows, runCdnDelay } from './cdn-delay.js';
 import { clusterRows, runCluster } from './cluster.js';
 import { engineRows, runEngines } from './engines.js';
@@ -102,12 +103,13 @@ async function main(): Promise<void> {
     const videoEffects = await benchVideoEffects(app, server);
     const cdnDelayMs = await runCdnDelay(browser.context, app, server);
     const canvasPlayer = await runCanvasPlayer(server);
+    const softwareDecoder = await runSoftwareDecoder(server);
     await browser.close();
     browser = undefined;
     const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -132,6 +134,7 @@ async function main(): Promise<void> {
       mediaJobs,
       cdnDelayMs,
       canvasPlayer,
+      softwareDecoder,
       recovery,
       cluster,
       table: rows,
