@@ -31,7 +31,7 @@ const decoderCanvas = (page: Page) => page.evaluate(() => {
   return { decoder: canvas.dataset.decoder, renderer: canvas.dataset.renderer, frames: Number(canvas.dataset.framesDecoded), width: canvas.width, height: canvas.height, rgb: [r, g, b] };
 });
 
-const decoderEvents = async (page: Page): Promise<DecoderEvent[]> => (await eventsOf(page, 'video-decode-downgrade-state-changed')).map((e) => e.data as DecoderEvent);
+const decoderEvents = async (page: Page): Promise<DecoderEvent[]> => (await eventsOf(page, 'video-decode-downgrade-state-changed')).map((e) => e.data as unknown as DecoderEvent);
 const clearEvents = (page: Page) => page.evaluate(() => { (window as unknown as { e2e: { events: unknown[] } }).e2e.events.length = 0; });
 const isRed = (rgb: number[] | undefined) => !!rgb && rgb[0] > 180 && rgb[1] < 80 && rgb[2] < 80;
 
@@ -121,7 +121,7 @@ describe('video decoder with fallbacks (TRTCVideoDecoder)', () => {
     const changes = (await decoderEvents(bob)).filter((e) => e.prevDowngradeLevel !== undefined);
     expect(changes.slice(0, 4).map((e) => [e.prevDowngradeLevel, e.downgradeLevel])).toEqual([[0, 1], [1, 2], [2, 3], [3, 4]]);
     // Re-evaluated at most every 5 s.
-    const at = (await eventsOf(bob, 'video-decode-downgrade-state-changed')).filter((e) => (e.data as DecoderEvent).prevDowngradeLevel !== undefined).map((e) => e.at);
+    const at = (await eventsOf(bob, 'video-decode-downgrade-state-changed')).filter((e) => (e.data as unknown as DecoderEvent).prevDowngradeLevel !== undefined).map((e) => e.at);
     for (let i = 1; i < at.length; i += 1) expect(at[i] - at[i - 1]).toBeGreaterThan(4_000);
     const [, toTwo, toThree, toFour, fromFour] = changes;
     // Level 2 drops frames; level 3 decodes key frames only; level 4 decodes nothing (then probes level 3).
