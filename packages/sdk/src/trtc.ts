@@ -8,6 +8,7 @@ import type { RtcError } from './errors/rtc-error.js';
 import { LocalMedia } from './local/local-media.js';
 import { installLogHooks } from './log/log-hooks.js';
 import { log } from './log/logger.js';
+import { onDecodeFailure } from './playback/decode-tap.js';
 import { LogUploader, STAT_KEY } from './log/upload.js';
 import { DeviceWatcher } from './media/devices.js';
 import { snapshotOf } from './playback/snapshot.js';
@@ -44,6 +45,7 @@ export class TRTC extends TRTCStatic {
   readonly #room: Room;
   readonly #options: TRTCOptions;
   readonly #plugins: PluginManager;
+  readonly #offDecodeFailure: () => void;
   readonly #limiter = new CallRateLimiter(CALLS_PER_SECOND);
   readonly #devices = new DeviceWatcher((change) => this.#events.emit('device-changed', change));
   readonly #local: LocalMedia;
@@ -63,6 +65,13 @@ export class TRTC extends TRTCStatic {
     });
     this.#local = new LocalMedia(this.#room, this.#events, this.#devices, { audio: this.#plugins.audio, video: this.#plugins.video });
     this.#plugins.signal = pluginSignal(() => this.#room.joinedSignal);
+    // The decoder fallback (issue 15): a tapped remote video that does not decode starts TRTCVideoDecoder.
+    this.#offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
+      if (this.#room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;
+      log.warn(`remote ${streamType} video of ${userId} does not decode: falling back to TRTCVideoDecoder`);
+      this.#plugins.start('TRTCVideoDecoder', { track, userId, streamType, type: 'auto' }).catch((error: unknown) => log.warn('video decoder fallback failed to start:', error));
+      return true;
+    });
     this.#plugins.emit = (event, data) => (event === 'error' ? this.#events.emit('error', data as RtcError) : this.#events.emit(event, data));
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     this.#sei = new SeiSender(options.enableSEI === true, this.#room, this.#events);
@@ -227,6 +236,7 @@ export class TRTC extends TRTCStatic {
     if (this.#room.machine.is('joining', 'joined')) throw invalidOperation(undefined, MESSAGE.LEAVE_BEFORE_DESTROY, 'destroy');
     this.#local.release();
     this.#plugins.destroy();
+    this.#offDecodeFailure();
     this.#devices.stop();
     this.#stats.stop();
     this.#events.off('*');

@@ -54,3 +54,39 @@ export function openDecodeTap(track: MediaStreamTrack): MessagePort | undefined 
   }
   return undefined;
 }
+
+/** SPEC §8: decode failure checks run 5 s after subscribe. */
+export const DECODE_CHECK_MS = 5000;
+
+/** Starts the fallback decoder for a remote track when it is this client's; true when it was. */
+export type DecodeFallbackStarter = (track: MediaStreamTrack, userId: string, streamType: 'main' | 'sub') => boolean;
+const starters = new Set<DecodeFallbackStarter>();
+
+/** Registers a client's way to start TRTCVideoDecoder (the core never imports the plugin); returns the removal. */
+export function onDecodeFailure(starter: DecodeFallbackStarter): () => void {
+  starters.add(starter);
+  return () => starters.delete(starter);
+}
+
+/**
+ * Checks a tapped remote video 5 s after it starts playing: frames arrive but none decoded (the browser's
+ * pipeline cannot decode the stream) → the client that plays it starts the fallback decoder. Returns the cancel.
+ */
+export function checkDecode(track: MediaStreamTrack, userId: string, streamType: 'main' | 'sub'): () => void {
+  const timer = setTimeout(() => {
+    const receiver = [...taps.keys()].find((r) => r.track === track);
+    if (!receiver || track.readyState === 'ended') return;
+    void receiver.getStats().then((stats) => {
+      let received = 0;
+      let decoded = 0;
+      stats.forEach((s: { type: string; framesReceived?: number; framesDecoded?: number }) => {
+        if (s.type !== 'inbound-rtp') return;
+        received += s.framesReceived ?? 0;
+        decoded += s.framesDecoded ?? 0;
+      });
+      if (received === 0 || decoded > 0) return;
+      for (const start of starters) if (start(track, userId, streamType)) return;
+    }, () => undefined);
+  }, DECODE_CHECK_MS);
+  return () => clearTimeout(timer);
+}

@@ -1,3 +1,4 @@
+import { checkDecode } from './decode-tap.js';
 import { FreezeMonitor } from './freeze.js';
 import { VideoPlayer, type VideoPlayerHooks, type VideoPlayerOptions } from './video-player.js';
 
@@ -11,6 +12,8 @@ export class RemoteVideo {
   readonly #track: MediaStreamTrack;
   readonly #onMute = () => this.freeze.trackMuted();
   readonly #onUnmute = () => this.freeze.videoResumed();
+  /** Cancels the decode failure check (the decoder fallback, issue 15). */
+  readonly #cancelDecodeCheck: () => void;
 
   constructor(userId: string, streamType: 'main' | 'sub', track: MediaStreamTrack, views: HTMLElement[],
     options: VideoPlayerOptions, hooks: VideoPlayerHooks) {
@@ -19,6 +22,7 @@ export class RemoteVideo {
     track.addEventListener('mute', this.#onMute);
     track.addEventListener('unmute', this.#onUnmute);
     this.player = new VideoPlayer(track, views, options, hooks);
+    this.#cancelDecodeCheck = checkDecode(track, userId, streamType);
   }
 
   /** Takes a render-freeze sample (about once a second) while the player should be playing. */
@@ -27,6 +31,7 @@ export class RemoteVideo {
   }
 
   stop(): void {
+    this.#cancelDecodeCheck();
     this.#track.removeEventListener('mute', this.#onMute);
     this.#track.removeEventListener('unmute', this.#onUnmute);
     this.freeze.end();
