@@ -133,4 +133,14 @@ describe('video decoder with fallbacks (TRTCVideoDecoder)', () => {
     expect(fromFour.dropped! - toFour.dropped!).toBe(fromFour.received! - toFour.received!);
     expect(await call(bob, 'stopPlugin', 'TRTCVideoDecoder', { userId: 'alice', streamType: 'main' })).toMatchObject({ ok: true });
   });
+
+  it('a pressure floor (updatePlugin pressureFloor) holds the downgrade level up, and stopRemoteVideo ends the decoder', async () => {
+    await clearEvents(bob);
+    expect(await call(bob, 'startPlugin', 'TRTCVideoDecoder', { userId: 'alice', streamType: 'main', type: 'wasm' })).toMatchObject({ ok: true });
+    await expect.poll(async () => (await decoderCanvas(bob))?.frames ?? 0, { timeout: 30_000, interval: 250 }).toBeGreaterThan(5);
+    expect(await call(bob, 'updatePlugin', 'TRTCVideoDecoder', { pressureFloor: 3 })).toMatchObject({ ok: true });
+    await expect.poll(async () => (await decoderEvents(bob)).filter((e) => e.prevDowngradeLevel !== undefined).map((e) => e.downgradeLevel), { timeout: 20_000, interval: 250 }).toEqual([3]);
+    expect(await call(bob, 'stopRemoteVideo', { userId: 'alice', streamType: 'main' })).toMatchObject({ ok: true });
+    await expect.poll(() => bob.evaluate(() => document.querySelectorAll('#remote-alice canvas').length), { timeout: 15_000, interval: 250 }).toBe(0);
+  });
 });

@@ -74,8 +74,15 @@ export class TRTCVideoDecoder {
     this.#sessions.set(key, session);
   }
 
-  /** Restarts with other options (type, renderer). */
-  update(option?: VideoDecoderStartOption): void {
+  /**
+   * Restarts a decoder with other options (type, renderer); `{ pressureFloor }` alone sets the lowest downgrade
+   * level of every decoder (see setPressureFloor).
+   */
+  update(option?: VideoDecoderStartOption & { pressureFloor?: number }): void {
+    if (typeof option?.pressureFloor === 'number' && !option.userId && !option.track) {
+      this.setPressureFloor(option.pressureFloor);
+      return;
+    }
     this.start(option);
   }
 

@@ -40,9 +40,17 @@ export class DecodeSession {
   #tap: MessagePort | undefined;
   #renderer: Renderer | undefined;
   #canvas: HTMLCanvasElement | undefined;
+  /** The player's <video>: once the app stops the player (it leaves the page), decoding stops too. */
+  #video: HTMLVideoElement | undefined;
   #hidden: { element: HTMLElement; css: string }[] = [];
   #frames = 0;
   #stopped = false;
+  /** Watches the player's <video>: once the app stops the player (it leaves the page, frames may stop), so does the decoder. */
+  readonly #watch = setInterval(() => {
+    if (!this.#video || this.#video.isConnected) return;
+    this.#ctx.log.info(`video decoder ${this.#options.userId}/${this.#options.streamType}: the player stopped, so does the decoder`);
+    this.stop();
+  }, 500);
 
   constructor(ctx: PluginContext, options: SessionOptions) {
     this.#ctx = ctx;
@@ -57,6 +65,7 @@ export class DecodeSession {
   /** Starts the first attempt; throws when the track has no tap (the schedule's videoDecodeFallback is off). */
   start(): void {
     const tap = this.#ctx.remoteVideo.openTap(this.#options.track);
+    if (!tap) clearInterval(this.#watch);
     if (!tap) throw this.#ctx.errors({ code: 5200, extraCode: 5210, message: `no encoded frames for ${this.#options.userId}'s ${this.#options.streamType} video: the server's videoDecodeFallback is off or enableSEI is on`, functionName: 'startPlugin' });
     tap.close();
     this.#attempt();
@@ -86,6 +95,7 @@ export class DecodeSession {
     Object.assign(canvas.style, { width: '100%', height: '100%', display: 'block', objectFit: video?.style.objectFit || 'cover', transform: video?.style.transform ?? '', backgroundColor: '#000' });
     Object.assign(canvas.dataset, { conclave: 'decoder', decoder: stage.decoder, renderer: stage.renderer, framesDecoded: '0' });
     this.#canvas = canvas;
+    this.#video = video;
     const view = video?.parentElement;
     if (view) {
       for (const element of [...view.children] as HTMLElement[]) {
@@ -177,6 +187,7 @@ export class DecodeSession {
       this.#attempt();
       return;
     }
+    clearInterval(this.#watch);
     this.#emit('FAILED', prev, stage, { code, failures: [...this.#lifecycle.failures] });
     const contextError = code === FAILURE.CONTEXT_UNAVAILABLE;
     this.#ctx.remoteVideo.emit('error', this.#ctx.errors({
@@ -189,6 +200,7 @@ export class DecodeSession {
   /** Stops decoding and gives the view back to the player. */
   stop(): void {
     this.#stopped = true;
+    clearInterval(this.#watch);
     this.#teardownAttempt();
     this.#restoreView();
   }
