@@ -143,16 +143,17 @@ describe('endpoints the SDK calls', () => {
     expect(metrics).toMatch(/^conclave_stat_beacon_counts_total\{class="error_code"\} 4$/m);
   });
 
-  it('scheduling hands out the configured main and backup domains (default: this server) and the logger domain', async () => {
+  it('scheduling hands out the configured main and backup domains (default: this server), the logger domain and videoDecodeFallback', async () => {
     const form = async (app: { sdkAppId: number; secretKey: string }) => new URLSearchParams({ sdkAppId: String(app.sdkAppId), userId: 'sch', userSig: await genUserSig({ ...app, userId: 'sch' }), groupId: '1', isStrGroupId: 'false', sdkVersion: '5.10.1' });
     const own = await httpJson(`${server.url}/api/v1/config`, { method: 'POST', body: await form(APP) });
     const self = `${server.url.replace(/^http/, 'ws')}/signal`;
     expect(own.body).toMatchObject({ code: 0, data: { domains: { main: self, backup: self }, config: { loggerDomain: server.url } } });
+    expect((own.body as { data: { config: Record<string, unknown> } }).data.config).not.toHaveProperty('videoDecodeFallback');
     expect((await httpJson(`${server.url}/api/v1/config`, { method: 'POST', body: await form(UNPAID) })).body).toMatchObject({ code: SERVER_CODE.NEED_PACKAGE });
-    const configured = await startTestServer({ apps: [APP], domains: { main: 'wss://a.example.com/signal', backup: 'wss://b.example.com/signal' }, loggerDomain: 'https://logs.example.com' });
+    const configured = await startTestServer({ apps: [APP], domains: { main: 'wss://a.example.com/signal', backup: 'wss://b.example.com/signal' }, loggerDomain: 'https://logs.example.com', videoDecodeFallback: true });
     try {
       const res = await httpJson(`${configured.url}/api/v1/config`, { method: 'POST', body: await form(APP) });
-      expect(res.body).toMatchObject({ data: { domains: { main: 'wss://a.example.com/signal', backup: 'wss://b.example.com/signal' }, config: { loggerDomain: 'https://logs.example.com' } } });
+      expect(res.body).toMatchObject({ data: { domains: { main: 'wss://a.example.com/signal', backup: 'wss://b.example.com/signal' }, config: { loggerDomain: 'https://logs.example.com', videoDecodeFallback: true } } });
     } finally {
       await configured.close();
     }

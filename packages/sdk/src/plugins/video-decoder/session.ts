@@ -52,10 +52,19 @@ export class DecodeSession {
     this.stop();
   }, 500);
 
+  /** SPEC §8 video pipeline errors of the track: logged; an ended track ends the decoder. */
+  readonly #onMute = () => this.#ctx.log.warn(`video decoder ${this.#options.userId}/${this.#options.streamType}: video track muted`);
+  readonly #onEnded = () => {
+    this.#ctx.log.warn(`video decoder ${this.#options.userId}/${this.#options.streamType}: video track ended`);
+    this.stop();
+  };
+
   constructor(ctx: PluginContext, options: SessionOptions) {
     this.#ctx = ctx;
     this.#options = options;
     this.#first = firstStage(options.type, options.renderer);
+    options.track.addEventListener('mute', this.#onMute);
+    options.track.addEventListener('ended', this.#onEnded);
   }
 
   get state(): DecoderState {
@@ -201,6 +210,8 @@ export class DecodeSession {
   stop(): void {
     this.#stopped = true;
     clearInterval(this.#watch);
+    this.#options.track.removeEventListener('mute', this.#onMute);
+    this.#options.track.removeEventListener('ended', this.#onEnded);
     this.#teardownAttempt();
     this.#restoreView();
   }
