@@ -22,6 +22,9 @@ import { Publisher } from './publisher.js';
 import { Reconnector, type ReconnectPolicy } from './reconnector.js';
 import type { RemoteUser } from './remote-user.js';
 import { RemoteUsers } from './remote-users.js';
+import { relaySwitchFor } from './relay-wiring.js';
+import type { RelaySwitch } from '../adaptation/relay-switch.js';
+import { preferTurnTcp } from '../adaptation/relay-switch.js';
 import type { EncodedHooks, RoomContext } from './room-context.js';
 
 /** Room states (SPEC §4). */
@@ -60,6 +63,8 @@ export class Room {
   #sessionToken: string | undefined;
   readonly #reconnector: Reconnector;
   readonly #links: LinkWatcher;
+  /** Relay switching (SPEC §4): tries TURN once when the media path is much slower than signalling. */
+  readonly #relay: RelaySwitch;
   role: 'anchor' | 'audience' = 'anchor';
   scene: 'rtc' | 'live' = 'rtc';
   userId = '';
@@ -89,6 +94,16 @@ export class Room {
       emitError: (error) => this.#events.emit('error', error),
       rebuild: (kind) => this.#rebuildLink(kind),
       rejoin: () => this.#rejoinReporting(),
+      relayFailed: () => this.#relay.linkFailed(),
+    });
+    this.#relay = relaySwitchFor({
+      schedule: () => this.#schedule,
+      iceServers: () => this.iceServers,
+      relayImposed: () => this.#imposedPolicy === 'relay',
+      signal: () => this.#signal,
+      uplink: () => this.publisher.peerConnection,
+      downlink: () => this.remotes.subscriptions.peerConnection,
+      rebuild: () => this.#rebuildAll(),
     });
     const ctx: RoomContext = {
       events,
@@ -142,12 +157,20 @@ export class Room {
 
   get iceServers(): RTCIceServer[] {
     // The app's own TURN server (proxy.turnServer) wins over the ones scheduling handed out.
-    if (this.#proxy.turnServers.length > 0) return this.#proxy.turnServers.map((turn) => ({ urls: turn.url, username: turn.username, credential: turn.credential }));
-    return [...(this.#schedule?.iceServers ?? [])];
+    const servers = this.#proxy.turnServers.length > 0
+      ? this.#proxy.turnServers.map((turn) => ({ urls: turn.url, username: turn.username, credential: turn.credential }))
+      : [...(this.#schedule?.iceServers ?? [])];
+    // A relay switch for a slow media path goes over TCP when offered (useTurnTcpInfo).
+    return this.#relay?.relayForced && this.#schedule?.config.useTurnTcpInfo ? preferTurnTcp(servers) : servers;
+  }
+
+  /** The policy the app or the schedule sets. */
+  get #imposedPolicy(): RTCIceTransportPolicy {
+    return this.#proxy.iceTransportPolicy ?? this.#schedule?.iceTransportPolicy ?? 'all';
   }
 
   get #iceTransportPolicy(): RTCIceTransportPolicy {
-    return this.#proxy.iceTransportPolicy ?? this.#schedule?.iceTransportPolicy ?? 'all';
+    return this.#relay.relayForced ? 'relay' : this.#imposedPolicy;
   }
 
   #setConnectionState(state: ConnectionState): void {
@@ -191,6 +214,7 @@ export class Room {
       this.#setConnectionState('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
       this.#dataLink.open();
+      this.#relay.start();
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -340,6 +364,14 @@ export class Room {
     }
   }
 
+  /** Rebuilds every link with the current transport policy (relay switching). */
+  #rebuildAll(): void {
+    if (this.machine.state !== 'joined' || !this.#signal?.isOpen) return;
+    this.#rebuildLink('uplink');
+    this.#rebuildLink('downlink');
+    this.#dataLink.open();
+  }
+
   /** Rejoins (relay failure, user_time_out); a failure is the error event 'rejoin room failed'. */
   #rejoinReporting(): void {
     this.#rejoin().catch((error: unknown) => {
@@ -375,6 +407,7 @@ export class Room {
   #teardown(): void {
     this.#resetConnection();
     this.#reconnector.cancel();
+    this.#relay.stop();
   }
 
   #onBanned(data: PushMap['banned']): void {
@@ -411,6 +444,7 @@ export class Room {
     this.#setConnectionState('CONNECTED');
     this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
     this.#dataLink.open();
+    this.#relay.start();
     await this.publisher.publishPending();
   }
 

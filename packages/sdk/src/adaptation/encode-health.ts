@@ -1,0 +1,98 @@
+import { log } from '../log/logger.js';
+
+/** Heartbeats in a row that must look bad; the event fires on the one after (SPEC §4: "more than 3"). */
+export const BAD_ENCODE_HEARTBEATS = 3;
+/** Frame-rate ratio above which the encoder keeps pace (SPEC §4). */
+export const ENCODE_FPS_RATIO = 0.9;
+/** Bitrate ratio below which the encoder under-delivers (SPEC §4). */
+export const ENCODE_BITRATE_RATIO = 0.5;
+/** At least this long between two bad-health events (SPEC §9: bad-health spacing 30000 ms). */
+export const BAD_HEALTH_SPACING_MS = 30_000;
+
+/** One heartbeat's figures of the published main video. */
+export interface EncodeSample {
+  /** Frames per second sent. */
+  fps: number;
+  /** The frame rate asked of the encoder. */
+  targetFps: number;
+  /** Bits per second sent. */
+  bitrate: number;
+  /** The bitrate asked of the encoder. */
+  targetBitrate: number;
+  /** True when the browser reports a hardware (power-efficient) encoder. */
+  hardware: boolean;
+  /** The codec's mime type (video/H264…). */
+  mimeType: string;
+}
+
+/**
+ * The encode-health rule (SPEC §4): a hardware H264 encoder that keeps its frame rate (ratio > 0.9) but
+ * delivers under half its bitrate (ratio < 0.5) for more than 3 heartbeats in a row is bad; events are at
+ * least 30 s apart. Other encoders never count.
+ */
+export class EncodeHealthRule {
+  #bad = 0;
+  #lastEventAt = -Infinity;
+
+  /** Feeds one heartbeat at time `now` (ms); true when it raises a bad-health event. */
+  check(sample: EncodeSample, now: number): boolean {
+    const counted = sample.hardware && /h264/i.test(sample.mimeType) && sample.targetFps > 0 && sample.targetBitrate > 0 &&
+      sample.fps / sample.targetFps > ENCODE_FPS_RATIO && sample.bitrate / sample.targetBitrate < ENCODE_BITRATE_RATIO;
+    this.#bad = counted ? this.#bad + 1 : 0;
+    if (this.#bad <= BAD_ENCODE_HEARTBEATS || now - this.#lastEventAt < BAD_HEALTH_SPACING_MS) return false;
+    this.#lastEventAt = now;
+    this.#bad = 0;
+    return true;
+  }
+}
+
+/** The entries of an outbound-rtp stat read here. */
+interface OutboundStat {
+  type: string;
+  kind?: string;
+  codecId?: string;
+  id: string;
+  bytesSent?: number;
+  framesPerSecond?: number;
+  powerEfficientEncoder?: boolean;
+  timestamp: number;
+  mimeType?: string;
+}
+
+/**
+ * Turns two successive getStats reads of a video sender into a sample (bitrate from the bytes sent
+ * between them); undefined when nothing was sent or the reads do not match.
+ */
+export function encodeSampleOf(now: readonly OutboundStat[], before: readonly OutboundStat[] | undefined,
+  target: { fps: number; bitrate: number }): EncodeSample | undefined {
+  const out = now.find((s) => s.type === 'outbound-rtp' && s.kind === 'video');
+  const prev = before?.find((s) => s.type === 'outbound-rtp' && s.id === out?.id);
+  if (!out || !prev || out.timestamp <= prev.timestamp) return undefined;
+  const bitrate = ((out.bytesSent ?? 0) - (prev.bytesSent ?? 0)) * 8 * 1000 / (out.timestamp - prev.timestamp);
+  const mimeType = now.find((s) => s.id === out.codecId)?.mimeType ?? '';
+  return { fps: out.framesPerSecond ?? 0, targetFps: target.fps, bitrate, targetBitrate: target.bitrate, hardware: out.powerEfficientEncoder === true, mimeType };
+}
+
+/**
+ * The switch "to the software encoder" (SPEC §4): browsers expose no hardware/software choice, so the
+ * sender moves to VP8, which the uplink negotiated as its second codec, with setParameters' per-encoding
+ * codec (Chromium 126+). False when the browser or the negotiation does not allow it (then logged only).
+ */
+export async function switchToSoftwareCodec(sender: RTCRtpSender): Promise<boolean> {
+  const params = sender.getParameters() as RTCRtpSendParameters & { encodings: (RTCRtpEncodingParameters & { codec?: RTCRtpCodec })[] };
+  const vp8 = params.codecs.find((codec) => codec.mimeType.toLowerCase() === 'video/vp8');
+  const first = params.encodings[0];
+  if (!vp8 || !first) {
+    log.warn('encoder unhealthy, but VP8 was not negotiated: keeping the codec');
+    return false;
+  }
+  first.codec = { mimeType: vp8.mimeType, clockRate: vp8.clockRate, ...(vp8.sdpFmtpLine ? { sdpFmtpLine: vp8.sdpFmtpLine } : {}) };
+  try {
+    await sender.setParameters(params);
+    log.warn('encoder unhealthy (hardware H264 under half its bitrate at full frame rate): switched to VP8');
+    return true;
+  } catch (error) {
+    log.warn('encoder unhealthy; switching to VP8 refused:', error);
+    return false;
+  }
+}
