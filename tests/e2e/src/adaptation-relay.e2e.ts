@@ -66,16 +66,21 @@ describe('relay switching: a media path slower than signalling', () => {
   });
 
   afterAll(async () => {
-    ns?.clearDelay();
-    await nsBrowser?.close();
-    await hostBrowser?.close();
-    await nsApp?.close();
-    await hostApp?.close();
-    await server?.close();
-    await turn?.stop();
-    ns?.destroy();
     if (bobLogs.length > 0) console.log(`[bob's relay log]\n${bobLogs.join('\n')}`);
-  });
+    const step = async (name: string, run: () => unknown) => {
+      const started = Date.now();
+      await run();
+      if (Date.now() - started > 5000) console.log(`teardown: ${name} took ${Date.now() - started} ms`);
+    };
+    await step('clear delay', () => ns?.clearDelay());
+    await step('pages', async () => { await alice?.close(); await bob?.close(); });
+    await step('ns browser', () => nsBrowser?.close());
+    await step('host browser', () => hostBrowser?.close());
+    await step('apps', async () => { await nsApp?.close(); await hostApp?.close(); });
+    await step('server', () => server?.close());
+    await step('coturn', () => turn?.stop());
+    await step('namespace', () => ns?.destroy());
+  }, 120_000);
 
   it('a media path made slower than signalling triggers the relay switch through coturn (TCP) and media continues', async () => {
     alice = await hostApp.open(hostBrowser.context);

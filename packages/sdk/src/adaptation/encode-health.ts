@@ -96,3 +96,57 @@ export async function switchToSoftwareCodec(sender: RTCRtpSender): Promise<boole
     return false;
   }
 }
+
+/** What the encode-health monitor reads. */
+export interface EncodeHealthHost {
+  /** The published main video's sender and the frame rate and bitrate (kbit/s) asked of it, when publishing video. */
+  video(): { sender: RTCRtpSender; targetFps: number; targetKbps: number } | undefined;
+}
+
+/** Encode health is checked every heartbeat (2 s, as the statistics). */
+export const ENCODE_CHECK_MS = 2000;
+
+/**
+ * Checks the published main video every heartbeat with EncodeHealthRule and, on a bad-health event,
+ * switches the sender to VP8 (switchToSoftwareCodec), once per sender.
+ */
+export class EncodeHealthMonitor {
+  readonly #host: EncodeHealthHost;
+  readonly #rule = new EncodeHealthRule();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #before: { sender: RTCRtpSender; stats: OutboundStat[] } | undefined;
+  readonly #switched = new WeakSet<RTCRtpSender>();
+
+  constructor(host: EncodeHealthHost) {
+    this.#host = host;
+  }
+
+  start(): void {
+    this.#timer ??= setInterval(() => {
+      this.#check().catch((error: unknown) => log.debug('encode health check failed:', error));
+    }, ENCODE_CHECK_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#before = undefined;
+  }
+
+  async #check(): Promise<void> {
+    const video = this.#host.video();
+    if (!video?.sender.track || this.#switched.has(video.sender)) {
+      this.#before = undefined;
+      return;
+    }
+    const stats: OutboundStat[] = [];
+    (await video.sender.getStats()).forEach((s: OutboundStat) => stats.push(s));
+    const before = this.#before?.sender === video.sender ? this.#before.stats : undefined;
+    this.#before = { sender: video.sender, stats };
+    const sample = encodeSampleOf(stats, before, { fps: video.targetFps, bitrate: video.targetKbps * 1000 });
+    if (sample && this.#rule.check(sample, Date.now())) {
+      this.#switched.add(video.sender);
+      await switchToSoftwareCodec(video.sender);
+    }
+  }
+}

@@ -18,7 +18,7 @@ export const RELAY_SWITCH_TIMEOUT_MS = 10_000;
 /**
  * The relay-switch rule (SPEC §4): a check is slow when the media path's round trip exceeds signalling's
  * by the ratio threshold and is above the time threshold; 5 slow checks in a row trigger the switch. A
- * check without both figures breaks the series.
+ * check without both figures (no new answer since the last) neither counts nor breaks the series.
  */
 export class RelayRttRule {
   readonly #thresholds: RttThresholds;
@@ -31,8 +31,8 @@ export class RelayRttRule {
   /** Feeds one check; true when this check completes the series of slow checks. */
   check(mediaRttMs: number | undefined, signalRttMs: number | undefined): boolean {
     const { rttRatioThreshold, rttThreshold } = this.#thresholds;
-    const slow = mediaRttMs !== undefined && signalRttMs !== undefined &&
-      mediaRttMs > rttThreshold && mediaRttMs > Math.max(signalRttMs, 1) * rttRatioThreshold;
+    if (mediaRttMs === undefined || signalRttMs === undefined) return false;
+    const slow = mediaRttMs > rttThreshold && mediaRttMs > Math.max(signalRttMs, 1) * rttRatioThreshold;
     this.#slow = slow ? this.#slow + 1 : 0;
     return this.#slow >= RELAY_SLOW_CHECKS;
   }

@@ -1,4 +1,4 @@
-import { mediaRttMs } from '../adaptation/media-rtt.js';
+import { MediaRttMeter } from '../adaptation/media-rtt.js';
 import { RelaySwitch } from '../adaptation/relay-switch.js';
 import type { Schedule } from '../schedule/schedule.js';
 import type { SignalChannel } from '../signal/signal-channel.js';
@@ -16,8 +16,9 @@ export interface RelayWiring {
 
 const isTurn = (server: RTCIceServer) => (Array.isArray(server.urls) ? server.urls : [server.urls]).some((url) => /^turns?:/.test(url));
 
-/** The room's relay switch: the uplink's path is measured (else the downlink's) against the signalling ping. */
+/** The room's relay switch: the media links' paths are measured against the signalling ping. */
 export function relaySwitchFor(room: RelayWiring): RelaySwitch {
+  const meter = new MediaRttMeter();
   const links = () => [room.uplink(), room.downlink()].filter((pc): pc is RTCPeerConnection => pc !== undefined && pc.connectionState !== 'closed');
   return new RelaySwitch({
     thresholds: () => room.schedule()?.config.useTurnTcpInfo,
@@ -26,11 +27,10 @@ export function relaySwitchFor(room: RelayWiring): RelaySwitch {
     signalRttMs: () => room.signal()?.rttMs,
     links,
     mediaRttMs: async () => {
-      for (const pc of links()) {
-        const rtt = await mediaRttMs(pc);
-        if (rtt !== undefined) return rtt;
-      }
-      return undefined;
+      // Every link is read each time, so each one's totals stay current; the slowest path counts.
+      const rtts = await Promise.all(links().map((pc) => meter.read(pc)));
+      const known = rtts.filter((rtt): rtt is number => rtt !== undefined);
+      return known.length > 0 ? Math.max(...known) : undefined;
     },
     rebuild: room.rebuild,
   });

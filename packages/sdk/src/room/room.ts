@@ -22,8 +22,8 @@ import { Publisher } from './publisher.js';
 import { Reconnector, type ReconnectPolicy } from './reconnector.js';
 import type { RemoteUser } from './remote-user.js';
 import { RemoteUsers } from './remote-users.js';
-import { relaySwitchFor } from './relay-wiring.js';
-import type { RelaySwitch } from '../adaptation/relay-switch.js';
+import { RoomAdaptation } from './adaptation-wiring.js';
+import type { PressureMonitor, PressureState } from '../adaptation/pressure.js';
 import { preferTurnTcp } from '../adaptation/relay-switch.js';
 import type { EncodedHooks, RoomContext } from './room-context.js';
 
@@ -63,8 +63,10 @@ export class Room {
   #sessionToken: string | undefined;
   readonly #reconnector: Reconnector;
   readonly #links: LinkWatcher;
-  /** Relay switching (SPEC §4): tries TURN once when the media path is much slower than signalling. */
-  readonly #relay: RelaySwitch;
+  /** Relay switching, encode health and CPU pressure (SPEC §4). */
+  readonly #adaptation: RoomAdaptation;
+  /** Hears every CPU pressure change (the decoder's downgrade floor is wired here). */
+  onPressure: ((state: PressureState) => void) | undefined;
   role: 'anchor' | 'audience' = 'anchor';
   scene: 'rtc' | 'live' = 'rtc';
   userId = '';
@@ -94,16 +96,7 @@ export class Room {
       emitError: (error) => this.#events.emit('error', error),
       rebuild: (kind) => this.#rebuildLink(kind),
       rejoin: () => this.#rejoinReporting(),
-      relayFailed: () => this.#relay.linkFailed(),
-    });
-    this.#relay = relaySwitchFor({
-      schedule: () => this.#schedule,
-      iceServers: () => this.iceServers,
-      relayImposed: () => this.#imposedPolicy === 'relay',
-      signal: () => this.#signal,
-      uplink: () => this.publisher.peerConnection,
-      downlink: () => this.remotes.subscriptions.peerConnection,
-      rebuild: () => this.#rebuildAll(),
+      relayFailed: () => this.#adaptation.relay.linkFailed(),
     });
     const ctx: RoomContext = {
       events,
@@ -118,6 +111,18 @@ export class Room {
     };
     this.remotes = new RemoteUsers(ctx);
     this.publisher = new Publisher(ctx, () => this.canPublish);
+    this.#adaptation = new RoomAdaptation({
+      publisher: this.publisher,
+      subscriptions: this.remotes.subscriptions,
+      onPressure: (state) => this.onPressure?.(state),
+      schedule: () => this.#schedule,
+      iceServers: () => this.iceServers,
+      relayImposed: () => this.#imposedPolicy === 'relay',
+      signal: () => this.#signal,
+      uplink: () => this.publisher.peerConnection,
+      downlink: () => this.remotes.subscriptions.peerConnection,
+      rebuild: () => this.#rebuildAll(),
+    });
     this.messages = new CustomMessages({
       events,
       userIdOf: (tinyId) => [...this.remotes.values()].find((user) => user.tinyId === tinyId)?.userId,
@@ -142,6 +147,11 @@ export class Room {
     return this.#dataLink.link?.peerConnection;
   }
 
+  /** CPU pressure (SPEC §4), sampled every 2 s while joined. */
+  get pressure(): PressureMonitor {
+    return this.#adaptation.pressure;
+  }
+
   get state(): RoomState {
     return this.machine.state;
   }
@@ -161,7 +171,7 @@ export class Room {
       ? this.#proxy.turnServers.map((turn) => ({ urls: turn.url, username: turn.username, credential: turn.credential }))
       : [...(this.#schedule?.iceServers ?? [])];
     // A relay switch for a slow media path goes over TCP when offered (useTurnTcpInfo).
-    return this.#relay?.relayForced && this.#schedule?.config.useTurnTcpInfo ? preferTurnTcp(servers) : servers;
+    return this.#adaptation?.relay.relayForced && this.#schedule?.config.useTurnTcpInfo ? preferTurnTcp(servers) : servers;
   }
 
   /** The policy the app or the schedule sets. */
@@ -170,7 +180,7 @@ export class Room {
   }
 
   get #iceTransportPolicy(): RTCIceTransportPolicy {
-    return this.#relay.relayForced ? 'relay' : this.#imposedPolicy;
+    return this.#adaptation.relay.relayForced ? 'relay' : this.#imposedPolicy;
   }
 
   #setConnectionState(state: ConnectionState): void {
@@ -214,7 +224,7 @@ export class Room {
       this.#setConnectionState('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
       this.#dataLink.open();
-      this.#relay.start();
+      this.#adaptation.start();
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -407,7 +417,7 @@ export class Room {
   #teardown(): void {
     this.#resetConnection();
     this.#reconnector.cancel();
-    this.#relay.stop();
+    this.#adaptation.stop();
   }
 
   #onBanned(data: PushMap['banned']): void {
@@ -444,7 +454,7 @@ export class Room {
     this.#setConnectionState('CONNECTED');
     this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
     this.#dataLink.open();
-    this.#relay.start();
+    this.#adaptation.start();
     await this.publisher.publishPending();
   }
 

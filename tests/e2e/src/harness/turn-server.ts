@@ -97,7 +97,8 @@ export class TurnServer {
   }
 
   async stop(): Promise<void> {
-    if (this.#child.exitCode === null) {
+    // A child killed by a signal has exitCode null but a signalCode: stopped already (a second stop).
+    if (this.#child.exitCode === null && this.#child.signalCode === null) {
       const exited = new Promise((resolve) => this.#child.once('exit', resolve));
       this.#child.kill('SIGTERM');
       await exited;

@@ -1,0 +1,60 @@
+import { EncodeHealthMonitor } from '../adaptation/encode-health.js';
+import { PressureMonitor, pressureEffect, type PressureState } from '../adaptation/pressure.js';
+import type { RelaySwitch } from '../adaptation/relay-switch.js';
+import type { Publisher } from './publisher.js';
+import { relaySwitchFor, type RelayWiring } from './relay-wiring.js';
+import type { Subscriptions } from './subscriptions.js';
+
+/** The encode-health monitor of the room's published main video. */
+function encodeHealthFor(publisher: Publisher): EncodeHealthMonitor {
+  return new EncodeHealthMonitor({
+    video: () => {
+      const uplink = publisher.uplink;
+      const local = publisher.local('video');
+      const targetKbps = local?.encoding?.maxBitrateKbps;
+      const targetFps = local?.encoding?.maxFramerate ?? local?.track.getSettings().frameRate;
+      if (!uplink || !local || !targetKbps || !targetFps) return undefined;
+      return { sender: uplink.sender('video'), targetFps, targetKbps };
+    },
+  });
+}
+
+/** What the room hands its adaptation. */
+export interface AdaptationWiring extends RelayWiring {
+  publisher: Publisher;
+  subscriptions: Subscriptions;
+  /** Every pressure change, after the small-stream preference was applied. */
+  onPressure(state: PressureState): void;
+}
+
+/**
+ * The room's adaptation (SPEC §4), running while joined: relay switching, encode health of the published
+ * video, and CPU pressure (serious or critical receives remote small streams where published; the
+ * decoder's downgrade floor is pressureEffect(state).downgradeFloor, wired through onPressure).
+ */
+export class RoomAdaptation {
+  readonly relay: RelaySwitch;
+  readonly encodeHealth: EncodeHealthMonitor;
+  readonly pressure: PressureMonitor;
+
+  constructor(wiring: AdaptationWiring) {
+    this.relay = relaySwitchFor(wiring);
+    this.encodeHealth = encodeHealthFor(wiring.publisher);
+    this.pressure = new PressureMonitor((state) => {
+      wiring.subscriptions.setPressureSmall(pressureEffect(state).preferSmall);
+      wiring.onPressure(state);
+    });
+  }
+
+  start(): void {
+    this.relay.start();
+    this.encodeHealth.start();
+    this.pressure.start();
+  }
+
+  stop(): void {
+    this.relay.stop();
+    this.encodeHealth.stop();
+    this.pressure.stop();
+  }
+}
