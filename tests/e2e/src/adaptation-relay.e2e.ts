@@ -86,7 +86,7 @@ describe('relay switching: a media path slower than signalling', () => {
     alice = await hostApp.open(hostBrowser.context);
     bob = await nsApp.open(nsBrowser.context);
     bob.on('console', (message) => {
-      if (/relay|round trip/i.test(message.text())) bobLogs.push(message.text());
+      if (/relay|round trip|failed|link/i.test(message.text())) bobLogs.push(`${new Date().toISOString().slice(11, 19)} ${message.text()}`);
     });
     expect(await join(alice, server, 'alice', { roomId: 7101 })).toEqual({ ok: true });
     expect(await join(bob, server, 'bob', { roomId: 7101 })).toEqual({ ok: true });
@@ -103,11 +103,19 @@ describe('relay switching: a media path slower than signalling', () => {
 
     const kind = ns.delayUdp(300);
     console.log(`UDP out of the namespace slowed (${kind})`);
+    const trace = setInterval(() => {
+      bob.evaluate(() => (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.map((pc) => `${pc.connectionState}/${pc.iceConnectionState}`).join(' '))
+        .then((states) => bobLogs.push(`${new Date().toISOString().slice(11, 19)} pcs ${states}`), () => undefined);
+    }, 2000);
     // 5 slow checks 2 s apart, then the links are rebuilt through TURN over TCP.
-    await expect.poll(async () => {
-      const now = await selectedLocal(bob);
-      return now.length >= 2 && now.every((c) => c.candidateType === 'relay' && c.relayProtocol === 'tcp');
-    }, { timeout: 90_000, interval: 1000 }).toBe(true);
+    try {
+      await expect.poll(async () => {
+        const now = await selectedLocal(bob);
+        return now.length >= 2 && now.every((c) => c.candidateType === 'relay' && c.relayProtocol === 'tcp');
+      }, { timeout: 90_000, interval: 1000 }).toBe(true);
+    } finally {
+      clearInterval(trace);
+    }
     // Media continues: alice decodes bob's frames sent through the relay, bob decodes alice's.
     await framesFlow(alice);
     await framesFlow(bob);
