@@ -51,8 +51,9 @@ describe('relay switching: a media path slower than signalling', () => {
 
   beforeAll(async () => {
     ns = NetNamespace.create(NS_INDEX);
-    // coturn on the namespace's link (the namespace cannot reach this host's loopback), TCP and UDP.
-    turn = await TurnServer.start({ kind: 'secret', secret: SECRET }, { ip: ns.hostIp, minPort: 49601, maxPort: 49700 });
+    // coturn on the namespace's link (the namespace cannot reach this host's loopback), TCP and UDP, relaying
+    // from that address too: Janus, bound to it (ice_enforce_list), answers no check arriving from another one.
+    turn = await TurnServer.start({ kind: 'secret', secret: SECRET }, { ip: ns.hostIp, relayIp: ns.hostIp, minPort: 49601, maxPort: 49700 });
     server = await startTestServer({
       host: '0.0.0.0', iceAddress: ns.hostIp,
       // Low thresholds: the slowed path is ~300 ms against a signalling round trip of a few ms.

@@ -73,48 +73,27 @@ export function encodeSampleOf(now: readonly OutboundStat[], before: readonly Ou
   return { fps: out.framesPerSecond ?? 0, targetFps: target.fps, bitrate, targetBitrate: target.bitrate, hardware: out.powerEfficientEncoder === true, mimeType };
 }
 
-/**
- * The switch "to the software encoder" (SPEC §4): browsers expose no hardware/software choice, so the
- * sender moves to VP8, which the uplink negotiated as its second codec, with setParameters' per-encoding
- * codec (Chromium 126+). False when the browser or the negotiation does not allow it (then logged only).
- */
-export async function switchToSoftwareCodec(sender: RTCRtpSender): Promise<boolean> {
-  const params = sender.getParameters() as RTCRtpSendParameters & { encodings: (RTCRtpEncodingParameters & { codec?: RTCRtpCodec })[] };
-  const vp8 = params.codecs.find((codec) => codec.mimeType.toLowerCase() === 'video/vp8');
-  const first = params.encodings[0];
-  if (!vp8 || !first) {
-    log.warn('encoder unhealthy, but VP8 was not negotiated: keeping the codec');
-    return false;
-  }
-  first.codec = { mimeType: vp8.mimeType, clockRate: vp8.clockRate, ...(vp8.sdpFmtpLine ? { sdpFmtpLine: vp8.sdpFmtpLine } : {}) };
-  try {
-    await sender.setParameters(params);
-    log.warn('encoder unhealthy (hardware H264 under half its bitrate at full frame rate): switched to VP8');
-    return true;
-  } catch (error) {
-    log.warn('encoder unhealthy; switching to VP8 refused:', error);
-    return false;
-  }
-}
-
 /** What the encode-health monitor reads. */
 export interface EncodeHealthHost {
   /** The published main video's sender and the frame rate and bitrate (kbit/s) asked of it, when publishing video. */
   video(): { sender: RTCRtpSender; targetFps: number; targetKbps: number } | undefined;
+  /** A bad-health event of `sender`'s encoder (at most one per sender). */
+  unhealthy(sender: RTCRtpSender, sample: EncodeSample): void;
 }
 
 /** Encode health is checked every heartbeat (2 s, as the statistics). */
 export const ENCODE_CHECK_MS = 2000;
 
 /**
- * Checks the published main video every heartbeat with EncodeHealthRule and, on a bad-health event,
- * switches the sender to VP8 (switchToSoftwareCodec), once per sender.
+ * Checks the published main video every heartbeat with EncodeHealthRule and reports a bad-health event
+ * to the host, once per sender.
  */
 export class EncodeHealthMonitor {
   readonly #host: EncodeHealthHost;
   readonly #rule = new EncodeHealthRule();
   #timer: ReturnType<typeof setInterval> | undefined;
   #before: { sender: RTCRtpSender; stats: OutboundStat[] } | undefined;
+  /** Senders already reported. */
   readonly #switched = new WeakSet<RTCRtpSender>();
 
   constructor(host: EncodeHealthHost) {
@@ -146,7 +125,7 @@ export class EncodeHealthMonitor {
     const sample = encodeSampleOf(stats, before, { fps: video.targetFps, bitrate: video.targetKbps * 1000 });
     if (sample && this.#rule.check(sample, Date.now())) {
       this.#switched.add(video.sender);
-      await switchToSoftwareCodec(video.sender);
+      this.#host.unhealthy(video.sender, sample);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { EncodeHealthMonitor } from '../adaptation/encode-health.js';
+import { log } from '../log/logger.js';
 import { PressureMonitor, pressureEffect, type PressureState } from '../adaptation/pressure.js';
 import type { RelaySwitch } from '../adaptation/relay-switch.js';
 import type { Publisher } from './publisher.js';
@@ -16,6 +17,11 @@ function encodeHealthFor(publisher: Publisher): EncodeHealthMonitor {
       if (!uplink || !local || !targetKbps || !targetFps) return undefined;
       return { sender: uplink.sender('video'), targetFps, targetKbps };
     },
+    // SPEC's answer is the software encoder. Browsers offer no such switch; moving the sender to VP8
+    // (setParameters' per-encoding codec) would change the payload mid-stream on an m-line both engines
+    // forward to subscribers negotiated for the publisher's first codec, so it is logged only.
+    unhealthy: (_sender, sample) => log.warn(`hardware H264 encoder unhealthy: ${Math.round(sample.fps)}/${sample.targetFps} fps, ` +
+      `${Math.round(sample.bitrate / 1000)}/${Math.round(sample.targetBitrate / 1000)} kbit/s for more than 3 heartbeats (no codec switch: the engines forward one codec per publisher)`),
   });
 }
 

@@ -30,9 +30,10 @@ function relayAddress(): string {
 /** How clients authenticate: coturn's long-term user (the default) or TURN REST credentials (use-auth-secret). */
 export type TurnAuth = { kind: 'user' } | { kind: 'secret'; secret: string };
 
-/** Where coturn listens (default 127.0.0.1) and its relay port range (default: one range per auth kind). */
+/** Where coturn listens (default 127.0.0.1), relays from (default relayAddress()) and its relay port range (default: one range per auth kind). */
 export interface TurnListen {
   ip?: string;
+  relayIp?: string;
   minPort?: number;
   maxPort?: number;
 }
@@ -63,7 +64,7 @@ export class TurnServer {
     const cliPort = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'conclave-turn-'));
     const child = spawn('turnserver', [
-      '-n', '--no-tls', '--no-dtls', `--listening-ip=${ip}`, `--listening-port=${port}`, `--relay-ip=${relayAddress()}`,
+      '-n', '--no-tls', '--no-dtls', `--listening-ip=${ip}`, `--listening-port=${port}`, `--relay-ip=${listen.relayIp ?? relayAddress()}`,
       // Separate relay ports per kind, so the two TURN tests could run side by side.
       ...(listen.minPort && listen.maxPort ? [`--min-port=${listen.minPort}`, `--max-port=${listen.maxPort}`]
         : auth.kind === 'secret' ? ['--min-port=49401', '--max-port=49600'] : ['--min-port=49160', '--max-port=49400']), '--realm=conclave.test',
