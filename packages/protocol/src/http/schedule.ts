@@ -34,6 +34,11 @@ export const scheduleResponse = z.object({
       enterRoomTimeout: z.number().optional(),
       /** When false the client must not cache this result. */
       scheduleCache: z.boolean().optional(),
+      /**
+       * Relay switching (SPEC §4): the client tries TURN (over TCP when offered) once the media path's
+       * round trip exceeds signalling's by `rttRatioThreshold` times and `rttThreshold` ms for 5 checks.
+       */
+      useTurnTcpInfo: z.object({ rttRatioThreshold: z.number().positive(), rttThreshold: z.number().nonnegative() }).optional(),
     }),
   }).optional(),
 });

@@ -20,6 +20,8 @@ export interface LinkWatcherHost {
   rebuild(kind: 'uplink' | 'downlink', user?: RemoteUser): void;
   /** Too many media reconnections: joins the room again. */
   rejoin(): void;
+  /** A link failed: true when relay was forced and is switched back instead of a rebuild (SPEC §4). */
+  relayFailed?(): boolean;
 }
 
 /**
@@ -61,6 +63,7 @@ export class LinkWatcher {
 
   #failed(kind: 'uplink' | 'downlink', user?: RemoteUser): void {
     if (!this.#host.joined()) return;
+    if (this.#host.relayFailed?.()) return;
     this.#mediaReconnections++;
     if (this.#mediaReconnections > MAX_MEDIA_RECONNECTIONS) {
       this.#mediaReconnections = 0;

@@ -22,6 +22,9 @@ import { Publisher } from './publisher.js';
 import { Reconnector, type ReconnectPolicy } from './reconnector.js';
 import type { RemoteUser } from './remote-user.js';
 import { RemoteUsers } from './remote-users.js';
+import { RoomAdaptation } from './adaptation-wiring.js';
+import type { PressureMonitor, PressureState } from '../adaptation/pressure.js';
+import { preferTurnTcp } from '../adaptation/relay-switch.js';
 import type { EncodedHooks, RoomContext } from './room-context.js';
 import { setDecodeTap } from '../playback/decode-tap.js';
 
@@ -61,6 +64,10 @@ export class Room {
   #sessionToken: string | undefined;
   readonly #reconnector: Reconnector;
   readonly #links: LinkWatcher;
+  /** Relay switching, encode health and CPU pressure (SPEC §4). */
+  readonly #adaptation: RoomAdaptation;
+  /** Hears every CPU pressure change (the decoder's downgrade floor is wired here). */
+  onPressure: ((state: PressureState) => void) | undefined;
   role: 'anchor' | 'audience' = 'anchor';
   scene: 'rtc' | 'live' = 'rtc';
   userId = '';
@@ -90,6 +97,7 @@ export class Room {
       emitError: (error) => this.#events.emit('error', error),
       rebuild: (kind) => this.#rebuildLink(kind),
       rejoin: () => this.#rejoinReporting(),
+      relayFailed: () => this.#adaptation.relay.linkFailed(),
     });
     const ctx: RoomContext = {
       events,
@@ -104,6 +112,18 @@ export class Room {
     };
     this.remotes = new RemoteUsers(ctx);
     this.publisher = new Publisher(ctx, () => this.canPublish);
+    this.#adaptation = new RoomAdaptation({
+      publisher: this.publisher,
+      subscriptions: this.remotes.subscriptions,
+      onPressure: (state) => this.onPressure?.(state),
+      schedule: () => this.#schedule,
+      iceServers: () => this.iceServers,
+      relayImposed: () => this.#imposedPolicy === 'relay',
+      signal: () => this.#signal,
+      uplink: () => this.publisher.peerConnection,
+      downlink: () => this.remotes.subscriptions.peerConnection,
+      rebuild: () => this.#rebuildAll(),
+    });
     this.messages = new CustomMessages({
       events,
       userIdOf: (tinyId) => [...this.remotes.values()].find((user) => user.tinyId === tinyId)?.userId,
@@ -128,6 +148,11 @@ export class Room {
     return this.#dataLink.link?.peerConnection;
   }
 
+  /** CPU pressure (SPEC §4), sampled every 2 s while joined. */
+  get pressure(): PressureMonitor {
+    return this.#adaptation.pressure;
+  }
+
   get state(): RoomState {
     return this.machine.state;
   }
@@ -143,12 +168,20 @@ export class Room {
 
   get iceServers(): RTCIceServer[] {
     // The app's own TURN server (proxy.turnServer) wins over the ones scheduling handed out.
-    if (this.#proxy.turnServers.length > 0) return this.#proxy.turnServers.map((turn) => ({ urls: turn.url, username: turn.username, credential: turn.credential }));
-    return [...(this.#schedule?.iceServers ?? [])];
+    const servers = this.#proxy.turnServers.length > 0
+      ? this.#proxy.turnServers.map((turn) => ({ urls: turn.url, username: turn.username, credential: turn.credential }))
+      : [...(this.#schedule?.iceServers ?? [])];
+    // A relay switch for a slow media path goes over TCP when offered (useTurnTcpInfo).
+    return this.#adaptation?.relay.relayForced && this.#schedule?.config.useTurnTcpInfo ? preferTurnTcp(servers) : servers;
+  }
+
+  /** The policy the app or the schedule sets. */
+  get #imposedPolicy(): RTCIceTransportPolicy {
+    return this.#proxy.iceTransportPolicy ?? this.#schedule?.iceTransportPolicy ?? 'all';
   }
 
   get #iceTransportPolicy(): RTCIceTransportPolicy {
-    return this.#proxy.iceTransportPolicy ?? this.#schedule?.iceTransportPolicy ?? 'all';
+    return this.#adaptation.relay.relayForced ? 'relay' : this.#imposedPolicy;
   }
 
   #setConnectionState(state: ConnectionState): void {
@@ -192,6 +225,7 @@ export class Room {
       this.#setConnectionState('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
       this.#dataLink.open();
+      this.#adaptation.start();
     } catch (error) {
       this.#teardown();
       this.machine.set('left');
@@ -342,6 +376,14 @@ export class Room {
     }
   }
 
+  /** Rebuilds every link with the current transport policy (relay switching). */
+  #rebuildAll(): void {
+    if (this.machine.state !== 'joined' || !this.#signal?.isOpen) return;
+    this.#rebuildLink('uplink');
+    this.#rebuildLink('downlink');
+    this.#dataLink.open();
+  }
+
   /** Rejoins (relay failure, user_time_out); a failure is the error event 'rejoin room failed'. */
   #rejoinReporting(): void {
     this.#rejoin().catch((error: unknown) => {
@@ -377,6 +419,7 @@ export class Room {
   #teardown(): void {
     this.#resetConnection();
     this.#reconnector.cancel();
+    this.#adaptation.stop();
   }
 
   #onBanned(data: PushMap['banned']): void {
@@ -413,6 +456,7 @@ export class Room {
     this.#setConnectionState('CONNECTED');
     this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
     this.#dataLink.open();
+    this.#adaptation.start();
     await this.publisher.publishPending();
   }
 

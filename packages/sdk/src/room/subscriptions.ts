@@ -56,6 +56,8 @@ export class Subscriptions {
   #resetting: Promise<unknown> | undefined;
   /** Which user each m-line carries now (for SEI, read at each frame). */
   readonly #midUser = new Map<string, string>();
+  /** CPU pressure (serious or worse) receives small streams where published (adaptation/pressure.ts). */
+  #pressureSmall = false;
 
   constructor(host: SubscriptionHost, createDownlink: DownlinkFactory = newDownlink) {
     this.#host = host;
@@ -74,8 +76,15 @@ export class Subscriptions {
       subRequested: user.videoRequests.sub !== undefined,
       mainHidden: user.hidden.main,
       subHidden: user.hidden.sub,
-      preferSmall: user.preference?.small ?? false,
+      preferSmall: (user.preference?.small ?? false) || this.#pressureSmall,
     });
+  }
+
+  /** Under CPU pressure, prefers every remote user's small stream (where published); resyncs the received users. */
+  setPressureSmall(on: boolean): void {
+    if (on === this.#pressureSmall) return;
+    this.#pressureSmall = on;
+    for (const user of this.#links.keys()) this.syncLater(user, on ? 'pressure: small stream' : 'pressure over: big stream');
   }
 
   /**

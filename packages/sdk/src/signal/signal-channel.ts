@@ -47,6 +47,7 @@ export class SignalChannel extends Emitter<ChannelEvents> {
   #closedByUs = false;
   #lastMessageAt = 0;
   #lost = false;
+  #rttMs: number | undefined;
 
   constructor(url: string) {
     super();
@@ -103,6 +104,11 @@ export class SignalChannel extends Emitter<ChannelEvents> {
       this.#pending.set(id, { resolve: resolve as (d: unknown) => void, reject, timer, cmd });
       socket.send(JSON.stringify({ id, cmd, data }));
     });
+  }
+
+  /** Round trip of the last answered heartbeat in ms (undefined before the first): signalling's RTT for relay switching. */
+  get rttMs(): number | undefined {
+    return this.#rttMs;
   }
 
   get isOpen(): boolean {
@@ -173,7 +179,10 @@ export class SignalChannel extends Emitter<ChannelEvents> {
         this.#declareLost('ping time-out');
         return;
       }
-      this.request('heartbeat', {}).catch(() => undefined);
+      const sentAt = performance.now();
+      this.request('heartbeat', {}).then(() => {
+        this.#rttMs = performance.now() - sentAt;
+      }, () => undefined);
     }, LIMITS.PING_INTERVAL_MS);
   }
 

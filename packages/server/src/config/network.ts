@@ -9,7 +9,15 @@ export interface TurnConfig {
   secret: string;
   /** How long a credential stays valid (86400 s). */
   ttlSeconds: number;
+  /**
+   * When clients switch to TURN (SPEC §4): media round trip above `rttRatioThreshold` × signalling's and
+   * above `rttThreshold` ms for 5 checks (default ratio 3, 400 ms). Sent as the schedule's useTurnTcpInfo.
+   */
+  useTurnTcpInfo?: { rttRatioThreshold: number; rttThreshold: number };
 }
+
+/** Default relay-switch thresholds: a media path 3× slower than signalling and above 400 ms. */
+export const DEFAULT_TURN_TCP_INFO = { rttRatioThreshold: 3, rttThreshold: 400 } as const;
 
 /** Cluster, TLS, TURN and public-address settings (all optional: without them one process serves everything). */
 export interface NetworkConfig {
@@ -35,6 +43,7 @@ export const turnSchema = z.strictObject({
   urls: z.array(TURN_URL).min(1, 'must list at least one URL'),
   secret: z.string().min(8, 'must be at least 8 characters'),
   ttlSeconds: z.number().int().min(60).max(7 * 24 * 3600),
+  useTurnTcpInfo: z.strictObject({ rttRatioThreshold: z.number().min(1).max(100), rttThreshold: z.number().int().min(0).max(10_000) }).optional(),
 });
 
 /** Fields of NetworkConfig in the whole configuration's schema. */
@@ -84,7 +93,14 @@ export function networkFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, default
     if (!env.CONCLAVE_TURN_URLS || !env.CONCLAVE_TURN_SECRET) fail('CONCLAVE_TURN_URLS and CONCLAVE_TURN_SECRET must be set together');
     const ttl = env.CONCLAVE_TURN_TTL ? Number(env.CONCLAVE_TURN_TTL) : turn?.ttlSeconds ?? 86_400;
     if (!Number.isInteger(ttl) || ttl < 60) fail(`CONCLAVE_TURN_TTL must be an integer of at least 60 seconds, got '${env.CONCLAVE_TURN_TTL}'`);
-    turn = { urls: env.CONCLAVE_TURN_URLS.split(',').map((u) => u.trim()).filter(Boolean), secret: env.CONCLAVE_TURN_SECRET, ttlSeconds: ttl };
+    turn = { urls: env.CONCLAVE_TURN_URLS.split(',').map((u) => u.trim()).filter(Boolean), secret: env.CONCLAVE_TURN_SECRET, ttlSeconds: ttl, ...(turn?.useTurnTcpInfo ? { useTurnTcpInfo: turn.useTurnTcpInfo } : {}) };
+  }
+  if (turn && (env.CONCLAVE_TURN_RTT_RATIO || env.CONCLAVE_TURN_RTT_MS)) {
+    const ratio = Number(env.CONCLAVE_TURN_RTT_RATIO ?? turn.useTurnTcpInfo?.rttRatioThreshold ?? DEFAULT_TURN_TCP_INFO.rttRatioThreshold);
+    const rtt = Number(env.CONCLAVE_TURN_RTT_MS ?? turn.useTurnTcpInfo?.rttThreshold ?? DEFAULT_TURN_TCP_INFO.rttThreshold);
+    if (!(ratio >= 1 && ratio <= 100)) fail(`CONCLAVE_TURN_RTT_RATIO must be a number between 1 and 100, got '${env.CONCLAVE_TURN_RTT_RATIO}'`);
+    if (!Number.isInteger(rtt) || rtt < 0 || rtt > 10_000) fail(`CONCLAVE_TURN_RTT_MS must be an integer between 0 and 10000, got '${env.CONCLAVE_TURN_RTT_MS}'`);
+    turn = { ...turn, useTurnTcpInfo: { rttRatioThreshold: ratio, rttThreshold: rtt } };
   }
   const redisUrl = pick('redisUrl', 'CONCLAVE_REDIS_URL');
   const nodeId = pick('nodeId', 'CONCLAVE_NODE_ID');

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { SIGNAL_PATH } from '@conclave/protocol';
 import type { ServerContext } from '../context.js';
 import type { Bindings } from './router.js';
-import { scheduledIce } from '../turn/turn-credentials.js';
+import { scheduledIce, scheduledTurnTcpInfo } from '../turn/turn-credentials.js';
 import { clusterDomains } from '../cluster/schedule-domains.js';
 
 /** The public origin of this server as the client reached it (http or https), for building URLs. */
@@ -48,7 +48,7 @@ export function scheduleEndpoint(ctx: ServerContext): Bindings<'schedule'> {
             trtcAutoConf: { enable2k4k: true },
             // A cluster moves rooms between nodes: a cached answer would send clients to the old node.
             config: { retryCount: 30, enterRoomTimeout: 5, scheduleCache: !ctx.cluster, loggerDomain: ctx.config.loggerDomain ?? publicOrigin(req),
-              ...(ctx.config.videoDecodeFallback ? { videoDecodeFallback: true } : {}) },
+              ...scheduledTurnTcpInfo(ctx.config.turn), ...(ctx.config.videoDecodeFallback ? { videoDecodeFallback: true } : {}) },
           },
         };
       },

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { turnCredential, turnIceServers } from './turn-credentials.js';
+import { networkFromEnv } from '../config/network.js';
+import { scheduledTurnTcpInfo, turnCredential, turnIceServers } from './turn-credentials.js';
 
 describe('TURN REST credentials (coturn use-auth-secret)', () => {
   it('username is expiry:userId and the password is base64 HMAC-SHA1 of it', () => {
@@ -14,5 +15,25 @@ describe('TURN REST credentials (coturn use-auth-secret)', () => {
     expect(server.urls).toEqual(['turn:127.0.0.1:3478']);
     expect(server.username).toBe(`${1000 + 600}:bob`);
     expect(turnIceServers(undefined, 'bob')).toEqual([]);
+  });
+});
+
+describe('relay-switch thresholds (schedule config.useTurnTcpInfo, SPEC §3/§4)', () => {
+  const turn = { urls: ['turn:127.0.0.1:3478'], secret: 'abcdefgh', ttlSeconds: 600 };
+  const fail = (message: string): never => {
+    throw new Error(message);
+  };
+
+  it('are sent with TURN only, with defaults unless configured', () => {
+    expect(scheduledTurnTcpInfo(undefined)).toEqual({});
+    expect(scheduledTurnTcpInfo(turn)).toEqual({ useTurnTcpInfo: { rttRatioThreshold: 3, rttThreshold: 400 } });
+    expect(scheduledTurnTcpInfo({ ...turn, useTurnTcpInfo: { rttRatioThreshold: 2, rttThreshold: 150 } })).toEqual({ useTurnTcpInfo: { rttRatioThreshold: 2, rttThreshold: 150 } });
+  });
+
+  it('CONCLAVE_TURN_RTT_RATIO / CONCLAVE_TURN_RTT_MS set them; bad values are refused', () => {
+    const env = { CONCLAVE_TURN_URLS: 'turn:a:3478', CONCLAVE_TURN_SECRET: 'abcdefgh', CONCLAVE_TURN_RTT_RATIO: '2.5', CONCLAVE_TURN_RTT_MS: '250' };
+    expect(networkFromEnv(env, {}, {}, fail).turn?.useTurnTcpInfo).toEqual({ rttRatioThreshold: 2.5, rttThreshold: 250 });
+    expect(() => networkFromEnv({ ...env, CONCLAVE_TURN_RTT_RATIO: '0.5' }, {}, {}, fail)).toThrow(/CONCLAVE_TURN_RTT_RATIO/);
+    expect(() => networkFromEnv({ ...env, CONCLAVE_TURN_RTT_MS: 'x' }, {}, {}, fail)).toThrow(/CONCLAVE_TURN_RTT_MS/);
   });
 });

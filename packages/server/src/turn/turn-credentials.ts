@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { IceServerInfo } from '@conclave/protocol';
 import type { TurnConfig } from '../config/config.js';
+import { DEFAULT_TURN_TCP_INFO } from '../config/network.js';
 
 /**
  * TURN REST credentials as coturn's `use-auth-secret` checks them: the username is
@@ -26,4 +27,12 @@ export function turnIceServers(turn: TurnConfig | undefined, userId: string, now
 export function scheduledIce(config: { turn?: TurnConfig }, app: { iceTransportPolicy?: 'all' | 'relay' } | undefined, userId: string):
   { iceServers: IceServerInfo[]; iceTransportPolicy: 'all' | 'relay' } {
   return { iceServers: turnIceServers(config.turn, userId), iceTransportPolicy: app?.iceTransportPolicy ?? 'all' };
+}
+
+/**
+ * Relay-switch thresholds for the schedule's config.useTurnTcpInfo (SPEC §4): only when TURN is configured,
+ * since the client's switch goes through it.
+ */
+export function scheduledTurnTcpInfo(turn: TurnConfig | undefined): { useTurnTcpInfo?: { rttRatioThreshold: number; rttThreshold: number } } {
+  return turn ? { useTurnTcpInfo: { ...(turn.useTurnTcpInfo ?? DEFAULT_TURN_TCP_INFO) } } : {};
 }

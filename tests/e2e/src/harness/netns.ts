@@ -17,11 +17,14 @@ export class NetNamespace {
   readonly hostIp: string;
   /** The namespace's address. */
   readonly nsIp: string;
+  /** The namespace's end of the veth pair. */
+  readonly nsIf: string;
   readonly #dir: string;
   #cut = false;
 
-  private constructor(name: string, hostIp: string, nsIp: string) {
+  private constructor(name: string, hostIp: string, nsIp: string, nsIf: string) {
     this.name = name;
+    this.nsIf = nsIf;
     this.hostIp = hostIp;
     this.nsIp = nsIp;
     this.#dir = mkdtempSync(join(tmpdir(), 'conclave-netns-'));
@@ -55,7 +58,7 @@ export class NetNamespace {
     run('ip', ['netns', 'exec', name, 'ip', 'addr', 'add', `${subnet}.2/24`, 'dev', nsIf]);
     run('ip', ['netns', 'exec', name, 'ip', 'link', 'set', nsIf, 'up']);
     run('ip', ['netns', 'exec', name, 'ip', 'link', 'set', 'lo', 'up']);
-    return new NetNamespace(name, `${subnet}.1`, `${subnet}.2`);
+    return new NetNamespace(name, `${subnet}.1`, `${subnet}.2`, nsIf);
   }
 
   /** An executable that runs Chromium inside the namespace (for playwright's executablePath). */
@@ -83,6 +86,41 @@ export class NetNamespace {
     this.#rules = [['INPUT', ...match, '!', '-i', 'lo', '-j', 'DROP'], ['OUTPUT', ...match, '!', '-o', 'lo', '-j', 'DROP']];
     for (const [chain, ...rule] of this.#rules) run('ip', ['netns', 'exec', this.name, 'iptables', '-I', chain, '1', ...rule]);
     this.#cut = true;
+  }
+
+  #delayed = false;
+
+  /**
+   * Makes the UDP packets leaving the namespace about `ms` late, TCP untouched: a media path slower than
+   * signalling. With netem in the kernel: a fixed delay. Without (some VM kernels): a congested UDP
+   * bottleneck, a token bucket far below the media's rate whose queue holds packets up to `ms` (and drops
+   * the rest), which is how a slow path shows up in real networks. Either way a u32 filter sends IP
+   * protocol 17 to a class of its own.
+   */
+  delayUdp(ms: number): 'netem' | 'bottleneck' {
+    const tc = (...args: string[]) => run('ip', ['netns', 'exec', this.name, 'tc', ...args]);
+    this.clearDelay();
+    const dev = ['dev', this.nsIf];
+    tc('qdisc', 'add', ...dev, 'root', 'handle', '1:', 'htb', 'default', '10');
+    this.#delayed = true;
+    tc('class', 'add', ...dev, 'parent', '1:', 'classid', '1:10', 'htb', 'rate', '10gbit');
+    tc('class', 'add', ...dev, 'parent', '1:', 'classid', '1:20', 'htb', 'rate', '10gbit');
+    let kind: 'netem' | 'bottleneck' = 'netem';
+    try {
+      tc('qdisc', 'add', ...dev, 'parent', '1:20', 'handle', '20:', 'netem', 'delay', `${ms}ms`);
+    } catch {
+      kind = 'bottleneck';
+      tc('qdisc', 'add', ...dev, 'parent', '1:20', 'handle', '20:', 'tbf', 'rate', '64kbit', 'burst', '1600', 'latency', `${ms}ms`);
+    }
+    tc('filter', 'add', ...dev, 'parent', '1:', 'protocol', 'ip', 'u32', 'match', 'ip', 'protocol', '17', '0xff', 'flowid', '1:20');
+    return kind;
+  }
+
+  /** Removes the delay of delayUdp. */
+  clearDelay(): void {
+    if (!this.#delayed) return;
+    run('ip', ['netns', 'exec', this.name, 'tc', 'qdisc', 'del', 'dev', this.nsIf, 'root']);
+    this.#delayed = false;
   }
 
   /** Ends the outage. */

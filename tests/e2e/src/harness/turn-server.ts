@@ -30,6 +30,14 @@ function relayAddress(): string {
 /** How clients authenticate: coturn's long-term user (the default) or TURN REST credentials (use-auth-secret). */
 export type TurnAuth = { kind: 'user' } | { kind: 'secret'; secret: string };
 
+/** Where coturn listens (default 127.0.0.1), relays from (default relayAddress()) and its relay port range (default: one range per auth kind). */
+export interface TurnListen {
+  ip?: string;
+  relayIp?: string;
+  minPort?: number;
+  maxPort?: number;
+}
+
 /**
  * Debian's coturn listening on loopback, started by the test and stopped after it. Relaying to loopback
  * peers is allowed, since the SFU is on this machine.
@@ -38,23 +46,28 @@ export class TurnServer {
   readonly #child: ChildProcess;
   readonly #dir: string;
   readonly url: string;
+  /** The same server over TCP (coturn listens on both). */
+  readonly tcpUrl: string;
   readonly username = 'conclave';
   readonly credential = 'conclave-turn-secret';
 
-  private constructor(child: ChildProcess, dir: string, port: number) {
+  private constructor(child: ChildProcess, dir: string, ip: string, port: number) {
     this.#child = child;
     this.#dir = dir;
-    this.url = `turn:127.0.0.1:${port}?transport=udp`;
+    this.url = `turn:${ip}:${port}?transport=udp`;
+    this.tcpUrl = `turn:${ip}:${port}?transport=tcp`;
   }
 
-  static async start(auth: TurnAuth = { kind: 'user' }): Promise<TurnServer> {
+  static async start(auth: TurnAuth = { kind: 'user' }, listen: TurnListen = {}): Promise<TurnServer> {
+    const ip = listen.ip ?? '127.0.0.1';
     const port = await freeUdpPort();
     const cliPort = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'conclave-turn-'));
     const child = spawn('turnserver', [
-      '-n', '--no-tls', '--no-dtls', '--listening-ip=127.0.0.1', `--listening-port=${port}`, `--relay-ip=${relayAddress()}`,
+      '-n', '--no-tls', '--no-dtls', `--listening-ip=${ip}`, `--listening-port=${port}`, `--relay-ip=${listen.relayIp ?? relayAddress()}`,
       // Separate relay ports per kind, so the two TURN tests could run side by side.
-      ...(auth.kind === 'secret' ? ['--min-port=49401', '--max-port=49600'] : ['--min-port=49160', '--max-port=49400']), '--realm=conclave.test',
+      ...(listen.minPort && listen.maxPort ? [`--min-port=${listen.minPort}`, `--max-port=${listen.maxPort}`]
+        : auth.kind === 'secret' ? ['--min-port=49401', '--max-port=49600'] : ['--min-port=49160', '--max-port=49400']), '--realm=conclave.test',
       ...(auth.kind === 'secret' ? ['--use-auth-secret', `--static-auth-secret=${auth.secret}`] : ['--lt-cred-mech', '--user=conclave:conclave-turn-secret']),
       '--allow-loopback-peers', '--no-multicast-peers', '--cli-port', String(cliPort), '--no-cli', `--pidfile=${join(dir, 'turn.pid')}`,
       `--userdb=${join(dir, 'turndb')}`, '--log-file=stdout', '--simple-log',
@@ -81,11 +94,12 @@ export class TurnServer {
       });
     });
     child.removeAllListeners('exit');
-    return new TurnServer(child, dir, port);
+    return new TurnServer(child, dir, ip, port);
   }
 
   async stop(): Promise<void> {
-    if (this.#child.exitCode === null) {
+    // A child killed by a signal has exitCode null but a signalCode: stopped already (a second stop).
+    if (this.#child.exitCode === null && this.#child.signalCode === null) {
       const exited = new Promise((resolve) => this.#child.once('exit', resolve));
       this.#child.kill('SIGTERM');
       await exited;

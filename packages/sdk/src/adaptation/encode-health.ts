@@ -1,0 +1,131 @@
+import { log } from '../log/logger.js';
+
+/** Heartbeats in a row that must look bad; the event fires on the one after (SPEC §4: "more than 3"). */
+export const BAD_ENCODE_HEARTBEATS = 3;
+/** Frame-rate ratio above which the encoder keeps pace (SPEC §4). */
+export const ENCODE_FPS_RATIO = 0.9;
+/** Bitrate ratio below which the encoder under-delivers (SPEC §4). */
+export const ENCODE_BITRATE_RATIO = 0.5;
+/** At least this long between two bad-health events (SPEC §9: bad-health spacing 30000 ms). */
+export const BAD_HEALTH_SPACING_MS = 30_000;
+
+/** One heartbeat's figures of the published main video. */
+export interface EncodeSample {
+  /** Frames per second sent. */
+  fps: number;
+  /** The frame rate asked of the encoder. */
+  targetFps: number;
+  /** Bits per second sent. */
+  bitrate: number;
+  /** The bitrate asked of the encoder. */
+  targetBitrate: number;
+  /** True when the browser reports a hardware (power-efficient) encoder. */
+  hardware: boolean;
+  /** The codec's mime type (video/H264…). */
+  mimeType: string;
+}
+
+/**
+ * The encode-health rule (SPEC §4): a hardware H264 encoder that keeps its frame rate (ratio > 0.9) but
+ * delivers under half its bitrate (ratio < 0.5) for more than 3 heartbeats in a row is bad; events are at
+ * least 30 s apart. Other encoders never count.
+ */
+export class EncodeHealthRule {
+  #bad = 0;
+  #lastEventAt = -Infinity;
+
+  /** Feeds one heartbeat at time `now` (ms); true when it raises a bad-health event. */
+  check(sample: EncodeSample, now: number): boolean {
+    const counted = sample.hardware && /h264/i.test(sample.mimeType) && sample.targetFps > 0 && sample.targetBitrate > 0 &&
+      sample.fps / sample.targetFps > ENCODE_FPS_RATIO && sample.bitrate / sample.targetBitrate < ENCODE_BITRATE_RATIO;
+    this.#bad = counted ? this.#bad + 1 : 0;
+    if (this.#bad <= BAD_ENCODE_HEARTBEATS || now - this.#lastEventAt < BAD_HEALTH_SPACING_MS) return false;
+    this.#lastEventAt = now;
+    this.#bad = 0;
+    return true;
+  }
+}
+
+/** The entries of an outbound-rtp stat read here. */
+interface OutboundStat {
+  type: string;
+  kind?: string;
+  codecId?: string;
+  id: string;
+  bytesSent?: number;
+  framesPerSecond?: number;
+  powerEfficientEncoder?: boolean;
+  timestamp: number;
+  mimeType?: string;
+}
+
+/**
+ * Turns two successive getStats reads of a video sender into a sample (bitrate from the bytes sent
+ * between them); undefined when nothing was sent or the reads do not match.
+ */
+export function encodeSampleOf(now: readonly OutboundStat[], before: readonly OutboundStat[] | undefined,
+  target: { fps: number; bitrate: number }): EncodeSample | undefined {
+  const out = now.find((s) => s.type === 'outbound-rtp' && s.kind === 'video');
+  const prev = before?.find((s) => s.type === 'outbound-rtp' && s.id === out?.id);
+  if (!out || !prev || out.timestamp <= prev.timestamp) return undefined;
+  const bitrate = ((out.bytesSent ?? 0) - (prev.bytesSent ?? 0)) * 8 * 1000 / (out.timestamp - prev.timestamp);
+  const mimeType = now.find((s) => s.id === out.codecId)?.mimeType ?? '';
+  return { fps: out.framesPerSecond ?? 0, targetFps: target.fps, bitrate, targetBitrate: target.bitrate, hardware: out.powerEfficientEncoder === true, mimeType };
+}
+
+/** What the encode-health monitor reads. */
+export interface EncodeHealthHost {
+  /** The published main video's sender and the frame rate and bitrate (kbit/s) asked of it, when publishing video. */
+  video(): { sender: RTCRtpSender; targetFps: number; targetKbps: number } | undefined;
+  /** A bad-health event of `sender`'s encoder (at most one per sender). */
+  unhealthy(sender: RTCRtpSender, sample: EncodeSample): void;
+}
+
+/** Encode health is checked every heartbeat (2 s, as the statistics). */
+export const ENCODE_CHECK_MS = 2000;
+
+/**
+ * Checks the published main video every heartbeat with EncodeHealthRule and reports a bad-health event
+ * to the host, once per sender.
+ */
+export class EncodeHealthMonitor {
+  readonly #host: EncodeHealthHost;
+  readonly #rule = new EncodeHealthRule();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #before: { sender: RTCRtpSender; stats: OutboundStat[] } | undefined;
+  /** Senders already reported. */
+  readonly #switched = new WeakSet<RTCRtpSender>();
+
+  constructor(host: EncodeHealthHost) {
+    this.#host = host;
+  }
+
+  start(): void {
+    this.#timer ??= setInterval(() => {
+      this.#check().catch((error: unknown) => log.debug('encode health check failed:', error));
+    }, ENCODE_CHECK_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#before = undefined;
+  }
+
+  async #check(): Promise<void> {
+    const video = this.#host.video();
+    if (!video?.sender.track || this.#switched.has(video.sender)) {
+      this.#before = undefined;
+      return;
+    }
+    const stats: OutboundStat[] = [];
+    (await video.sender.getStats()).forEach((s: OutboundStat) => stats.push(s));
+    const before = this.#before?.sender === video.sender ? this.#before.stats : undefined;
+    this.#before = { sender: video.sender, stats };
+    const sample = encodeSampleOf(stats, before, { fps: video.targetFps, bitrate: video.targetKbps * 1000 });
+    if (sample && this.#rule.check(sample, Date.now())) {
+      this.#switched.add(video.sender);
+      this.#host.unhealthy(video.sender, sample);
+    }
+  }
+}
