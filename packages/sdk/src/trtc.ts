@@ -15,6 +15,7 @@ import { snapshotOf } from './playback/snapshot.js';
 import { pluginSignal } from './plugins/context/room.js';
 import { PluginManager } from './plugins/plugin-manager.js';
 import { Room, SDK_VERSION } from './room/room.js';
+import { pressureEffect } from './adaptation/pressure.js';
 import { SeiSender } from './sei/sei-sender.js';
 import { roomStatsSources } from './stats/room-sources.js';
 import { StatsReporter } from './stats/stats-reporter.js';
@@ -69,9 +70,13 @@ export class TRTC extends TRTCStatic {
     this.#offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
       if (this.#room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;
       log.warn(`remote ${streamType} video of ${userId} does not decode: falling back to TRTCVideoDecoder`);
-      this.#plugins.start('TRTCVideoDecoder', { track, userId, streamType, type: 'auto' }).catch((error: unknown) => log.warn('video decoder fallback failed to start:', error));
+      this.#plugins.start('TRTCVideoDecoder', { track, userId, streamType, type: 'auto' })
+        .then(() => this.#plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(this.#room.pressure.state).downgradeFloor }))
+        .catch((error: unknown) => log.warn('video decoder fallback failed to start:', error));
       return true;
     });
+    // CPU pressure (SPEC §4) also raises running decoders' lowest downgrade level.
+    this.#room.onPressure = (state) => this.#plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(state).downgradeFloor });
     this.#plugins.emit = (event, data) => (event === 'error' ? this.#events.emit('error', data as RtcError) : this.#events.emit(event, data));
     for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
     this.#sei = new SeiSender(options.enableSEI === true, this.#room, this.#events);

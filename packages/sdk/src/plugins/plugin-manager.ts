@@ -91,6 +91,11 @@ export class PluginManager {
     return this.#instance(name, 'updatePlugin').then((instance) => instance.update?.(options));
   }
 
+  /** Updates a plugin only if it was already started or loaded (internal adjustments such as CPU pressure). */
+  updateIfLoaded(name: string, options: unknown): void {
+    this.#instances.get(name)?.then((instance) => instance.update?.(options)).catch((error: unknown) => this.#log.warn(`plugin ${name}: update failed:`, error));
+  }
+
   stop(name: unknown, options: unknown): Promise<unknown> {
     return this.#instance(name, 'stopPlugin').then((instance) => instance.stop(options));
   }
