@@ -26,6 +26,8 @@ export interface PipelineSpec {
   audioChannels: 1 | 2;
   /** 0xRRGGBB */
   background: number;
+  /** A mix: an image file drawn over the background colour, under every user, scaled to the output. */
+  backgroundImage?: string;
   outputs: JobOutput[];
 }
 
@@ -161,6 +163,11 @@ export class JobProcess {
   /** Moves an existing input. */
   layout(id: string, layout: PadLayout): void {
     this.#send({ cmd: 'input', id, layout });
+  }
+
+  /** A mix: another background colour and image (none: the colour only), live. */
+  background(color: number, image: string | undefined): void {
+    this.#send({ cmd: 'background', color, image: image ?? null });
   }
 
   /** Ends the streams cleanly (files finalised); kills the process if it has not ended after `graceMs`. */
