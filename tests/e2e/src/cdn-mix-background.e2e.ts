@@ -86,7 +86,7 @@ describe('CDN mix background image (issue 14)', () => {
     },
   });
 
-  it('mix.backgroundImage draws an image uploaded through the admin API under the users, scaled to the output; updatePlugin swaps and removes it live on the same RTMP connection', async () => {
+  it('mix.backgroundImage draws an image uploaded through the admin API under the users, scaled to the output; updatePlugin swaps and removes it live without a new RTMP connection; a restarted job draws the current one', async () => {
     const put = await admin('/mix-images/stage', { method: 'PUT', headers: { 'content-type': 'image/png' }, body: makePng(images, 'stage', 'yellow', 'white') });
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ name: 'stage', type: 'png', width: 64, height: 36 });
@@ -102,11 +102,20 @@ describe('CDN mix background image (issue 14)', () => {
     await expectColours(url, points, { left: 'yellow', user: 'red', right: 'white' });
     expect(await cdn(alice, 'updatePlugin', mixOptions(url, 'plain'))).toMatchObject({ ok: true });
     await expectColours(url, points, { left: 'white', user: 'red', right: 'white' });
+    expect(rtmp.publishes(name)).toBe(1);
+    expect(rtmp.publishesDone(name)).toHaveLength(0);
+    // A job that dies comes back with the image of the last update (a new RTMP connection, then).
+    const [job] = ((await (await admin('/jobs')).json()) as { jobs: { jobId: string; pid: number }[] }).jobs;
+    process.kill(job.pid, 'SIGKILL');
+    await expect.poll(async () => ((await (await admin('/jobs')).json()) as { jobs: { state: string; restarts: number }[] }).jobs[0], { timeout: 30_000, interval: 500 })
+      .toMatchObject({ state: 'running', restarts: 1 });
+    await expect.poll(() => rtmp.publishes(name), { timeout: 10_000 }).toBe(2);
+    await expectColours(url, points, { left: 'white', user: 'red', right: 'white' });
     // No image: the background colour again.
     expect(await cdn(alice, 'updatePlugin', mixOptions(url))).toMatchObject({ ok: true });
     await expectColours(url, points, { left: 'green', user: 'red', right: 'green' });
-    expect(rtmp.publishes(name)).toBe(1);
-    expect(rtmp.publishesDone(name)).toHaveLength(0);
+    expect(rtmp.publishes(name)).toBe(2);
+    expect(rtmp.publishesDone(name)).toHaveLength(1);
     expect(await cdn(alice, 'stopPlugin', { target: { publishMode: 'PublishMixStreamToCDN' } })).toMatchObject({ ok: true });
     await alice.close();
   });
