@@ -15,7 +15,8 @@ stdin, one JSON object a line: {cmd: 'input', id, layout?: {x, y, w, h, z, fill,
 streams (EOS, so files are finalised) and exits 0; {cmd: 'background', color, image} changes a mix's background
 colour and image (null: none) live.
 stdout, one JSON object a line: ready, input, started (the outputs are writing), stats {fps, frames, inputs},
-error {message} (then exit 1), stopped.
+warning {message} (e.g. a background image that cannot be read: the colour shows), error {message} (then exit 1),
+stopped.
 Inputs receive RTP on 127.0.0.1 UDP: H264 payload type 96, opus payload type 111.
 """
 import json
