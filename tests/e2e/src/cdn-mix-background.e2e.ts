@@ -19,11 +19,11 @@ const APP_B = { sdkAppId: 1400700002, secretKey: 'conclave-e2e-secret-key-app-b-
 const W = 640, H = 360;
 
 /** A PNG made by ffmpeg: `left` on the left half, `right` on the right, at `w`×`h` (smaller than the mix: it must be scaled). */
-function makePng(dir: string, name: string, left: string, right: string, w = 64, h = 36): Buffer {
+function makePng(dir: string, name: string, left: string, right: string, w = 64, h = 36): Uint8Array<ArrayBuffer> {
   const path = joinPath(dir, `${name}.png`);
   execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `color=c=${left}:s=${w / 2}x${h}`, '-f', 'lavfi', '-i', `color=c=${right}:s=${w / 2}x${h}`,
     '-filter_complex', 'hstack', '-frames:v', '1', '-y', path]);
-  return readFileSync(path);
+  return new Uint8Array(readFileSync(path));
 }
 
 describe('CDN mix background image (issue 14)', () => {
@@ -142,7 +142,7 @@ describe('CDN mix background image (issue 14)', () => {
     expect(rtmp.publishes('bgB14202')).toBe(0);
 
     expect((await admin('/mix-images/fake', { method: 'PUT', headers: { 'content-type': 'image/png' }, body: '<svg/>' })).status).toBe(400);
-    expect((await admin('/mix-images/big', { method: 'PUT', body: Buffer.alloc(3 * 1024 * 1024) })).status).toBe(413);
+    expect((await admin('/mix-images/big', { method: 'PUT', body: new Uint8Array(3 * 1024 * 1024) })).status).toBe(413);
     expect((await admin('/mix-images/a.png', { method: 'PUT', body: makePng(images, 'dot', 'white', 'white') })).status).toBe(400);
     expect((await admin('/mix-images/stage', { method: 'DELETE' })).status).toBe(200);
     expect(await cdn(alice, 'startPlugin', mixOptions(url, 'stage'))).toMatchObject({ ok: false, extraCode: 16455 });
