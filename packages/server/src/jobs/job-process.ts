@@ -77,7 +77,8 @@ export class JobProcess {
   /** Per input: the last video RTP sequence number received (it moves while media flows). */
   inputCounts: Record<string, { rtp: number }> = {};
 
-  constructor(spec: PipelineSpec) {
+  /** `onWarning`: what the pipeline reports and carries on from (e.g. a background image it cannot read). */
+  constructor(spec: PipelineSpec, onWarning?: (message: string) => void) {
     // CONCLAVE_JOB_GST_DEBUG: a GST_DEBUG spec for the job processes (their stderr then goes to the server's).
     const debug = process.env.CONCLAVE_JOB_GST_DEBUG;
     this.#child = spawn(JOB_PYTHON, [SCRIPT, JSON.stringify(spec)], {
@@ -107,6 +108,8 @@ export class JobProcess {
         this.fps = event.fps ?? 0;
         this.frames = event.frames ?? this.frames;
         this.inputCounts = event.inputs ?? this.inputCounts;
+      } else if (event.event === 'warning' && event.message) {
+        onWarning?.(event.message);
       } else if (event.event === 'error') {
         this.#lastError = event.message;
       }

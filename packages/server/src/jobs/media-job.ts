@@ -132,7 +132,7 @@ export class MediaJob {
 
   async #launch(timeoutMs: number): Promise<void> {
     const outputs = this.options.outputs(this.#run);
-    const process = new JobProcess({ ...this.#spec, outputs });
+    const process = new JobProcess({ ...this.#spec, outputs }, (message) => this.options.logger.warn({ job: this.id }, `media job: ${message}`));
     this.#process = process;
     void process.exited.then((code) => this.#onExit(process, code));
     // Forget the dead process's ports first, so a tick meanwhile cannot bind a source to them.
