@@ -33,6 +33,21 @@ export const MIX_LIMITS = Object.freeze({
   MAX_WIDTH: 1920, MAX_HEIGHT: 1920, MAX_LAYOUTS: 16,
 } as const);
 
+/**
+ * Mix background images (mix.backgroundImage): the original names an image uploaded to its console; Conclave
+ * names one uploaded through the admin API into the app's image folder (never a URL the server would fetch).
+ * A name is letters, digits, hyphen or underscore (no dots or slashes: it is a file name inside the folder).
+ */
+export const MIX_IMAGE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+export const MIX_IMAGE_LIMITS = Object.freeze({
+  /** Largest upload, in bytes. */
+  MAX_BYTES: 2 * 1024 * 1024,
+  /** Largest width or height (decoding cost: a small file can claim a huge picture). */
+  MAX_SIDE: 4096,
+  /** Images an app may keep. */
+  MAX_PER_APP: 100,
+} as const);
+
 /** A mix's encoding when the app gives none (the original plugin's defaults). */
 export const MIX_DEFAULT_ENCODING = Object.freeze({
   videoWidth: 640, videoHeight: 480, videoBitrate: 800, videoFramerate: 15, videoGOP: 2,

@@ -5,6 +5,7 @@ import type { MediaEngine } from './engine/media-engine.js';
 import { ConnectionTracker } from './limits/connection-tracker.js';
 import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
 import { JobManager } from './jobs/job-manager.js';
+import { MixImages } from './jobs/mix-images.js';
 import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
@@ -36,6 +37,8 @@ export interface ServerContext {
   jobs: JobManager;
   /** Recordings: started by configuration or the admin API; files in the recordings folder. */
   recordings: RecordingManager;
+  /** Mix background images, a folder per app (uploaded through the admin API). */
+  mixImages: MixImages;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -61,6 +64,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     uploads: new KeyedRateLimiter({ amount: limits.logUploadsPerMinute, windowMs: 60_000 }),
     jobs,
     recordings: new RecordingManager({ jobs, apps: config.apps, media: config.media, logger }),
+    mixImages: new MixImages(config.media.mixImagePath),
   };
 }
 

@@ -4,7 +4,7 @@
  * Limits are SPEC §5's mix rules (cdn.ts); the plugin checks the same first, with the original's messages.
  */
 import { z } from 'zod';
-import { CDN_PUBLISH_MODES, MIX_LIMITS } from '../cdn.js';
+import { CDN_PUBLISH_MODES, MIX_IMAGE_NAME, MIX_LIMITS } from '../cdn.js';
 import { command, empty } from './fields.js';
 
 const int = (min: number, max: number) => z.number().int('must be an integer').min(min, `must be between [${min}, ${max}]`).max(max, `must be between [${min}, ${max}]`);
@@ -46,7 +46,8 @@ export const cdnVideoLayout = z.strictObject({
 export const cdnMix = z.strictObject({
   /** 0xRRGGBB */
   backgroundColor: int(0, 0xffffff).optional(),
-  backgroundImage: z.string().max(1024).optional(),
+  /** The name of an image uploaded through the admin API (PUT .../mix-images/{name}), drawn under every user. */
+  backgroundImage: z.string().regex(MIX_IMAGE_NAME, 'must be the name of an uploaded mix image: 1 to 64 letters, digits, hyphens or underscores').optional(),
   /** Whose audio is mixed; absent: everyone in videoLayoutList. */
   audioMixUserList: z.array(mixUser).max(MIX_LIMITS.MAX_LAYOUTS).optional(),
   videoLayoutList: z.array(cdnVideoLayout).max(MIX_LIMITS.MAX_LAYOUTS),
@@ -74,7 +75,7 @@ export const cdnStartReply = z.object({
 export const cdnCommands = {
   /** Starts publishing to a CDN (a relay of the caller's stream, or a mix); a second start of a mode replaces the first. */
   'cdn-start': command(cdnStartData, cdnStartReply),
-  /** Changes a running job (a mix's layout, live; encoding is fixed at start); same data as cdn-start. */
+  /** Changes a running job (a mix's layout and background image, live; encoding is fixed at start); same data as cdn-start. */
   'cdn-update': command(cdnStartData, cdnStartReply),
   'cdn-stop': command(cdnStopData, empty),
 };

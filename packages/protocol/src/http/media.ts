@@ -1,5 +1,6 @@
 /** Admin REST API of media jobs (mix transcodes, CDN relays, recordings) and recording files. */
 import { z } from 'zod';
+import { MIX_IMAGE_NAME } from '../cdn.js';
 import { dateTime } from './fields.js';
 
 /** Path parameters of the media admin routes. */
@@ -8,6 +9,8 @@ export const adminMediaParams = z.object({
   roomKey: z.string().min(1).meta({ description: 'The room: "1234", or "s:" followed by the string room id, URL-encoded.' }),
   jobId: z.string().min(1).max(64).meta({ description: 'A job id from the job list.' }),
   recordingId: z.string().min(1).max(255).meta({ description: 'A recording file name from the recording list.' }),
+  name: z.string().regex(MIX_IMAGE_NAME, 'must be 1 to 64 letters, digits, hyphens or underscores')
+    .meta({ description: "A mix background image's name (what mix.backgroundImage names): 1 to 64 letters, digits, hyphens or underscores." }),
 });
 
 /** A media job: one GStreamer pipeline fed by the media engine over loopback RTP. */
@@ -54,3 +57,15 @@ export const adminRecording = z.object({
 }).meta({ id: 'Recording' });
 export const adminRecordingsReply = z.object({ recordings: z.array(adminRecording) });
 export const adminDeleteRecordingReply = z.object({ deleted: z.literal(true), recordingId: z.string() });
+
+/** A mix background image in the app's image folder (mix.backgroundImage names it). */
+export const adminMixImage = z.object({
+  name: z.string(),
+  type: z.enum(['png', 'jpeg']),
+  width: z.int(),
+  height: z.int(),
+  bytes: z.int(),
+  updatedAt: dateTime,
+}).meta({ id: 'MixImage' });
+export const adminMixImagesReply = z.object({ images: z.array(adminMixImage) });
+export const adminDeleteMixImageReply = z.object({ deleted: z.literal(true), name: z.string() });

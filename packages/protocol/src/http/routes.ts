@@ -3,6 +3,7 @@
  * openApiDocument() describes it. A new endpoint is one entry here plus its handler in the server.
  */
 import { z } from 'zod';
+import { MIX_IMAGE_LIMITS } from '../cdn.js';
 import { AI_DENOISE_AUTH_PATH, LOG_UPLOAD_PATH, STATS_BEACON_PATH } from '../endpoints.js';
 import { SCHEDULE_PATH } from '../schedule.js';
 import {
@@ -14,12 +15,12 @@ import {
 } from './endpoints.js';
 import { endpointReply } from './fields.js';
 import {
-  adminDeleteRecordingReply, adminJobsReply, adminMediaParams, adminRecordingsReply, adminStartRecordingBody, adminStartRecordingReply,
+  adminDeleteMixImageReply, adminDeleteRecordingReply, adminJobsReply, adminMixImage, adminMixImagesReply, adminMediaParams, adminRecordingsReply, adminStartRecordingBody, adminStartRecordingReply,
   adminStopJobReply,
 } from './media.js';
 import { scheduleRequest, scheduleResponse } from './schedule.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** One route: where, what it takes, what it answers. */
 export interface RouteSpec {
@@ -34,8 +35,11 @@ export interface RouteSpec {
   /** Path parameters (the names in `path`). */
   params?: z.ZodObject;
   query?: z.ZodObject;
-  /** Request body and its media type. */
-  body?: { schema: z.ZodType; type: 'application/json' | 'application/x-www-form-urlencoded'; required: boolean };
+  /**
+   * Request body and its media type. An `image/*` body is raw bytes (the handler checks them; the schema
+   * only describes it).
+   */
+  body?: { schema: z.ZodType; type: 'application/json' | 'application/x-www-form-urlencoded' | 'image/*'; required: boolean };
   /** The 200 reply and its media type (JSON unless said; a file download is `video/mp4`). */
   reply: { schema: z.ZodType; description: string; type?: 'application/json' | 'text/plain' | 'video/mp4' };
   /** Error statuses (answered as `{code, message}`) and when. */
@@ -56,6 +60,7 @@ const userParams = adminParams;
 const json = 'application/json' as const;
 const jobParams = adminMediaParams.pick({ sdkAppId: true, jobId: true });
 const recordingParams = adminMediaParams.pick({ sdkAppId: true, recordingId: true });
+const imageParams = adminMediaParams.pick({ sdkAppId: true, name: true });
 
 /** Every route, by operation id. */
 export const HTTP_ROUTES = {
@@ -214,6 +219,26 @@ export const HTTP_ROUTES = {
     summary: 'Deletes a recording file',
     reply: { schema: adminDeleteRecordingReply, description: 'Deleted.' },
     errors: { ...ADMIN_ERRORS, 404: 'No such recording in this app (code -2003).', 409: 'A job is still writing it: stop the job first.' },
+  },
+  listMixImages: {
+    method: 'GET', path: `${APP}/mix-images`, tag: 'admin', adminKey: true, params: appParams,
+    summary: "The app's mix background images",
+    reply: { schema: adminMixImagesReply, description: 'The images.' },
+    errors: ADMIN_ERRORS,
+  },
+  putMixImage: {
+    method: 'PUT', path: `${APP}/mix-images/{name}`, tag: 'admin', adminKey: true, params: imageParams,
+    summary: 'Uploads (or replaces) a mix background image',
+    description: `The body is the PNG or JPEG file (recognised by its content, at most ${MIX_IMAGE_LIMITS.MAX_BYTES} bytes and ${MIX_IMAGE_LIMITS.MAX_SIDE} pixels a side; at most ${MIX_IMAGE_LIMITS.MAX_PER_APP} images an app). CDNStreaming's mix.backgroundImage names it; only this app's mixes can use it. A running mix keeps the picture it loaded until its next update.`,
+    body: { schema: z.string().meta({ format: 'binary' }), type: 'image/*', required: true },
+    reply: { schema: adminMixImage, description: 'Stored.' },
+    errors: { 400: 'Invalid name, or the body is not a PNG or JPEG image within the size limits (code -1003).', ...ADMIN_ERRORS, 409: 'The app already has the most images allowed (code -1003).', 413: 'Body too large (code -1009).' },
+  },
+  deleteMixImage: {
+    method: 'DELETE', path: `${APP}/mix-images/{name}`, tag: 'admin', adminKey: true, params: imageParams,
+    summary: 'Deletes a mix background image',
+    reply: { schema: adminDeleteMixImageReply, description: 'Deleted.' },
+    errors: { 400: 'Invalid name (code -1003).', ...ADMIN_ERRORS, 404: 'No such image in this app (code -2003).' },
   },
 } as const satisfies Record<string, RouteSpec>;
 

@@ -64,6 +64,8 @@ export interface MediaConfig {
   recordingPath: string;
   /** Recordings older than this are deleted (7 days). */
   recordingRetentionDays: number;
+  /** Folder of mix background images (a sub-folder per app, filled through the admin API). */
+  mixImagePath: string;
   /** RTMP ingest a CDN stream goes to when the app gives a streamId and no URL: this plus the streamId. */
   rtmpIngest?: string;
 }
@@ -141,7 +143,9 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
 });
 
 /** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */
-export const DEFAULT_MEDIA: Readonly<MediaConfig> = Object.freeze({ recordingPath: '.conclave/recordings', recordingRetentionDays: 7 });
+export const DEFAULT_MEDIA: Readonly<MediaConfig> = Object.freeze({
+  recordingPath: '.conclave/recordings', recordingRetentionDays: 7, mixImagePath: '.conclave/mix-images',
+});
 export const DEFAULT_STORAGE: Readonly<StorageConfig> = Object.freeze({ path: '.conclave/conclave.db', logRetentionDays: 7 });
 
 function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -235,6 +239,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
   if (env.CONCLAVE_DB) storage.path = env.CONCLAVE_DB;
   const media: MediaConfig = { ...DEFAULT_MEDIA, ...file.media, ...defaults.media };
   if (env.CONCLAVE_RECORDINGS) media.recordingPath = env.CONCLAVE_RECORDINGS;
+  if (env.CONCLAVE_MIX_IMAGES) media.mixImagePath = env.CONCLAVE_MIX_IMAGES;
   if (env.CONCLAVE_RTMP_INGEST) media.rtmpIngest = env.CONCLAVE_RTMP_INGEST;
   return {
     port,

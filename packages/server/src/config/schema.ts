@@ -33,6 +33,7 @@ export const appSchema = z.strictObject({
 export const mediaSchema = z.strictObject({
   recordingPath: z.string().min(1),
   recordingRetentionDays: int(1, 3650),
+  mixImagePath: z.string().min(1),
   rtmpIngest: z.string().regex(/^rtmps?:\/\/[^\s/]+\/\S*$/, 'must be an rtmp:// or rtmps:// URL, e.g. rtmp://cdn.example.com/live/').optional(),
 });
 

@@ -7,7 +7,7 @@ import { HTTP_ROUTES, type OperationId, type RouteSpec } from '@conclave/protoco
 import type { z } from 'zod';
 import { formatIssues } from '../config/schema.js';
 import type { ServerContext } from '../context.js';
-import { HttpError, readBodyAs, sendError, sendJson } from './respond.js';
+import { HttpError, readBodyAs, readRaw, sendError, sendJson } from './respond.js';
 
 type Spec<Op extends OperationId> = (typeof HTTP_ROUTES)[Op];
 type Infer<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
@@ -15,7 +15,9 @@ type Infer<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
 export type Reply<Op extends OperationId> = z.infer<Spec<Op>['reply']['schema']>;
 type Params<Op extends OperationId> = Spec<Op> extends { params: infer P } ? Infer<P> : Record<string, never>;
 type Query<Op extends OperationId> = Spec<Op> extends { query: infer Q } ? Infer<Q> : Record<string, never>;
-type Body<Op extends OperationId> = Spec<Op> extends { body: { schema: infer B } } ? Infer<B> : never;
+/** The validated body; an `image/*` body is its raw bytes (the handler checks them). */
+type Body<Op extends OperationId> = Spec<Op> extends { body: { type: 'image/*' } } ? Buffer
+  : Spec<Op> extends { body: { schema: infer B } } ? Infer<B> : never;
 
 /** A reply with its own status, headers or a text body (health, metrics, the OpenAPI document). */
 export class HttpReply<T> {
@@ -174,7 +176,9 @@ export class Router {
         body: async () => {
           bodyRead = true;
           if (!spec.body) return undefined as never;
-          const raw = await readBodyAs(req, spec.body.type, binding.bodyLimit?.() ?? DEFAULT_BODY_LIMIT, spec.body.required);
+          const limit = binding.bodyLimit?.() ?? DEFAULT_BODY_LIMIT;
+          if (spec.body.type === 'image/*') return await readRaw(req, limit) as Body<Op>;
+          const raw = await readBodyAs(req, spec.body.type, limit, spec.body.required);
           return validate(spec.body.schema, raw, 'body') as Body<Op>;
         },
       };

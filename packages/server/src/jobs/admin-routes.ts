@@ -1,13 +1,15 @@
 import { basename } from 'node:path';
-import { HTTP_CODE, SERVER_CODE } from '@conclave/protocol';
+import { HTTP_CODE, MIX_IMAGE_LIMITS, SERVER_CODE } from '@conclave/protocol';
 import type { AppConfig } from '../config/config.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../http/respond.js';
 import { HttpFileReply, type Bindings, type RouteInput } from '../http/router.js';
 import type { Room } from '../room/room.js';
+import { MixImageError } from './mix-images.js';
 
 /** The admin API's media operations (HTTP_ROUTES). */
-export type MediaAdminOperation = 'listJobs' | 'stopJob' | 'startRecording' | 'listRecordings' | 'downloadRecording' | 'deleteRecording';
+export type MediaAdminOperation = 'listJobs' | 'stopJob' | 'startRecording' | 'listRecordings' | 'downloadRecording' | 'deleteRecording'
+  | 'listMixImages' | 'putMixImage' | 'deleteMixImage';
 
 /** What the media routes take from the admin API: its key check, the app it let in, a room lookup. */
 export interface AdminAccess {
@@ -20,7 +22,8 @@ const notFound = (what: string) => new HttpError(404, HTTP_CODE.NOT_FOUND, what)
 
 /**
  * Admin routes of media jobs and recordings (this node's): list and stop jobs (mix transcodes, CDN relays,
- * recordings), start recording a room, list, download and delete recordings.
+ * recordings), start recording a room, list, download and delete recordings; upload, list and delete mix
+ * background images.
  */
 export function mediaBindings(ctx: ServerContext, access: AdminAccess): Bindings<MediaAdminOperation> {
   const { before } = access;
@@ -73,6 +76,33 @@ export function mediaBindings(ctx: ServerContext, access: AdminAccess): Bindings
         if (!ctx.recordings.files.delete(sdkAppId, recordingId)) throw notFound(`no recording ${recordingId}`);
         ctx.metrics.adminAction('delete_recording');
         return { deleted: true, recordingId };
+      },
+    },
+    listMixImages: { before, handle: (input) => ({ images: ctx.mixImages.list(access.app(input).sdkAppId) }) },
+    putMixImage: {
+      before,
+      // A larger body is refused (413) while it is read, before anything is stored.
+      bodyLimit: () => MIX_IMAGE_LIMITS.MAX_BYTES,
+      handle: async (input) => {
+        const { sdkAppId } = access.app(input);
+        const data = await input.body();
+        try {
+          const image = ctx.mixImages.put(sdkAppId, input.params.name, data);
+          ctx.metrics.adminAction('put_mix_image');
+          return image;
+        } catch (error) {
+          if (error instanceof MixImageError) throw new HttpError(error.limit ? 409 : 400, SERVER_CODE.INVALID_PARAMETER, error.message);
+          throw error;
+        }
+      },
+    },
+    deleteMixImage: {
+      before,
+      handle: (input) => {
+        const { sdkAppId } = access.app(input);
+        if (!ctx.mixImages.delete(sdkAppId, input.params.name)) throw notFound(`no mix image ${input.params.name}`);
+        ctx.metrics.adminAction('delete_mix_image');
+        return { deleted: true, name: input.params.name };
       },
     },
   };

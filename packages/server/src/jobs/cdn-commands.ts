@@ -32,10 +32,23 @@ function inputsFor(data: CdnStartData, userId: string) {
   }
 }
 
+/**
+ * The file of mix.backgroundImage, looked up in the caller's app's folder only (an image of another app is
+ * as unknown as a missing one); undefined when none is asked for.
+ */
+function backgroundImageOf(ctx: ServerContext, room: Room, data: CdnStartData): string | undefined {
+  const name = data.publishMode === 'PublishMixStreamToCDN' ? data.mix?.backgroundImage : undefined;
+  if (!name) return undefined;
+  const path = ctx.mixImages.path(room.sdkAppId, name);
+  if (!path) throw fail(CDN_CODE.START_MIX_TRANSCODE_FAILED, `mix.backgroundImage '${name}' is not an image of this app (upload it with PUT /admin/v1/apps/${room.sdkAppId}/mix-images/${name})`);
+  return path;
+}
+
 async function start(ctx: ServerContext, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
   const { participant, room } = caller();
   const isMix = data.publishMode === 'PublishMixStreamToCDN';
   const inputs = inputsFor(data, participant.userId);
+  const backgroundImage = backgroundImageOf(ctx, room, data);
   const suffix = data.publishMode === 'PublishSubStreamToCDN' ? 'aux' : 'main';
   const url = targetUrl(data, ctx.config.media.rtmpIngest, `${room.sdkAppId}_${room.ref}_${participant.userId}_${suffix}`);
   if (!url) throw fail(SERVER_CODE.INVALID_PARAMETER, 'target.url is required (this server has no default RTMP ingest for a streamId)');
@@ -46,7 +59,7 @@ async function start(ctx: ServerContext, caller: JobCaller, data: CdnStartData):
     const job = await ctx.jobs.start({
       kind: KIND[data.publishMode], sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref,
       ownerId: participant.id, ownerUserId: participant.userId,
-      spec: pipelineOf(data), outputs: () => [{ type: 'rtmp', url }], inputs,
+      spec: pipelineOf(data, backgroundImage), outputs: () => [{ type: 'rtmp', url }], inputs,
     });
     return { jobId: job.id, url: url.replace(/\?.*$/, '') };
   } catch (error) {
@@ -63,8 +76,11 @@ async function update(ctx: ServerContext, caller: JobCaller, data: CdnStartData)
   const url = job.info().outputs[0];
   if (data.url && data.url.replace(/\?.*$/, '') !== url) return start(ctx, caller, data); // a new target needs a new connection
   const inputs = inputsFor(data, participant.userId);
+  const backgroundImage = backgroundImageOf(ctx, room, data);
   try {
     await job.setInputs(inputs);
+    // Like the layout, the background is what this update says: no image when it names none.
+    if (job.options.kind === 'cdn-mix') job.setBackground(data.mix?.backgroundColor ?? 0, backgroundImage);
   } catch (error) {
     throw fail(CDN_CODE.START_MIX_TRANSCODE_FAILED, `mix update failed: ${error instanceof Error ? error.message : String(error)}`);
   }

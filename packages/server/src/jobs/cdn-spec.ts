@@ -7,14 +7,15 @@ const DEFAULT_ENCODING = MIX_DEFAULT_ENCODING;
 /** A rule of SPEC §5 a request breaks; the message says which. */
 export class MixRuleError extends Error {}
 
-/** The pipeline settings of a CDN job. */
-export function pipelineOf(data: CdnStartData): Omit<PipelineSpec, 'outputs'> {
+/** The pipeline settings of a CDN job; `backgroundImage` is the file mix.backgroundImage names (resolved by the caller). */
+export function pipelineOf(data: CdnStartData, backgroundImage?: string): Omit<PipelineSpec, 'outputs'> {
   const e = { ...DEFAULT_ENCODING, ...data.encoding };
   return {
     kind: data.publishMode === 'PublishMixStreamToCDN' ? 'mix' : 'relay',
     width: e.videoWidth, height: e.videoHeight, fps: e.videoFramerate, videoBitrate: e.videoBitrate, gop: e.videoGOP,
     audioBitrate: e.audioBitrate, audioSampleRate: e.audioSampleRate, audioChannels: e.audioChannels,
     background: data.mix?.backgroundColor ?? 0,
+    ...(backgroundImage && data.publishMode === 'PublishMixStreamToCDN' ? { backgroundImage } : {}),
   };
 }
 

@@ -7,13 +7,16 @@ way to change a running pipeline; this script keeps one pipeline for the job's w
 properties (xpos, ypos, width, height, zorder, alpha) and adds input branches while it runs.
 
 argv[1] is the job spec (JSON): {kind: 'mix'|'relay', width, height, fps, videoBitrate (kbps), gop (s),
-audioBitrate (kbps), audioSampleRate, audioChannels, background (0xRRGGBB), outputs: [{type: 'rtmp', url} |
+audioBitrate (kbps), audioSampleRate, audioChannels, background (0xRRGGBB), backgroundImage? (a PNG or JPEG file
+drawn over the colour, under every input, scaled to the output size), outputs: [{type: 'rtmp', url} |
 {type: 'file', path}]}.
 stdin, one JSON object a line: {cmd: 'input', id, layout?: {x, y, w, h, z, fill, visible}} adds an input
 (answered by {event: 'input', id, videoPort, audioPort}) or moves an existing one; {cmd: 'stop'} ends the
-streams (EOS, so files are finalised) and exits 0.
+streams (EOS, so files are finalised) and exits 0; {cmd: 'background', color, image} changes a mix's background
+colour and image (null: none) live.
 stdout, one JSON object a line: ready, input, started (the outputs are writing), stats {fps, frames, inputs},
-error {message} (then exit 1), stopped.
+warning {message} (e.g. a background image that cannot be read: the colour shows), error {message} (then exit 1),
+stopped.
 Inputs receive RTP on 127.0.0.1 UDP: H264 payload type 96, opus payload type 111.
 """
 import json
@@ -26,6 +29,8 @@ gi.require_version('Gst', '1.0')
 gi.require_version('Gio', '2.0')
 from gi.repository import Gio, GLib, Gst  # noqa: E402
 
+from mix_background import Background  # noqa: E402 (beside this script)
+
 Gst.init(None)
 SPEC = json.loads(sys.argv[1])
 KIND = SPEC['kind']
@@ -35,6 +40,8 @@ VIDEO_RTP = 'application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,p
 AUDIO_RTP = 'application/x-rtp,media=audio,clock-rate=48000,encoding-name=OPUS,payload=111'
 # How long the mixers wait for late inputs (decode time plus arrival jitter) before producing a frame.
 MIX_LATENCY_MS = 320
+# Compositor layers: the colour, the image over it, then the inputs (their TRTC zOrder 1-15 plus Z_INPUTS).
+Z_COLOUR, Z_IMAGE, Z_INPUTS = 0, 1, 1
 # TRTC fillMode: 0 crop to fill the rectangle, 1 letterbox, 2 stretch.
 FILL_CROP, FILL_FIT, FILL_STRETCH = 0, 1, 2
 
@@ -106,11 +113,15 @@ chain(pipeline, amix, make('audioconvert'), make('audioresample'),
 vtee = make('tee', allow_not_linked=True)
 pipeline.add(vtee)
 comp = None
+bg = background = None
 if KIND == 'mix':
     comp = make('compositor', background='black', latency=MIX_LATENCY_MS * Gst.MSECOND)
     bg = make('videotestsrc', is_live=True, pattern='solid-color',
               foreground_color=0xFF000000 | (int(SPEC.get('background', 0)) & 0xFFFFFF))
-    chain(pipeline, bg, caps(f'video/x-raw,format=I420,width={W},height={H},framerate={FPS}/1'), comp)
+    bg_caps = caps(f'video/x-raw,format=I420,width={W},height={H},framerate={FPS}/1')
+    chain(pipeline, bg, bg_caps, comp)
+    bg_caps.get_static_pad('src').get_peer().set_property('zorder', Z_COLOUR)
+    background = Background(pipeline, comp, W, H, Z_IMAGE)
     gop_frames = max(1, int(SPEC.get('gop', 2)) * FPS)
     venc = make('x264enc', tune='zerolatency', speed_preset='ultrafast', bitrate=int(SPEC.get('videoBitrate', 800)),
                 key_int_max=gop_frames, threads=2)
@@ -176,7 +187,7 @@ def apply_layout(entry, layout):
     entry['layout'] = layout
     w, h = max(1, int(layout.get('w', W))), max(1, int(layout.get('h', H)))
     for name, value in (('xpos', int(layout.get('x', 0))), ('ypos', int(layout.get('y', 0))), ('width', w), ('height', h),
-                        ('zorder', int(layout.get('z', 1))), ('alpha', 1.0 if layout.get('visible', True) else 0.0)):
+                        ('zorder', int(layout.get('z', 1)) + Z_INPUTS), ('alpha', 1.0 if layout.get('visible', True) else 0.0)):
         set_if_changed(pad, name, value)
     fill = int(layout.get('fill', FILL_CROP))
     pad.set_property('sizing-policy', 'keep-aspect-ratio' if fill == FILL_FIT else 'none')
@@ -260,9 +271,28 @@ def on_command(line):
             if message.get('layout'):
                 apply_layout(existing, message['layout'])
             emit('input', id=message['id'], **existing['ports'])
+    elif cmd == 'background' and background is not None:
+        set_background(int(message.get('color') or 0), message.get('image'))
     elif cmd == 'stop':
         stop()
     return False
+
+
+# The image wanted before the mix runs: its branch is added once the compositor's output is negotiated
+# (a new pad negotiating while the compositor's output does sometimes fails with not-negotiated).
+pending_image = SPEC.get('backgroundImage')
+
+
+def set_background(color, image):
+    global pending_image
+    bg.set_property('foreground-color', 0xFF000000 | (color & 0xFFFFFF))
+    if not started:
+        pending_image = image
+        return
+    error = background.show(image)
+    if error:
+        # The colour still shows: a mix without its picture beats no mix (the server checked the name).
+        emit('warning', message=error)
 
 
 def read_stdin():
@@ -280,6 +310,8 @@ def stop():
     if stopping:
         return False
     stopping = True
+    if background is not None:
+        background.end()
     pipeline.send_event(Gst.Event.new_eos())
     GLib.timeout_add(5000, finish)
     return False
@@ -328,6 +360,8 @@ def poll_started():
     rtmp_ok = all(sent_bytes(s) > 1500 for s in rtmp_sinks)
     if rtmp_ok and frame_count() > 0:
         started = True
+        if background is not None and pending_image:
+            set_background(bg.get_property('foreground-color'), pending_image)
         emit('started')
         return False
     return True

@@ -26,6 +26,8 @@ export interface PipelineSpec {
   audioChannels: 1 | 2;
   /** 0xRRGGBB */
   background: number;
+  /** A mix: an image file drawn over the background colour, under every user, scaled to the output. */
+  backgroundImage?: string;
   outputs: JobOutput[];
 }
 
@@ -75,7 +77,8 @@ export class JobProcess {
   /** Per input: the last video RTP sequence number received (it moves while media flows). */
   inputCounts: Record<string, { rtp: number }> = {};
 
-  constructor(spec: PipelineSpec) {
+  /** `onWarning`: what the pipeline reports and carries on from (e.g. a background image it cannot read). */
+  constructor(spec: PipelineSpec, onWarning?: (message: string) => void) {
     // CONCLAVE_JOB_GST_DEBUG: a GST_DEBUG spec for the job processes (their stderr then goes to the server's).
     const debug = process.env.CONCLAVE_JOB_GST_DEBUG;
     this.#child = spawn(JOB_PYTHON, [SCRIPT, JSON.stringify(spec)], {
@@ -105,6 +108,8 @@ export class JobProcess {
         this.fps = event.fps ?? 0;
         this.frames = event.frames ?? this.frames;
         this.inputCounts = event.inputs ?? this.inputCounts;
+      } else if (event.event === 'warning' && event.message) {
+        onWarning?.(event.message);
       } else if (event.event === 'error') {
         this.#lastError = event.message;
       }
@@ -161,6 +166,11 @@ export class JobProcess {
   /** Moves an existing input. */
   layout(id: string, layout: PadLayout): void {
     this.#send({ cmd: 'input', id, layout });
+  }
+
+  /** A mix: another background colour and image (none: the colour only), live. */
+  background(color: number, image: string | undefined): void {
+    this.#send({ cmd: 'background', color, image: image ?? null });
   }
 
   /** Ends the streams cleanly (files finalised); kills the process if it has not ended after `graceMs`. */

@@ -80,6 +80,8 @@ interface Binding {
 export class MediaJob {
   readonly options: MediaJobOptions;
   readonly startedAt = Date.now();
+  /** The pipeline settings: options.spec, with the background image the last update chose. */
+  #spec: Omit<PipelineSpec, 'outputs'>;
   #process: JobProcess | undefined;
   #bindings = new Map<string, Binding>();
   #state: JobState = 'starting';
@@ -92,6 +94,7 @@ export class MediaJob {
 
   constructor(options: MediaJobOptions) {
     this.options = options;
+    this.#spec = { ...options.spec };
     for (const input of options.inputs) this.#bindings.set(inputKey(input), { input, timers: [] });
   }
 
@@ -129,7 +132,7 @@ export class MediaJob {
 
   async #launch(timeoutMs: number): Promise<void> {
     const outputs = this.options.outputs(this.#run);
-    const process = new JobProcess({ ...this.options.spec, outputs });
+    const process = new JobProcess({ ...this.#spec, outputs }, (message) => this.options.logger.warn({ job: this.id }, `media job: ${message}`));
     this.#process = process;
     void process.exited.then((code) => this.#onExit(process, code));
     // Forget the dead process's ports first, so a tick meanwhile cannot bind a source to them.
@@ -198,6 +201,13 @@ export class MediaJob {
       }
     }));
     if (this.#room) this.reconcile(this.#room);
+  }
+
+  /** A mix: another background colour (0xRRGGBB) and image (a file path; undefined: none), live, and after restarts. */
+  setBackground(color: number, image: string | undefined): void {
+    if (this.#spec.background === color && this.#spec.backgroundImage === image) return;
+    this.#spec = { ...this.#spec, background: color, backgroundImage: image };
+    this.#process?.background(color, image);
   }
 
   /** Binds inputs to the room's current participants (a user who rejoined is a new participant). */

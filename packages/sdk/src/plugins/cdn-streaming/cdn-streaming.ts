@@ -66,8 +66,6 @@ export class CDNStreaming {
       return Promise.reject(error);
     }
     const mode: CdnPublishMode = data.publishMode;
-    // The original draws an image uploaded to its console; Conclave's mixer has no image store yet.
-    if (options.mix?.backgroundImage) this.#ctx.log.warn('CDNStreaming: mix.backgroundImage is not drawn by Conclave\'s mixer (backgroundColor is)');
     return this.#serial(mode, async () => {
       this.#needJoined(functionName);
       try {

@@ -125,6 +125,7 @@ function toMix(
     videoLayoutList: layouts,
     ...(audio ? { audioMixUserList: audio } : {}),
     ...(background !== undefined ? { backgroundColor: background } : {}),
-    ...(typeof raw.backgroundImage === 'string' ? { backgroundImage: raw.backgroundImage } : {}),
+    // An image uploaded through the server's admin API, by name ('' is none); the server checks the name.
+    ...(typeof raw.backgroundImage === 'string' && raw.backgroundImage !== '' ? { backgroundImage: raw.backgroundImage } : {}),
   };
 }
