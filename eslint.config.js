@@ -39,4 +39,21 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
+  {
+    // The SDK ships to browsers at es2020 (see packages/sdk/build-options.mjs): private members are
+    // TypeScript's `private _name` (mangled by the build), never ES `#name` (lowered to WeakMap helpers); and
+    // since every `_name` property is mangled, nothing public or sent on the wire may start with `_`.
+    files: ['packages/sdk/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'PrivateIdentifier',
+        message: 'Use `private _name` in the SDK: #private members cost WeakMap helpers at es2020.',
+      }],
+      '@typescript-eslint/naming-convention': ['error',
+        { selector: 'memberLike', modifiers: ['private'], format: null, leadingUnderscore: 'require' },
+        { selector: 'memberLike', format: null, leadingUnderscore: 'forbid' },
+      ],
+    },
+  },
 );
