@@ -1,11 +1,13 @@
 // Builds the plugin assets served beside the SDK at /sdk/assets/ (the default assetsPath):
 // denoiser-wasm.js, the AIDenoiser's AudioWorklet with RNNoise's wasm (from @jitsi/rnnoise-wasm) embedded,
-// like the original's file of that name; selfie_segmentation/, VirtualBackground's MediaPipe files.
+// like the original's file of that name; selfie_segmentation/, VirtualBackground's MediaPipe files;
+// video-decoder/, TRTCVideoDecoder's worker and wasm; autoplay-dialog.js, the core's lazily loaded dialog.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { coreBundle } from './build-options.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -64,4 +66,11 @@ export async function buildAssets() {
   });
   copySelfieSegmentation();
   await buildVideoDecoderAssets();
+  // The autoplay dialog, loaded by the core on first need (src/playback/autoplay-dialog-loader.ts).
+  await build({
+    ...coreBundle,
+    entryPoints: [fileURLToPath(new URL('./src/playback/autoplay-dialog.ts', import.meta.url))],
+    format: 'esm',
+    outfile: 'dist/assets/autoplay-dialog.js',
+  });
 }

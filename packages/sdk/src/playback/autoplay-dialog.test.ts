@@ -3,6 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AutoplayDialog } from './autoplay-dialog.js';
 import { AutoplayGuard } from './autoplay.js';
 
+// The guard loads the dialog's module from the server (/sdk/assets/autoplay-dialog.js, covered by the e2e
+// autoplay test); here it gets the module itself, already loaded.
+vi.mock('./autoplay-dialog-loader.js', async () => {
+  const { AutoplayDialog: Dialog } = await import('./autoplay-dialog.js');
+  return { autoplayDialog: { get isOpen() { return Dialog.isOpen; }, show: (onClose: (resumed: boolean) => void) => { Dialog.show(onClose); } } };
+});
+
 const dialogEl = () => document.querySelector('[role="dialog"]') as HTMLElement | null;
 const button = (text: string) => [...document.querySelectorAll('button')].find((b) => b.textContent?.startsWith(text)) as HTMLButtonElement;
 

@@ -1,4 +1,4 @@
-import { AutoplayDialog } from './autoplay-dialog.js';
+import { autoplayDialog } from './autoplay-dialog-loader.js';
 import { resumeAudioContext } from './audio-player.js';
 
 /** A player the browser refused to start. */
@@ -37,7 +37,7 @@ export class AutoplayGuard {
     });
     if (typeof document === 'undefined') return;
     if (this.#dialogEnabled()) {
-      AutoplayDialog.show((resumed) => (resumed ? this.resumeAll() : this.#armClick()));
+      autoplayDialog.show((resumed) => (resumed ? this.resumeAll() : this.#armClick()));
     } else {
       this.#armClick();
     }

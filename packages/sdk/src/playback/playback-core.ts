@@ -1,5 +1,5 @@
 import { log } from '../log/logger.js';
-import { AutoplayDialog } from './autoplay-dialog.js';
+import { autoplayDialog } from './autoplay-dialog-loader.js';
 import { PlayerStateMachine, ResumeBudget, type PlayerState, type PlayReason } from './player-state.js';
 
 /** Delay before a media element that failed to decode gets a fresh MediaStream (SPEC §8). */
@@ -104,7 +104,7 @@ export class PlaybackCore {
 
   #onPause(): void {
     this.#machine.paused('pause');
-    if (this.#stopped || this.#blocked || AutoplayDialog.isOpen) return;
+    if (this.#stopped || this.#blocked || autoplayDialog.isOpen) return;
     if (this.#budget.take()) {
       log.info(`[${5 - this.#budget.left}/5] player auto resume when paused`);
       void this.resume();

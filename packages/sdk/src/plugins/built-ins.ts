@@ -18,7 +18,8 @@ const loaded = new Map<string, Promise<TRTCPlugin>>();
 export const LOAD_RETRIES = 3;
 export const LOAD_TIMEOUT_MS = 3000;
 
-async function importWithRetries(url: string): Promise<{ default: TRTCPlugin }> {
+/** Imports a module of the SDK's server (a plugin, a lazily loaded part), with SPEC's retries and time-out. */
+export async function importWithRetries<T = { default: TRTCPlugin }>(url: string): Promise<T> {
   let lastError: unknown;
   for (let attempt = 0; attempt <= LOAD_RETRIES; attempt += 1) {
     // The browser caches a failed module fetch by URL: a retry asks for a distinct one.
@@ -27,7 +28,7 @@ async function importWithRetries(url: string): Promise<{ default: TRTCPlugin }> 
     try {
       return await Promise.race([
         // A runtime URL: bundlers must leave it alone (the file lives on the Conclave server, not in the app).
-        import(/* webpackIgnore: true */ /* @vite-ignore */ target) as Promise<{ default: TRTCPlugin }>,
+        import(/* webpackIgnore: true */ /* @vite-ignore */ target) as Promise<T>,
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`timed out after ${LOAD_TIMEOUT_MS} ms`)), LOAD_TIMEOUT_MS);
         }),
