@@ -26,9 +26,7 @@ vec4 bb_effect(vec4 base, vec2 uv) {
     const vec3 LUMA = vec3(0.299, 0.587, 0.114);
     vec3 smoothed = texture(u_bbSmall, uv).rgb;
     float d = abs(dot(color - smoothed, LUMA));
-    // full smoothing below a luma difference of 0.06, none above 0.2 (a linear ramp: cheaper than
-    // smoothstep in software WebGL, and the eye cannot tell them apart here)
-    color = mix(color, smoothed, clamp(u_beauty, 0.0, 1.0) * clamp((0.2 - d) * 7.143, 0.0, 1.0));
+    color = mix(color, smoothed, clamp(u_beauty, 0.0, 1.0) * (1.0 - smoothstep(0.06, 0.2, d)));
   }
   // lifts mid-tones most, leaves black and white in place
   if (u_brightness > 0.0) color += u_brightness * 0.5 * color * (1.0 - color);
