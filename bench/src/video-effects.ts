@@ -101,7 +101,7 @@ export function measurePluginSizes(): PluginSize[] {
 
 /** Measures every case at every size; a publisher page per case, one receiver per size. */
 export async function runVideoEffects(app: AppHost, server: { url: string; sig(userId: string): Promise<string> },
-  options: { windowSeconds: number; settleSeconds: number; sizes: Array<[number, number]> }): Promise<VideoEffectResult[]> {
+  options: { windowSeconds: number; settleSeconds: number; sizes: Array<[number, number]>; cases?: string[] }): Promise<VideoEffectResult[]> {
   const results: VideoEffectResult[] = [];
   for (const [width, height] of options.sizes) {
     const browser = await launchBrowser(fakeCamera(y4m('textured', width, height)));
@@ -111,6 +111,7 @@ export async function runVideoEffects(app: AppHost, server: { url: string; sig(u
       await receiver.evaluate(async (enter) => (window as unknown as { e2e: { join(o: unknown): Promise<unknown> } }).e2e.join({ publish: false, enter }),
         { sdkAppId: TEST_APP.sdkAppId, userId: `fx-sub-${width}`, userSig: await server.sig(`fx-sub-${width}`), roomId });
       for (const [index, effect] of CASES.entries()) {
+        if (options.cases && !options.cases.some((name) => effect.name.toLowerCase().includes(name))) continue;
         const userId = `fx-${width}-${index}`;
         const publisher = await openPage(app, browser.context);
         const result: VideoEffectResult = { size: `${width}×${height}`, effect: effect.name, frames: 0, medianMs: 0, p95Ms: 0, receivedFps: 0 };
@@ -150,16 +151,24 @@ export async function runVideoEffects(app: AppHost, server: { url: string; sig(u
 
 /**
  * The whole benchmark as run.ts runs it: every case at 640×480 and 1280×720 (BENCH_EFFECT_WINDOW_SECONDS,
- * default 6, after BENCH_EFFECT_SETTLE_SECONDS, default 4), and the plugin sizes.
+ * default 6, after BENCH_EFFECT_SETTLE_SECONDS, default 4), and the plugin sizes. To rerun some rows only:
+ * BENCH_EFFECT_CASES (comma-separated parts of case names, e.g. `stacked`) and BENCH_EFFECT_SIZES (e.g. `640x480`).
  */
 export async function benchVideoEffects(app: AppHost, server: { url: string; sig(userId: string): Promise<string> }) {
   const results = await runVideoEffects(app, server, {
     windowSeconds: Number(process.env.BENCH_EFFECT_WINDOW_SECONDS ?? 6),
     settleSeconds: Number(process.env.BENCH_EFFECT_SETTLE_SECONDS ?? 4),
-    sizes: [[640, 480], [1280, 720]],
+    sizes: sizesFrom(process.env.BENCH_EFFECT_SIZES) ?? [[640, 480], [1280, 720]],
+    cases: process.env.BENCH_EFFECT_CASES?.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean),
   });
   const sizes = measurePluginSizes();
   return { results, sizes, rows: videoEffectRows(results, sizes) };
+}
+
+/** `640x480,1280x720` → sizes; undefined when unset. */
+function sizesFrom(value: string | undefined): Array<[number, number]> | undefined {
+  const sizes = value?.split(',').map((size) => size.trim().split(/[x×]/).map(Number)).filter((pair): pair is [number, number] => pair.length === 2 && pair.every((n) => n > 0));
+  return sizes?.length ? sizes : undefined;
 }
 
 /** Table rows: one per case and size, then the plugin sizes. */

@@ -415,12 +415,21 @@ export class TRTC extends TRTCStatic {
 
   /**
    * The video track of the local camera / screen (no userId) or of a remote user; null when there is none.
+   * With `processed: true` and the local camera going through video effects (or the publish mirror, or a
+   * mute image), a clone of the track others receive — as the original (5.8.2+), the app stops that clone;
+   * otherwise the captured track.
    * @throws RtcError INVALID_PARAMETER for a bad argument.
    */
   getVideoTrack(config?: TrackQuery): MediaStreamTrack | null {
     return apiCallSync('getVideoTrack', () => {
-      const { userId, streamType } = validateTrackQuery(config, 'getVideoTrack');
-      if (this.#isLocal(userId)) return (streamType === 'main' ? this.#local.camera.current?.track : this.#local.screen.current?.track) ?? null;
+      const { userId, streamType, processed } = validateTrackQuery(config, 'getVideoTrack');
+      if (this.#isLocal(userId) && streamType === 'main') {
+        const camera = this.#local.camera.current;
+        if (!camera) return null;
+        // The screen share is never processed (the original's too): processed only changes the camera's answer.
+        return processed && camera.publishedTrack !== camera.track ? camera.publishedTrack.clone() : camera.track;
+      }
+      if (this.#isLocal(userId)) return this.#local.screen.current?.track ?? null;
       return this.#room.remotes.receivedTrack(userId, streamType) ?? null;
     });
   }

@@ -16,10 +16,10 @@ describe('video effects: stacked', () => {
     await stopAppFixture(fx ?? {});
   });
 
-  // The frame-rate goal of issue 13 item 5 (≥ 12 fps) is a performance figure: `npm run bench` measures it
-  // ('video effects … stacked' rows). This test pins the behaviour: the three effects run stacked in one
-  // pipeline and the receiver keeps getting 640×480 frames with the last effect of the stack on them.
-  it('Effects stacked (beauty + watermark + virtual background) run together: the receiver gets 640×480 frames carrying the watermark, and frames keep flowing (frame rate in the bench)', async () => {
+  // Issue 13 item 5: the three effects stacked in one pipeline keep the received frame rate ≥ 12 fps at
+  // 640×480 (the fake camera sends 15). The rate is the median of three 5 s windows, so one window hit by
+  // another process on the shared cores does not decide it; `npm run bench` has the per-frame times.
+  it('Effects stacked (beauty + watermark + virtual background) keep the published frame rate ≥ 12 fps at 640×480 on this 2-core machine, measured on the receiving side', async () => {
     const roomId = 13006;
     const publisher = await fx.app.open(fx.browser.context);
     const receiver = await fx.app.open(fx.browser.context);
@@ -54,15 +54,17 @@ describe('video effects: stacked', () => {
       const video = document.querySelector<HTMLVideoElement>('[id^="remote-stack-pub"] video');
       return !!video && video.videoWidth === 640 && video.videoHeight === 480;
     }, undefined, { timeout: 20_000 });
-    const fps = await receivedFps(receiver, 'stack-pub', 6);
+    const windows: number[] = [];
+    for (let i = 0; i < 3; i++) windows.push(await receivedFps(receiver, 'stack-pub', 5));
+    const fps = [...windows].sort((a, b) => a - b)[1];
     const stats = await publisher.evaluate(() => {
       const times = performance.getEntriesByName('conclave-video-effect-frame').map((e) => e.duration).sort((a, b) => a - b);
       return { frames: times.length, median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)] };
     });
-    console.log(`stacked effects at 640×480: received ${fps.toFixed(1)} fps; pipeline ${stats.median?.toFixed(1)} ms median, ${stats.p95?.toFixed(1)} ms p95 per frame (${stats.frames} frames)`);
+    console.log(`stacked effects at 640×480: received ${fps.toFixed(1)} fps (median of ${windows.map((w) => w.toFixed(1)).join(', ')}); pipeline ${stats.median?.toFixed(1)} ms median, ${stats.p95?.toFixed(1)} ms p95 per frame (${stats.frames} frames)`);
     expect(await publisher.evaluate(() => (window as unknown as { vbAborted: unknown[] }).vbAborted)).toEqual([]);
-    expect(fps).toBeGreaterThan(2);
+    expect(fps).toBeGreaterThanOrEqual(12);
     await publisher.close();
     await receiver.close();
-  });
+  }, 180_000);
 });

@@ -26,7 +26,7 @@ describe('video effects: Watermark', () => {
     await stopAppFixture(fx ?? {});
   });
 
-  it('Watermark: a magenta-square image at (x, y) appears in the received frames at that place, disappears after stop; a bad image URL gives SPEC\'s error', async () => {
+  it('Watermark: a magenta-square image at (x, y) appears in the received frames at that place, disappears after stop; a bad image URL gives SPEC\'s error; getVideoTrack({ processed: true }) carries it, getVideoTrack() does not', async () => {
     const roomId = 13001;
     const publisher = await fx.app.open(fx.browser.context);
     const receiver = await fx.app.open(fx.browser.context);
@@ -57,6 +57,39 @@ describe('video effects: Watermark', () => {
       return r > 180 && b > 180 && g < 90;
     });
     expect(previewHasMark).toBe(true);
+
+    // getVideoTrack({ processed: true }) is (a clone of) the track others receive, with the watermark;
+    // getVideoTrack() the captured camera, without it. Each is played in its own <video> and sampled.
+    const sampled = await publisher.evaluate(async () => {
+      const client = (window as unknown as { e2e: { client: { getVideoTrack(q?: unknown): MediaStreamTrack | null } } }).e2e.client;
+      const sample = async (track: MediaStreamTrack | null) => {
+        if (!track) return 'no track';
+        const video = document.createElement('video');
+        video.muted = true;
+        video.srcObject = new MediaStream([track]);
+        await video.play();
+        const deadline = performance.now() + 10_000;
+        while (video.videoWidth === 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        // two presented frames, so the one sampled is a current one
+        for (let i = 0; i < 2; i++) await new Promise((r) => (video as HTMLVideoElement & { requestVideoFrameCallback(cb: () => void): number }).requestVideoFrameCallback(() => r(undefined)));
+        const canvas = document.createElement('canvas');
+        canvas.width = video.videoWidth;
+        canvas.height = video.videoHeight;
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(video, 0, 0);
+        const [r, g, b] = ctx.getImageData(Math.round(140 / 640 * canvas.width), Math.round(100 / 480 * canvas.height), 1, 1).data;
+        video.srcObject = null;
+        return r > 180 && b > 180 && g < 90 ? 'mark' : `camera ${r},${g},${b}`;
+      };
+      const captured = client.getVideoTrack();
+      const processed = client.getVideoTrack({ processed: true });
+      const result = { differ: !!processed && processed !== captured, processed: await sample(processed), captured: await sample(captured) };
+      processed?.stop(); // the clone is the app's to stop, as with the original
+      return result;
+    });
+    expect(sampled.differ).toBe(true);
+    expect(sampled.processed).toBe('mark');
+    expect(sampled.captured).toMatch(/^camera/);
 
     expect(await call(publisher, 'stopPlugin', 'Watermark')).toMatchObject({ ok: true });
     await waitForFrames(receiver, 'wm-pub', [MARK], ([m]) => isCamera(m));

@@ -106,9 +106,12 @@ export function validateStopRemoteVideo(config: StopRemoteVideoConfig | undefine
   return { userId, streamType: streamType === undefined ? undefined : validateStreamType(streamType, fn) };
 }
 
-/** Reads getAudioTrack / getVideoTrack / getVideoSnapshot's argument: a userId or {userId, streamType}. */
-export function validateTrackQuery(config: string | TrackQuery | undefined, functionName: string): { userId: string; streamType: StreamType } {
+/**
+ * Reads getAudioTrack / getVideoTrack / getVideoSnapshot's argument: a userId or {userId, streamType,
+ * processed}. `processed` is read as the original reads it (any truthy value, never type-checked).
+ */
+export function validateTrackQuery(config: string | TrackQuery | undefined, functionName: string): { userId: string; streamType: StreamType; processed: boolean } {
   const query = typeof config === 'string' ? { userId: config } : (config ?? {});
   if (typeof query !== 'object') throw invalidParameter(EXTRA_CODE.TYPE, 'config must be a userId or {userId, streamType}', functionName);
-  return { userId: query.userId ?? '', streamType: validateStreamType(query.streamType ?? 'main', functionName) };
+  return { userId: query.userId ?? '', streamType: validateStreamType(query.streamType ?? 'main', functionName), processed: Boolean(query.processed) };
 }

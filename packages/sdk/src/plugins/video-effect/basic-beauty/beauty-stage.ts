@@ -17,7 +17,6 @@ export interface BeautyLevels {
  */
 const BEAUTY_GLSL = `
 uniform sampler2D u_bbSmall;
-uniform float u_bbMirror;
 uniform float u_beauty;
 uniform float u_brightness;
 uniform float u_ruddy;
@@ -25,7 +24,7 @@ vec4 bb_effect(vec4 base, vec2 uv) {
   vec3 color = base.rgb;
   if (u_beauty > 0.0) {
     const vec3 LUMA = vec3(0.299, 0.587, 0.114);
-    vec3 smoothed = texture(u_bbSmall, vec2(u_bbMirror > 0.5 ? 1.0 - uv.x : uv.x, uv.y)).rgb;
+    vec3 smoothed = texture(u_bbSmall, uv).rgb;
     float d = abs(dot(color - smoothed, LUMA));
     color = mix(color, smoothed, clamp(u_beauty, 0.0, 1.0) * (1.0 - smoothstep(0.06, 0.2, d)));
   }
@@ -54,9 +53,9 @@ export class BeautyStage implements EffectStage {
   bind(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
     const { beauty, brightness, ruddy } = this.levels;
     const textures: Record<string, WebGLTexture> = {};
-    if (beauty > 0) textures.u_bbSmall = this.#small.update(kit, frame.source, { width: frame.sourceSize.width / 4, height: frame.sourceSize.height / 4 });
+    if (beauty > 0) textures.u_bbSmall = this.#small.update(kit, frame.source, { width: frame.sourceSize.width / 4, height: frame.sourceSize.height / 4 }, frame.mirrored);
     else textures.u_bbSmall = input.texture;
-    return { textures, uniforms: { u_bbMirror: frame.mirrored ? 1 : 0, u_beauty: beauty, u_brightness: brightness, u_ruddy: ruddy } };
+    return { textures, uniforms: { u_beauty: beauty, u_brightness: brightness, u_ruddy: ruddy } };
   }
 
   dispose(kit?: GlKit): void {

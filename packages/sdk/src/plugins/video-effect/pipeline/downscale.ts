@@ -14,8 +14,11 @@ export class Downscaled {
     this.#canvas = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2, 2) : document.createElement('canvas');
   }
 
-  /** Draws `source` at `size` and uploads it; returns the texture. */
-  update(kit: GlKit, source: CanvasImageSource, size: Size): WebGLTexture {
+  /**
+   * Draws `source` at `size` (mirrored left-right with `mirror`, so the shader reads it at the frame's own
+   * uv: no per-pixel select) and uploads it; returns the texture.
+   */
+  update(kit: GlKit, source: CanvasImageSource, size: Size, mirror = false): WebGLTexture {
     const canvas = this.#canvas;
     const width = Math.max(2, Math.round(size.width));
     const height = Math.max(2, Math.round(size.height));
@@ -24,7 +27,9 @@ export class Downscaled {
     const ctx = canvas.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = 'medium';
+    ctx.setTransform(mirror ? -1 : 1, 0, 0, 1, mirror ? width : 0, 0);
     ctx.drawImage(source, 0, 0, width, height);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
     this.#texture ??= kit.texture();
     kit.upload(this.#texture, canvas);
     return this.#texture;

@@ -1,4 +1,4 @@
-import { COPY_SHADER, createGl2, GlKit, type GlImage, type Uniforms } from './gl-kit.js';
+import { COPY_SHADER, createGl2, GlKit, type GlImage, type GlTarget, type Uniforms } from './gl-kit.js';
 import type { EffectStage, FrameInfo, Size } from './stage.js';
 
 /** A canvas the pipeline draws into: offscreen where the browser has it, else an element (for captureStream). */
@@ -108,7 +108,11 @@ export class GlRenderer implements Renderer {
       kit.draw(copy, mirrored, { u_src: this.#source }, { u_mirror: 1 });
       current = mirrored;
     }
-    const groups = fusedGroups(stages);
+    // Trailing overlay stages (the watermark) are drawn last as blended quads over their rectangles.
+    let split = stages.length;
+    while (split > 0 && stages[split - 1].overlay) split -= 1;
+    const overlays = stages.slice(split);
+    const groups = fusedGroups(stages.slice(0, split));
     let onCanvas = false;
     groups.forEach((group, index) => {
       const last = index === groups.length - 1;
@@ -142,6 +146,29 @@ export class GlRenderer implements Renderer {
     if (!onCanvas) {
       fit(this.canvas, current);
       kit.draw(copy, null, { u_src: current.texture }, { u_mirror: 0 }, current);
+    }
+    this.#drawOverlays(overlays, current, null);
+  }
+
+  /** Blends each overlay's image over its rectangle of `target` (null: the canvas), which holds the frame of `size`. */
+  #drawOverlays(overlays: readonly EffectStage[], size: Size, target: GlTarget | null): void {
+    if (overlays.length === 0) return;
+    const kit = this.kit;
+    const gl = kit.gl;
+    const copy = kit.program('copy', COPY_SHADER);
+    gl.enable(gl.BLEND);
+    gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE);
+    try {
+      for (const stage of overlays) {
+        const drawn = stage.overlay?.(kit, size);
+        if (!drawn) continue;
+        const { rect } = drawn;
+        // A target's rows run top-down; the canvas's bottom-up: there the rect's y is flipped.
+        const y = target ? rect.y : size.height - rect.y - rect.height;
+        kit.draw(copy, target, { u_src: drawn.texture }, { u_mirror: 0 }, size, { x: rect.x, y, width: rect.width, height: rect.height });
+      }
+    } finally {
+      gl.disable(gl.BLEND);
     }
   }
 

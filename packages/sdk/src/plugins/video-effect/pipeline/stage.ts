@@ -60,6 +60,12 @@ export interface EffectStage {
   readonly shader?: FusedShader;
   /** Prepares a frame for the fused pass (pre-passes into pooled targets) and returns what to bind. */
   bind?(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding;
+  /**
+   * An image over one rectangle of the frame (top-left pixels; straight alpha), drawn after the other
+   * stages as a small blended quad: it then costs its own pixels only, not a read in every pixel of the
+   * full-frame pass. Used when the stage comes last in the chain (the watermark); else `shader` is.
+   */
+  overlay?(kit: GlKit, frame: Size): { texture: WebGLTexture; rect: { x: number; y: number; width: number; height: number } } | undefined;
   /** A stage with its own passes: draws `input` with the effect into `output` (a target of outputSize()). */
   drawGl?(kit: GlKit, input: GlImage, output: GlTarget, frame: FrameInfo): void;
   /** The 2d-canvas fallback: draws the effect onto `ctx`, which already holds the input image. */

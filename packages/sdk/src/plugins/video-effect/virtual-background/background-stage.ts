@@ -26,13 +26,12 @@ vec4 vb_green(vec4 color, vec2 uv) {
  */
 const LAYER_GLSL = `
 uniform sampler2D u_vbLayer;
-uniform float u_vbMirror;
 uniform float u_vbHasLayer;
 vec4 vb_layer(vec4 color, vec2 uv) {
   if (u_vbHasLayer < 0.5) return color;
-  vec4 layer = texture(u_vbLayer, vec2(u_vbMirror > 0.5 ? 1.0 - uv.x : uv.x, uv.y));
-  // a crisper edge than the bilinear mask: the weight through a smoothstep, the colour un-premultiplied
-  float weight = smoothstep(0.25, 0.75, layer.a);
+  vec4 layer = texture(u_vbLayer, uv);
+  // a crisper edge than the bilinear mask: the weight through a steep ramp, the colour un-premultiplied
+  float weight = clamp(layer.a * 2.0 - 0.5, 0.0, 1.0);
   return vec4(color.rgb * (1.0 - weight) + layer.rgb * (weight / max(layer.a, 0.004)), 1.0);
 }`;
 
@@ -108,7 +107,7 @@ export class BackgroundStage implements EffectStage {
     const segmenter = this.segmenter;
     segmenter?.feed(frame.source);
     const mask = segmenter?.mask;
-    if (!mask || !segmenter) return { textures: { u_vbLayer: input.texture }, uniforms: { u_vbHasLayer: 0, u_vbMirror: 0 } };
+    if (!mask || !segmenter) return { textures: { u_vbLayer: input.texture }, uniforms: { u_vbHasLayer: 0 } };
     const key = `${segmenter.version}:${type}:${blurLevel}:${frame.mirrored}`;
     if (type === 'blur' || key !== this.#layerKey || image !== this.#bgImage) {
       // blurLevel 1–10 → the frame scaled down 6–24 times (radius ≈ 3–12 pixels); an image at full size
@@ -121,25 +120,28 @@ export class BackgroundStage implements EffectStage {
       const ctx = canvas.getContext('2d') as Ctx2d;
       ctx.globalCompositeOperation = 'copy';
       ctx.imageSmoothingEnabled = true;
+      // The layer is built in the frame's orientation (the source and the mask mirrored when the frame is,
+      // the image upright), so the shader reads it at the frame's own uv.
+      const mirror = (draw: () => void) => {
+        ctx.setTransform(frame.mirrored ? -1 : 1, 0, 0, 1, frame.mirrored ? width : 0, 0);
+        draw();
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+      };
       if (type === 'blur' || !image) {
-        ctx.drawImage(frame.source, 0, 0, width, height);
+        mirror(() => ctx.drawImage(frame.source, 0, 0, width, height));
       } else {
-        // The layer is read mirrored when the frame is: draw the image mirrored so it reads upright.
         const [sx, sy, ox, oy] = coverFit({ width: image.naturalWidth, height: image.naturalHeight }, { width, height });
-        ctx.save();
-        if (frame.mirrored) ctx.setTransform(-1, 0, 0, 1, width, 0);
         ctx.drawImage(image, ox * image.naturalWidth, oy * image.naturalHeight, sx * image.naturalWidth, sy * image.naturalHeight, 0, 0, width, height);
-        ctx.restore();
       }
       ctx.globalCompositeOperation = 'destination-out';
-      ctx.drawImage(mask, 0, 0, width, height);
+      mirror(() => ctx.drawImage(mask, 0, 0, width, height));
       ctx.globalCompositeOperation = 'source-over';
       this.#layerTexture ??= kit.texture();
       kit.upload(this.#layerTexture, canvas, true);
       this.#layerKey = key;
       this.#bgImage = image;
     }
-    return { textures: { u_vbLayer: this.#layerTexture ?? input.texture }, uniforms: { u_vbHasLayer: 1, u_vbMirror: frame.mirrored ? 1 : 0 } };
+    return { textures: { u_vbLayer: this.#layerTexture ?? input.texture }, uniforms: { u_vbHasLayer: 1 } };
   }
 
   dispose(kit?: GlKit): void {

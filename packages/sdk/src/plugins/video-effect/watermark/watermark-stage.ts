@@ -46,6 +46,14 @@ export class WatermarkStage implements EffectStage {
     return { textures: { u_wmMark: this.#texture }, uniforms: { u_wmRect: [rect.x, rect.y, rect.width, rect.height] } };
   }
 
+  overlay(kit: GlKit, frame: Size): { texture: WebGLTexture; rect: { x: number; y: number; width: number; height: number } } {
+    if (!this.#texture) {
+      this.#texture = kit.texture();
+      kit.upload(this.#texture, this.#image);
+    }
+    return { texture: this.#texture, rect: this.#rect(frame) };
+  }
+
   draw2d(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, _input: CanvasImageSource, size: Size): void {
     const rect = this.#rect(size);
     ctx.drawImage(this.#image, rect.x, rect.y, rect.width, rect.height);
