@@ -19,6 +19,10 @@ import type { Row } from './table.js';
 
 export type EngineName = 'embedded' | 'janus';
 
+/** The measurements of the comparison (BENCH_ENGINE_PARTS picks some). */
+export const ENGINE_PARTS = ['first-frame', 'cpu', 'newcomer'] as const;
+export type EnginePart = typeof ENGINE_PARTS[number];
+
 export interface EngineCpu {
   wallMs: number;
   /** utime+stime of the server process and all its descendants (Janus), ms. */
@@ -33,9 +37,9 @@ export interface EngineCpu {
 
 export interface EngineResult {
   engine: EngineName;
-  cpu: EngineCpu;
-  firstFrame: FirstFrameResult;
-  newcomer: { renderAllMs: number; availableAllMs: number; peerConnectionsMax: number; peerConnectionsNewcomer: number };
+  cpu?: EngineCpu;
+  firstFrame?: FirstFrameResult;
+  newcomer?: { renderAllMs: number; availableAllMs: number; peerConnectionsMax: number; peerConnectionsNewcomer: number };
 }
 
 /** The pid and its descendants, from /proc. */
@@ -177,7 +181,7 @@ async function measureNewcomer(context: BrowserContext, app: AppHost, server: Se
 
 /** Runs every measurement on each engine, one server after the other. */
 export async function runEngines(context: BrowserContext, openApp: (serverUrl: string) => Promise<AppHost>,
-  { engines = ['embedded', 'janus'] as EngineName[], windowSeconds = 20, iterations = 10 } = {}): Promise<EngineResult[]> {
+  { engines = ['embedded', 'janus'] as EngineName[], windowSeconds = 20, iterations = 10, parts = ENGINE_PARTS as readonly EnginePart[] } = {}): Promise<EngineResult[]> {
   const results: EngineResult[] = [];
   for (const engine of engines) {
     const previous = process.env.CONCLAVE_ENGINE;
@@ -189,10 +193,10 @@ export async function runEngines(context: BrowserContext, openApp: (serverUrl: s
     const app = await openApp(server.url);
     try {
       progress(`engines: ${engine} server at ${server.url}`);
-      const firstFrame = await runFirstFrame(context, app, server, { iterations, roomId: 9300 });
-      const cpu = await measureCpu(context, app, server, windowSeconds);
-      progress(`engines: ${engine}: ${cpu.packetsPerCpuSecond.toFixed(0)} packets per CPU-second, ${cpu.cpuMsPerMbit.toFixed(1)} CPU-ms per Mbit`);
-      const newcomer = await measureNewcomer(context, app, server);
+      const firstFrame = parts.includes('first-frame') ? await runFirstFrame(context, app, server, { iterations, roomId: 9300 }) : undefined;
+      const cpu = parts.includes('cpu') ? await measureCpu(context, app, server, windowSeconds) : undefined;
+      if (cpu) progress(`engines: ${engine}: ${cpu.packetsPerCpuSecond.toFixed(0)} packets per CPU-second, ${cpu.cpuMsPerMbit.toFixed(1)} CPU-ms per Mbit`);
+      const newcomer = parts.includes('newcomer') ? await measureNewcomer(context, app, server) : undefined;
       results.push({ engine, cpu, firstFrame, newcomer });
     } finally {
       await app.close();
@@ -208,17 +212,23 @@ export function engineRows(results: EngineResult[]): Row[] {
   const rows: Row[] = [];
   for (const r of results) {
     const c = r.cpu;
-    rows.push(
-      { benchmark: b, figure: c.packetsPerCpuSecond.toFixed(0), unit: `packets per CPU-s (${r.engine})`, notes: `2 pub × 6 sub, server process tree (Janus included), ${(c.wallMs / 1000).toFixed(0)} s; ${c.packetsPerSecond.toFixed(0)} pkt/s, ${c.forwardedMbps.toFixed(2)} Mbit/s received by subscribers` },
-      { benchmark: b, figure: c.cpuMsPerMbit.toFixed(1), unit: `CPU-ms per Mbit (${r.engine})`, notes: 'per forwarded Mbit (subscribers\' inbound-rtp bytes)' },
-      { benchmark: b, figure: r.firstFrame.summary.median.toFixed(0), unit: `ms first frame, median (${r.engine})`, notes: `n=${r.firstFrame.summary.count}, enterRoom() → first rendered remote frame; p90 ${r.firstFrame.summary.p90.toFixed(0)} ms` },
-      { benchmark: b, figure: r.newcomer.renderAllMs.toFixed(0), unit: `ms newcomer renders 11 (${r.engine})`, notes: `12-user room (11 publish 120p); all 11 announced after ${r.newcomer.availableAllMs.toFixed(0)} ms` },
-      { benchmark: b, figure: String(r.newcomer.peerConnectionsMax), unit: `peer connections per page, max (${r.engine})`, notes: `newcomer: ${r.newcomer.peerConnectionsNewcomer} (uplink, downlink, data link)` },
-    );
+    if (c) {
+      rows.push(
+        { benchmark: b, figure: c.packetsPerCpuSecond.toFixed(0), unit: `packets per CPU-s (${r.engine})`, notes: `2 pub × 6 sub, server process tree (Janus included), ${(c.wallMs / 1000).toFixed(0)} s; ${c.packetsPerSecond.toFixed(0)} pkt/s, ${c.forwardedMbps.toFixed(2)} Mbit/s received by subscribers` },
+        { benchmark: b, figure: c.cpuMsPerMbit.toFixed(1), unit: `CPU-ms per Mbit (${r.engine})`, notes: 'per forwarded Mbit (subscribers\' inbound-rtp bytes)' },
+      );
+    }
+    if (r.firstFrame) rows.push({ benchmark: b, figure: r.firstFrame.summary.median.toFixed(0), unit: `ms first frame, median (${r.engine})`, notes: `n=${r.firstFrame.summary.count}, enterRoom() → first rendered remote frame; p90 ${r.firstFrame.summary.p90.toFixed(0)} ms` });
+    if (r.newcomer) {
+      rows.push(
+        { benchmark: b, figure: r.newcomer.renderAllMs.toFixed(0), unit: `ms newcomer renders 11 (${r.engine})`, notes: `12-user room (11 publish 120p); all 11 announced after ${r.newcomer.availableAllMs.toFixed(0)} ms` },
+        { benchmark: b, figure: String(r.newcomer.peerConnectionsMax), unit: `peer connections per page, max (${r.engine})`, notes: `newcomer: ${r.newcomer.peerConnectionsNewcomer} (uplink, downlink, data link)` },
+      );
+    }
   }
-  const [embedded, janus] = [results.find((r) => r.engine === 'embedded'), results.find((r) => r.engine === 'janus')];
+  const [embedded, janus] = [results.find((r) => r.engine === 'embedded')?.cpu, results.find((r) => r.engine === 'janus')?.cpu];
   if (embedded && janus) {
-    rows.push({ benchmark: b, figure: (janus.cpu.packetsPerCpuSecond / embedded.cpu.packetsPerCpuSecond).toFixed(1), unit: '× janus / embedded packets per CPU-s', notes: 'goal ≥ 10×' });
+    rows.push({ benchmark: b, figure: (janus.packetsPerCpuSecond / embedded.packetsPerCpuSecond).toFixed(1), unit: '× janus / embedded packets per CPU-s', notes: 'goal ≥ 10×' });
   }
   rows.push({ benchmark: b, figure: '38000–75000', unit: 'packets/s per vCPU (anchor)', notes: 'LiveKit, published figures' });
   rows.push({ benchmark: b, figure: '~500', unit: 'consumers per core (anchor)', notes: 'mediasoup, published figure' });
