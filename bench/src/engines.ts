@@ -30,6 +30,8 @@ export interface EngineCpu {
   wallMs: number;
   /** utime+stime of the server process and all its descendants (Janus), ms. */
   treeCpuMs: number;
+  /** The same per process of the tree ("pid name": the Node server, Janus). */
+  byProcess: Record<string, number>;
   packets: number;
   bytes: number;
   packetsPerCpuSecond: number;
@@ -74,15 +76,21 @@ function processTree(root: number): number[] {
 
 /** CPU ms of a process tree (processes that exit during a window are not counted: none should). */
 function treeCpu(root: number): number {
-  let total = 0;
+  return Object.values(treeCpuByProcess(root)).reduce((a, b) => a + b, 0);
+}
+
+/** CPU ms of each process of the tree, by "pid name" (the Node server vs Janus). */
+function treeCpuByProcess(root: number): Record<string, number> {
+  const out: Record<string, number> = {};
   for (const pid of processTree(root)) {
     try {
-      total += readProcCpu(pid).cpuMs;
+      const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      out[`${pid} ${name}`] = readProcCpu(pid).cpuMs;
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return out;
 }
 
 /** Packets and bytes a page received over RTP (all its peer connections). */
@@ -145,10 +153,13 @@ async function measureCpu(context: BrowserContext, app: AppHost, server: ServerP
     }
     await new Promise((resolve) => setTimeout(resolve, 5000)); // settle: bitrate ramp-up after the first frames
     const before = await Promise.all(subs.map(received));
-    const cpuBefore = treeCpu(server.pid);
+    const byProcessBefore = treeCpuByProcess(server.pid);
     const t0 = performance.now();
     await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000)); // the fixed measurement window
-    const cpuAfter = treeCpu(server.pid);
+    const byProcessAfter = treeCpuByProcess(server.pid);
+    const cpuBefore = Object.values(byProcessBefore).reduce((a, b) => a + b, 0);
+    const cpuAfter = Object.values(byProcessAfter).reduce((a, b) => a + b, 0);
+    const byProcess = Object.fromEntries(Object.entries(byProcessAfter).map(([key, ms]) => [key, ms - (byProcessBefore[key] ?? 0)]));
     const wallMs = performance.now() - t0;
     const after = await Promise.all(subs.map(received));
     const packets = after.reduce((sum, a, i) => sum + a.packets - before[i].packets, 0);
@@ -157,7 +168,7 @@ async function measureCpu(context: BrowserContext, app: AppHost, server: ServerP
     const megabits = (bytes * 8) / 1e6;
     const marginalCpuMs = treeCpuMs - idleCpuMsPerSecond * (wallMs / 1000);
     return {
-      wallMs, treeCpuMs, packets, bytes, publishers, subscribers, idleCpuMsPerSecond,
+      wallMs, treeCpuMs, byProcess, packets, bytes, publishers, subscribers, idleCpuMsPerSecond,
       packetsPerMarginalCpuSecond: packets / Math.max(marginalCpuMs / 1000, 1e-6),
       packetsPerCpuSecond: packets / Math.max(treeCpuMs / 1000, 1e-6),
       cpuMsPerMbit: treeCpuMs / Math.max(megabits, 1e-6),

@@ -18,7 +18,7 @@ try {
     ...(process.env.BENCH_ENGINE_PARTS ? { parts: process.env.BENCH_ENGINE_PARTS.split(',') as EnginePart[] } : {}),
   });
   process.stdout.write(`\n${renderTable(engineRows(results))}\n`);
-  process.stdout.write(`${JSON.stringify(results.map((r) => ({ engine: r.engine, cpu: r.cpu, firstFrameMs: r.firstFrame?.samplesMs, newcomer: r.newcomer })))}\n`);
+  process.stdout.write(`${JSON.stringify(results.map((r) => ({ engine: r.engine, cpu: r.cpu, cpuHeavy: r.cpuHeavy, firstFrameMs: r.firstFrame?.samplesMs, newcomer: r.newcomer })))}\n`);
 } finally {
   await browser.close();
 }
