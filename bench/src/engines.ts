@@ -19,23 +19,41 @@ import type { Row } from './table.js';
 
 export type EngineName = 'embedded' | 'janus';
 
+/** The measurements of the comparison (BENCH_ENGINE_PARTS picks some). */
+export const ENGINE_PARTS = ['first-frame', 'cpu', 'cpu-heavy', 'newcomer'] as const;
+
+/** Subscribers of the heavier CPU row (each a Chromium page decoding both publishers). */
+const HEAVY_SUBSCRIBERS = Number(process.env.BENCH_ENGINE_HEAVY_SUBSCRIBERS ?? 12);
+export type EnginePart = typeof ENGINE_PARTS[number];
+
 export interface EngineCpu {
   wallMs: number;
   /** utime+stime of the server process and all its descendants (Janus), ms. */
   treeCpuMs: number;
+  /** The same per process of the tree ("pid name": the Node server, Janus). */
+  byProcess: Record<string, number>;
   packets: number;
   bytes: number;
   packetsPerCpuSecond: number;
   cpuMsPerMbit: number;
   forwardedMbps: number;
   packetsPerSecond: number;
+  /** Publishers × subscribers of the run. */
+  publishers: number;
+  subscribers: number;
+  /** CPU of the same tree with nobody connected (Janus's idle threads, Node's timers), ms per second. */
+  idleCpuMsPerSecond: number;
+  /** Packets per CPU-second above that idle rate: the per-packet cost without the fixed one. */
+  packetsPerMarginalCpuSecond: number;
 }
 
 export interface EngineResult {
   engine: EngineName;
-  cpu: EngineCpu;
-  firstFrame: FirstFrameResult;
-  newcomer: { renderAllMs: number; availableAllMs: number; peerConnectionsMax: number; peerConnectionsNewcomer: number };
+  cpu?: EngineCpu;
+  /** The same with BENCH_ENGINE_HEAVY_SUBSCRIBERS (12) subscribers. */
+  cpuHeavy?: EngineCpu;
+  firstFrame?: FirstFrameResult;
+  newcomer?: { renderAllMs: number; availableAllMs: number; peerConnectionsMax: number; peerConnectionsNewcomer: number };
 }
 
 /** The pid and its descendants, from /proc. */
@@ -58,15 +76,21 @@ function processTree(root: number): number[] {
 
 /** CPU ms of a process tree (processes that exit during a window are not counted: none should). */
 function treeCpu(root: number): number {
-  let total = 0;
+  return Object.values(treeCpuByProcess(root)).reduce((a, b) => a + b, 0);
+}
+
+/** CPU ms of each process of the tree, by "pid name" (the Node server vs Janus). */
+function treeCpuByProcess(root: number): Record<string, number> {
+  const out: Record<string, number> = {};
   for (const pid of processTree(root)) {
     try {
-      total += readProcCpu(pid).cpuMs;
+      const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      out[`${pid} ${name}`] = readProcCpu(pid).cpuMs;
     } catch {
       // gone meanwhile
     }
   }
-  return total;
+  return out;
 }
 
 /** Packets and bytes a page received over RTP (all its peer connections). */
@@ -94,43 +118,58 @@ async function closeAll(pages: Page[]): Promise<void> {
   }
 }
 
-async function measureCpu(context: BrowserContext, app: AppHost, server: ServerProcess, windowSeconds: number): Promise<EngineCpu> {
+/** The server tree's CPU, ms per second, over `seconds` with nobody connected. */
+async function idleCpu(server: ServerProcess, seconds: number): Promise<number> {
+  const before = treeCpu(server.pid);
+  const t0 = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  return (treeCpu(server.pid) - before) / ((performance.now() - t0) / 1000);
+}
+
+async function measureCpu(context: BrowserContext, app: AppHost, server: ServerProcess, windowSeconds: number,
+  { publishers = 2, subscribers = 6 } = {}): Promise<EngineCpu> {
   const pubs: Page[] = [];
   const subs: Page[] = [];
+  const idleCpuMsPerSecond = await idleCpu(server, Math.min(windowSeconds, 10));
   try {
-    for (let i = 1; i <= 2; i++) {
+    for (let i = 1; i <= publishers; i++) {
       const page = await app.open(context);
       await installBenchHelpers(page);
       if (!(await join(page, server, `eng-pub-${i}`, { roomId: 9301 })).ok) throw new Error('publisher could not join');
       pubs.push(page);
     }
-    for (let i = 1; i <= 6; i++) {
+    for (let i = 1; i <= subscribers; i++) {
       const page = await app.open(context);
       if (!(await join(page, server, `eng-sub-${i}`, { roomId: 9301 }, { publish: false })).ok) throw new Error('subscriber could not join');
       subs.push(page);
     }
     for (const page of pubs) await waitFor('publisher video', () => sent(page), (s) => s.framesEncoded > 0, { timeoutMs: 30_000 });
     for (const page of subs) {
-      for (let i = 1; i <= 2; i++) await watch(page, `eng-pub-${i}`);
+      for (let i = 1; i <= publishers; i++) await watch(page, `eng-pub-${i}`);
     }
     for (const page of subs) {
-      await waitFor('every subscriber decodes both', () => page.evaluate(() => Array.from(document.querySelectorAll('[id^="remote-"] video'))
-        .filter((v) => (v as HTMLVideoElement).videoWidth > 0).length), (n) => n === 2, { timeoutMs: 60_000 });
+      await waitFor('every subscriber decodes every publisher', () => page.evaluate(() => Array.from(document.querySelectorAll('[id^="remote-"] video'))
+        .filter((v) => (v as HTMLVideoElement).videoWidth > 0).length), (n) => n === publishers, { timeoutMs: 60_000 });
     }
     await new Promise((resolve) => setTimeout(resolve, 5000)); // settle: bitrate ramp-up after the first frames
     const before = await Promise.all(subs.map(received));
-    const cpuBefore = treeCpu(server.pid);
+    const byProcessBefore = treeCpuByProcess(server.pid);
     const t0 = performance.now();
     await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000)); // the fixed measurement window
-    const cpuAfter = treeCpu(server.pid);
+    const byProcessAfter = treeCpuByProcess(server.pid);
+    const cpuBefore = Object.values(byProcessBefore).reduce((a, b) => a + b, 0);
+    const cpuAfter = Object.values(byProcessAfter).reduce((a, b) => a + b, 0);
+    const byProcess = Object.fromEntries(Object.entries(byProcessAfter).map(([key, ms]) => [key, ms - (byProcessBefore[key] ?? 0)]));
     const wallMs = performance.now() - t0;
     const after = await Promise.all(subs.map(received));
     const packets = after.reduce((sum, a, i) => sum + a.packets - before[i].packets, 0);
     const bytes = after.reduce((sum, a, i) => sum + a.bytes - before[i].bytes, 0);
     const treeCpuMs = cpuAfter - cpuBefore;
     const megabits = (bytes * 8) / 1e6;
+    const marginalCpuMs = treeCpuMs - idleCpuMsPerSecond * (wallMs / 1000);
     return {
-      wallMs, treeCpuMs, packets, bytes,
+      wallMs, treeCpuMs, byProcess, packets, bytes, publishers, subscribers, idleCpuMsPerSecond,
+      packetsPerMarginalCpuSecond: packets / Math.max(marginalCpuMs / 1000, 1e-6),
       packetsPerCpuSecond: packets / Math.max(treeCpuMs / 1000, 1e-6),
       cpuMsPerMbit: treeCpuMs / Math.max(megabits, 1e-6),
       forwardedMbps: megabits / (wallMs / 1000),
@@ -177,7 +216,7 @@ async function measureNewcomer(context: BrowserContext, app: AppHost, server: Se
 
 /** Runs every measurement on each engine, one server after the other. */
 export async function runEngines(context: BrowserContext, openApp: (serverUrl: string) => Promise<AppHost>,
-  { engines = ['embedded', 'janus'] as EngineName[], windowSeconds = 20, iterations = 10 } = {}): Promise<EngineResult[]> {
+  { engines = ['embedded', 'janus'] as EngineName[], windowSeconds = 20, iterations = 10, parts = ENGINE_PARTS as readonly EnginePart[] } = {}): Promise<EngineResult[]> {
   const results: EngineResult[] = [];
   for (const engine of engines) {
     const previous = process.env.CONCLAVE_ENGINE;
@@ -189,11 +228,13 @@ export async function runEngines(context: BrowserContext, openApp: (serverUrl: s
     const app = await openApp(server.url);
     try {
       progress(`engines: ${engine} server at ${server.url}`);
-      const firstFrame = await runFirstFrame(context, app, server, { iterations, roomId: 9300 });
-      const cpu = await measureCpu(context, app, server, windowSeconds);
-      progress(`engines: ${engine}: ${cpu.packetsPerCpuSecond.toFixed(0)} packets per CPU-second, ${cpu.cpuMsPerMbit.toFixed(1)} CPU-ms per Mbit`);
-      const newcomer = await measureNewcomer(context, app, server);
-      results.push({ engine, cpu, firstFrame, newcomer });
+      const firstFrame = parts.includes('first-frame') ? await runFirstFrame(context, app, server, { iterations, roomId: 9300 }) : undefined;
+      const cpu = parts.includes('cpu') ? await measureCpu(context, app, server, windowSeconds) : undefined;
+      if (cpu) progress(`engines: ${engine}: ${cpu.packetsPerCpuSecond.toFixed(0)} packets per CPU-second, ${cpu.cpuMsPerMbit.toFixed(1)} CPU-ms per Mbit, idle ${cpu.idleCpuMsPerSecond.toFixed(1)} CPU-ms/s`);
+      // The heavier row: more subscribers, so that per-packet costs weigh more than fixed ones.
+      const cpuHeavy = parts.includes('cpu-heavy') ? await measureCpu(context, app, server, windowSeconds, { publishers: 2, subscribers: HEAVY_SUBSCRIBERS }) : undefined;
+      const newcomer = parts.includes('newcomer') ? await measureNewcomer(context, app, server) : undefined;
+      results.push({ engine, cpu, cpuHeavy, firstFrame, newcomer });
     } finally {
       await app.close();
       await server.close();
@@ -207,18 +248,29 @@ export function engineRows(results: EngineResult[]): Row[] {
   const b = 'media engines';
   const rows: Row[] = [];
   for (const r of results) {
-    const c = r.cpu;
-    rows.push(
-      { benchmark: b, figure: c.packetsPerCpuSecond.toFixed(0), unit: `packets per CPU-s (${r.engine})`, notes: `2 pub × 6 sub, server process tree (Janus included), ${(c.wallMs / 1000).toFixed(0)} s; ${c.packetsPerSecond.toFixed(0)} pkt/s, ${c.forwardedMbps.toFixed(2)} Mbit/s received by subscribers` },
-      { benchmark: b, figure: c.cpuMsPerMbit.toFixed(1), unit: `CPU-ms per Mbit (${r.engine})`, notes: 'per forwarded Mbit (subscribers\' inbound-rtp bytes)' },
-      { benchmark: b, figure: r.firstFrame.summary.median.toFixed(0), unit: `ms first frame, median (${r.engine})`, notes: `n=${r.firstFrame.summary.count}, enterRoom() → first rendered remote frame; p90 ${r.firstFrame.summary.p90.toFixed(0)} ms` },
-      { benchmark: b, figure: r.newcomer.renderAllMs.toFixed(0), unit: `ms newcomer renders 11 (${r.engine})`, notes: `12-user room (11 publish 120p); all 11 announced after ${r.newcomer.availableAllMs.toFixed(0)} ms` },
-      { benchmark: b, figure: String(r.newcomer.peerConnectionsMax), unit: `peer connections per page, max (${r.engine})`, notes: `newcomer: ${r.newcomer.peerConnectionsNewcomer} (uplink, downlink, data link)` },
-    );
+    for (const c of [r.cpu, r.cpuHeavy]) {
+      if (!c) continue;
+      const size = `${c.publishers} pub × ${c.subscribers} sub`;
+      rows.push(
+        { benchmark: b, figure: c.packetsPerCpuSecond.toFixed(0), unit: `packets per CPU-s (${r.engine}, ${size})`, notes: `server process tree (Janus included), ${(c.wallMs / 1000).toFixed(0)} s; ${c.packetsPerSecond.toFixed(0)} pkt/s, ${c.forwardedMbps.toFixed(2)} Mbit/s received by subscribers` },
+        { benchmark: b, figure: c.packetsPerMarginalCpuSecond.toFixed(0), unit: `packets per CPU-s above idle (${r.engine}, ${size})`, notes: `idle tree (nobody connected) ${c.idleCpuMsPerSecond.toFixed(1)} CPU-ms/s subtracted` },
+        { benchmark: b, figure: c.cpuMsPerMbit.toFixed(1), unit: `CPU-ms per Mbit (${r.engine}, ${size})`, notes: 'per forwarded Mbit (subscribers\' inbound-rtp bytes)' },
+      );
+    }
+    if (r.firstFrame) rows.push({ benchmark: b, figure: r.firstFrame.summary.median.toFixed(0), unit: `ms first frame, median (${r.engine})`, notes: `n=${r.firstFrame.summary.count}, enterRoom() → first rendered remote frame; p90 ${r.firstFrame.summary.p90.toFixed(0)} ms` });
+    if (r.newcomer) {
+      rows.push(
+        { benchmark: b, figure: r.newcomer.renderAllMs.toFixed(0), unit: `ms newcomer renders 11 (${r.engine})`, notes: `12-user room (11 publish 120p); all 11 announced after ${r.newcomer.availableAllMs.toFixed(0)} ms` },
+        { benchmark: b, figure: String(r.newcomer.peerConnectionsMax), unit: `peer connections per page, max (${r.engine})`, notes: `newcomer: ${r.newcomer.peerConnectionsNewcomer} (uplink, downlink, data link)` },
+      );
+    }
   }
-  const [embedded, janus] = [results.find((r) => r.engine === 'embedded'), results.find((r) => r.engine === 'janus')];
-  if (embedded && janus) {
-    rows.push({ benchmark: b, figure: (janus.cpu.packetsPerCpuSecond / embedded.cpu.packetsPerCpuSecond).toFixed(1), unit: '× janus / embedded packets per CPU-s', notes: 'goal ≥ 10×' });
+  for (const pick of [(r: EngineResult) => r.cpu, (r: EngineResult) => r.cpuHeavy]) {
+    const [embedded, janus] = [results.find((r) => r.engine === 'embedded'), results.find((r) => r.engine === 'janus')].map((r) => r && pick(r));
+    if (!embedded || !janus) continue;
+    const size = `${janus.publishers} pub × ${janus.subscribers} sub`;
+    rows.push({ benchmark: b, figure: (janus.packetsPerCpuSecond / embedded.packetsPerCpuSecond).toFixed(1), unit: `× janus / embedded packets per CPU-s (${size})`, notes: 'goal ≥ 10×' });
+    rows.push({ benchmark: b, figure: (janus.packetsPerMarginalCpuSecond / embedded.packetsPerMarginalCpuSecond).toFixed(1), unit: `× janus / embedded, above idle (${size})`, notes: 'fixed costs (idle tree) subtracted' });
   }
   rows.push({ benchmark: b, figure: '38000–75000', unit: 'packets/s per vCPU (anchor)', notes: 'LiveKit, published figures' });
   rows.push({ benchmark: b, figure: '~500', unit: 'consumers per core (anchor)', notes: 'mediasoup, published figure' });

@@ -52,6 +52,7 @@ export async function runFirstFrame(context: BrowserContext, app: AppHost, serve
         const m = { ...measured, publisher: p };
         marks.push(m);
         progress(`first-frame ${i}/${iterations}: ${m.firstFrame.toFixed(0)} ms (enterRoom ${fmt(m.enterRoom)}, video-available ${fmt(m.videoAvailable)}, <video> ${fmt(m.videoElement)}, pc connected ${fmt(m.pcConnected)}, 1st packet ${fmt(m.firstPacket)}, subscriber sent ${m.plisSent ?? '-'} PLIs; publisher got ${p.plis} PLIs, encoded ${p.keyframes} key frames)`);
+        progress(`  path: ${Object.entries(m.trace ?? {}).sort((a, b) => a[1] - b[1]).map(([step, at]) => `${step} ${at}`).join(', ')}`);
         await leave(page);
       } finally {
         await page.close();

@@ -19,9 +19,33 @@ window.bench = {
     view.id = 'remote-' + publisherId + '-main';
     view.style.cssText = 'width:320px;height:240px';
     document.body.appendChild(view);
-    const marks = {};
+    const marks = { trace: {} };
     let t0 = 0;
     const since = () => performance.now() - t0;
+    // The path, first occurrence of each step (ms since enterRoom): scheduling, WebSocket open, each
+    // command sent (>cmd) and replied (<cmd), each push (!push), link states.
+    const trace = (name) => { if (t0 > 0 && marks.trace[name] === undefined) marks.trace[name] = Math.round(since()); };
+    const NativeWebSocket = window.WebSocket;
+    window.WebSocket = class extends NativeWebSocket {
+      constructor(...args) {
+        super(...args);
+        const cmds = new Map();
+        this.addEventListener('open', () => trace('ws open'));
+        this.addEventListener('message', (event) => {
+          try {
+            const msg = JSON.parse(event.data);
+            if (msg.push) trace('!' + msg.push); else if (cmds.has(msg.id)) trace('<' + cmds.get(msg.id));
+          } catch { /* not ours */ }
+        });
+        const send = this.send.bind(this);
+        this.send = (data) => {
+          try { const msg = JSON.parse(data); if (msg.cmd) { cmds.set(msg.id, msg.cmd); trace('>' + msg.cmd); } } catch { /* not ours */ }
+          return send(data);
+        };
+      }
+    };
+    const nativeFetch = window.fetch;
+    window.fetch = (...args) => { trace('fetch'); return nativeFetch(...args).then((r) => { trace('fetch reply'); return r; }); };
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no remote frame within ' + timeoutMs + ' ms; marks ' + JSON.stringify(marks))), timeoutMs);
       const fail = (error) => { clearTimeout(timer); reject(error); };
@@ -29,6 +53,8 @@ window.bench = {
         marks.videoElement = since();
         video.requestVideoFrameCallback((_now, meta) => {
           marks.firstFrame = since();
+          window.WebSocket = NativeWebSocket;
+          window.fetch = nativeFetch;
           marks.firstFramePresented = meta.presentationTime - t0;
           marks.width = meta.width;
           marks.height = meta.height;
@@ -43,11 +69,18 @@ window.bench = {
       observer.observe(view, { childList: true, subtree: true });
       // Note when the SDK's peer connections (recorded by the harness in window.__pcs) connect.
       window.__pcs.push = function (...pcs) {
-        for (const pc of pcs) pc.addEventListener('connectionstatechange', () => {
-          if (pc.connectionState !== 'connected' || marks.pcConnected !== undefined) return;
-          marks.pcConnected = since();
-          pollInbound(pc);
-        });
+        for (const pc of pcs) {
+          // The downlink is the connection with transceivers (the data link has none).
+          const kind = () => (pc.getTransceivers().length > 0 ? 'downlink' : 'other');
+          pc.addEventListener('iceconnectionstatechange', () => { if (pc.iceConnectionState === 'connected') trace(kind() + ' ice connected'); });
+          pc.addEventListener('connectionstatechange', () => {
+            if (pc.connectionState !== 'connected') return;
+            trace(kind() + ' connected');
+            if (kind() !== 'downlink' || marks.pcConnected !== undefined) return;
+            marks.pcConnected = since();
+            pollInbound(pc);
+          });
+        }
         return Array.prototype.push.apply(this, pcs);
       };
       client.on(TRTC.EVENT.TRACK, ({ userId, streamType }) => {
@@ -61,6 +94,7 @@ window.bench = {
           (await pc.getStats()).forEach((s) => {
             if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
             if (marks.firstPacket === undefined && s.packetsReceived > 0) marks.firstPacket = at;
+            if (s.keyFramesDecoded > 0) trace('key frame decoded (poll)');
             marks.plisSent = s.pliCount || 0;
           });
           await new Promise((r) => setTimeout(r, 20));
@@ -134,6 +168,8 @@ export interface FirstFrameMarks {
   videoElement?: number;
   /** remote-video-available fired before enterRoom() resolved (startRemoteVideo then waited for it). */
   availableBeforeEntered?: boolean;
+  /** First occurrence of each step of the path, ms: fetch (scheduling), ws open, >cmd sent, <cmd replied, !push received, link states. */
+  trace: Record<string, number>;
   firstFrame: number;
   firstFramePresented: number;
   width: number;

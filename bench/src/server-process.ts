@@ -85,7 +85,8 @@ export class ServerProcess implements TestServer {
     const entry = fileURLToPath(new URL('./server-child.ts', import.meta.url));
     const child = fork(entry, [], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
-      execArgv: ['--import', 'tsx'],
+      // BENCH_SERVER_NODE_ARGS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof', to profile the server.
+      execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
       env: {
         ...process.env,
         PORT: '0',

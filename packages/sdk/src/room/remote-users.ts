@@ -28,6 +28,8 @@ export class RemoteUsers {
   readonly playback: RemotePlayback;
   /** muteRemoteAudio('*', …) / setRemoteAudioVolume('*', …): the default of users who arrive later. */
   #allAudio: { requested?: boolean; muted?: boolean; volume?: number } = {};
+  /** Set while addPeers announces: subscriptions are synced a task later (see addPeers). */
+  #deferSync = false;
 
   constructor(ctx: RoomContext, createDownlink?: DownlinkFactory) {
     this.#ctx = ctx;
@@ -56,10 +58,20 @@ export class RemoteUsers {
     return this.#users;
   }
 
-  /** Announces users already in the room (after a join) in order: enter, then their streams. */
+  /**
+   * Announces users already in the room (after a join) in order: enter, then their streams. Their
+   * subscriptions start a task later: an app that calls startRemoteVideo on these events or once
+   * enterRoom() resolves (microtasks) then gets audio and video in one subscribe, instead of an
+   * audio-only one and a change (a second step before the first frame; on Janus its key frame was lost).
+   */
   addPeers(peers: PeerInfo[]): void {
     for (const peer of peers) this.onPeerJoin(peer);
-    this.onPublishList({ userList: peers });
+    this.#deferSync = true;
+    try {
+      this.onPublishList({ userList: peers });
+    } finally {
+      this.#deferSync = false;
+    }
   }
 
   /**
@@ -169,7 +181,8 @@ export class RemoteUsers {
       emit(after.aux ? 'remote-video-available' : 'remote-video-unavailable', { userId, streamType: 'sub' });
     }
     if (!after.audio) this.playback.stopAudio(user);
-    this.subscriptions.syncLater(user, 'publish change');
+    if (this.#deferSync) setTimeout(() => this.subscriptions.syncLater(user, 'publish change'), 0);
+    else this.subscriptions.syncLater(user, 'publish change');
   }
 
   /** Freeze figures of every remote video being played (SPEC §4), for the statistics report. */

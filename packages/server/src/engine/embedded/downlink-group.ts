@@ -126,12 +126,10 @@ export class DownlinkGroup {
         }
       }
       if (restarted) sender.replaceRTP(rtp.header);
-      const out = rtp.clone();
-      // The publisher's extension ids mean nothing on this link; the sender writes its own.
-      out.header.extensions = [];
       this.#counter.packets++;
-      this.#counter.bytes += out.payload.length;
-      sender.sendRtp(out).catch(() => undefined);
+      this.#counter.bytes += rtp.payload.length;
+      // Shared by every subscriber of the source (extensions already removed): werift's sender clones it.
+      sender.sendRtp(rtp).catch(() => undefined);
     };
   }
 }
