@@ -42,50 +42,50 @@ const CALLS_PER_SECOND = 20;
  * This class is the facade: it checks calls and hands them to the room, local media, SEI and plugins.
  */
 export class TRTC extends TRTCStatic {
-  readonly #events = new Emitter<TRTCEventTypes>();
-  readonly #room: Room;
-  readonly #options: TRTCOptions;
-  readonly #plugins: PluginManager;
-  readonly #offDecodeFailure: () => void;
-  readonly #limiter = new CallRateLimiter(CALLS_PER_SECOND);
-  readonly #devices = new DeviceWatcher((change) => this.#events.emit('device-changed', change));
-  readonly #local: LocalMedia;
-  readonly #stats: StatsReporter;
-  readonly #uploader = new LogUploader();
-  readonly #sei: SeiSender;
-  #destroyed = false;
-  #volumeInterval = 0;
+  private readonly _events = new Emitter<TRTCEventTypes>();
+  private readonly _room: Room;
+  private readonly _options: TRTCOptions;
+  private readonly _plugins: PluginManager;
+  private readonly _offDecodeFailure: () => void;
+  private readonly _limiter = new CallRateLimiter(CALLS_PER_SECOND);
+  private readonly _devices = new DeviceWatcher((change) => this._events.emit('device-changed', change));
+  private readonly _local: LocalMedia;
+  private readonly _stats: StatsReporter;
+  private readonly _uploader = new LogUploader();
+  private readonly _sei: SeiSender;
+  private _destroyed = false;
+  private _volumeInterval = 0;
 
   private constructor(options: TRTCOptions) {
     super();
-    this.#options = options;
-    this.#room = new Room(this.#events);
-    this.#plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`, DEFAULT_SERVER_ORIGIN, () => {
-      const id = this.#uploader.identity;
+    this._options = options;
+    this._room = new Room(this._events);
+    this._plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`, DEFAULT_SERVER_ORIGIN, () => {
+      const id = this._uploader.identity;
       return { sdkAppId: id?.sdkAppId ?? 0, userId: id?.userId ?? '', roomId: id?.strRoomId ?? id?.roomId ?? '' };
     });
-    this.#local = new LocalMedia(this.#room, this.#events, this.#devices, { audio: this.#plugins.audio, video: this.#plugins.video });
-    this.#plugins.signal = pluginSignal(() => this.#room.joinedSignal);
+    this._local = new LocalMedia(this._room, this._events, this._devices, { audio: this._plugins.audio, video: this._plugins.video });
+    this._plugins.signal = pluginSignal(() => this._room.joinedSignal);
     // The decoder fallback (issue 15): a tapped remote video that does not decode starts TRTCVideoDecoder.
-    this.#offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
-      if (this.#room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;
+    this._offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
+      if (this._room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;
       log.warn(`remote ${streamType} video of ${userId} does not decode: falling back to TRTCVideoDecoder`);
-      this.#plugins.start('TRTCVideoDecoder', { track, userId, streamType, type: 'auto' })
-        .then(() => this.#plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(this.#room.pressure.state).downgradeFloor }))
+      this._plugins.start('TRTCVideoDecoder', { track, userId, streamType, type: 'auto' })
+        .then(() => this._plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(this._room.pressure.state).downgradeFloor }))
         .catch((error: unknown) => log.warn('video decoder fallback failed to start:', error));
       return true;
     });
     // CPU pressure (SPEC §4) also raises running decoders' lowest downgrade level.
-    this.#room.onPressure = (state) => this.#plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(state).downgradeFloor });
-    this.#plugins.emit = (event, data) => (event === 'error' ? this.#events.emit('error', data as RtcError) : this.#events.emit(event, data));
-    for (const plugin of options.plugins ?? []) this.#plugins.use(plugin);
-    this.#sei = new SeiSender(options.enableSEI === true, this.#room, this.#events);
-    this.#stats = new StatsReporter(this.#events, roomStatsSources(this.#room, () => {
-      const audio = this.#local.microphone.current;
+    this._room.onPressure = (state) => this._plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(state).downgradeFloor });
+    this._plugins.emit = (event, data) => (event === 'error' ? this._events.emit('error', data as RtcError) : this._events.emit(event, data));
+    for (const plugin of options.plugins ?? []) this._plugins.use(plugin);
+    this._sei = new SeiSender(options.enableSEI === true, this._room, this._events);
+    this._stats = new StatsReporter(this._events, roomStatsSources(this._room, () => {
+      const audio = this._local.microphone.current;
       return audio?.track ? { track: audio.track, muted: audio.muted } : undefined;
     }));
-    this.#devices.start();
-    installLogHooks(this.#events, this.#uploader, () => this.#room.machine.is('left'));
+    this._devices.start();
+    installLogHooks(this._events, this._uploader, () => this._room.machine.is('left'));
   }
 
   /**
@@ -105,22 +105,22 @@ export class TRTC extends TRTCStatic {
   }
 
   /** Runs an async API call: destroyed check, call frequency limit, RtcError conversion. */
-  #call<T>(functionName: string, fn: () => Promise<T>): Promise<T> {
+  private _call<T>(functionName: string, fn: () => Promise<T>): Promise<T> {
     return apiCall(functionName, async () => {
-      this.#guard(functionName);
+      this._guard(functionName);
       return fn();
     });
   }
 
   /** The checks every call makes first; throws RtcError. */
-  #guard(functionName: string, rateLimited = true): void {
-    if (this.#destroyed) throw invalidOperation(undefined, MESSAGE.CLIENT_DESTROYED, functionName);
-    if (rateLimited) this.#limiter.check(functionName);
+  private _guard(functionName: string, rateLimited = true): void {
+    if (this._destroyed) throw invalidOperation(undefined, MESSAGE.CLIENT_DESTROYED, functionName);
+    if (rateLimited) this._limiter.check(functionName);
   }
 
   /** The options this client was created with. */
   get options(): Readonly<TRTCOptions> {
-    return this.#options;
+    return this._options;
   }
 
   /**
@@ -128,8 +128,8 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError INVALID_PARAMETER for anything else.
    */
   use(plugin: TRTCPlugin | PluginWithAssets): void {
-    this.#guard('use');
-    this.#plugins.use(plugin);
+    this._guard('use');
+    this._plugins.use(plugin);
   }
 
   /**
@@ -137,17 +137,17 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError ENV_NOT_SUPPORTED (5210) when no plugin of that name is registered.
    */
   startPlugin(name: string, options?: unknown): Promise<unknown> {
-    return this.#call('startPlugin', () => this.#plugins.start(name, options));
+    return this._call('startPlugin', () => this._plugins.start(name, options));
   }
 
   /** Updates a started plugin. @throws RtcError ENV_NOT_SUPPORTED (5210) for an unknown plugin. */
   updatePlugin(name: string, options?: unknown): Promise<unknown> {
-    return this.#call('updatePlugin', () => this.#plugins.update(name, options));
+    return this._call('updatePlugin', () => this._plugins.update(name, options));
   }
 
   /** Stops a plugin. @throws RtcError ENV_NOT_SUPPORTED (5210) for an unknown plugin. */
   stopPlugin(name: string, options?: unknown): Promise<unknown> {
-    return this.#call('stopPlugin', () => this.#plugins.stop(name, options));
+    return this._call('stopPlugin', () => this._plugins.stop(name, options));
   }
 
   /**
@@ -155,7 +155,7 @@ export class TRTC extends TRTCStatic {
    * @returns this client, for chaining.
    */
   on<E extends keyof TRTCEventTypes>(event: E, handler: TRTCEventTypes[E], context?: unknown): this {
-    this.#events.on(event, handler, context);
+    this._events.on(event, handler, context);
     return this;
   }
 
@@ -164,7 +164,7 @@ export class TRTC extends TRTCStatic {
    * @returns this client, for chaining.
    */
   off<E extends keyof TRTCEventTypes>(event: E | '*', handler?: TRTCEventTypes[E], context?: unknown): this {
-    this.#events.off(event, handler, context);
+    this._events.off(event, handler, context);
     return this;
   }
 
@@ -177,28 +177,28 @@ export class TRTC extends TRTCStatic {
    * is called meanwhile.
    */
   enterRoom(given: EnterRoomConfig): Promise<void> {
-    return this.#call('enterRoom', async () => {
+    return this._call('enterRoom', async () => {
       const config = lenientEnterRoom(given) as EnterRoomConfig;
       const target = validateEnterRoom(config);
-      this.#room.machine.require(['initial', 'left'], 'enterRoom', MESSAGE.DUPLICATE_JOIN, EXTRA_CODE.REPEAT_CALL);
+      this._room.machine.require(['initial', 'left'], 'enterRoom', MESSAGE.DUPLICATE_JOIN, EXTRA_CODE.REPEAT_CALL);
       const identity = {
         sdkAppId: config.sdkAppId, userId: config.userId, version: SDK_VERSION,
         ...(config.strRoomId !== undefined ? { strRoomId: config.strRoomId } : { roomId: config.roomId }),
       };
       const loggerProxy = resolveProxy(config.proxy).loggerBase;
-      this.#uploader.start({ ...identity, origin: loggerProxy ?? DEFAULT_SERVER_ORIGIN });
+      this._uploader.start({ ...identity, origin: loggerProxy ?? DEFAULT_SERVER_ORIGIN });
       log.info(`enterRoom ${config.strRoomId ?? config.roomId} as ${config.userId} (scene ${config.scene ?? 'rtc'}, role ${config.role ?? 'anchor'})`);
       try {
-        await this.#room.join(config, target);
+        await this._room.join(config, target);
       } catch (error) {
         log.warn('enterRoom failed:', error);
         throw error;
       }
-      this.#uploader.start({ ...identity, origin: loggerProxy ?? this.#room.schedule?.config.loggerDomain ?? DEFAULT_SERVER_ORIGIN });
+      this._uploader.start({ ...identity, origin: loggerProxy ?? this._room.schedule?.config.loggerDomain ?? DEFAULT_SERVER_ORIGIN });
       log.info(`entered room ${config.strRoomId ?? config.roomId} as ${config.userId}`);
-      this.#uploader.count(STAT_KEY.ENTER_ROOM);
-      this.#stats.start();
-      await this.#room.publisher.publishPending();
+      this._uploader.count(STAT_KEY.ENTER_ROOM);
+      this._stats.start();
+      await this._room.publisher.publishPending();
     });
   }
 
@@ -207,12 +207,12 @@ export class TRTC extends TRTCStatic {
    * stopLocalVideo / stopLocalAudio). Resolves when not in a room.
    */
   exitRoom(): Promise<void> {
-    return this.#call('exitRoom', async () => {
-      if (this.#room.machine.is('joining', 'joined')) {
-        log.info(`exitRoom: ${this.#room.userId} left`);
-        this.#uploader.count(STAT_KEY.EXIT_ROOM);
+    return this._call('exitRoom', async () => {
+      if (this._room.machine.is('joining', 'joined')) {
+        log.info(`exitRoom: ${this._room.userId} left`);
+        this._uploader.count(STAT_KEY.EXIT_ROOM);
       }
-      await this.#room.leave(); // ends the log upload (connection-state-changed DISCONNECTED)
+      await this._room.leave(); // ends the log upload (connection-state-changed DISCONNECTED)
     });
   }
 
@@ -223,11 +223,11 @@ export class TRTC extends TRTCStatic {
    * be called in live mode') or when not joining or joined; OPERATION_FAILED when the server refuses.
    */
   switchRole(role: 'anchor' | 'audience', option?: { privateMapKey?: string; latencyLevel?: number }): Promise<void> {
-    return this.#call('switchRole', async () => {
+    return this._call('switchRole', async () => {
       const read = validateSwitchRole(role, option);
-      this.#room.machine.require(['joining', 'joined'], 'switchRole', 'switchRole can only be called while joining or joined', EXTRA_CODE.NOT_JOINED);
-      if (this.#room.scene !== 'live') throw invalidOperation(undefined, MESSAGE.SWITCH_ROLE_SCENE, 'switchRole');
-      await this.#room.switchRole(role, read);
+      this._room.machine.require(['joining', 'joined'], 'switchRole', 'switchRole can only be called while joining or joined', EXTRA_CODE.NOT_JOINED);
+      if (this._room.scene !== 'live') throw invalidOperation(undefined, MESSAGE.SWITCH_ROLE_SCENE, 'switchRole');
+      await this._room.switchRole(role, read);
     });
   }
 
@@ -237,15 +237,15 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError INVALID_OPERATION while joining or in a room ('please call leave() before destroy()').
    */
   destroy(): void {
-    if (this.#destroyed) return;
-    if (this.#room.machine.is('joining', 'joined')) throw invalidOperation(undefined, MESSAGE.LEAVE_BEFORE_DESTROY, 'destroy');
-    this.#local.release();
-    this.#plugins.destroy();
-    this.#offDecodeFailure();
-    this.#devices.stop();
-    this.#stats.stop();
-    this.#events.off('*');
-    this.#destroyed = true;
+    if (this._destroyed) return;
+    if (this._room.machine.is('joining', 'joined')) throw invalidOperation(undefined, MESSAGE.LEAVE_BEFORE_DESTROY, 'destroy');
+    this._local.release();
+    this._plugins.destroy();
+    this._offDecodeFailure();
+    this._devices.stop();
+    this._stats.stop();
+    this._events.off('*');
+    this._destroyed = true;
   }
 
   /**
@@ -254,7 +254,7 @@ export class TRTC extends TRTCStatic {
    * (5107) for an audience in live; DEVICE_ERROR when capture fails (5301 'no camera detected', 5302 not allowed…).
    */
   startLocalVideo(config: LocalVideoConfig = {}): Promise<void> {
-    return this.#call('startLocalVideo', () => this.#local.camera.start('startLocalVideo', config));
+    return this._call('startLocalVideo', () => this._local.camera.start('startLocalVideo', config));
   }
 
   /**
@@ -263,12 +263,12 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError INVALID_OPERATION (5105) when the camera is not started; INVALID_PARAMETER for bad options.
    */
   updateLocalVideo(config: LocalVideoConfig): Promise<void> {
-    return this.#call('updateLocalVideo', () => this.#local.camera.update('updateLocalVideo', config));
+    return this._call('updateLocalVideo', () => this._local.camera.update('updateLocalVideo', config));
   }
 
   /** Stops the camera, its preview and its publication; repeated calls are merged. */
   stopLocalVideo(): Promise<void> {
-    return this.#call('stopLocalVideo', () => this.#local.camera.stop());
+    return this._call('stopLocalVideo', () => this._local.camera.stop());
   }
 
   /**
@@ -277,7 +277,7 @@ export class TRTC extends TRTCStatic {
    * DEVICE_ERROR when capture fails (5301 'no microphone detected'…); INVALID_PARAMETER for bad options.
    */
   startLocalAudio(config: LocalAudioConfig = {}): Promise<void> {
-    return this.#call('startLocalAudio', () => this.#local.microphone.start('startLocalAudio', config));
+    return this._call('startLocalAudio', () => this._local.microphone.start('startLocalAudio', config));
   }
 
   /**
@@ -285,12 +285,12 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError INVALID_OPERATION (5106) when the microphone is not started; INVALID_PARAMETER for bad options.
    */
   updateLocalAudio(config: UpdateLocalAudioConfig): Promise<void> {
-    return this.#call('updateLocalAudio', () => this.#local.microphone.update('updateLocalAudio', config));
+    return this._call('updateLocalAudio', () => this._local.microphone.update('updateLocalAudio', config));
   }
 
   /** Stops the microphone and its publication; repeated calls are merged. */
   stopLocalAudio(): Promise<void> {
-    return this.#call('stopLocalAudio', () => this.#local.microphone.stop());
+    return this._call('stopLocalAudio', () => this._local.microphone.stop());
   }
 
   /**
@@ -299,17 +299,17 @@ export class TRTC extends TRTCStatic {
    * ENV_NOT_SUPPORTED (5205) without getDisplayMedia; DEVICE_ERROR when the user refuses.
    */
   startScreenShare(config: ScreenShareConfig = {}): Promise<void> {
-    return this.#call('startScreenShare', () => this.#local.screen.start('startScreenShare', config));
+    return this._call('startScreenShare', () => this._local.screen.start('startScreenShare', config));
   }
 
   /** Changes the screen share's view, fillMode or publish. @throws RtcError INVALID_OPERATION when not sharing. */
   updateScreenShare(config: UpdateScreenShareConfig): Promise<void> {
-    return this.#call('updateScreenShare', () => this.#local.screen.update('updateScreenShare', config));
+    return this._call('updateScreenShare', () => this._local.screen.update('updateScreenShare', config));
   }
 
   /** Stops the screen share; repeated calls are merged. */
   stopScreenShare(): Promise<void> {
-    return this.#call('stopScreenShare', () => this.#local.screen.stop());
+    return this._call('stopScreenShare', () => this._local.screen.stop());
   }
 
   /**
@@ -322,9 +322,9 @@ export class TRTC extends TRTCStatic {
    * subscribing fails or times out (10 s).
    */
   startRemoteVideo(config: RemoteVideoConfig): Promise<void> {
-    return this.#call('startRemoteVideo', async () => {
+    return this._call('startRemoteVideo', async () => {
       const { userId, streamType, request, small } = validateRemoteVideoConfig(config, 'startRemoteVideo');
-      await this.#room.remotes.startRemoteVideo(userId, streamType, { ...request, views: request.views ?? [] }, small);
+      await this._room.remotes.startRemoteVideo(userId, streamType, { ...request, views: request.views ?? [] }, small);
     });
   }
 
@@ -334,9 +334,9 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError as startRemoteVideo, and INVALID_OPERATION when that video is not started.
    */
   updateRemoteVideo(config: RemoteVideoConfig): Promise<void> {
-    return this.#call('updateRemoteVideo', async () => {
+    return this._call('updateRemoteVideo', async () => {
       const { userId, streamType, request, small } = validateRemoteVideoConfig(config, 'updateRemoteVideo');
-      await this.#room.remotes.updateRemoteVideo(userId, streamType, request, small);
+      await this._room.remotes.updateRemoteVideo(userId, streamType, request, small);
     });
   }
 
@@ -345,9 +345,9 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError INVALID_PARAMETER when userId is missing, or streamType is missing for one user.
    */
   stopRemoteVideo(config: StopRemoteVideoConfig): Promise<void> {
-    return this.#call('stopRemoteVideo', async () => {
+    return this._call('stopRemoteVideo', async () => {
       const { userId, streamType } = validateStopRemoteVideo(config);
-      await this.#room.remotes.stopRemoteVideo(userId, streamType);
+      await this._room.remotes.stopRemoteVideo(userId, streamType);
     });
   }
 
@@ -357,10 +357,10 @@ export class TRTC extends TRTCStatic {
    * @throws RtcError INVALID_PARAMETER when userId is not a string or mute not a boolean.
    */
   muteRemoteAudio(userId: string, mute: boolean): Promise<void> {
-    return this.#call('muteRemoteAudio', async () => {
+    return this._call('muteRemoteAudio', async () => {
       validateUserIdArg(userId, 'muteRemoteAudio');
       validateBoolean(mute, 'mute', 'muteRemoteAudio');
-      await this.#room.remotes.muteRemoteAudio(userId, mute);
+      await this._room.remotes.muteRemoteAudio(userId, mute);
     });
   }
 
@@ -371,9 +371,9 @@ export class TRTC extends TRTCStatic {
    */
   setRemoteAudioVolume(userId: string, volume: number): void {
     apiCallSync('setRemoteAudioVolume', () => {
-      this.#guard('setRemoteAudioVolume');
+      this._guard('setRemoteAudioVolume');
       validateUserIdArg(userId, 'setRemoteAudioVolume');
-      this.#room.remotes.setRemoteAudioVolume(userId, validateVolume(volume, 'setRemoteAudioVolume'));
+      this._room.remotes.setRemoteAudioVolume(userId, validateVolume(volume, 'setRemoteAudioVolume'));
     });
   }
 
@@ -383,22 +383,22 @@ export class TRTC extends TRTCStatic {
    */
   enableAudioVolumeEvaluation(interval = 2000, enableInBackground = false): void {
     apiCallSync('enableAudioVolumeEvaluation', () => {
-      this.#guard('enableAudioVolumeEvaluation');
+      this._guard('enableAudioVolumeEvaluation');
       const checked = validateVolumeInterval(interval);
       validateBoolean(enableInBackground, 'enableInBackground', 'enableAudioVolumeEvaluation');
-      this.#volumeInterval = checked;
-      this.#stats.setVolumeInterval(checked, enableInBackground);
+      this._volumeInterval = checked;
+      this._stats.setVolumeInterval(checked, enableInBackground);
     });
   }
 
   /** The current audio-volume interval (0 = off). */
   get audioVolumeInterval(): number {
-    return this.#volumeInterval;
+    return this._volumeInterval;
   }
 
   /** True when the query names this user (no userId, '' or our own). */
-  #isLocal(userId: string): boolean {
-    return !userId || userId === this.#room.userId;
+  private _isLocal(userId: string): boolean {
+    return !userId || userId === this._room.userId;
   }
 
   /**
@@ -408,8 +408,8 @@ export class TRTC extends TRTCStatic {
   getAudioTrack(configOrUserId?: string | TrackQuery): MediaStreamTrack | null {
     return apiCallSync('getAudioTrack', () => {
       const { userId } = validateTrackQuery(configOrUserId, 'getAudioTrack');
-      if (this.#isLocal(userId)) return this.#local.microphone.current?.track ?? null;
-      return this.#room.remotes.receivedTrack(userId, 'audio') ?? null;
+      if (this._isLocal(userId)) return this._local.microphone.current?.track ?? null;
+      return this._room.remotes.receivedTrack(userId, 'audio') ?? null;
     });
   }
 
@@ -423,14 +423,14 @@ export class TRTC extends TRTCStatic {
   getVideoTrack(config?: TrackQuery): MediaStreamTrack | null {
     return apiCallSync('getVideoTrack', () => {
       const { userId, streamType, processed } = validateTrackQuery(config, 'getVideoTrack');
-      if (this.#isLocal(userId) && streamType === 'main') {
-        const camera = this.#local.camera.current;
+      if (this._isLocal(userId) && streamType === 'main') {
+        const camera = this._local.camera.current;
         if (!camera) return null;
         // The screen share is never processed (the original's too): processed only changes the camera's answer.
         return processed && camera.publishedTrack !== camera.track ? camera.publishedTrack.clone() : camera.track;
       }
-      if (this.#isLocal(userId)) return this.#local.screen.current?.track ?? null;
-      return this.#room.remotes.receivedTrack(userId, streamType) ?? null;
+      if (this._isLocal(userId)) return this._local.screen.current?.track ?? null;
+      return this._room.remotes.receivedTrack(userId, streamType) ?? null;
     });
   }
 
@@ -441,9 +441,9 @@ export class TRTC extends TRTCStatic {
   getVideoSnapshot(config?: TrackQuery): string {
     return apiCallSync('getVideoSnapshot', () => {
       const { userId, streamType } = validateTrackQuery(config, 'getVideoSnapshot');
-      return snapshotOf(this.#isLocal(userId)
-        ? (streamType === 'main' ? this.#local.camera.current?.element : undefined)
-        : this.#room.remotes.videoElement(userId, streamType));
+      return snapshotOf(this._isLocal(userId)
+        ? (streamType === 'main' ? this._local.camera.current?.element : undefined)
+        : this._room.remotes.videoElement(userId, streamType));
     });
   }
 
@@ -455,9 +455,9 @@ export class TRTC extends TRTCStatic {
   sendSEIMessage(buffer: ArrayBuffer, options?: SEIMessageOptions): void {
     apiCallSync('sendSEIMessage', () => {
       // Its own limit (30 messages and 8000 bytes per second) replaces the generic per-function one.
-      this.#guard('sendSEIMessage', false);
-      this.#sei.send(buffer, options, (streamType) => (streamType === 'main' ? this.#local.camera.current : this.#local.screen.current)?.track);
-      this.#uploader.count(STAT_KEY.SEI_MESSAGE);
+      this._guard('sendSEIMessage', false);
+      this._sei.send(buffer, options, (streamType) => (streamType === 'main' ? this._local.camera.current : this._local.screen.current)?.track);
+      this._uploader.count(STAT_KEY.SEI_MESSAGE);
     });
   }
 
@@ -469,12 +469,12 @@ export class TRTC extends TRTCStatic {
   sendCustomMessage(message: CustomMessageData): void {
     apiCallSync('sendCustomMessage', () => {
       // Its own limit (30 messages and 8000 bytes per second) replaces the generic per-function one.
-      this.#guard('sendCustomMessage', false);
+      this._guard('sendCustomMessage', false);
       validateCustomMessage(message);
-      if (!this.#room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendCustomMessage()', 'sendCustomMessage');
-      if (!this.#room.canPublish) throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, 'role audience cannot call this api', 'sendCustomMessage');
-      this.#room.messages.send(message.cmdId, message.data);
-      this.#uploader.count(STAT_KEY.CUSTOM_MESSAGE);
+      if (!this._room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendCustomMessage()', 'sendCustomMessage');
+      if (!this._room.canPublish) throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, 'role audience cannot call this api', 'sendCustomMessage');
+      this._room.messages.send(message.cmdId, message.data);
+      this._uploader.count(STAT_KEY.CUSTOM_MESSAGE);
     });
   }
 }

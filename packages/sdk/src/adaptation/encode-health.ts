@@ -31,17 +31,17 @@ export interface EncodeSample {
  * least 30 s apart. Other encoders never count.
  */
 export class EncodeHealthRule {
-  #bad = 0;
-  #lastEventAt = -Infinity;
+  private _bad = 0;
+  private _lastEventAt = -Infinity;
 
   /** Feeds one heartbeat at time `now` (ms); true when it raises a bad-health event. */
   check(sample: EncodeSample, now: number): boolean {
     const counted = sample.hardware && /h264/i.test(sample.mimeType) && sample.targetFps > 0 && sample.targetBitrate > 0 &&
       sample.fps / sample.targetFps > ENCODE_FPS_RATIO && sample.bitrate / sample.targetBitrate < ENCODE_BITRATE_RATIO;
-    this.#bad = counted ? this.#bad + 1 : 0;
-    if (this.#bad <= BAD_ENCODE_HEARTBEATS || now - this.#lastEventAt < BAD_HEALTH_SPACING_MS) return false;
-    this.#lastEventAt = now;
-    this.#bad = 0;
+    this._bad = counted ? this._bad + 1 : 0;
+    if (this._bad <= BAD_ENCODE_HEARTBEATS || now - this._lastEventAt < BAD_HEALTH_SPACING_MS) return false;
+    this._lastEventAt = now;
+    this._bad = 0;
     return true;
   }
 }
@@ -89,43 +89,43 @@ export const ENCODE_CHECK_MS = 2000;
  * to the host, once per sender.
  */
 export class EncodeHealthMonitor {
-  readonly #host: EncodeHealthHost;
-  readonly #rule = new EncodeHealthRule();
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #before: { sender: RTCRtpSender; stats: OutboundStat[] } | undefined;
+  private readonly _host: EncodeHealthHost;
+  private readonly _rule = new EncodeHealthRule();
+  private _timer: ReturnType<typeof setInterval> | undefined;
+  private _before: { sender: RTCRtpSender; stats: OutboundStat[] } | undefined;
   /** Senders already reported. */
-  readonly #switched = new WeakSet<RTCRtpSender>();
+  private readonly _switched = new WeakSet<RTCRtpSender>();
 
   constructor(host: EncodeHealthHost) {
-    this.#host = host;
+    this._host = host;
   }
 
   start(): void {
-    this.#timer ??= setInterval(() => {
-      this.#check().catch((error: unknown) => log.debug('encode health check failed:', error));
+    this._timer ??= setInterval(() => {
+      this._check().catch((error: unknown) => log.debug('encode health check failed:', error));
     }, ENCODE_CHECK_MS);
   }
 
   stop(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.#before = undefined;
+    clearInterval(this._timer);
+    this._timer = undefined;
+    this._before = undefined;
   }
 
-  async #check(): Promise<void> {
-    const video = this.#host.video();
-    if (!video?.sender.track || this.#switched.has(video.sender)) {
-      this.#before = undefined;
+  private async _check(): Promise<void> {
+    const video = this._host.video();
+    if (!video?.sender.track || this._switched.has(video.sender)) {
+      this._before = undefined;
       return;
     }
     const stats: OutboundStat[] = [];
     (await video.sender.getStats()).forEach((s: OutboundStat) => stats.push(s));
-    const before = this.#before?.sender === video.sender ? this.#before.stats : undefined;
-    this.#before = { sender: video.sender, stats };
+    const before = this._before?.sender === video.sender ? this._before.stats : undefined;
+    this._before = { sender: video.sender, stats };
     const sample = encodeSampleOf(stats, before, { fps: video.targetFps, bitrate: video.targetKbps * 1000 });
-    if (sample && this.#rule.check(sample, Date.now())) {
-      this.#switched.add(video.sender);
-      this.#host.unhealthy(video.sender, sample);
+    if (sample && this._rule.check(sample, Date.now())) {
+      this._switched.add(video.sender);
+      this._host.unhealthy(video.sender, sample);
     }
   }
 }

@@ -39,7 +39,7 @@ interface Totals {
  * currentRoundTripTime does between checks, and no new answer means no figure.
  */
 export class MediaRttMeter {
-  readonly #previous = new WeakMap<RTCPeerConnection, Totals>();
+  private readonly _previous = new WeakMap<RTCPeerConnection, Totals>();
 
   /** The mean round trip in ms since the last read of `pc`, undefined when unknown (first read, no new answer, not connected). */
   async read(pc: RTCPeerConnection): Promise<number | undefined> {
@@ -53,8 +53,8 @@ export class MediaRttMeter {
   update(pc: RTCPeerConnection, pair: PairStat | undefined): number | undefined {
     if (!pair || typeof pair.totalRoundTripTime !== 'number' || typeof pair.responsesReceived !== 'number') return undefined;
     const now: Totals = { pairId: pair.id, total: pair.totalRoundTripTime, responses: pair.responsesReceived };
-    const before = this.#previous.get(pc);
-    this.#previous.set(pc, now);
+    const before = this._previous.get(pc);
+    this._previous.set(pc, now);
     if (!before || before.pairId !== now.pairId || now.responses <= before.responses) return undefined;
     return (now.total - before.total) / (now.responses - before.responses) * 1000;
   }

@@ -38,46 +38,46 @@ const STATES: readonly string[] = ['nominal', 'fair', 'serious', 'critical'];
  * `onChange` with each new state. Without the API it stays 'nominal' and does nothing.
  */
 export class PressureMonitor {
-  readonly #onChange: (state: PressureState) => void;
-  readonly #ctor: PressureObserverCtor | undefined;
-  #observer: PressureObserverLike | undefined;
-  #state: PressureState = 'nominal';
+  private readonly _onChange: (state: PressureState) => void;
+  private readonly _ctor: PressureObserverCtor | undefined;
+  private _observer: PressureObserverLike | undefined;
+  private _state: PressureState = 'nominal';
 
   /** @param ctor the PressureObserver class (default: the browser's, if any). */
   constructor(onChange: (state: PressureState) => void, ctor: PressureObserverCtor | undefined = (globalThis as { PressureObserver?: PressureObserverCtor }).PressureObserver) {
-    this.#onChange = onChange;
-    this.#ctor = ctor;
+    this._onChange = onChange;
+    this._ctor = ctor;
   }
 
   get state(): PressureState {
-    return this.#state;
+    return this._state;
   }
 
   /** Starts observing (no-op without the API or when started); a refused observation is logged. */
   start(): void {
-    if (!this.#ctor || this.#observer) return;
-    const observer = new this.#ctor((records) => {
+    if (!this._ctor || this._observer) return;
+    const observer = new this._ctor((records) => {
       const state = records.at(-1)?.state;
-      if (state && STATES.includes(state)) this.#set(state as PressureState);
+      if (state && STATES.includes(state)) this._set(state as PressureState);
     });
-    this.#observer = observer;
+    this._observer = observer;
     observer.observe('cpu', { sampleInterval: PRESSURE_SAMPLE_MS }).catch((error: unknown) => {
       log.info('compute pressure unavailable:', error);
-      if (this.#observer === observer) this.#observer = undefined;
+      if (this._observer === observer) this._observer = undefined;
     });
   }
 
   /** Stops observing and returns to 'nominal' (announced when it changes). */
   stop(): void {
-    this.#observer?.disconnect();
-    this.#observer = undefined;
-    this.#set('nominal');
+    this._observer?.disconnect();
+    this._observer = undefined;
+    this._set('nominal');
   }
 
-  #set(state: PressureState): void {
-    if (state === this.#state) return;
-    log.info(`compute pressure ${this.#state} → ${state}`);
-    this.#state = state;
-    this.#onChange(state);
+  private _set(state: PressureState): void {
+    if (state === this._state) return;
+    log.info(`compute pressure ${this._state} → ${state}`);
+    this._state = state;
+    this._onChange(state);
   }
 }

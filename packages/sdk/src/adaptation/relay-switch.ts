@@ -21,20 +21,20 @@ export const RELAY_SWITCH_TIMEOUT_MS = 10_000;
  * check without both figures (no new answer since the last) neither counts nor breaks the series.
  */
 export class RelayRttRule {
-  readonly #thresholds: RttThresholds;
-  #slow = 0;
+  private readonly _thresholds: RttThresholds;
+  private _slow = 0;
 
   constructor(thresholds: RttThresholds) {
-    this.#thresholds = thresholds;
+    this._thresholds = thresholds;
   }
 
   /** Feeds one check; true when this check completes the series of slow checks. */
   check(mediaRttMs: number | undefined, signalRttMs: number | undefined): boolean {
-    const { rttRatioThreshold, rttThreshold } = this.#thresholds;
+    const { rttRatioThreshold, rttThreshold } = this._thresholds;
     if (mediaRttMs === undefined || signalRttMs === undefined) return false;
     const slow = mediaRttMs > rttThreshold && mediaRttMs > Math.max(signalRttMs, 1) * rttRatioThreshold;
-    this.#slow = slow ? this.#slow + 1 : 0;
-    return this.#slow >= RELAY_SLOW_CHECKS;
+    this._slow = slow ? this._slow + 1 : 0;
+    return this._slow >= RELAY_SLOW_CHECKS;
   }
 }
 
@@ -75,38 +75,38 @@ export type RelaySwitchState = 'direct' | 'relay' | 'fallback';
  * are not connected 10 s after the switch, switches back to direct (all candidates).
  */
 export class RelaySwitch {
-  readonly #host: RelaySwitchHost;
-  #state: RelaySwitchState = 'direct';
-  #rule: RelayRttRule | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #timeout: ReturnType<typeof setTimeout> | undefined;
-  #checking = false;
+  private readonly _host: RelaySwitchHost;
+  private _state: RelaySwitchState = 'direct';
+  private _rule: RelayRttRule | undefined;
+  private _timer: ReturnType<typeof setInterval> | undefined;
+  private _timeout: ReturnType<typeof setTimeout> | undefined;
+  private _checking = false;
 
   constructor(host: RelaySwitchHost) {
-    this.#host = host;
+    this._host = host;
   }
 
   get state(): RelaySwitchState {
-    return this.#state;
+    return this._state;
   }
 
   /** True while the links must go through relay because of this switch. */
   get relayForced(): boolean {
-    return this.#state === 'relay';
+    return this._state === 'relay';
   }
 
   /** Starts the checks (after a join); a repeated start keeps the running ones. */
   start(): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => void this.#check(), RELAY_CHECK_INTERVAL_MS);
+    if (this._timer) return;
+    this._timer = setInterval(() => void this._check(), RELAY_CHECK_INTERVAL_MS);
   }
 
   /** Stops the checks and the switch time-out (the room is left). The state is kept: relay is tried once. */
   stop(): void {
-    clearInterval(this.#timer);
-    clearTimeout(this.#timeout);
-    this.#timer = undefined;
-    this.#timeout = undefined;
+    clearInterval(this._timer);
+    clearTimeout(this._timeout);
+    this._timer = undefined;
+    this._timeout = undefined;
   }
 
   /**
@@ -114,50 +114,50 @@ export class RelaySwitch {
    * (the caller does not rebuild); false otherwise.
    */
   linkFailed(): boolean {
-    if (this.#state !== 'relay') return false;
-    this.#switchBack('a relayed link failed');
+    if (this._state !== 'relay') return false;
+    this._switchBack('a relayed link failed');
     return true;
   }
 
-  async #check(): Promise<void> {
-    if (this.#state !== 'direct' || this.#checking || this.#host.relayImposed() || !this.#host.hasTurn()) return;
-    const thresholds = this.#host.thresholds();
+  private async _check(): Promise<void> {
+    if (this._state !== 'direct' || this._checking || this._host.relayImposed() || !this._host.hasTurn()) return;
+    const thresholds = this._host.thresholds();
     if (!thresholds) return;
-    this.#rule ??= new RelayRttRule(thresholds);
-    this.#checking = true;
+    this._rule ??= new RelayRttRule(thresholds);
+    this._checking = true;
     try {
-      const media = await this.#host.mediaRttMs();
-      const signal = this.#host.signalRttMs();
-      if (this.#state === 'direct' && this.#rule.check(media, signal)) this.#switchToRelay(media, signal);
+      const media = await this._host.mediaRttMs();
+      const signal = this._host.signalRttMs();
+      if (this._state === 'direct' && this._rule.check(media, signal)) this._switchToRelay(media, signal);
     } catch (error) {
       log.debug('relay check failed:', error);
     } finally {
-      this.#checking = false;
+      this._checking = false;
     }
   }
 
-  #switchToRelay(media: number | undefined, signal: number | undefined): void {
-    this.#state = 'relay';
+  private _switchToRelay(media: number | undefined, signal: number | undefined): void {
+    this._state = 'relay';
     log.warn(`media round trip ${Math.round(media ?? 0)} ms vs signalling ${Math.round(signal ?? 0)} ms for ${RELAY_SLOW_CHECKS} checks: switching the links to relay`);
-    this.#host.rebuild();
-    clearTimeout(this.#timeout);
-    this.#timeout = setTimeout(() => {
-      this.#timeout = undefined;
-      if (this.#state !== 'relay') return;
-      const links = this.#host.links();
+    this._host.rebuild();
+    clearTimeout(this._timeout);
+    this._timeout = setTimeout(() => {
+      this._timeout = undefined;
+      if (this._state !== 'relay') return;
+      const links = this._host.links();
       if (links.length > 0 && links.every((pc) => pc.connectionState === 'connected')) {
         log.info('links connected through relay');
         return;
       }
-      this.#switchBack(`links not connected ${RELAY_SWITCH_TIMEOUT_MS} ms after the switch`);
+      this._switchBack(`links not connected ${RELAY_SWITCH_TIMEOUT_MS} ms after the switch`);
     }, RELAY_SWITCH_TIMEOUT_MS);
   }
 
-  #switchBack(reason: string): void {
-    this.#state = 'fallback';
-    clearTimeout(this.#timeout);
-    this.#timeout = undefined;
+  private _switchBack(reason: string): void {
+    this._state = 'fallback';
+    clearTimeout(this._timeout);
+    this._timeout = undefined;
     log.warn(`relay failed (${reason}): switching the links back to direct`);
-    this.#host.rebuild();
+    this._host.rebuild();
   }
 }

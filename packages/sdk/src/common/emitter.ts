@@ -10,33 +10,33 @@ interface Entry {
  * never breaks the SDK; the error is reported through `onListenerError`.
  */
 export class Emitter<Events extends { [K in keyof Events]: (...args: never[]) => void }> {
-  readonly #listeners = new Map<keyof Events, Entry[]>();
+  private readonly _listeners = new Map<keyof Events, Entry[]>();
   onListenerError: (error: unknown, event: keyof Events) => void = (error) => {
     console.error(error);
   };
 
   on<E extends keyof Events>(event: E, handler: Events[E], context?: unknown): void {
-    const list = this.#listeners.get(event) ?? [];
+    const list = this._listeners.get(event) ?? [];
     list.push({ handler, context, once: false });
-    this.#listeners.set(event, list);
+    this._listeners.set(event, list);
   }
 
   once<E extends keyof Events>(event: E, handler: Events[E], context?: unknown): void {
-    const list = this.#listeners.get(event) ?? [];
+    const list = this._listeners.get(event) ?? [];
     list.push({ handler, context, once: true });
-    this.#listeners.set(event, list);
+    this._listeners.set(event, list);
   }
 
   /** Removes a listener; with event '*' removes every listener of every event. */
   off<E extends keyof Events>(event: E | '*', handler?: Events[E], context?: unknown): void {
     if (event === '*') {
-      this.#listeners.clear();
+      this._listeners.clear();
       return;
     }
-    const list = this.#listeners.get(event);
+    const list = this._listeners.get(event);
     if (!list) return;
     const kept = list.filter((e) => !(e.handler === handler && (context === undefined || e.context === context)));
-    this.#listeners.set(event, handler ? kept : []);
+    this._listeners.set(event, handler ? kept : []);
   }
 
   /** Sees every emitted event first, whatever listeners the app keeps (the SDK's own observers). */
@@ -44,7 +44,7 @@ export class Emitter<Events extends { [K in keyof Events]: (...args: never[]) =>
 
   emit<E extends keyof Events>(event: E, ...args: Parameters<Events[E]>): void {
     this.tap?.(event, args);
-    const list = this.#listeners.get(event);
+    const list = this._listeners.get(event);
     if (!list || list.length === 0) return;
     for (const entry of [...list]) {
       if (entry.once) this.off(event, entry.handler as Events[E], entry.context);
@@ -57,6 +57,6 @@ export class Emitter<Events extends { [K in keyof Events]: (...args: never[]) =>
   }
 
   listenerCount(event: keyof Events): number {
-    return this.#listeners.get(event)?.length ?? 0;
+    return this._listeners.get(event)?.length ?? 0;
   }
 }

@@ -5,18 +5,18 @@ type Intended = 'stopped' | 'started';
 
 /** Runs async operations one after another, in call order; a failure does not stop the ones behind it. */
 export class SerialQueue {
-  #tail: Promise<unknown> = Promise.resolve();
+  private _tail: Promise<unknown> = Promise.resolve();
 
   /** Queues `run`; resolves or rejects with its outcome. */
   run<T>(run: () => Promise<T>): Promise<T> {
-    const next = this.#tail.then(run, run);
-    this.#tail = next.catch(() => undefined);
+    const next = this._tail.then(run, run);
+    this._tail = next.catch(() => undefined);
     return next;
   }
 
   /** Resolves once everything queued so far has run. */
   idle(): Promise<void> {
-    return this.#tail.then(() => undefined, () => undefined);
+    return this._tail.then(() => undefined, () => undefined);
   }
 }
 
@@ -26,66 +26,66 @@ export class SerialQueue {
  * start cancels the updates queued behind it.
  */
 export class ResourceQueue {
-  readonly #name: string;
-  readonly #queue = new SerialQueue();
+  private readonly _name: string;
+  private readonly _queue = new SerialQueue();
   /** The state once every queued operation has run. */
-  #intended: Intended = 'stopped';
+  private _intended: Intended = 'stopped';
   /** Bumped by each start; queued updates of a failed start see it failed. */
-  #pendingStart: Promise<void> | undefined;
-  #pendingStop: Promise<void> | undefined;
+  private _pendingStart: Promise<void> | undefined;
+  private _pendingStop: Promise<void> | undefined;
 
   /** @param name the resource, for messages ('camera', 'microphone', 'screen share'). */
   constructor(name: string) {
-    this.#name = name;
+    this._name = name;
   }
 
   /** True when started or starting. */
   get active(): boolean {
-    return this.#intended === 'started';
+    return this._intended === 'started';
   }
 
   start(functionName: string, run: () => Promise<void>): Promise<void> {
-    if (this.#intended === 'started') {
-      return Promise.reject(invalidOperation(EXTRA_CODE.REPEAT_CALL, `duplicate ${functionName}() called: the ${this.#name} is already started`, functionName));
+    if (this._intended === 'started') {
+      return Promise.reject(invalidOperation(EXTRA_CODE.REPEAT_CALL, `duplicate ${functionName}() called: the ${this._name} is already started`, functionName));
     }
-    this.#intended = 'started';
-    this.#pendingStop = undefined;
-    const started = this.#enqueue(run);
-    this.#pendingStart = started;
+    this._intended = 'started';
+    this._pendingStop = undefined;
+    const started = this._enqueue(run);
+    this._pendingStart = started;
     started.catch(() => {
-      if (this.#pendingStart === started) {
-        this.#intended = 'stopped';
-        this.#pendingStart = undefined;
+      if (this._pendingStart === started) {
+        this._intended = 'stopped';
+        this._pendingStart = undefined;
       }
     });
     return started;
   }
 
   update(functionName: string, notStartedCode: number, run: () => Promise<void>): Promise<void> {
-    if (this.#intended !== 'started') {
-      return Promise.reject(invalidOperation(notStartedCode, `${functionName}() needs the ${this.#name} started first`, functionName));
+    if (this._intended !== 'started') {
+      return Promise.reject(invalidOperation(notStartedCode, `${functionName}() needs the ${this._name} started first`, functionName));
     }
-    const start = this.#pendingStart;
-    return this.#enqueue(async () => {
+    const start = this._pendingStart;
+    return this._enqueue(async () => {
       if (start) {
         const failed = await start.then(() => false, () => true);
-        if (failed) throw operationAbort(`${functionName}() cancelled: the ${this.#name} failed to start`, functionName);
+        if (failed) throw operationAbort(`${functionName}() cancelled: the ${this._name} failed to start`, functionName);
       }
       await run();
     });
   }
 
   stop(run: () => Promise<void>): Promise<void> {
-    if (this.#pendingStop) return this.#pendingStop;
-    if (this.#intended === 'stopped') return this.#queue.idle();
-    this.#intended = 'stopped';
-    this.#pendingStart = undefined;
-    const stopped = this.#enqueue(run);
-    this.#pendingStop = stopped;
+    if (this._pendingStop) return this._pendingStop;
+    if (this._intended === 'stopped') return this._queue.idle();
+    this._intended = 'stopped';
+    this._pendingStart = undefined;
+    const stopped = this._enqueue(run);
+    this._pendingStop = stopped;
     return stopped;
   }
 
-  #enqueue(run: () => Promise<void>): Promise<void> {
-    return this.#queue.run(run);
+  private _enqueue(run: () => Promise<void>): Promise<void> {
+    return this._queue.run(run);
   }
 }

@@ -5,32 +5,32 @@ import { invalidOperation } from '../errors/catalogue.js';
  * allowed origins.
  */
 export class StateMachine<S extends string> {
-  #state: S;
-  readonly #onChange: ((from: S, to: S) => void) | undefined;
+  private _state: S;
+  private readonly _onChange: ((from: S, to: S) => void) | undefined;
 
   constructor(initial: S, onChange?: (from: S, to: S) => void) {
-    this.#state = initial;
-    this.#onChange = onChange;
+    this._state = initial;
+    this._onChange = onChange;
   }
 
   get state(): S {
-    return this.#state;
+    return this._state;
   }
 
   is(...states: S[]): boolean {
-    return states.includes(this.#state);
+    return states.includes(this._state);
   }
 
   /** Throws INVALID_OPERATION (with `message`) unless the state is one of `from`. */
   require(from: readonly S[], functionName: string, message: string, extraCode?: number): void {
-    if (!from.includes(this.#state)) throw invalidOperation(extraCode, message, functionName);
+    if (!from.includes(this._state)) throw invalidOperation(extraCode, message, functionName);
   }
 
   /** Moves to `to`. */
   set(to: S): void {
-    const from = this.#state;
+    const from = this._state;
     if (from === to) return;
-    this.#state = to;
-    this.#onChange?.(from, to);
+    this._state = to;
+    this._onChange?.(from, to);
   }
 }

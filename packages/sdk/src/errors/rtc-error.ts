@@ -29,7 +29,7 @@ export class RtcError extends Error {
   readonly handler?: () => void;
 
   constructor(init: RtcErrorInit) {
-    super(RtcError.#format(init));
+    super(RtcError._format(init));
     this.code = init.code;
     this.extraCode = init.extraCode;
     this.functionName = init.functionName ?? '';
@@ -38,7 +38,7 @@ export class RtcError extends Error {
   }
 
   /** The text: message, code name and hex code (SPEC §8). */
-  static #format(init: RtcErrorInit): string {
+  private static _format(init: RtcErrorInit): string {
     const name = CODE_NAMES[init.code] ?? 'UNKNOWN_ERROR';
     const extra = init.extraCode !== undefined ? ` extraCode:${init.extraCode}` : '';
     return `${init.message} <${name} 0x${init.code.toString(16)}${extra}>`;

@@ -25,11 +25,11 @@ export class LocalMedia {
   readonly camera: LocalResource<LocalVideo, LocalVideoConfig, LocalVideoConfig>;
   readonly microphone: LocalResource<LocalAudio, LocalAudioConfig, UpdateLocalAudioConfig>;
   readonly screen: LocalResource<ScreenShare, ScreenShareConfig, UpdateScreenShareConfig>;
-  readonly #room: Room;
+  private readonly _room: Room;
 
   /** `buses`: the plugins' side of the microphone and camera (effects route the tracks through them). */
   constructor(room: Room, events: Emitter<TRTCEventTypes>, devices: DeviceWatcher, buses: { audio?: AudioBus; video?: VideoBus } = {}) {
-    this.#room = room;
+    this._room = room;
     const env: LocalMediaEnv = {
       enable2k4k: () => room.schedule?.trtcAutoConf?.enable2k4k === true,
       emitError: (error) => events.emit('error', error),
@@ -40,17 +40,17 @@ export class LocalMedia {
       notStartedCode: EXTRA_CODE.NEED_VIDEO,
       prepare: prepareLocalVideo,
       // On update only a request to start publishing is refused.
-      check: (config, fn, phase) => this.#checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true),
-      create: () => new LocalVideo(this.#slot('video'), this.#slot('small'), env, buses.video),
+      check: (config, fn, phase) => this._checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true),
+      create: () => new LocalVideo(this._slot('video'), this._slot('small'), env, buses.video),
     });
     this.microphone = new LocalResource({
       name: 'microphone',
       notStartedCode: EXTRA_CODE.NEED_AUDIO,
       prepare: prepareLocalAudio,
       check: (config, fn, phase) => {
-        if (phase === 'start') this.#checkMayPublish(fn, config?.publish !== false);
+        if (phase === 'start') this._checkMayPublish(fn, config?.publish !== false);
       },
-      create: () => new LocalAudio(this.#slot('audio'), env, buses.audio),
+      create: () => new LocalAudio(this._slot('audio'), env, buses.audio),
     });
     this.screen = new LocalResource({
       name: 'screen share',
@@ -58,27 +58,27 @@ export class LocalMedia {
       prepare: prepareScreenShare,
       check: (config, fn, phase) => {
         if (phase !== 'start') return;
-        this.#checkMayPublish(fn, config?.publish !== false);
+        this._checkMayPublish(fn, config?.publish !== false);
         const sharing = [...room.remoteUsers.values()].find((user) => user.state.hasAuxiliary);
         if (sharing) throw invalidOperation(undefined, `only one screen share per room: '${sharing.userId}' is sharing`, fn);
       },
-      create: () => new ScreenShare(this.#slot('aux'), () => {
+      create: () => new ScreenShare(this._slot('aux'), () => {
         // The browser's own "Stop sharing" button.
         this.screen.stop().then(() => events.emit('screen-share-stopped'), (error: unknown) => log.warn('stopping the screen share failed:', error));
-      }, this.#screenAudio),
+      }, this._screenAudio),
     });
   }
 
   /** Refuses publishing for an audience in live (SPEC §6) once joined. */
-  #checkMayPublish(functionName: string, publishes: boolean): void {
-    if (publishes && this.#room.machine.is('joined') && !this.#room.canPublish) {
+  private _checkMayPublish(functionName: string, publishes: boolean): void {
+    if (publishes && this._room.machine.is('joined') && !this._room.canPublish) {
       throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, MESSAGE.AUDIENCE_PUBLISH, functionName);
     }
   }
 
   /** Binds a local slot to the room's publishing. */
-  #slot(slot: 'audio' | 'video' | 'small' | 'aux'): SlotPublisher {
-    const publisher = this.#room.publisher;
+  private _slot(slot: 'audio' | 'video' | 'small' | 'aux'): SlotPublisher {
+    const publisher = this._room.publisher;
     return {
       publish: (content: SlotContent) => publisher.setLocalTrack(slot, { ...content }),
       unpublish: () => publisher.setLocalTrack(slot, undefined),
@@ -89,16 +89,16 @@ export class LocalMedia {
   }
 
   /** System audio of a screen share: mixed into the microphone, or alone on the audio slot without one. */
-  readonly #screenAudio = {
+  private readonly _screenAudio = {
     add: async (track: MediaStreamTrack) => {
       const audio = this.microphone.current;
       if (audio) await audio.mix(track);
-      else await this.#room.publisher.setLocalTrack('audio', { track, muted: false, encoding: { maxBitrateKbps: 64 } });
+      else await this._room.publisher.setLocalTrack('audio', { track, muted: false, encoding: { maxBitrateKbps: 64 } });
     },
     remove: async (track: MediaStreamTrack) => {
       const audio = this.microphone.current;
       if (audio) audio.unmix(track);
-      else if (this.#room.publisher.local('audio')?.track === track) await this.#room.publisher.setLocalTrack('audio', undefined);
+      else if (this._room.publisher.local('audio')?.track === track) await this._room.publisher.setLocalTrack('audio', undefined);
     },
   };
 

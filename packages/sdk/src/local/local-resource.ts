@@ -29,53 +29,53 @@ export interface LocalResourceKind<T extends LocalMediaResource<S, U>, S, U> {
  * then the operation serialised on the resource's queue. A failed start releases what it captured.
  */
 export class LocalResource<T extends LocalMediaResource<S, U>, S, U> {
-  readonly #kind: LocalResourceKind<T, S, U>;
-  readonly #queue: ResourceQueue;
-  #current: T | undefined;
+  private readonly _kind: LocalResourceKind<T, S, U>;
+  private readonly _queue: ResourceQueue;
+  private _current: T | undefined;
 
   constructor(kind: LocalResourceKind<T, S, U>) {
-    this.#kind = kind;
-    this.#queue = new ResourceQueue(kind.name);
+    this._kind = kind;
+    this._queue = new ResourceQueue(kind.name);
   }
 
   /** The started (or starting) resource, if any. */
   get current(): T | undefined {
-    return this.#current;
+    return this._current;
   }
 
   start(functionName: string, config: S | undefined): Promise<void> {
-    const checked: S = this.#kind.prepare(config, functionName, 'start');
-    this.#kind.check?.(checked, functionName, 'start');
-    return this.#queue.start(functionName, async () => {
-      const resource = this.#kind.create();
-      this.#current = resource;
+    const checked: S = this._kind.prepare(config, functionName, 'start');
+    this._kind.check?.(checked, functionName, 'start');
+    return this._queue.start(functionName, async () => {
+      const resource = this._kind.create();
+      this._current = resource;
       try {
         await resource.start(checked);
       } catch (error) {
-        if (this.#current === resource) this.#current = undefined;
-        await resource.stop().catch((stopError: unknown) => log.warn(`releasing the ${this.#kind.name} after a failed start failed:`, stopError));
+        if (this._current === resource) this._current = undefined;
+        await resource.stop().catch((stopError: unknown) => log.warn(`releasing the ${this._kind.name} after a failed start failed:`, stopError));
         throw error;
       }
     });
   }
 
   update(functionName: string, config: U | undefined): Promise<void> {
-    const checked: U = this.#kind.prepare(config, functionName, 'update');
-    this.#kind.check?.(checked, functionName, 'update');
-    return this.#queue.update(functionName, this.#kind.notStartedCode, async () => this.#current?.update(checked));
+    const checked: U = this._kind.prepare(config, functionName, 'update');
+    this._kind.check?.(checked, functionName, 'update');
+    return this._queue.update(functionName, this._kind.notStartedCode, async () => this._current?.update(checked));
   }
 
   /** Stops; repeated calls are merged. */
   stop(): Promise<void> {
-    return this.#queue.stop(async () => {
-      const resource = this.#current;
-      this.#current = undefined;
+    return this._queue.stop(async () => {
+      const resource = this._current;
+      this._current = undefined;
       await resource?.stop();
     });
   }
 
   /** Stops without waiting (the client is destroyed); a failure is only logged. */
   release(): void {
-    this.#current?.stop().catch((error: unknown) => log.warn(`stopping the ${this.#kind.name} failed:`, error));
+    this._current?.stop().catch((error: unknown) => log.warn(`stopping the ${this._kind.name} failed:`, error));
   }
 }

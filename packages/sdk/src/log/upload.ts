@@ -81,54 +81,54 @@ async function post(url: string, body: { data: string | Uint8Array<ArrayBuffer>;
  * upload and the key-value statistics beacon.
  */
 export class LogUploader {
-  #identity: LogIdentity | undefined;
+  private _identity: LogIdentity | undefined;
   /** The latest session's identity, kept after stop for a failure that ends the session. */
-  #lastIdentity: LogIdentity | undefined;
-  readonly #buffer: LogEntry[] = [];
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #removeSink: (() => void) | undefined;
-  #flushing: Promise<void> = Promise.resolve();
-  readonly #counts = new Map<number, number>();
+  private _lastIdentity: LogIdentity | undefined;
+  private readonly _buffer: LogEntry[] = [];
+  private _timer: ReturnType<typeof setInterval> | undefined;
+  private _removeSink: (() => void) | undefined;
+  private _flushing: Promise<void> = Promise.resolve();
+  private readonly _counts = new Map<number, number>();
 
   /** The current session's identity (undefined when stopped). */
   get identity(): LogIdentity | undefined {
-    return this.#identity;
+    return this._identity;
   }
 
   /** Starts collecting and uploading for a session. */
   start(identity: LogIdentity): void {
-    this.#identity = identity;
-    this.#lastIdentity = identity;
-    this.#removeSink ??= addLogSink((entry) => {
-      this.#buffer.push(entry);
-      if (this.#buffer.length > LOG_UPLOAD.MAX_BUFFERED) this.#buffer.splice(0, this.#buffer.length - LOG_UPLOAD.MAX_BUFFERED);
+    this._identity = identity;
+    this._lastIdentity = identity;
+    this._removeSink ??= addLogSink((entry) => {
+      this._buffer.push(entry);
+      if (this._buffer.length > LOG_UPLOAD.MAX_BUFFERED) this._buffer.splice(0, this._buffer.length - LOG_UPLOAD.MAX_BUFFERED);
     });
-    this.#timer ??= setInterval(() => void this.flush(false), LOG_UPLOAD.INTERVAL_MS);
+    this._timer ??= setInterval(() => void this.flush(false), LOG_UPLOAD.INTERVAL_MS);
   }
 
   /** Uploads what is buffered: one batch (periodic) or everything (final). Serialised. */
   flush(all: boolean): Promise<void> {
-    const identity = this.#identity;
-    if (!identity) return this.#flushing;
-    return this.#upload(identity, this.#buffer, all);
+    const identity = this._identity;
+    if (!identity) return this._flushing;
+    return this._upload(identity, this._buffer, all);
   }
 
   /** Uploads lines from `buffer` under `identity`, one batch or all of them, after any upload in progress. */
-  #upload(identity: LogIdentity, buffer: LogEntry[], all: boolean): Promise<void> {
+  private _upload(identity: LogIdentity, buffer: LogEntry[], all: boolean): Promise<void> {
     const run = async () => {
       do {
         if (buffer.length === 0 || !uploadIsEnabled()) return;
         const batch = buffer.splice(0, LOG_UPLOAD.MAX_BATCH);
         // The final upload outlives the page (keepalive): an app often closes it right after exitRoom.
-        const ok = await this.#send(identity, 'jssdk_log', batch.map(formatEntry).join('\n'), undefined, LOG_UPLOAD.RETRIES, all);
+        const ok = await this._send(identity, 'jssdk_log', batch.map(formatEntry).join('\n'), undefined, LOG_UPLOAD.RETRIES, all);
         if (!ok) return; // those lines are lost; the server is unreachable
       } while (all);
     };
-    this.#flushing = this.#flushing.then(run, run);
-    return this.#flushing;
+    this._flushing = this._flushing.then(run, run);
+    return this._flushing;
   }
 
-  async #send(identity: LogIdentity, cmdType: LogCmdType, text: string, errorInfo?: LogUploadBody['errorInfo'], retries: number = LOG_UPLOAD.RETRIES, keepalive = false): Promise<boolean> {
+  private async _send(identity: LogIdentity, cmdType: LogCmdType, text: string, errorInfo?: LogUploadBody['errorInfo'], retries: number = LOG_UPLOAD.RETRIES, keepalive = false): Promise<boolean> {
     const body: LogUploadBody = {
       timestamp: Date.now(), sdkAppId: identity.sdkAppId, userId: identity.userId, version: identity.version, log: text,
       ...(identity.strRoomId !== undefined ? { strRoomId: identity.strRoomId } : identity.roomId !== undefined ? { roomId: identity.roomId } : {}),
@@ -144,23 +144,23 @@ export class LogUploader {
 
   /** The failure-event upload: 2 s after an error event, low priority, errors ignored. */
   reportError(error: { message?: string; stack?: string; code?: number }): void {
-    const identity = this.#identity ?? this.#lastIdentity;
+    const identity = this._identity ?? this._lastIdentity;
     if (!identity || !uploadIsEnabled()) return;
     setTimeout(() => {
-      const recent = this.#buffer.slice(-LOG_UPLOAD.MAX_BATCH).map(formatEntry).join('\n');
-      void this.#send(identity, 'jssdk_event', `error ${error.code ?? ''}: ${error.message ?? ''}\n${recent}`,
+      const recent = this._buffer.slice(-LOG_UPLOAD.MAX_BATCH).map(formatEntry).join('\n');
+      void this._send(identity, 'jssdk_event', `error ${error.code ?? ''}: ${error.message ?? ''}\n${recent}`,
         { message: error.message?.slice(0, 4096), stack: error.stack?.slice(0, 16384) }, 0).catch(() => undefined);
     }, LOG_UPLOAD.EVENT_DELAY_MS);
   }
 
   /** Counts a key for the key-value statistics beacon (keys classed by their last three digits, SPEC §9). */
   count(key: number): void {
-    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+    this._counts.set(key, (this._counts.get(key) ?? 0) + 1);
   }
 
   /** Sends the key-value statistics beacon (navigator.sendBeacon, else a keepalive fetch); resolves once handed over. */
   async sendBeacon(): Promise<void> {
-    const identity = this.#identity;
+    const identity = this._identity;
     if (!identity || !uploadIsEnabled()) return;
     const body: StatsBeaconBody = {
       sdkAppId: identity.sdkAppId,
@@ -171,9 +171,9 @@ export class LogUploader {
         framework: 'conclave',
         networkType: networkType(),
       },
-      stats_count: [...this.#counts].map(([key, count]) => ({ key, count })),
+      stats_count: [...this._counts].map(([key, count]) => ({ key, count })),
     };
-    this.#counts.clear();
+    this._counts.clear();
     const url = `${identity.origin.replace(/\/+$/, '')}${STATS_BEACON_PATH}`;
     // Gzip when possible; text/plain keeps the beacon a simple cross-origin request (the server knows gzip by its magic bytes).
     const encoded = await encodeBody(body, 0);
@@ -187,16 +187,16 @@ export class LogUploader {
    * uploader is free for the next session at once.
    */
   stop(): Promise<void> {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.#removeSink?.();
-    this.#removeSink = undefined;
+    clearInterval(this._timer);
+    this._timer = undefined;
+    this._removeSink?.();
+    this._removeSink = undefined;
     const beacon = this.sendBeacon().catch(() => undefined); // reads the identity before it is cleared below
-    const identity = this.#identity;
-    const rest = this.#buffer.splice(0);
-    this.#identity = undefined;
+    const identity = this._identity;
+    const rest = this._buffer.splice(0);
+    this._identity = undefined;
     if (!identity) return beacon;
-    return Promise.all([beacon, this.#upload(identity, rest, true).catch(() => undefined)]).then(() => undefined);
+    return Promise.all([beacon, this._upload(identity, rest, true).catch(() => undefined)]).then(() => undefined);
   }
 }
 

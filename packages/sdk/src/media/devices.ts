@@ -58,33 +58,33 @@ export function diffDevices(before: readonly MediaDeviceInfo[], after: readonly 
  * event (or every 10 s where there is none), and active when a capture starts on a device.
  */
 export class DeviceWatcher {
-  readonly #emit: (change: DeviceChange) => void;
-  #devices: MediaDeviceInfo[] = [];
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #started = false;
-  readonly #onChange = () => void this.#refresh();
+  private readonly _emit: (change: DeviceChange) => void;
+  private _devices: MediaDeviceInfo[] = [];
+  private _timer: ReturnType<typeof setInterval> | undefined;
+  private _started = false;
+  private readonly _onChange = () => void this._refresh();
 
   constructor(emit: (change: DeviceChange) => void) {
-    this.#emit = emit;
+    this._emit = emit;
   }
 
   /** Starts watching (once; does nothing outside a browser). */
   start(): void {
     const media = typeof navigator !== 'undefined' ? navigator.mediaDevices : undefined;
-    if (this.#started || !media?.enumerateDevices) return;
-    this.#started = true;
+    if (this._started || !media?.enumerateDevices) return;
+    this._started = true;
     media.enumerateDevices().then((list) => {
-      this.#devices = list;
+      this._devices = list;
     }, () => undefined);
-    if ('ondevicechange' in media) media.addEventListener('devicechange', this.#onChange);
-    else this.#timer = setInterval(this.#onChange, DEVICE_POLL_MS);
+    if ('ondevicechange' in media) media.addEventListener('devicechange', this._onChange);
+    else this._timer = setInterval(this._onChange, DEVICE_POLL_MS);
   }
 
   stop(): void {
-    if (!this.#started) return;
-    this.#started = false;
-    clearInterval(this.#timer);
-    navigator.mediaDevices?.removeEventListener?.('devicechange', this.#onChange);
+    if (!this._started) return;
+    this._started = false;
+    clearInterval(this._timer);
+    navigator.mediaDevices?.removeEventListener?.('devicechange', this._onChange);
   }
 
   /** Reports that a capture is now running on the device of `track`. */
@@ -93,14 +93,14 @@ export class DeviceWatcher {
     if (!deviceId || typeof navigator === 'undefined') return;
     const list = await navigator.mediaDevices.enumerateDevices().catch(() => [] as MediaDeviceInfo[]);
     const device = list.find((d) => d.deviceId === deviceId && d.kind === (kind === 'camera' ? 'videoinput' : 'audioinput'));
-    if (device) this.#emit({ type: kind, action: 'active', device });
+    if (device) this._emit({ type: kind, action: 'active', device });
   }
 
-  async #refresh(): Promise<void> {
+  private async _refresh(): Promise<void> {
     const list = await navigator.mediaDevices.enumerateDevices().catch(() => undefined);
     if (!list) return;
-    const changes = diffDevices(this.#devices, list);
-    this.#devices = list;
-    for (const change of changes) this.#emit(change);
+    const changes = diffDevices(this._devices, list);
+    this._devices = list;
+    for (const change of changes) this._emit(change);
   }
 }

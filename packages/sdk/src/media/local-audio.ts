@@ -47,172 +47,172 @@ export class LocalAudio {
   /** The microphone (or custom) track. */
   track!: MediaStreamTrack;
   profile: AudioProfile = AUDIO_PROFILES[DEFAULT_AUDIO_PROFILE];
-  #ownsTrack = true;
-  #microphoneId: string | undefined;
-  #processing: Processing = {};
-  #publish = true;
-  #muted = false;
-  #captureVolume = 100;
-  #earMonitorVolume = 0;
-  #graph: AudioGraph | undefined;
-  #recovery: CaptureRecovery | undefined;
-  readonly #publisher: SlotPublisher;
-  readonly #env: LocalMediaEnv;
+  private _ownsTrack = true;
+  private _microphoneId: string | undefined;
+  private _processing: Processing = {};
+  private _publish = true;
+  private _muted = false;
+  private _captureVolume = 100;
+  private _earMonitorVolume = 0;
+  private _graph: AudioGraph | undefined;
+  private _recovery: CaptureRecovery | undefined;
+  private readonly _publisher: SlotPublisher;
+  private readonly _env: LocalMediaEnv;
   /** The audio plugins' side (mixer, denoiser): when one is active the microphone goes through the graph. */
-  readonly #bus: AudioBus | undefined;
-  #unwatchBus: (() => void) | undefined;
+  private readonly _bus: AudioBus | undefined;
+  private _unwatchBus: (() => void) | undefined;
 
   constructor(publisher: SlotPublisher, env: LocalMediaEnv, bus?: AudioBus) {
-    this.#publisher = publisher;
-    this.#env = env;
-    this.#bus = bus;
+    this._publisher = publisher;
+    this._env = env;
+    this._bus = bus;
   }
 
   /** True while muted (mute: true): the audio-volume event then reports 0. */
   get muted(): boolean {
-    return this.#muted;
+    return this._muted;
   }
 
   /** The track others receive. */
   get publishedTrack(): MediaStreamTrack {
-    return this.#graph?.output ?? this.track;
+    return this._graph?.output ?? this.track;
   }
 
   get captureVolume(): number {
-    return this.#captureVolume;
+    return this._captureVolume;
   }
 
   async start(config: LocalAudioConfig): Promise<void> {
     const fn = 'startLocalAudio';
     const option = config.option ?? {};
     this.profile = AUDIO_PROFILES[option.profile ?? DEFAULT_AUDIO_PROFILE];
-    this.#microphoneId = option.microphoneId;
-    this.#processing = { echoCancellation: option.echoCancellation, autoGainControl: option.autoGainControl, noiseSuppression: option.noiseSuppression };
-    this.#ownsTrack = !option.audioTrack;
-    this.track = option.audioTrack ?? await this.#capture(this.#microphoneId, fn);
-    if (this.#ownsTrack) {
-      this.#watchRecovery();
-      this.#env.deviceActive('microphone', this.track);
+    this._microphoneId = option.microphoneId;
+    this._processing = { echoCancellation: option.echoCancellation, autoGainControl: option.autoGainControl, noiseSuppression: option.noiseSuppression };
+    this._ownsTrack = !option.audioTrack;
+    this.track = option.audioTrack ?? await this._capture(this._microphoneId, fn);
+    if (this._ownsTrack) {
+      this._watchRecovery();
+      this._env.deviceActive('microphone', this.track);
     }
-    this.#captureVolume = option.captureVolume ?? 100;
-    this.#earMonitorVolume = option.earMonitorVolume ?? 0;
-    this.#bus?.setMicrophone(true);
-    this.#unwatchBus = this.#bus?.onChange(() => void this.#pluginsChanged().catch((error: unknown) => log.warn('audio plugin routing failed:', error)));
-    this.#applyGraph();
-    this.#publish = config.publish !== false;
-    this.#muted = config.mute === true;
-    if (this.#publish) await this.#publishNow();
+    this._captureVolume = option.captureVolume ?? 100;
+    this._earMonitorVolume = option.earMonitorVolume ?? 0;
+    this._bus?.setMicrophone(true);
+    this._unwatchBus = this._bus?.onChange(() => void this._pluginsChanged().catch((error: unknown) => log.warn('audio plugin routing failed:', error)));
+    this._applyGraph();
+    this._publish = config.publish !== false;
+    this._muted = config.mute === true;
+    if (this._publish) await this._publishNow();
   }
 
-  #capture(microphoneId: string | undefined, fn: string): Promise<MediaStreamTrack> {
-    return captureMicrophone(this.profile, { microphoneId, ...this.#processing }, fn);
+  private _capture(microphoneId: string | undefined, fn: string): Promise<MediaStreamTrack> {
+    return captureMicrophone(this.profile, { microphoneId, ...this._processing }, fn);
   }
 
-  #publishNow(): Promise<void> {
-    return this.#publisher.publish({ track: this.publishedTrack, encoding: { maxBitrateKbps: this.profile.bitrate }, muted: this.#muted, stereo: this.profile.channelCount > 1 });
+  private _publishNow(): Promise<void> {
+    return this._publisher.publish({ track: this.publishedTrack, encoding: { maxBitrateKbps: this.profile.bitrate }, muted: this._muted, stereo: this.profile.channelCount > 1 });
   }
 
-  #watchRecovery(): void {
-    this.#recovery ??= new CaptureRecovery({
+  private _watchRecovery(): void {
+    this._recovery ??= new CaptureRecovery({
       kind: 'microphone',
-      deviceId: () => this.#microphoneId,
+      deviceId: () => this._microphoneId,
       listDevices: async () => (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'audioinput').map((d) => d.deviceId),
-      recapture: (deviceId) => this.#capture(deviceId, 'startLocalAudio'),
+      recapture: (deviceId) => this._capture(deviceId, 'startLocalAudio'),
       recovered: async (track, deviceId) => {
-        this.#microphoneId = deviceId ?? this.#microphoneId;
-        await this.#useTrack(track, true);
-        this.#env.deviceActive('microphone', track);
+        this._microphoneId = deviceId ?? this._microphoneId;
+        await this._useTrack(track, true);
+        this._env.deviceActive('microphone', track);
       },
-      failed: (error) => this.#env.emitError(error),
+      failed: (error) => this._env.emitError(error),
     });
-    this.#recovery.watch(this.track);
+    this._recovery.watch(this.track);
   }
 
   /** Builds the Web Audio graph once it is needed (a volume other than 100, an ear monitor) and applies the volumes. */
-  #applyGraph(): void {
-    if (!this.#graph && (this.#captureVolume !== 100 || this.#earMonitorVolume > 0 || this.#bus?.active) && typeof AudioContext !== 'undefined') {
-      this.#graph = new AudioGraph(this.track, this.profile.sampleRate, this.#bus);
+  private _applyGraph(): void {
+    if (!this._graph && (this._captureVolume !== 100 || this._earMonitorVolume > 0 || this._bus?.active) && typeof AudioContext !== 'undefined') {
+      this._graph = new AudioGraph(this.track, this.profile.sampleRate, this._bus);
     }
-    this.#graph?.setCaptureVolume(this.#captureVolume);
-    this.#graph?.setEarMonitorVolume(this.#earMonitorVolume);
+    this._graph?.setCaptureVolume(this._captureVolume);
+    this._graph?.setEarMonitorVolume(this._earMonitorVolume);
   }
 
   /** A plugin attached to or detached from the microphone: route through the graph, swap the sent track if it changed. */
-  async #pluginsChanged(): Promise<void> {
+  private async _pluginsChanged(): Promise<void> {
     const before = this.publishedTrack;
-    this.#applyGraph();
-    this.#graph?.rewire();
-    if (before !== this.publishedTrack && this.#publish) await this.#publisher.replace(this.publishedTrack);
+    this._applyGraph();
+    this._graph?.rewire();
+    if (before !== this.publishedTrack && this._publish) await this._publisher.replace(this.publishedTrack);
   }
 
   /** Mixes another audio track (screen-share system audio) into the published one. */
   async mix(track: MediaStreamTrack): Promise<void> {
-    const hadGraph = !!this.#graph;
-    this.#graph ??= new AudioGraph(this.track, this.profile.sampleRate, this.#bus);
-    this.#graph.setCaptureVolume(this.#captureVolume);
-    this.#graph.addExtra(track);
-    if (!hadGraph && this.#publish) await this.#publisher.replace(this.publishedTrack);
+    const hadGraph = !!this._graph;
+    this._graph ??= new AudioGraph(this.track, this.profile.sampleRate, this._bus);
+    this._graph.setCaptureVolume(this._captureVolume);
+    this._graph.addExtra(track);
+    if (!hadGraph && this._publish) await this._publisher.replace(this.publishedTrack);
   }
 
   /** Stops mixing a track in. */
   unmix(track: MediaStreamTrack): void {
-    this.#graph?.removeExtra(track);
+    this._graph?.removeExtra(track);
   }
 
-  async #useTrack(track: MediaStreamTrack, owns: boolean): Promise<void> {
-    if (this.#ownsTrack && this.track !== track) this.track.stop();
+  private async _useTrack(track: MediaStreamTrack, owns: boolean): Promise<void> {
+    if (this._ownsTrack && this.track !== track) this.track.stop();
     this.track = track;
-    this.#ownsTrack = owns;
-    this.#graph?.setSource(track);
-    if (this.#publish && !this.#graph) await this.#publisher.replace(track);
+    this._ownsTrack = owns;
+    this._graph?.setSource(track);
+    if (this._publish && !this._graph) await this._publisher.replace(track);
   }
 
   async update(config: UpdateLocalAudioConfig): Promise<void> {
     const fn = 'updateLocalAudio';
     const option = config.option ?? {};
-    const processingChanged = PROCESSING_FLAGS.some((flag) => option[flag] !== undefined && option[flag] !== this.#processing[flag]);
-    const deviceChanged = option.microphoneId !== undefined && option.microphoneId !== this.#microphoneId;
+    const processingChanged = PROCESSING_FLAGS.some((flag) => option[flag] !== undefined && option[flag] !== this._processing[flag]);
+    const deviceChanged = option.microphoneId !== undefined && option.microphoneId !== this._microphoneId;
     if (option.audioTrack !== undefined && option.audioTrack !== this.track) {
-      this.#recovery?.stop();
-      this.#recovery = undefined;
-      await this.#useTrack(option.audioTrack, false);
+      this._recovery?.stop();
+      this._recovery = undefined;
+      await this._useTrack(option.audioTrack, false);
     } else if (deviceChanged || processingChanged) {
       // A repeated switch to the device in use is ignored; a change of device or processing recaptures.
-      for (const flag of PROCESSING_FLAGS) if (option[flag] !== undefined) this.#processing[flag] = option[flag];
-      const microphoneId = option.microphoneId ?? this.#microphoneId;
-      const track = await this.#capture(microphoneId, fn);
-      this.#microphoneId = microphoneId;
+      for (const flag of PROCESSING_FLAGS) if (option[flag] !== undefined) this._processing[flag] = option[flag];
+      const microphoneId = option.microphoneId ?? this._microphoneId;
+      const track = await this._capture(microphoneId, fn);
+      this._microphoneId = microphoneId;
       const hadPublished = this.publishedTrack;
-      await this.#useTrack(track, true);
-      this.#recovery?.watch(track);
-      if (deviceChanged) this.#env.deviceActive('microphone', track);
-      if (hadPublished !== this.publishedTrack && this.#publish && this.#graph) await this.#publisher.replace(this.publishedTrack);
+      await this._useTrack(track, true);
+      this._recovery?.watch(track);
+      if (deviceChanged) this._env.deviceActive('microphone', track);
+      if (hadPublished !== this.publishedTrack && this._publish && this._graph) await this._publisher.replace(this.publishedTrack);
     }
     if (option.captureVolume !== undefined || option.earMonitorVolume !== undefined) {
       const before = this.publishedTrack;
-      this.#captureVolume = option.captureVolume ?? this.#captureVolume;
-      this.#earMonitorVolume = option.earMonitorVolume ?? this.#earMonitorVolume;
-      this.#applyGraph();
-      if (before !== this.publishedTrack && this.#publish) await this.#publisher.replace(this.publishedTrack);
+      this._captureVolume = option.captureVolume ?? this._captureVolume;
+      this._earMonitorVolume = option.earMonitorVolume ?? this._earMonitorVolume;
+      this._applyGraph();
+      if (before !== this.publishedTrack && this._publish) await this._publisher.replace(this.publishedTrack);
     }
-    if (config.publish !== undefined && config.publish !== this.#publish) {
-      this.#publish = config.publish;
-      if (this.#publish) await this.#publishNow();
-      else await this.#publisher.unpublish();
+    if (config.publish !== undefined && config.publish !== this._publish) {
+      this._publish = config.publish;
+      if (this._publish) await this._publishNow();
+      else await this._publisher.unpublish();
     }
-    if (config.mute !== undefined && config.mute !== this.#muted) {
-      this.#muted = config.mute;
-      if (this.#publish) await this.#publisher.setMuted(this.#muted);
+    if (config.mute !== undefined && config.mute !== this._muted) {
+      this._muted = config.mute;
+      if (this._publish) await this._publisher.setMuted(this._muted);
     }
   }
 
   async stop(): Promise<void> {
-    this.#unwatchBus?.();
-    this.#bus?.setMicrophone(false);
-    this.#recovery?.stop();
-    this.#graph?.close();
-    this.#graph = undefined;
-    if (this.#ownsTrack) this.track?.stop();
-    if (this.#publish) await this.#publisher.unpublish();
+    this._unwatchBus?.();
+    this._bus?.setMicrophone(false);
+    this._recovery?.stop();
+    this._graph?.close();
+    this._graph = undefined;
+    if (this._ownsTrack) this.track?.stop();
+    if (this._publish) await this._publisher.unpublish();
   }
 }

@@ -83,64 +83,64 @@ export class LocalVideo {
   /** The camera (or custom) track: what the local view shows. */
   track!: MediaStreamTrack;
   profile!: VideoProfile;
-  #player: VideoPlayer | undefined;
-  #ownsTrack = true;
-  #cameraId: string | undefined;
-  #useFrontCamera: boolean | undefined;
-  #avoidCropping = false;
-  #mirror: Mirror = 'view';
-  #fillMode: FillMode = 'cover';
-  #qos: 'smooth' | 'clear' | undefined;
-  #small: VideoProfile | undefined;
-  #publish = true;
+  private _player: VideoPlayer | undefined;
+  private _ownsTrack = true;
+  private _cameraId: string | undefined;
+  private _useFrontCamera: boolean | undefined;
+  private _avoidCropping = false;
+  private _mirror: Mirror = 'view';
+  private _fillMode: FillMode = 'cover';
+  private _qos: 'smooth' | 'clear' | undefined;
+  private _small: VideoProfile | undefined;
+  private _publish = true;
   /** true: mute flag; a string: the image URL published instead. */
-  #mute: boolean | string = false;
+  private _mute: boolean | string = false;
   /** The mirrored or image track sent instead of the camera track, if any. */
-  #derived: DerivedTrack | undefined;
-  #recovery: CaptureRecovery | undefined;
+  private _derived: DerivedTrack | undefined;
+  private _recovery: CaptureRecovery | undefined;
   /** The video-effect pipeline the camera goes through, if a plugin installed one. */
-  #processor: TrackProcessor | undefined;
+  private _processor: TrackProcessor | undefined;
   /** True while #derived is the processor's output (the preview then shows it). */
-  #processed = false;
-  readonly #main: SlotPublisher;
-  readonly #smallSlot: SlotPublisher;
-  readonly #env: LocalMediaEnv;
+  private _processed = false;
+  private readonly _main: SlotPublisher;
+  private readonly _smallSlot: SlotPublisher;
+  private readonly _env: LocalMediaEnv;
   /** The plugins' video context: effects put their pipeline on the camera through it. */
-  readonly #bus: VideoBus | undefined;
+  private readonly _bus: VideoBus | undefined;
 
   constructor(main: SlotPublisher, small: SlotPublisher, env: LocalMediaEnv, bus?: VideoBus) {
-    this.#main = main;
-    this.#smallSlot = small;
-    this.#env = env;
-    this.#bus = bus;
+    this._main = main;
+    this._smallSlot = small;
+    this._env = env;
+    this._bus = bus;
   }
 
   get published(): boolean {
-    return this.#publish;
+    return this._publish;
   }
 
   get cameraId(): string | undefined {
-    return this.#cameraId;
+    return this._cameraId;
   }
 
   /** The small stream's profile while one is published. */
   get smallProfile(): VideoProfile | undefined {
-    return this.#small;
+    return this._small;
   }
 
   /** The preview's video element (for snapshots). */
   get element(): HTMLVideoElement | undefined {
-    return this.#player?.elements[0];
+    return this._player?.elements[0];
   }
 
   /** The track others receive (mirrored or image, else the camera track). */
   get publishedTrack(): MediaStreamTrack {
-    return this.#derived?.track ?? this.track;
+    return this._derived?.track ?? this.track;
   }
 
-  #resolveProfile(profile: VideoProfileName | VideoProfile | undefined, fn: string): VideoProfile {
+  private _resolveProfile(profile: VideoProfileName | VideoProfile | undefined, fn: string): VideoProfile {
     const resolved = applyResolutionRules(resolveVideoProfile(profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, fn), {
-      enable2k4k: this.#env.enable2k4k(),
+      enable2k4k: this._env.enable2k4k(),
       userAgent: typeof navigator !== 'undefined' ? navigator.userAgent : '',
     });
     for (const warning of resolved.warnings) log.warn(warning);
@@ -151,48 +151,48 @@ export class LocalVideo {
     const fn = 'startLocalVideo';
     const views = resolveView(config.view, fn);
     const option = config.option ?? {};
-    this.profile = this.#resolveProfile(option.profile, fn);
-    this.#small = resolveSmallProfile(option.small, fn);
-    if (this.#small && !isSmallStreamSupported()) throw envNotSupported(EXTRA_CODE.SMALL_VIDEO, 'the small stream is not supported in this browser', fn);
-    this.#ownsTrack = !option.videoTrack;
-    this.#cameraId = option.cameraId;
-    this.#useFrontCamera = option.useFrontCamera;
-    this.#avoidCropping = option.avoidCropping === true;
-    this.#qos = option.qosPreference;
-    this.track = option.videoTrack ?? await this.#capture(this.#cameraId, fn);
-    if (this.#ownsTrack) {
-      this.#watchRecovery();
-      this.#env.deviceActive('camera', this.track);
+    this.profile = this._resolveProfile(option.profile, fn);
+    this._small = resolveSmallProfile(option.small, fn);
+    if (this._small && !isSmallStreamSupported()) throw envNotSupported(EXTRA_CODE.SMALL_VIDEO, 'the small stream is not supported in this browser', fn);
+    this._ownsTrack = !option.videoTrack;
+    this._cameraId = option.cameraId;
+    this._useFrontCamera = option.useFrontCamera;
+    this._avoidCropping = option.avoidCropping === true;
+    this._qos = option.qosPreference;
+    this.track = option.videoTrack ?? await this._capture(this._cameraId, fn);
+    if (this._ownsTrack) {
+      this._watchRecovery();
+      this._env.deviceActive('camera', this.track);
     }
-    this.#mirror = option.mirror ?? 'view';
-    this.#fillMode = option.fillMode ?? 'cover';
-    this.#player = new VideoPlayer(this.track, views, { fillMode: this.#fillMode, mirror: mirrorParts(this.#mirror).view });
-    this.#publish = config.publish !== false;
-    this.#mute = config.mute ?? false;
-    this.#bus?.attach(this);
-    this.#processor = this.#bus?.cameraProcessor;
-    await this.#derive(fn);
-    if (this.#publish) await this.#publishAll();
+    this._mirror = option.mirror ?? 'view';
+    this._fillMode = option.fillMode ?? 'cover';
+    this._player = new VideoPlayer(this.track, views, { fillMode: this._fillMode, mirror: mirrorParts(this._mirror).view });
+    this._publish = config.publish !== false;
+    this._mute = config.mute ?? false;
+    this._bus?.attach(this);
+    this._processor = this._bus?.cameraProcessor;
+    await this._derive(fn);
+    if (this._publish) await this._publishAll();
   }
 
-  #capture(cameraId: string | undefined, fn: string): Promise<MediaStreamTrack> {
-    return captureCamera(this.profile, cameraId, fn, { useFrontCamera: this.#useFrontCamera, avoidCropping: this.#avoidCropping });
+  private _capture(cameraId: string | undefined, fn: string): Promise<MediaStreamTrack> {
+    return captureCamera(this.profile, cameraId, fn, { useFrontCamera: this._useFrontCamera, avoidCropping: this._avoidCropping });
   }
 
-  #watchRecovery(): void {
-    this.#recovery ??= new CaptureRecovery({
+  private _watchRecovery(): void {
+    this._recovery ??= new CaptureRecovery({
       kind: 'camera',
-      deviceId: () => this.#cameraId,
+      deviceId: () => this._cameraId,
       listDevices: async () => (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput').map((d) => d.deviceId),
-      recapture: (deviceId) => this.#capture(deviceId, 'startLocalVideo'),
+      recapture: (deviceId) => this._capture(deviceId, 'startLocalVideo'),
       recovered: async (track, deviceId) => {
-        this.#cameraId = deviceId ?? this.#cameraId;
-        await this.#useTrack(track, true, 'startLocalVideo');
-        this.#env.deviceActive('camera', track);
+        this._cameraId = deviceId ?? this._cameraId;
+        await this._useTrack(track, true, 'startLocalVideo');
+        this._env.deviceActive('camera', track);
       },
-      failed: (error) => this.#env.emitError(error),
+      failed: (error) => this._env.emitError(error),
     });
-    this.#recovery.watch(this.track);
+    this._recovery.watch(this.track);
   }
 
   /**
@@ -200,34 +200,34 @@ export class LocalVideo {
    * inside it), or the camera mirrored for 'publish'/'both'. Returns the track it replaces: the caller stops
    * it once the senders have moved to the new one (stopping it earlier would freeze what others see).
    */
-  async #derive(fn: string): Promise<DerivedTrack | undefined> {
+  private async _derive(fn: string): Promise<DerivedTrack | undefined> {
     let next: DerivedTrack | undefined;
-    const mirror = mirrorParts(this.#mirror).publish;
-    if (typeof this.#mute === 'string') {
-      next = await imageTrack(this.#mute, this.profile.width, this.profile.height, fn);
-    } else if (this.#processor) {
-      next = this.#processor.process(this.track, { mirror, frameRate: this.profile.frameRate });
+    const mirror = mirrorParts(this._mirror).publish;
+    if (typeof this._mute === 'string') {
+      next = await imageTrack(this._mute, this.profile.width, this.profile.height, fn);
+    } else if (this._processor) {
+      next = this._processor.process(this.track, { mirror, frameRate: this.profile.frameRate });
     } else if (mirror) {
       next = mirrorTrack(this.track);
     }
-    const old = this.#derived;
-    this.#derived = next;
-    this.#processed = next !== undefined && typeof this.#mute !== 'string' && this.#processor !== undefined;
-    const shown = this.#processed && next ? next.track : this.track;
-    if (this.#player && this.#player.track !== shown) this.#player.setTrack(shown);
-    this.#player?.update({ mirror: this.#previewMirror() });
+    const old = this._derived;
+    this._derived = next;
+    this._processed = next !== undefined && typeof this._mute !== 'string' && this._processor !== undefined;
+    const shown = this._processed && next ? next.track : this.track;
+    if (this._player && this._player.track !== shown) this._player.setTrack(shown);
+    this._player?.update({ mirror: this._previewMirror() });
     return old;
   }
 
   /** Derives the sent track again and moves the senders to it, then stops the one it replaced. */
-  async #rederive(fn: string): Promise<void> {
-    await this.#resend(await this.#derive(fn));
+  private async _rederive(fn: string): Promise<void> {
+    await this._resend(await this._derive(fn));
   }
 
   /** Moves the senders to the current track, then stops `old` (the derived track they sent before). */
-  async #resend(old: DerivedTrack | undefined): Promise<void> {
+  private async _resend(old: DerivedTrack | undefined): Promise<void> {
     try {
-      await this.#replaceSent();
+      await this._replaceSent();
     } finally {
       old?.stop();
     }
@@ -237,9 +237,9 @@ export class LocalVideo {
    * The preview's CSS mirror. With effects the preview shows the processed track (what others receive),
    * already mirrored for 'publish'/'both', so the CSS flip undoes or keeps it to look as without effects.
    */
-  #previewMirror(): boolean {
-    const { view, publish } = mirrorParts(this.#mirror);
-    return this.#processed ? view !== publish : view;
+  private _previewMirror(): boolean {
+    const { view, publish } = mirrorParts(this._mirror);
+    return this._processed ? view !== publish : view;
   }
 
   /**
@@ -248,54 +248,54 @@ export class LocalVideo {
    * shows the processed track.
    */
   async setProcessor(processor: TrackProcessor | undefined, fn: string): Promise<void> {
-    if (processor === this.#processor) return;
-    this.#processor = processor;
-    await this.#rederive(fn);
+    if (processor === this._processor) return;
+    this._processor = processor;
+    await this._rederive(fn);
   }
 
-  #encoding() {
+  private _encoding() {
     return {
       maxBitrateKbps: this.profile.bitrate,
       maxFramerate: this.profile.frameRate,
-      degradationPreference: degradationPreferenceOf(this.#qos),
+      degradationPreference: degradationPreferenceOf(this._qos),
     };
   }
 
-  #smallEncoding(small: VideoProfile) {
+  private _smallEncoding(small: VideoProfile) {
     const width = this.publishedTrack.getSettings?.().width ?? this.profile.width;
     const height = this.publishedTrack.getSettings?.().height ?? this.profile.height;
     return {
       maxBitrateKbps: small.bitrate,
       maxFramerate: small.frameRate,
       scaleResolutionDownBy: Math.max(1, Math.min(width / small.width, height / small.height)),
-      degradationPreference: degradationPreferenceOf(this.#qos, 'maintain-resolution'),
+      degradationPreference: degradationPreferenceOf(this._qos, 'maintain-resolution'),
     };
   }
 
-  async #publishAll(): Promise<void> {
-    const muted = this.#mute === true;
-    await this.#main.publish({ track: this.publishedTrack, encoding: this.#encoding(), muted });
-    if (this.#small) await this.#smallSlot.publish({ track: this.publishedTrack, encoding: this.#smallEncoding(this.#small), muted });
+  private async _publishAll(): Promise<void> {
+    const muted = this._mute === true;
+    await this._main.publish({ track: this.publishedTrack, encoding: this._encoding(), muted });
+    if (this._small) await this._smallSlot.publish({ track: this.publishedTrack, encoding: this._smallEncoding(this._small), muted });
   }
 
-  async #unpublishAll(): Promise<void> {
-    if (this.#small) await this.#smallSlot.unpublish();
-    await this.#main.unpublish();
+  private async _unpublishAll(): Promise<void> {
+    if (this._small) await this._smallSlot.unpublish();
+    await this._main.unpublish();
   }
 
   /** Moves preview and uplink to a new source track (device switch, custom track, recovery). */
-  async #useTrack(track: MediaStreamTrack, owns: boolean, fn: string): Promise<void> {
-    if (this.#ownsTrack && this.track !== track) this.track.stop();
+  private async _useTrack(track: MediaStreamTrack, owns: boolean, fn: string): Promise<void> {
+    if (this._ownsTrack && this.track !== track) this.track.stop();
     this.track = track;
-    this.#ownsTrack = owns;
-    this.#player?.setTrack(track);
-    await this.#rederive(fn); // moves the preview to the processed track when effects are on
+    this._ownsTrack = owns;
+    this._player?.setTrack(track);
+    await this._rederive(fn); // moves the preview to the processed track when effects are on
   }
 
-  async #replaceSent(): Promise<void> {
-    if (!this.#publish) return;
-    await this.#main.replace(this.publishedTrack, this.#encoding());
-    if (this.#small) await this.#smallSlot.replace(this.publishedTrack, this.#smallEncoding(this.#small));
+  private async _replaceSent(): Promise<void> {
+    if (!this._publish) return;
+    await this._main.replace(this.publishedTrack, this._encoding());
+    if (this._small) await this._smallSlot.replace(this.publishedTrack, this._smallEncoding(this._small));
   }
 
   async update(config: LocalVideoConfig): Promise<void> {
@@ -303,78 +303,78 @@ export class LocalVideo {
     const option = config.option ?? {};
     if (option.small !== undefined) {
       const small = resolveSmallProfile(option.small, fn);
-      if (!!small !== !!this.#small && this.#publish) throw invalidOperation(undefined, 'small stream cannot be enabled or disabled after publish', fn);
+      if (!!small !== !!this._small && this._publish) throw invalidOperation(undefined, 'small stream cannot be enabled or disabled after publish', fn);
       if (small && !isSmallStreamSupported()) throw envNotSupported(EXTRA_CODE.SMALL_VIDEO, 'the small stream is not supported in this browser', fn);
-      this.#small = small;
-      if (small && this.#publish) await this.#smallSlot.setEncoding(this.#smallEncoding(small));
+      this._small = small;
+      if (small && this._publish) await this._smallSlot.setEncoding(this._smallEncoding(small));
     }
     if (option.profile !== undefined) {
-      this.profile = this.#resolveProfile(option.profile, fn);
-      if (this.#ownsTrack) {
+      this.profile = this._resolveProfile(option.profile, fn);
+      if (this._ownsTrack) {
         await this.track.applyConstraints({ width: { ideal: this.profile.width }, height: { ideal: this.profile.height }, frameRate: { ideal: this.profile.frameRate } })
           .catch((error: unknown) => log.warn('applyConstraints failed', error));
       }
     }
-    if (option.qosPreference !== undefined) this.#qos = option.qosPreference;
-    if (option.avoidCropping !== undefined) this.#avoidCropping = option.avoidCropping;
-    if ((option.profile !== undefined || option.qosPreference !== undefined) && this.#publish) {
-      await this.#main.setEncoding(this.#encoding());
-      if (this.#small) await this.#smallSlot.setEncoding(this.#smallEncoding(this.#small));
+    if (option.qosPreference !== undefined) this._qos = option.qosPreference;
+    if (option.avoidCropping !== undefined) this._avoidCropping = option.avoidCropping;
+    if ((option.profile !== undefined || option.qosPreference !== undefined) && this._publish) {
+      await this._main.setEncoding(this._encoding());
+      if (this._small) await this._smallSlot.setEncoding(this._smallEncoding(this._small));
     }
-    const frontChanged = option.useFrontCamera !== undefined && option.useFrontCamera !== this.#useFrontCamera && option.cameraId === undefined;
-    if ((option.cameraId !== undefined && option.cameraId !== this.#cameraId) || frontChanged) {
+    const frontChanged = option.useFrontCamera !== undefined && option.useFrontCamera !== this._useFrontCamera && option.cameraId === undefined;
+    if ((option.cameraId !== undefined && option.cameraId !== this._cameraId) || frontChanged) {
       // A repeated switch to the device in use is ignored.
-      if (frontChanged) this.#useFrontCamera = option.useFrontCamera;
-      const cameraId = option.cameraId ?? (frontChanged ? undefined : this.#cameraId);
-      const track = await this.#capture(cameraId, fn);
-      this.#cameraId = cameraId;
-      await this.#useTrack(track, true, fn);
-      this.#recovery?.watch(track);
-      this.#env.deviceActive('camera', track);
+      if (frontChanged) this._useFrontCamera = option.useFrontCamera;
+      const cameraId = option.cameraId ?? (frontChanged ? undefined : this._cameraId);
+      const track = await this._capture(cameraId, fn);
+      this._cameraId = cameraId;
+      await this._useTrack(track, true, fn);
+      this._recovery?.watch(track);
+      this._env.deviceActive('camera', track);
     }
     if (option.videoTrack !== undefined && option.videoTrack !== this.track) {
-      this.#recovery?.stop();
-      this.#recovery = undefined;
-      await this.#useTrack(option.videoTrack, false, fn);
+      this._recovery?.stop();
+      this._recovery = undefined;
+      await this._useTrack(option.videoTrack, false, fn);
     }
-    const mirrorBefore = mirrorParts(this.#mirror).publish;
+    const mirrorBefore = mirrorParts(this._mirror).publish;
     if (option.mirror !== undefined || option.fillMode !== undefined || config.view !== undefined) {
-      this.#mirror = option.mirror ?? this.#mirror;
-      this.#fillMode = option.fillMode ?? this.#fillMode;
+      this._mirror = option.mirror ?? this._mirror;
+      this._fillMode = option.fillMode ?? this._fillMode;
       const views = config.view !== undefined ? resolveView(config.view, fn) : undefined;
-      this.#player?.update({ mirror: this.#previewMirror(), fillMode: this.#fillMode }, views);
+      this._player?.update({ mirror: this._previewMirror(), fillMode: this._fillMode }, views);
     }
-    const muteBefore = this.#mute;
-    if (config.mute !== undefined) this.#mute = config.mute;
-    if (mirrorParts(this.#mirror).publish !== mirrorBefore || (typeof muteBefore === 'string' || typeof this.#mute === 'string') && muteBefore !== this.#mute) {
+    const muteBefore = this._mute;
+    if (config.mute !== undefined) this._mute = config.mute;
+    if (mirrorParts(this._mirror).publish !== mirrorBefore || (typeof muteBefore === 'string' || typeof this._mute === 'string') && muteBefore !== this._mute) {
       let old: DerivedTrack | undefined;
       try {
-        old = await this.#derive(fn);
+        old = await this._derive(fn);
       } catch (error) {
-        this.#mute = muteBefore; // e.g. 'load image failed': keep publishing what was published
+        this._mute = muteBefore; // e.g. 'load image failed': keep publishing what was published
         throw error;
       }
-      await this.#resend(old);
+      await this._resend(old);
     }
-    if (config.publish !== undefined && config.publish !== this.#publish) {
-      this.#publish = config.publish;
-      if (this.#publish) await this.#publishAll();
-      else await this.#unpublishAll();
+    if (config.publish !== undefined && config.publish !== this._publish) {
+      this._publish = config.publish;
+      if (this._publish) await this._publishAll();
+      else await this._unpublishAll();
     }
-    if ((muteBefore === true) !== (this.#mute === true) && this.#publish) {
-      await this.#main.setMuted(this.#mute === true);
-      if (this.#small) await this.#smallSlot.setMuted(this.#mute === true);
+    if ((muteBefore === true) !== (this._mute === true) && this._publish) {
+      await this._main.setMuted(this._mute === true);
+      if (this._small) await this._smallSlot.setMuted(this._mute === true);
     }
   }
 
   async stop(): Promise<void> {
-    this.#bus?.detach(this);
-    this.#recovery?.stop();
-    this.#player?.stop();
-    this.#player = undefined;
-    this.#derived?.stop();
-    this.#derived = undefined;
-    if (this.#ownsTrack) this.track?.stop();
-    if (this.#publish) await this.#unpublishAll();
+    this._bus?.detach(this);
+    this._recovery?.stop();
+    this._player?.stop();
+    this._player = undefined;
+    this._derived?.stop();
+    this._derived = undefined;
+    if (this._ownsTrack) this.track?.stop();
+    if (this._publish) await this._unpublishAll();
   }
 }

@@ -37,93 +37,93 @@ export function recoveryPlan(current: string | undefined, devices: string[]): (s
  * room emits error 5308 / 5309.
  */
 export class CaptureRecovery {
-  readonly #host: RecoveryHost;
-  #track: MediaStreamTrack | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #recovering = false;
-  #stopped = false;
-  readonly #onMute = () => this.#armMuteTimer();
-  readonly #onUnmute = () => clearTimeout(this.#timer);
-  readonly #onEnded = () => void this.#recover('ended');
+  private readonly _host: RecoveryHost;
+  private _track: MediaStreamTrack | undefined;
+  private _timer: ReturnType<typeof setTimeout> | undefined;
+  private _recovering = false;
+  private _stopped = false;
+  private readonly _onMute = () => this._armMuteTimer();
+  private readonly _onUnmute = () => clearTimeout(this._timer);
+  private readonly _onEnded = () => void this._recover('ended');
 
   constructor(host: RecoveryHost) {
-    this.#host = host;
+    this._host = host;
   }
 
   /** Watches a (newly captured) track. */
   watch(track: MediaStreamTrack): void {
-    this.#unwatch();
-    this.#track = track;
-    track.addEventListener('mute', this.#onMute);
-    track.addEventListener('unmute', this.#onUnmute);
-    track.addEventListener('ended', this.#onEnded);
+    this._unwatch();
+    this._track = track;
+    track.addEventListener('mute', this._onMute);
+    track.addEventListener('unmute', this._onUnmute);
+    track.addEventListener('ended', this._onEnded);
   }
 
   /** Stops watching (the owner stops the track itself). */
   stop(): void {
-    this.#stopped = true;
-    this.#unwatch();
+    this._stopped = true;
+    this._unwatch();
   }
 
-  #unwatch(): void {
-    clearTimeout(this.#timer);
-    const track = this.#track;
+  private _unwatch(): void {
+    clearTimeout(this._timer);
+    const track = this._track;
     if (!track) return;
-    track.removeEventListener('mute', this.#onMute);
-    track.removeEventListener('unmute', this.#onUnmute);
-    track.removeEventListener('ended', this.#onEnded);
-    this.#track = undefined;
+    track.removeEventListener('mute', this._onMute);
+    track.removeEventListener('unmute', this._onUnmute);
+    track.removeEventListener('ended', this._onEnded);
+    this._track = undefined;
   }
 
-  #armMuteTimer(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      const track = this.#track;
+  private _armMuteTimer(): void {
+    clearTimeout(this._timer);
+    this._timer = setTimeout(() => {
+      const track = this._track;
       if (!track?.muted) return;
       if (typeof document !== 'undefined' && document.visibilityState !== 'visible') {
-        document.addEventListener('visibilitychange', () => this.#armMuteTimer(), { once: true });
+        document.addEventListener('visibilitychange', () => this._armMuteTimer(), { once: true });
         return;
       }
-      void this.#recover('muted');
+      void this._recover('muted');
     }, MUTE_RECAPTURE_MS);
   }
 
-  async #recover(why: string): Promise<void> {
-    if (this.#recovering || this.#stopped) return;
-    this.#recovering = true;
-    log.warn(`${this.#host.kind} track ${why}: recapturing`);
-    const old = this.#track;
-    this.#unwatch();
+  private async _recover(why: string): Promise<void> {
+    if (this._recovering || this._stopped) return;
+    this._recovering = true;
+    log.warn(`${this._host.kind} track ${why}: recapturing`);
+    const old = this._track;
+    this._unwatch();
     old?.stop();
-    const devices = await this.#host.listDevices().catch(() => []);
-    const plan = recoveryPlan(this.#host.deviceId(), devices);
+    const devices = await this._host.listDevices().catch(() => []);
+    const plan = recoveryPlan(this._host.deviceId(), devices);
     try {
-      for (let i = 0; i < plan.length && !this.#stopped; i++) {
+      for (let i = 0; i < plan.length && !this._stopped; i++) {
         if (i > 0) await new Promise((resolve) => setTimeout(resolve, RECOVERY_INTERVAL_MS));
         try {
-          const track = await this.#host.recapture(plan[i]);
-          if (this.#stopped) {
+          const track = await this._host.recapture(plan[i]);
+          if (this._stopped) {
             track.stop();
             return;
           }
-          await this.#host.recovered(track, plan[i]);
+          await this._host.recovered(track, plan[i]);
           this.watch(track);
-          log.info(`${this.#host.kind} recovered`);
+          log.info(`${this._host.kind} recovered`);
           return;
         } catch (error) {
-          log.warn(`${this.#host.kind} recapture ${i + 1} failed`, error);
+          log.warn(`${this._host.kind} recapture ${i + 1} failed`, error);
         }
       }
-      if (!this.#stopped) {
-        const camera = this.#host.kind === 'camera';
-        this.#host.failed(new RtcError({
+      if (!this._stopped) {
+        const camera = this._host.kind === 'camera';
+        this._host.failed(new RtcError({
           code: ERROR_CODE.DEVICE_ERROR,
           extraCode: camera ? EXTRA_CODE.CAMERA_RECOVER_FAILED : EXTRA_CODE.MICROPHONE_RECOVER_FAILED,
-          message: `${this.#host.kind} recovery failed`,
+          message: `${this._host.kind} recovery failed`,
         }));
       }
     } finally {
-      this.#recovering = false;
+      this._recovering = false;
     }
   }
 }

@@ -73,13 +73,13 @@ export class ScreenShare {
   /** The system audio (or custom audio track), if any. */
   audioTrack: MediaStreamTrack | undefined;
   profile!: VideoProfile;
-  #player: VideoPlayer | undefined;
-  #ownsTrack = true;
-  #publish = true;
-  #qos: 'smooth' | 'clear' | undefined;
-  readonly #publisher: SlotPublisher;
-  readonly #onEnded: () => void;
-  readonly #audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> };
+  private _player: VideoPlayer | undefined;
+  private _ownsTrack = true;
+  private _publish = true;
+  private _qos: 'smooth' | 'clear' | undefined;
+  private readonly _publisher: SlotPublisher;
+  private readonly _onEnded: () => void;
+  private readonly _audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> };
 
   /**
    * @param onEnded called when the user stops sharing from the browser's own UI.
@@ -87,9 +87,9 @@ export class ScreenShare {
    */
   constructor(publisher: SlotPublisher, onEnded: () => void,
     audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> }) {
-    this.#publisher = publisher;
-    this.#onEnded = onEnded;
-    this.#audio = audio;
+    this._publisher = publisher;
+    this._onEnded = onEnded;
+    this._audio = audio;
   }
 
   async start(config: ScreenShareConfig): Promise<void> {
@@ -97,11 +97,11 @@ export class ScreenShare {
     const views = resolveView(config.view, fn);
     const option = config.option ?? {};
     this.profile = resolveVideoProfile(option.profile as VideoProfile | undefined, SCREEN_PROFILES, '1080p', fn);
-    this.#qos = option.qosPreference;
+    this._qos = option.qosPreference;
     if (option.videoTrack) {
       this.track = option.videoTrack;
       this.audioTrack = option.audioTrack;
-      this.#ownsTrack = false;
+      this._ownsTrack = false;
     } else {
       if (typeof navigator === 'undefined' || typeof navigator.mediaDevices?.getDisplayMedia !== 'function') {
         throw envNotSupported(EXTRA_CODE.SCREEN_SHARE, 'screen sharing is not supported in this browser', fn);
@@ -116,56 +116,56 @@ export class ScreenShare {
       this.track = stream.getVideoTracks()[0];
       this.audioTrack = option.audioTrack ?? stream.getAudioTracks()[0];
       if (option.audioTrack) for (const audio of stream.getAudioTracks()) audio.stop();
-      this.#ownsTrack = true;
+      this._ownsTrack = true;
       if (option.captureElement) await cropTo(this.track, option.captureElement);
     }
     if ('contentHint' in this.track && !this.track.contentHint) this.track.contentHint = 'detail';
-    this.track.addEventListener('ended', this.#onEnded, { once: true });
-    this.#player = new VideoPlayer(this.track, views, { fillMode: option.fillMode ?? 'contain' });
-    this.#publish = config.publish !== false;
-    if (this.#publish) await this.#publishNow();
+    this.track.addEventListener('ended', this._onEnded, { once: true });
+    this._player = new VideoPlayer(this.track, views, { fillMode: option.fillMode ?? 'contain' });
+    this._publish = config.publish !== false;
+    if (this._publish) await this._publishNow();
   }
 
-  #encoding() {
+  private _encoding() {
     return {
       maxBitrateKbps: this.profile.bitrate,
       maxFramerate: this.profile.frameRate,
-      degradationPreference: degradationPreferenceOf(this.#qos, 'maintain-resolution'),
+      degradationPreference: degradationPreferenceOf(this._qos, 'maintain-resolution'),
     };
   }
 
-  async #publishNow(): Promise<void> {
-    await this.#publisher.publish({ track: this.track, encoding: this.#encoding(), muted: false });
-    if (this.audioTrack) await this.#audio.add(this.audioTrack);
+  private async _publishNow(): Promise<void> {
+    await this._publisher.publish({ track: this.track, encoding: this._encoding(), muted: false });
+    if (this.audioTrack) await this._audio.add(this.audioTrack);
   }
 
   async update(config: UpdateScreenShareConfig): Promise<void> {
     const views = config.view !== undefined ? resolveView(config.view, 'updateScreenShare') : undefined;
-    if (config.option?.fillMode !== undefined || views) this.#player?.update({ fillMode: config.option?.fillMode as FillMode | undefined }, views);
+    if (config.option?.fillMode !== undefined || views) this._player?.update({ fillMode: config.option?.fillMode as FillMode | undefined }, views);
     if (config.option?.qosPreference !== undefined) {
-      this.#qos = config.option.qosPreference;
-      if (this.#publish) await this.#publisher.setEncoding(this.#encoding());
+      this._qos = config.option.qosPreference;
+      if (this._publish) await this._publisher.setEncoding(this._encoding());
     }
-    if (config.publish !== undefined && config.publish !== this.#publish) {
-      this.#publish = config.publish;
-      if (this.#publish) {
-        await this.#publishNow();
+    if (config.publish !== undefined && config.publish !== this._publish) {
+      this._publish = config.publish;
+      if (this._publish) {
+        await this._publishNow();
       } else {
-        if (this.audioTrack) await this.#audio.remove(this.audioTrack);
-        await this.#publisher.unpublish();
+        if (this.audioTrack) await this._audio.remove(this.audioTrack);
+        await this._publisher.unpublish();
       }
     }
   }
 
   async stop(): Promise<void> {
-    this.track?.removeEventListener('ended', this.#onEnded);
-    this.#player?.stop();
-    this.#player = undefined;
-    if (this.audioTrack && this.#publish) await this.#audio.remove(this.audioTrack).catch(() => undefined);
-    if (this.#ownsTrack) {
+    this.track?.removeEventListener('ended', this._onEnded);
+    this._player?.stop();
+    this._player = undefined;
+    if (this.audioTrack && this._publish) await this._audio.remove(this.audioTrack).catch(() => undefined);
+    if (this._ownsTrack) {
       this.track?.stop();
       this.audioTrack?.stop();
     }
-    if (this.#publish) await this.#publisher.unpublish();
+    if (this._publish) await this._publisher.unpublish();
   }
 }

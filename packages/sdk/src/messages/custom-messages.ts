@@ -31,16 +31,16 @@ interface Pending {
  * message from a user not yet announced waits up to 2 s for its peer join.
  */
 export class CustomMessages {
-  readonly #ctx: MessageContext;
-  readonly #timers: Timers;
-  readonly #window = new RateWindow(LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND, LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND);
-  readonly #nextSeq = new Map<number, number>();
-  readonly #orderers = new Map<string, StreamOrderer<Pending>>();
-  readonly #unknown = new Map<string, { items: Pending[]; timer: unknown }>();
+  private readonly _ctx: MessageContext;
+  private readonly _timers: Timers;
+  private readonly _window = new RateWindow(LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND, LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND);
+  private readonly _nextSeq = new Map<number, number>();
+  private readonly _orderers = new Map<string, StreamOrderer<Pending>>();
+  private readonly _unknown = new Map<string, { items: Pending[]; timer: unknown }>();
 
   constructor(ctx: MessageContext, timers: Timers = realTimers) {
-    this.#ctx = ctx;
-    this.#timers = timers;
+    this._ctx = ctx;
+    this._timers = timers;
   }
 
   /**
@@ -48,11 +48,11 @@ export class CustomMessages {
    * limits, and when there is no data link.
    */
   send(cmdId: number, data: ArrayBuffer): void {
-    const link = this.#ctx.link();
+    const link = this._ctx.link();
     if (!link) throw invalidOperation(undefined, 'the data link for custom messages is not connected', 'sendCustomMessage');
-    if (!this.#window.take(data.byteLength)) throw invalidOperation(undefined, MESSAGE.CALL_FREQUENCY, 'sendCustomMessage');
-    const seq = this.#nextSeq.get(cmdId) ?? Math.floor(Math.random() * SEQ_START_BELOW);
-    this.#nextSeq.set(cmdId, seq + 1);
+    if (!this._window.take(data.byteLength)) throw invalidOperation(undefined, MESSAGE.CALL_FREQUENCY, 'sendCustomMessage');
+    const seq = this._nextSeq.get(cmdId) ?? Math.floor(Math.random() * SEQ_START_BELOW);
+    this._nextSeq.set(cmdId, seq + 1);
     const sent = link.send(encodeRecords([
       { tag: DATA_RECORD.CMD_ID, value: new Uint8Array([cmdId]) },
       { tag: DATA_RECORD.SEQ, value: uint32Bytes(seq) },
@@ -73,56 +73,56 @@ export class CustomMessages {
     if (!tinyId || !payload || cmdId === undefined || !seq) return;
     const item: Pending = { cmdId, seq: readUint32(seq), data: payload.slice().buffer };
     const sender = new TextDecoder().decode(tinyId);
-    if (this.#ctx.userIdOf(sender) === undefined) {
-      this.#holdForJoin(sender, item);
+    if (this._ctx.userIdOf(sender) === undefined) {
+      this._holdForJoin(sender, item);
       return;
     }
-    this.#order(sender, item);
+    this._order(sender, item);
   }
 
   /** A user was announced: its held messages go on. */
   onPeerJoin(tinyId: string): void {
-    const held = this.#unknown.get(tinyId);
+    const held = this._unknown.get(tinyId);
     if (!held) return;
-    this.#timers.clear(held.timer);
-    this.#unknown.delete(tinyId);
-    for (const item of held.items) this.#order(tinyId, item);
+    this._timers.clear(held.timer);
+    this._unknown.delete(tinyId);
+    for (const item of held.items) this._order(tinyId, item);
   }
 
-  #holdForJoin(tinyId: string, item: Pending): void {
-    let held = this.#unknown.get(tinyId);
+  private _holdForJoin(tinyId: string, item: Pending): void {
+    let held = this._unknown.get(tinyId);
     if (!held) {
-      const timer = this.#timers.set(() => {
-        this.#unknown.delete(tinyId);
+      const timer = this._timers.set(() => {
+        this._unknown.delete(tinyId);
         log.warn(`custom messages from unknown tinyId ${tinyId} dropped: no peer join within ${ORDERING.UNKNOWN_USER_WAIT_MS} ms`);
       }, ORDERING.UNKNOWN_USER_WAIT_MS);
       held = { items: [], timer };
-      this.#unknown.set(tinyId, held);
+      this._unknown.set(tinyId, held);
     }
     if (held.items.length < 1000) held.items.push(item);
   }
 
-  #order(tinyId: string, item: Pending): void {
+  private _order(tinyId: string, item: Pending): void {
     const key = `${tinyId}:${item.cmdId}`;
-    let orderer = this.#orderers.get(key);
+    let orderer = this._orderers.get(key);
     if (!orderer) {
-      orderer = new StreamOrderer<Pending>((seq, pending) => this.#emit(tinyId, seq, pending), this.#timers);
-      this.#orderers.set(key, orderer);
+      orderer = new StreamOrderer<Pending>((seq, pending) => this._emit(tinyId, seq, pending), this._timers);
+      this._orderers.set(key, orderer);
     }
     orderer.push(item.seq, item);
   }
 
-  #emit(tinyId: string, seq: number, item: Pending): void {
-    const userId = this.#ctx.userIdOf(tinyId);
+  private _emit(tinyId: string, seq: number, item: Pending): void {
+    const userId = this._ctx.userIdOf(tinyId);
     if (userId === undefined) return;
-    this.#ctx.events.emit('custom-message', { userId, cmdId: item.cmdId, seq, data: item.data });
+    this._ctx.events.emit('custom-message', { userId, cmdId: item.cmdId, seq, data: item.data });
   }
 
   /** Forgets every stream (the room is left). */
   reset(): void {
-    for (const orderer of this.#orderers.values()) orderer.close();
-    this.#orderers.clear();
-    for (const held of this.#unknown.values()) this.#timers.clear(held.timer);
-    this.#unknown.clear();
+    for (const orderer of this._orderers.values()) orderer.close();
+    this._orderers.clear();
+    for (const held of this._unknown.values()) this._timers.clear(held.timer);
+    this._unknown.clear();
   }
 }

@@ -28,90 +28,90 @@ export const realTimers: Timers = {
  * resets the ordering; an old duplicate is dropped.
  */
 export class StreamOrderer<T> {
-  readonly #deliver: (seq: number, item: T) => void;
-  readonly #timers: Timers;
-  readonly #held = new Map<number, T>();
-  #expected: number | undefined;
-  #timer: unknown;
-  #starting = false;
+  private readonly _deliver: (seq: number, item: T) => void;
+  private readonly _timers: Timers;
+  private readonly _held = new Map<number, T>();
+  private _expected: number | undefined;
+  private _timer: unknown;
+  private _starting = false;
 
   constructor(deliver: (seq: number, item: T) => void, timers: Timers = realTimers) {
-    this.#deliver = deliver;
-    this.#timers = timers;
+    this._deliver = deliver;
+    this._timers = timers;
   }
 
   /** Messages held back, waiting for a gap to fill. */
   get held(): number {
-    return this.#held.size;
+    return this._held.size;
   }
 
   push(seq: number, item: T): void {
-    if (this.#expected === undefined) {
-      this.#held.set(seq, item);
-      if (!this.#starting) {
-        this.#starting = true;
-        this.#timer = this.#timers.set(() => {
-          this.#starting = false;
-          this.#timer = undefined;
-          this.#flushAll();
+    if (this._expected === undefined) {
+      this._held.set(seq, item);
+      if (!this._starting) {
+        this._starting = true;
+        this._timer = this._timers.set(() => {
+          this._starting = false;
+          this._timer = undefined;
+          this._flushAll();
         }, ORDERING.FIRST_MESSAGE_WAIT_MS);
       }
       return;
     }
-    const distance = seq - this.#expected;
+    const distance = seq - this._expected;
     if (Math.abs(distance) > ORDERING.MAX_GAP) {
       // The sender's numbering restarted: deliver what is held, then start over from this message.
-      this.#flushAll();
-      this.#deliver(seq, item);
-      this.#expected = seq + 1;
+      this._flushAll();
+      this._deliver(seq, item);
+      this._expected = seq + 1;
       return;
     }
-    if (distance < 0 || this.#held.has(seq)) return; // a duplicate
-    this.#held.set(seq, item);
-    this.#drain();
-    if (this.#held.size > 0 && this.#timer === undefined) {
-      this.#timer = this.#timers.set(() => {
-        this.#timer = undefined;
-        this.#flushAll();
+    if (distance < 0 || this._held.has(seq)) return; // a duplicate
+    this._held.set(seq, item);
+    this._drain();
+    if (this._held.size > 0 && this._timer === undefined) {
+      this._timer = this._timers.set(() => {
+        this._timer = undefined;
+        this._flushAll();
       }, ORDERING.OUT_OF_ORDER_WAIT_MS);
     }
   }
 
   /** Delivers consecutive held messages from the expected one. */
-  #drain(): void {
-    while (this.#expected !== undefined && this.#held.has(this.#expected)) {
-      const seq = this.#expected;
-      const item = this.#held.get(seq) as T;
-      this.#held.delete(seq);
-      this.#expected = seq + 1;
-      this.#deliver(seq, item);
+  private _drain(): void {
+    while (this._expected !== undefined && this._held.has(this._expected)) {
+      const seq = this._expected;
+      const item = this._held.get(seq) as T;
+      this._held.delete(seq);
+      this._expected = seq + 1;
+      this._deliver(seq, item);
     }
-    if (this.#held.size === 0 && this.#timer !== undefined && !this.#starting) {
-      this.#timers.clear(this.#timer);
-      this.#timer = undefined;
+    if (this._held.size === 0 && this._timer !== undefined && !this._starting) {
+      this._timers.clear(this._timer);
+      this._timer = undefined;
     }
   }
 
   /** Delivers everything held in order, skipping gaps. */
-  #flushAll(): void {
-    if (this.#timer !== undefined) {
-      this.#timers.clear(this.#timer);
-      this.#timer = undefined;
+  private _flushAll(): void {
+    if (this._timer !== undefined) {
+      this._timers.clear(this._timer);
+      this._timer = undefined;
     }
-    this.#starting = false;
-    const seqs = [...this.#held.keys()].sort((a, b) => a - b);
+    this._starting = false;
+    const seqs = [...this._held.keys()].sort((a, b) => a - b);
     for (const seq of seqs) {
-      const item = this.#held.get(seq) as T;
-      this.#held.delete(seq);
-      this.#expected = seq + 1;
-      this.#deliver(seq, item);
+      const item = this._held.get(seq) as T;
+      this._held.delete(seq);
+      this._expected = seq + 1;
+      this._deliver(seq, item);
     }
   }
 
   /** Stops timers and forgets what is held. */
   close(): void {
-    if (this.#timer !== undefined) this.#timers.clear(this.#timer);
-    this.#timer = undefined;
-    this.#held.clear();
+    if (this._timer !== undefined) this._timers.clear(this._timer);
+    this._timer = undefined;
+    this._held.clear();
   }
 }

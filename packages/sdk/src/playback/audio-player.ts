@@ -56,118 +56,118 @@ export async function setDefaultSpeaker(speakerId: string): Promise<void> {
  * muted and only keeps the stream flowing). Muting keeps the track flowing, so unmuting is instant.
  */
 export class AudioPlayer {
-  readonly #element: SinkElement;
-  readonly #track: MediaStreamTrack;
-  readonly #core: PlaybackCore;
-  #muted = false;
+  private readonly _element: SinkElement;
+  private readonly _track: MediaStreamTrack;
+  private readonly _core: PlaybackCore;
+  private _muted = false;
   /** 0 … (100 = unchanged, above amplifies). */
-  #volume = 100;
-  #gain: GainNode | undefined;
-  #source: MediaStreamAudioSourceNode | undefined;
+  private _volume = 100;
+  private _gain: GainNode | undefined;
+  private _source: MediaStreamAudioSourceNode | undefined;
 
   constructor(track: MediaStreamTrack, hooks: PlayerHooks = {}) {
-    this.#track = track;
+    this._track = track;
     const element = document.createElement('audio') as SinkElement;
     // No autoplay attribute: playback starts only from play() / resume(), so a refusal is seen.
     element.dataset.conclave = 'audio';
     element.srcObject = new MediaStream([track]);
-    this.#element = element;
-    this.#core = new PlaybackCore(element, track, {
+    this._element = element;
+    this._core = new PlaybackCore(element, track, {
       ...hooks,
       onPlaying: () => {
-        this.#apply();
+        this._apply();
         hooks.onPlaying?.();
       },
     });
     players.add(this);
     if (defaultSpeaker) this.setSinkId(defaultSpeaker).catch(() => undefined);
-    void this.#core.play();
+    void this._core.play();
   }
 
   get state(): PlayerState {
-    return this.#core.state;
+    return this._core.state;
   }
 
   get blocked(): boolean {
-    return this.#core.blocked;
+    return this._core.blocked;
   }
 
   get element(): HTMLAudioElement {
-    return this.#element;
+    return this._element;
   }
 
   get track(): MediaStreamTrack {
-    return this.#track;
+    return this._track;
   }
 
   /** Resumes a paused or refused player. */
   resume(): Promise<void> {
-    return this.#core.resume();
+    return this._core.resume();
   }
 
   setMuted(muted: boolean): void {
-    this.#muted = muted;
-    this.#apply();
+    this._muted = muted;
+    this._apply();
   }
 
   get muted(): boolean {
-    return this.#muted;
+    return this._muted;
   }
 
   /** Sets the volume: 0–100, above 100 amplifies. */
   setVolume(volume: number): void {
-    this.#volume = Math.max(0, volume);
-    this.#apply();
+    this._volume = Math.max(0, volume);
+    this._apply();
   }
 
   get volume(): number {
-    return this.#volume;
+    return this._volume;
   }
 
   async setSinkId(speakerId: string): Promise<void> {
-    await this.#element.setSinkId?.(speakerId);
+    await this._element.setSinkId?.(speakerId);
   }
 
-  #apply(): void {
-    if (this.#volume > 100 && !this.#gain) this.#amplify();
-    const gain = this.#gain;
+  private _apply(): void {
+    if (this._volume > 100 && !this._gain) this._amplify();
+    const gain = this._gain;
     if (gain) {
-      gain.gain.value = this.#muted ? 0 : this.#volume / 100;
-      this.#element.muted = true;
-      if (this.#volume <= 100) this.#unamplify();
+      gain.gain.value = this._muted ? 0 : this._volume / 100;
+      this._element.muted = true;
+      if (this._volume <= 100) this._unamplify();
     }
-    if (!this.#gain) {
-      this.#element.muted = this.#muted;
-      this.#element.volume = Math.min(1, this.#volume / 100);
+    if (!this._gain) {
+      this._element.muted = this._muted;
+      this._element.volume = Math.min(1, this._volume / 100);
     }
   }
 
   /** Builds track → GainNode → speakers. */
-  #amplify(): void {
+  private _amplify(): void {
     const ctx = audioContext();
     if (!ctx) {
       log.warn('Web Audio is not available: remote volume is capped at 100');
       return;
     }
     if (ctx.state !== 'running') resumeAudioContext();
-    this.#source = ctx.createMediaStreamSource(new MediaStream([this.#track]));
-    this.#gain = ctx.createGain();
-    this.#source.connect(this.#gain).connect(ctx.destination);
+    this._source = ctx.createMediaStreamSource(new MediaStream([this._track]));
+    this._gain = ctx.createGain();
+    this._source.connect(this._gain).connect(ctx.destination);
   }
 
-  #unamplify(): void {
-    this.#source?.disconnect();
-    this.#gain?.disconnect();
-    this.#source = undefined;
-    this.#gain = undefined;
+  private _unamplify(): void {
+    this._source?.disconnect();
+    this._gain?.disconnect();
+    this._source = undefined;
+    this._gain = undefined;
   }
 
   stop(): void {
     players.delete(this);
-    this.#unamplify();
-    this.#core.stop();
-    this.#element.pause();
-    this.#element.srcObject = null;
+    this._unamplify();
+    this._core.stop();
+    this._element.pause();
+    this._element.srcObject = null;
   }
 }
 

@@ -30,15 +30,15 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, te
  * (onClose(false)). One dialog at a time, shared by every client of the page.
  */
 export class AutoplayDialog {
-  readonly #mask: HTMLDivElement;
-  readonly #onClose = new Set<(resumed: boolean) => void>();
-  readonly #previousFocus: Element | null;
-  readonly #onKey: (event: KeyboardEvent) => void;
+  private readonly _mask: HTMLDivElement;
+  private readonly _onClose = new Set<(resumed: boolean) => void>();
+  private readonly _previousFocus: Element | null;
+  private readonly _onKey: (event: KeyboardEvent) => void;
 
   /** Shows the dialog unless one is open; returns the open one. */
   static show(onClose: (resumed: boolean) => void): AutoplayDialog {
     open ??= new AutoplayDialog(autoplayText(document.documentElement.lang, navigator.language));
-    open.#onClose.add(onClose);
+    open._onClose.add(onClose);
     return open;
   }
 
@@ -97,7 +97,7 @@ export class AutoplayDialog {
     mask.addEventListener('click', (event) => {
       if (event.target === mask) this.close(true);
     });
-    this.#onKey = (event) => {
+    this._onKey = (event) => {
       if (event.key === 'Escape') {
         // Escape is no user activation for the autoplay policy: close, and let the next click resume.
         event.preventDefault();
@@ -117,25 +117,25 @@ export class AutoplayDialog {
         }
       }
     };
-    this.#mask = mask;
-    this.#previousFocus = document.activeElement;
-    document.addEventListener('keydown', this.#onKey, true);
+    this._mask = mask;
+    this._previousFocus = document.activeElement;
+    document.addEventListener('keydown', this._onKey, true);
     document.body.appendChild(mask);
     resume.focus();
   }
 
   /** The dialog's root element (for tests). */
   get element(): HTMLElement {
-    return this.#mask;
+    return this._mask;
   }
 
   /** Removes the dialog and tells every client whether to resume (from the user's click, so playback may start). */
   close(resume: boolean): void {
     if (open !== this) return;
     open = undefined;
-    document.removeEventListener('keydown', this.#onKey, true);
-    this.#mask.remove();
-    if (this.#previousFocus instanceof HTMLElement) this.#previousFocus.focus();
-    for (const onClose of this.#onClose) onClose(resume);
+    document.removeEventListener('keydown', this._onKey, true);
+    this._mask.remove();
+    if (this._previousFocus instanceof HTMLElement) this._previousFocus.focus();
+    for (const onClose of this._onClose) onClose(resume);
   }
 }

@@ -14,61 +14,61 @@ export interface BlockedPlayer {
  * the page resumes them. Either way the client emits autoplay-failed with a resume().
  */
 export class AutoplayGuard {
-  readonly #blocked = new Set<BlockedPlayer>();
-  readonly #dialogEnabled: () => boolean;
-  readonly #emit: (event: BlockedPlayer) => void;
-  #clickListener: (() => void) | undefined;
+  private readonly _blocked = new Set<BlockedPlayer>();
+  private readonly _dialogEnabled: () => boolean;
+  private readonly _emit: (event: BlockedPlayer) => void;
+  private _clickListener: (() => void) | undefined;
 
   constructor(dialogEnabled: () => boolean, emit: (event: BlockedPlayer) => void) {
-    this.#dialogEnabled = dialogEnabled;
-    this.#emit = emit;
+    this._dialogEnabled = dialogEnabled;
+    this._emit = emit;
   }
 
   /** A player was refused. */
   blocked(player: BlockedPlayer): void {
-    this.#blocked.add(player);
-    this.#emit({
+    this._blocked.add(player);
+    this._emit({
       userId: player.userId,
       mediaType: player.mediaType,
       resume: () => {
-        this.#blocked.delete(player);
+        this._blocked.delete(player);
         return player.resume();
       },
     });
     if (typeof document === 'undefined') return;
-    if (this.#dialogEnabled()) {
-      autoplayDialog.show((resumed) => (resumed ? this.resumeAll() : this.#armClick()));
+    if (this._dialogEnabled()) {
+      autoplayDialog.show((resumed) => (resumed ? this.resumeAll() : this._armClick()));
     } else {
-      this.#armClick();
+      this._armClick();
     }
   }
 
   /** The next click anywhere on the page resumes the blocked players. */
-  #armClick(): void {
-    if (this.#clickListener || this.#blocked.size === 0) return;
+  private _armClick(): void {
+    if (this._clickListener || this._blocked.size === 0) return;
     const listener = () => this.resumeAll();
-    this.#clickListener = listener;
+    this._clickListener = listener;
     document.addEventListener('click', listener, true);
   }
 
   /** Resumes every blocked player (from a user gesture). */
   resumeAll(): void {
     resumeAudioContext();
-    const players = [...this.#blocked];
-    this.#blocked.clear();
-    this.#removeClick();
+    const players = [...this._blocked];
+    this._blocked.clear();
+    this._removeClick();
     for (const player of players) void player.resume();
   }
 
   /** Forgets players (they stopped). */
   forget(userId: string): void {
-    for (const player of [...this.#blocked]) if (player.userId === userId) this.#blocked.delete(player);
-    if (this.#blocked.size === 0) this.#removeClick();
+    for (const player of [...this._blocked]) if (player.userId === userId) this._blocked.delete(player);
+    if (this._blocked.size === 0) this._removeClick();
   }
 
-  #removeClick(): void {
-    if (!this.#clickListener) return;
-    document.removeEventListener('click', this.#clickListener, true);
-    this.#clickListener = undefined;
+  private _removeClick(): void {
+    if (!this._clickListener) return;
+    document.removeEventListener('click', this._clickListener, true);
+    this._clickListener = undefined;
   }
 }

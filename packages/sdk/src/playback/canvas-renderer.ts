@@ -35,8 +35,8 @@ function hasHardwareGl(): boolean {
 /** Draws a whole video frame into a canvas of the frame's size: WebGL2 when it can, else 2d. */
 export class CanvasRenderer {
   canvas: HTMLCanvasElement;
-  #gl: WebGL2RenderingContext | undefined;
-  #ctx: CanvasRenderingContext2D | undefined;
+  private _gl: WebGL2RenderingContext | undefined;
+  private _ctx: CanvasRenderingContext2D | undefined;
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
@@ -44,27 +44,27 @@ export class CanvasRenderer {
     // A software GL (SwiftShader) uploads each frame on the CPU: 2d is cheaper there (bench: 3.4× the
     // <video> player's CPU with software WebGL, 1.1× with 2d).
     const gl = hasHardwareGl() ? canvas.getContext('webgl2', { preserveDrawingBuffer: true, alpha: false }) : null;
-    if (gl && this.#setUp(gl)) {
-      this.#gl = gl;
+    if (gl && this._setUp(gl)) {
+      this._gl = gl;
       canvas.dataset.renderer = 'webgl2';
       canvas.addEventListener('webglcontextlost', () => {
         log.warn('canvas player: webgl context lost, drawing with 2d from now on');
-        this.#gl = undefined;
-        this.#replaceCanvas();
+        this._gl = undefined;
+        this._replaceCanvas();
       });
     } else if (gl) {
-      this.#replaceCanvas();
+      this._replaceCanvas();
     }
   }
 
   /** Goes on with 2d on a fresh canvas in this one's place: a canvas keeps the kind of its first context. */
-  #replaceCanvas(): void {
+  private _replaceCanvas(): void {
     const fresh = this.canvas.cloneNode(false) as HTMLCanvasElement;
     this.canvas.replaceWith(fresh);
     this.canvas = fresh;
   }
 
-  #setUp(gl: WebGL2RenderingContext): boolean {
+  private _setUp(gl: WebGL2RenderingContext): boolean {
     const program = gl.createProgram();
     for (const [type, source] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {
       const shader = gl.createShader(type);
@@ -88,10 +88,10 @@ export class CanvasRenderer {
     return true;
   }
 
-  #context2d(): CanvasRenderingContext2D | undefined {
-    this.#ctx ??= this.canvas.getContext('2d') ?? undefined;
-    if (this.#ctx) this.canvas.dataset.renderer = '2d';
-    return this.#ctx;
+  private _context2d(): CanvasRenderingContext2D | undefined {
+    this._ctx ??= this.canvas.getContext('2d') ?? undefined;
+    if (this._ctx) this.canvas.dataset.renderer = '2d';
+    return this._ctx;
   }
 
   /** Draws the video's current frame, resizing the canvas to it; false when there is no frame yet. */
@@ -100,14 +100,14 @@ export class CanvasRenderer {
     if (width === 0 || height === 0) return false;
     if (this.canvas.width !== width) this.canvas.width = width;
     if (this.canvas.height !== height) this.canvas.height = height;
-    const gl = this.#gl;
+    const gl = this._gl;
     if (gl) {
       gl.viewport(0, 0, width, height);
       gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, video);
       gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
       return true;
     }
-    const ctx = this.#context2d();
+    const ctx = this._context2d();
     if (!ctx) return false;
     ctx.drawImage(video, 0, 0, width, height);
     return true;

@@ -27,24 +27,24 @@ export interface FreezeStats {
 
 class Span {
   count = 0;
-  #total = 0;
-  #since: number | undefined;
+  private _total = 0;
+  private _since: number | undefined;
 
   start(now: number): void {
-    if (this.#since !== undefined) return;
+    if (this._since !== undefined) return;
     this.count++;
-    this.#since = now;
+    this._since = now;
   }
 
   stop(now: number): void {
-    if (this.#since === undefined) return;
-    this.#total += Math.min(FREEZE_CAP_MS, now - this.#since);
-    this.#since = undefined;
+    if (this._since === undefined) return;
+    this._total += Math.min(FREEZE_CAP_MS, now - this._since);
+    this._since = undefined;
   }
 
   figures(now: number): FreezeFigures {
-    const current = this.#since === undefined ? 0 : Math.min(FREEZE_CAP_MS, now - this.#since);
-    return { count: this.count, durationMs: this.#total + current, active: this.#since !== undefined };
+    const current = this._since === undefined ? 0 : Math.min(FREEZE_CAP_MS, now - this._since);
+    return { count: this.count, durationMs: this._total + current, active: this._since !== undefined };
   }
 }
 
@@ -56,27 +56,27 @@ class Span {
 export class FreezeMonitor {
   readonly userId: string;
   readonly streamType: 'main' | 'sub';
-  readonly #now: () => number;
-  readonly #video = new Span();
-  readonly #render = new Span();
-  #lastFrames: number | undefined;
-  #lastAt = 0;
-  #fps = 0;
+  private readonly _now: () => number;
+  private readonly _video = new Span();
+  private readonly _render = new Span();
+  private _lastFrames: number | undefined;
+  private _lastAt = 0;
+  private _fps = 0;
 
   constructor(userId: string, streamType: 'main' | 'sub', now: () => number = () => Date.now()) {
     this.userId = userId;
     this.streamType = streamType;
-    this.#now = now;
+    this._now = now;
   }
 
   /** The remote track was muted. */
   trackMuted(): void {
-    this.#video.start(this.#now());
+    this._video.start(this._now());
   }
 
   /** The remote track unmuted, was unsubscribed, or the remote's publish state changed. */
   videoResumed(): void {
-    this.#video.stop(this.#now());
+    this._video.stop(this._now());
   }
 
   /**
@@ -84,34 +84,34 @@ export class FreezeMonitor {
    * player should be playing. A render freeze is not counted while the video is frozen at the source.
    */
   sample(totalFrames: number): void {
-    const now = this.#now();
-    if (this.#lastFrames !== undefined && now > this.#lastAt) {
-      this.#fps = ((totalFrames - this.#lastFrames) * 1000) / (now - this.#lastAt);
-      const sourceFrozen = this.#video.figures(now).active;
-      if (this.#fps <= RENDER_FREEZE_FPS && !sourceFrozen) this.#render.start(now);
-      else this.#render.stop(now);
+    const now = this._now();
+    if (this._lastFrames !== undefined && now > this._lastAt) {
+      this._fps = ((totalFrames - this._lastFrames) * 1000) / (now - this._lastAt);
+      const sourceFrozen = this._video.figures(now).active;
+      if (this._fps <= RENDER_FREEZE_FPS && !sourceFrozen) this._render.start(now);
+      else this._render.stop(now);
     }
-    this.#lastFrames = totalFrames;
-    this.#lastAt = now;
+    this._lastFrames = totalFrames;
+    this._lastAt = now;
   }
 
   /** Playback stopped: ends any freeze in progress. */
   end(): void {
-    const now = this.#now();
-    this.#video.stop(now);
-    this.#render.stop(now);
-    this.#lastFrames = undefined;
-    this.#fps = 0;
+    const now = this._now();
+    this._video.stop(now);
+    this._render.stop(now);
+    this._lastFrames = undefined;
+    this._fps = 0;
   }
 
   stats(): FreezeStats {
-    const now = this.#now();
+    const now = this._now();
     return {
       userId: this.userId,
       streamType: this.streamType,
-      fps: Math.round(this.#fps * 10) / 10,
-      videoFreeze: this.#video.figures(now),
-      renderFreeze: this.#render.figures(now),
+      fps: Math.round(this._fps * 10) / 10,
+      videoFreeze: this._video.figures(now),
+      renderFreeze: this._render.figures(now),
     };
   }
 }

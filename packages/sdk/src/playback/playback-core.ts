@@ -21,75 +21,75 @@ export interface PlayerHooks {
  * recreation of the MediaStream 1 s after a decode error.
  */
 export class PlaybackCore {
-  readonly #element: HTMLMediaElement;
-  readonly #track: MediaStreamTrack;
-  readonly #hooks: PlayerHooks;
-  readonly #machine: PlayerStateMachine;
-  readonly #budget = new ResumeBudget();
-  readonly #unbind: (() => void)[] = [];
-  #blocked = false;
-  #playingFired = false;
-  #recreated = false;
-  #stopped = false;
-  #recreateTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly _element: HTMLMediaElement;
+  private readonly _track: MediaStreamTrack;
+  private readonly _hooks: PlayerHooks;
+  private readonly _machine: PlayerStateMachine;
+  private readonly _budget = new ResumeBudget();
+  private readonly _unbind: (() => void)[] = [];
+  private _blocked = false;
+  private _playingFired = false;
+  private _recreated = false;
+  private _stopped = false;
+  private _recreateTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(element: HTMLMediaElement, track: MediaStreamTrack, hooks: PlayerHooks) {
-    this.#element = element;
-    this.#track = track;
-    this.#hooks = hooks;
-    this.#machine = new PlayerStateMachine((state, reason) => hooks.onState?.(state, reason));
+    this._element = element;
+    this._track = track;
+    this._hooks = hooks;
+    this._machine = new PlayerStateMachine((state, reason) => hooks.onState?.(state, reason));
     const on = <T extends EventTarget>(target: T, type: string, fn: () => void) => {
       target.addEventListener(type, fn);
-      this.#unbind.push(() => target.removeEventListener(type, fn));
+      this._unbind.push(() => target.removeEventListener(type, fn));
     };
     on(element, 'playing', () => {
-      this.#blocked = false;
-      this.#playingFired = true;
-      this.#machine.playing('playing');
+      this._blocked = false;
+      this._playingFired = true;
+      this._machine.playing('playing');
       hooks.onPlaying?.();
     });
-    on(element, 'pause', () => this.#onPause());
-    on(element, 'ended', () => this.#machine.stopped('ended'));
-    on(element, 'error', () => this.#onError());
-    on(track, 'ended', () => this.#machine.stopped('ended'));
-    on(track, 'mute', () => this.#machine.paused('mute'));
+    on(element, 'pause', () => this._onPause());
+    on(element, 'ended', () => this._machine.stopped('ended'));
+    on(element, 'error', () => this._onError());
+    on(track, 'ended', () => this._machine.stopped('ended'));
+    on(track, 'mute', () => this._machine.paused('mute'));
     on(track, 'unmute', () => {
-      if (this.#element.paused) void this.resume();
-      else if (this.#playingFired) this.#machine.playing('unmute');
+      if (this._element.paused) void this.resume();
+      else if (this._playingFired) this._machine.playing('unmute');
     });
   }
 
   get state(): PlayerState {
-    return this.#state;
+    return this._state;
   }
 
-  get #state(): PlayerState {
-    return this.#machine.state;
+  private get _state(): PlayerState {
+    return this._machine.state;
   }
 
   /** True while the browser refuses to play this element until a user gesture. */
   get blocked(): boolean {
-    return this.#blocked;
+    return this._blocked;
   }
 
   /** Auto-resume tries left. */
   get resumesLeft(): number {
-    return this.#budget.left;
+    return this._budget.left;
   }
 
   /** Starts playback; a refusal by the autoplay policy goes to onBlocked. Never rejects. */
   async play(): Promise<void> {
-    if (this.#stopped) return;
+    if (this._stopped) return;
     try {
-      await this.#element.play();
-      this.#blocked = false;
+      await this._element.play();
+      this._blocked = false;
     } catch (error) {
-      if (this.#stopped) return;
+      if (this._stopped) return;
       if ((error as DOMException)?.name === 'NotAllowedError') {
         log.warn('playback refused by the autoplay policy', error);
-        const first = !this.#blocked;
-        this.#blocked = true;
-        if (first) this.#hooks.onBlocked?.(() => this.resume());
+        const first = !this._blocked;
+        this._blocked = true;
+        if (first) this._hooks.onBlocked?.(() => this.resume());
       } else {
         log.debug('play() failed', error);
       }
@@ -98,47 +98,47 @@ export class PlaybackCore {
 
   /** Resumes a paused or refused player (resolves at once when it plays). */
   resume(): Promise<void> {
-    if (this.#state === 'PLAYING' && !this.#element.paused) return Promise.resolve();
+    if (this._state === 'PLAYING' && !this._element.paused) return Promise.resolve();
     return this.play();
   }
 
-  #onPause(): void {
-    this.#machine.paused('pause');
-    if (this.#stopped || this.#blocked || autoplayDialog.isOpen) return;
-    if (this.#budget.take()) {
-      log.info(`[${5 - this.#budget.left}/5] player auto resume when paused`);
+  private _onPause(): void {
+    this._machine.paused('pause');
+    if (this._stopped || this._blocked || autoplayDialog.isOpen) return;
+    if (this._budget.take()) {
+      log.info(`[${5 - this._budget.left}/5] player auto resume when paused`);
       void this.resume();
     }
   }
 
   /** A decode error: PAUSED, then a fresh MediaStream after 1 s (once). */
-  #onError(): void {
-    const error = this.#element.error;
+  private _onError(): void {
+    const error = this._element.error;
     if (!error) return;
-    this.#machine.paused('error');
+    this._machine.paused('error');
     log.error(`media element error ${error.code}: ${error.message}`);
-    if (this.#recreated) return;
-    this.#recreated = true;
-    this.#recreateTimer = setTimeout(() => {
-      if (this.#stopped) return;
+    if (this._recreated) return;
+    this._recreated = true;
+    this._recreateTimer = setTimeout(() => {
+      if (this._stopped) return;
       log.warn('recreating the media stream after a decode error');
-      this.#element.srcObject = null;
-      this.#element.srcObject = new MediaStream([this.#track]);
+      this._element.srcObject = null;
+      this._element.srcObject = new MediaStream([this._track]);
       void this.play();
     }, RECREATE_STREAM_DELAY_MS);
   }
 
   /** The view was recreated: the auto-resume budget starts over. */
   resetResumes(): void {
-    this.#budget.reset();
+    this._budget.reset();
   }
 
   /** Stops for good (STOPPED, reason 'ended'). */
   stop(): void {
-    if (this.#stopped) return;
-    this.#stopped = true;
-    clearTimeout(this.#recreateTimer);
-    for (const unbind of this.#unbind) unbind();
-    this.#machine.stopped('ended');
+    if (this._stopped) return;
+    this._stopped = true;
+    clearTimeout(this._recreateTimer);
+    for (const unbind of this._unbind) unbind();
+    this._machine.stopped('ended');
   }
 }

@@ -12,33 +12,33 @@ export const PAUSED_RETRIES = 5;
  * `onChange` is called once per actual change.
  */
 export class PlayerStateMachine {
-  #state: PlayerState = 'STOPPED';
-  readonly #onChange: (state: PlayerState, reason: PlayReason) => void;
+  private _state: PlayerState = 'STOPPED';
+  private readonly _onChange: (state: PlayerState, reason: PlayReason) => void;
 
   constructor(onChange: (state: PlayerState, reason: PlayReason) => void) {
-    this.#onChange = onChange;
+    this._onChange = onChange;
   }
 
   get state(): PlayerState {
-    return this.#state;
+    return this._state;
   }
 
   playing(reason: PlayReason): void {
-    this.#set('PLAYING', reason);
+    this._set('PLAYING', reason);
   }
 
   paused(reason: PlayReason): void {
-    if (this.#state === 'PLAYING') this.#set('PAUSED', reason);
+    if (this._state === 'PLAYING') this._set('PAUSED', reason);
   }
 
   stopped(reason: PlayReason): void {
-    this.#set('STOPPED', reason);
+    this._set('STOPPED', reason);
   }
 
-  #set(state: PlayerState, reason: PlayReason): void {
-    if (this.#state === state) return;
-    this.#state = state;
-    this.#onChange(state, reason);
+  private _set(state: PlayerState, reason: PlayReason): void {
+    if (this._state === state) return;
+    this._state = state;
+    this._onChange(state, reason);
   }
 }
 
@@ -47,20 +47,20 @@ export class PlayerStateMachine {
  * plays again or its view is recreated.
  */
 export class ResumeBudget {
-  #left = PAUSED_RETRIES;
+  private _left = PAUSED_RETRIES;
 
   /** Takes one try; false when the budget is spent. */
   take(): boolean {
-    if (this.#left <= 0) return false;
-    this.#left--;
+    if (this._left <= 0) return false;
+    this._left--;
     return true;
   }
 
   reset(): void {
-    this.#left = PAUSED_RETRIES;
+    this._left = PAUSED_RETRIES;
   }
 
   get left(): number {
-    return this.#left;
+    return this._left;
   }
 }

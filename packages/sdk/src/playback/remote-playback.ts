@@ -29,24 +29,24 @@ export interface PlaybackHost {
  * visibility of views with receiveWhenViewVisible.
  */
 export class RemotePlayback {
-  readonly #host: PlaybackHost;
-  readonly #autoplay: AutoplayGuard;
-  #freezeTimer: ReturnType<typeof setInterval> | undefined;
+  private readonly _host: PlaybackHost;
+  private readonly _autoplay: AutoplayGuard;
+  private _freezeTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(host: PlaybackHost) {
-    this.#host = host;
-    this.#autoplay = new AutoplayGuard(() => host.autoPlayDialog(), (event) => host.events.emit('autoplay-failed', event));
+    this._host = host;
+    this._autoplay = new AutoplayGuard(() => host.autoPlayDialog(), (event) => host.events.emit('autoplay-failed', event));
   }
 
   /** Creates players for tracks that are subscribed (`sent`) and present; removes the others. */
   refresh(user: RemoteUser, tracks: Tracks, sent: Wants | undefined): void {
-    const { events } = this.#host;
+    const { events } = this._host;
     const userId = user.userId;
     if (sent?.audio && tracks.audio && !user.audioPlayer) {
       const track = tracks.audio;
       user.audioPlayer = new AudioPlayer(track, {
         onState: (state, reason) => events.emit('audio-play-state-changed', { userId, state, reason }),
-        onBlocked: (resume) => this.#autoplay.blocked({ userId, mediaType: 'audio', resume }),
+        onBlocked: (resume) => this._autoplay.blocked({ userId, mediaType: 'audio', resume }),
       });
       user.audioPlayer.setMuted(user.audioMuted);
       user.audioPlayer.setVolume(user.volume);
@@ -66,12 +66,12 @@ export class RemotePlayback {
       user.videoPlayers[streamType] = new RemoteVideo(userId, streamType, track, request.views,
         { fillMode: request.fillMode, mirror: request.mirror, poster: request.poster, canvas: request.canvasRender }, {
           onState: (state, reason) => events.emit('video-play-state-changed', { userId, streamType, state, reason }),
-          onBlocked: (resume) => this.#autoplay.blocked({ userId, mediaType: streamType === 'main' ? 'video' : 'screen', resume }),
+          onBlocked: (resume) => this._autoplay.blocked({ userId, mediaType: streamType === 'main' ? 'video' : 'screen', resume }),
           onFirstFrame: ({ width, height }) => events.emit('first-video-frame', { userId, streamType, width, height }),
         });
       events.emit('track', { userId, streamType, track, sourceTrack: track });
     }
-    this.#updateFreezeTimer();
+    this._updateFreezeTimer();
   }
 
   /** The remote's publish state changed: that ends a video freeze (SPEC §4). */
@@ -88,8 +88,8 @@ export class RemotePlayback {
   stopVideo(user: RemoteUser, streamType: StreamType): void {
     user.videoPlayers[streamType]?.stop();
     user.videoPlayers[streamType] = undefined;
-    if (!user.audioPlayer && !user.videoPlayers.main && !user.videoPlayers.sub) this.#autoplay.forget(user.userId);
-    this.#updateFreezeTimer();
+    if (!user.audioPlayer && !user.videoPlayers.main && !user.videoPlayers.sub) this._autoplay.forget(user.userId);
+    this._updateFreezeTimer();
   }
 
   /** Stops every player of a user (what the app asked for is kept). */
@@ -105,18 +105,18 @@ export class RemotePlayback {
   }
 
   /** Samples rendered frames of every playing remote video once a second (render-freeze detection). */
-  #updateFreezeTimer(): void {
-    const any = [...this.#host.users()].some((user) => user.videoPlayers.main || user.videoPlayers.sub);
-    if (any && this.#freezeTimer === undefined) {
-      this.#freezeTimer = setInterval(() => {
-        for (const user of this.#host.users()) {
+  private _updateFreezeTimer(): void {
+    const any = [...this._host.users()].some((user) => user.videoPlayers.main || user.videoPlayers.sub);
+    if (any && this._freezeTimer === undefined) {
+      this._freezeTimer = setInterval(() => {
+        for (const user of this._host.users()) {
           user.videoPlayers.main?.sample();
           user.videoPlayers.sub?.sample();
         }
       }, FREEZE_SAMPLE_MS);
-    } else if (!any && this.#freezeTimer !== undefined) {
-      clearInterval(this.#freezeTimer);
-      this.#freezeTimer = undefined;
+    } else if (!any && this._freezeTimer !== undefined) {
+      clearInterval(this._freezeTimer);
+      this._freezeTimer = undefined;
     }
   }
 
@@ -125,7 +125,7 @@ export class RemotePlayback {
    * video restart when its player is recreated.
    */
   freezeStats(): FreezeStats[] {
-    return [...this.#host.users()].flatMap((user) => [user.videoPlayers.main, user.videoPlayers.sub])
+    return [...this._host.users()].flatMap((user) => [user.videoPlayers.main, user.videoPlayers.sub])
       .flatMap((video) => (video ? [video.freeze.stats()] : []));
   }
 
@@ -138,7 +138,7 @@ export class RemotePlayback {
       const visible = entries.some((entry) => entry.isIntersecting);
       if (user.hidden[streamType] === !visible) return;
       user.hidden[streamType] = !visible;
-      this.#host.visibilityChanged(user);
+      this._host.visibilityChanged(user);
     }, { root: request.viewRoot ?? null });
     observer.observe(view);
     user.observers[streamType] = observer;

@@ -9,20 +9,20 @@ import { VideoPlayer, type VideoPlayerHooks, type VideoPlayerOptions } from './v
 export class RemoteVideo {
   readonly player: VideoPlayer;
   readonly freeze: FreezeMonitor;
-  readonly #track: MediaStreamTrack;
-  readonly #onMute = () => this.freeze.trackMuted();
-  readonly #onUnmute = () => this.freeze.videoResumed();
+  private readonly _track: MediaStreamTrack;
+  private readonly _onMute = () => this.freeze.trackMuted();
+  private readonly _onUnmute = () => this.freeze.videoResumed();
   /** Cancels the decode failure check (the decoder fallback, issue 15). */
-  readonly #cancelDecodeCheck: () => void;
+  private readonly _cancelDecodeCheck: () => void;
 
   constructor(userId: string, streamType: 'main' | 'sub', track: MediaStreamTrack, views: HTMLElement[],
     options: VideoPlayerOptions, hooks: VideoPlayerHooks) {
-    this.#track = track;
+    this._track = track;
     this.freeze = new FreezeMonitor(userId, streamType);
-    track.addEventListener('mute', this.#onMute);
-    track.addEventListener('unmute', this.#onUnmute);
+    track.addEventListener('mute', this._onMute);
+    track.addEventListener('unmute', this._onUnmute);
     this.player = new VideoPlayer(track, views, options, hooks);
-    this.#cancelDecodeCheck = checkDecode(track, userId, streamType);
+    this._cancelDecodeCheck = checkDecode(track, userId, streamType);
   }
 
   /** Takes a render-freeze sample (about once a second) while the player should be playing. */
@@ -31,9 +31,9 @@ export class RemoteVideo {
   }
 
   stop(): void {
-    this.#cancelDecodeCheck();
-    this.#track.removeEventListener('mute', this.#onMute);
-    this.#track.removeEventListener('unmute', this.#onUnmute);
+    this._cancelDecodeCheck();
+    this._track.removeEventListener('mute', this._onMute);
+    this._track.removeEventListener('unmute', this._onUnmute);
     this.freeze.end();
     this.player.stop();
   }

@@ -33,28 +33,28 @@ type FrameCallbackVideo = HTMLVideoElement & {
  * 15/30/45/60 fps that the source's frame rate snaps to (SPEC §9); fill mode and mirror apply to the canvas.
  */
 export class VideoPlayer {
-  readonly #elements: HTMLVideoElement[] = [];
-  readonly #renderers: CanvasRenderer[] = [];
-  #drawTimer: ReturnType<typeof setTimeout> | undefined;
-  #track: MediaStreamTrack;
-  #options: VideoPlayerOptions;
-  readonly #hooks: VideoPlayerHooks;
-  #core: PlaybackCore | undefined;
-  #frames = 0;
-  #firstFrame = false;
-  #frameHandle: number | undefined;
+  private readonly _elements: HTMLVideoElement[] = [];
+  private readonly _renderers: CanvasRenderer[] = [];
+  private _drawTimer: ReturnType<typeof setTimeout> | undefined;
+  private _track: MediaStreamTrack;
+  private _options: VideoPlayerOptions;
+  private readonly _hooks: VideoPlayerHooks;
+  private _core: PlaybackCore | undefined;
+  private _frames = 0;
+  private _firstFrame = false;
+  private _frameHandle: number | undefined;
   /** Bumped when another element or track takes over, so stale frame callbacks stop. */
-  #generation = 0;
+  private _generation = 0;
 
   constructor(track: MediaStreamTrack, views: HTMLElement[], options: VideoPlayerOptions = {}, hooks: VideoPlayerHooks = {}) {
-    this.#track = track;
-    this.#options = options;
-    this.#hooks = hooks;
-    this.#render(views);
+    this._track = track;
+    this._options = options;
+    this._hooks = hooks;
+    this._render(views);
   }
 
-  #render(views: HTMLElement[]): void {
-    const options = this.#options;
+  private _render(views: HTMLElement[]): void {
+    const options = this._options;
     for (const view of views) {
       const video = document.createElement('video');
       video.autoplay = true;
@@ -71,149 +71,149 @@ export class VideoPlayer {
         // The source <video> stays in the page (a detached or display:none one may stop decoding), unseen.
         Object.assign(video.style, { position: 'absolute', width: '1px', height: '1px', opacity: '0', pointerEvents: 'none' });
         view.appendChild(shown);
-        this.#renderers.push(new CanvasRenderer(shown as HTMLCanvasElement));
+        this._renderers.push(new CanvasRenderer(shown as HTMLCanvasElement));
       }
-      video.srcObject = new MediaStream([this.#track]);
+      video.srcObject = new MediaStream([this._track]);
       view.appendChild(video);
-      this.#elements.push(video);
-      if (this.#elements.length === 1) this.#drive(video);
+      this._elements.push(video);
+      if (this._elements.length === 1) this._drive(video);
       else video.play().catch(() => undefined);
     }
   }
 
   /** Reports the first frame once, with its size. */
-  #reportFirst(width: number, height: number): void {
-    if (this.#firstFrame || width === 0 || height === 0) return;
-    this.#firstFrame = true;
-    this.#hooks.onFirstFrame?.({ width, height });
+  private _reportFirst(width: number, height: number): void {
+    if (this._firstFrame || width === 0 || height === 0) return;
+    this._firstFrame = true;
+    this._hooks.onFirstFrame?.({ width, height });
   }
 
   /** The canvas loop: draws every new decoded frame, re-snapping its rate to the source's once a second. */
-  #startDrawing(generation: number): void {
+  private _startDrawing(generation: number): void {
     const decoded = (video: HTMLVideoElement) => video.getVideoPlaybackQuality?.().totalVideoFrames ?? 0;
-    const drawn = this.#elements.map(() => -1);
+    const drawn = this._elements.map(() => -1);
     let fps: number = CANVAS_FPS_STEPS[0];
-    let sample = { at: performance.now(), frames: decoded(this.#elements[0]) };
+    let sample = { at: performance.now(), frames: decoded(this._elements[0]) };
     const tick = () => {
-      if (this.#generation !== generation) return;
-      this.#elements.forEach((video, index) => {
+      if (this._generation !== generation) return;
+      this._elements.forEach((video, index) => {
         const frames = decoded(video);
-        if (frames === drawn[index] || !this.#renderers[index]?.draw(video)) return;
+        if (frames === drawn[index] || !this._renderers[index]?.draw(video)) return;
         drawn[index] = frames;
         if (index > 0) return;
-        this.#frames++;
-        this.#reportFirst(video.videoWidth, video.videoHeight);
+        this._frames++;
+        this._reportFirst(video.videoWidth, video.videoHeight);
       });
       const now = performance.now();
       if (now - sample.at >= 1000) {
-        const frames = decoded(this.#elements[0]);
+        const frames = decoded(this._elements[0]);
         fps = snapCanvasFps((frames - sample.frames) * 1000 / (now - sample.at));
         sample = { at: now, frames };
       }
-      this.#drawTimer = setTimeout(tick, 1000 / fps);
+      this._drawTimer = setTimeout(tick, 1000 / fps);
     };
     tick();
   }
 
   /** Makes `video` the element that drives state, first frame and frame counting. */
-  #drive(video: FrameCallbackVideo): void {
-    this.#core = new PlaybackCore(video, this.#track, this.#hooks);
-    const generation = ++this.#generation;
-    if (this.#renderers.length > 0) {
-      this.#startDrawing(generation);
+  private _drive(video: FrameCallbackVideo): void {
+    this._core = new PlaybackCore(video, this._track, this._hooks);
+    const generation = ++this._generation;
+    if (this._renderers.length > 0) {
+      this._startDrawing(generation);
     } else if (video.requestVideoFrameCallback) {
       const onFrame = (_now: number, meta: { width: number; height: number }) => {
-        if (this.#generation !== generation) return;
-        this.#frames++;
-        this.#reportFirst(meta.width || video.videoWidth, meta.height || video.videoHeight);
-        this.#frameHandle = video.requestVideoFrameCallback?.(onFrame);
+        if (this._generation !== generation) return;
+        this._frames++;
+        this._reportFirst(meta.width || video.videoWidth, meta.height || video.videoHeight);
+        this._frameHandle = video.requestVideoFrameCallback?.(onFrame);
       };
-      this.#frameHandle = video.requestVideoFrameCallback(onFrame);
+      this._frameHandle = video.requestVideoFrameCallback(onFrame);
     } else {
-      video.addEventListener('loadeddata', () => this.#reportFirst(video.videoWidth, video.videoHeight));
-      video.addEventListener('resize', () => this.#reportFirst(video.videoWidth, video.videoHeight));
+      video.addEventListener('loadeddata', () => this._reportFirst(video.videoWidth, video.videoHeight));
+      video.addEventListener('resize', () => this._reportFirst(video.videoWidth, video.videoHeight));
     }
-    void this.#core.play();
+    void this._core.play();
   }
 
   get state(): PlayerState {
-    return this.#core?.state ?? 'STOPPED';
+    return this._core?.state ?? 'STOPPED';
   }
 
   get blocked(): boolean {
-    return this.#core?.blocked ?? false;
+    return this._core?.blocked ?? false;
   }
 
   /** Frames rendered so far by the first element (where the browser can tell; else decoded frames). */
   get framesRendered(): number {
-    const video = this.#elements[0];
+    const video = this._elements[0];
     if (!video) return 0;
-    if (this.#renderers.length > 0 || (video as FrameCallbackVideo).requestVideoFrameCallback) return this.#frames;
+    if (this._renderers.length > 0 || (video as FrameCallbackVideo).requestVideoFrameCallback) return this._frames;
     return video.getVideoPlaybackQuality?.().totalVideoFrames ?? 0;
   }
 
   /** Resumes a paused or refused player. */
   resume(): Promise<void> {
-    return this.#core?.resume() ?? Promise.resolve();
+    return this._core?.resume() ?? Promise.resolve();
   }
 
   /** Changes fill mode / mirror, and moves the video to other views when given. */
   update(options: VideoPlayerOptions, views?: HTMLElement[]): void {
-    this.#options = { ...this.#options, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+    this._options = { ...this._options, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
     if (views) {
-      this.#teardown();
-      this.#render(views);
+      this._teardown();
+      this._render(views);
       return;
     }
-    for (const shown of this.#renderers.length > 0 ? this.#renderers.map((r) => r.canvas) : this.#elements) {
-      shown.style.objectFit = this.#options.fillMode ?? 'cover';
-      shown.style.transform = this.#options.mirror ? 'scaleX(-1)' : '';
+    for (const shown of this._renderers.length > 0 ? this._renderers.map((r) => r.canvas) : this._elements) {
+      shown.style.objectFit = this._options.fillMode ?? 'cover';
+      shown.style.transform = this._options.mirror ? 'scaleX(-1)' : '';
     }
   }
 
   /** Swaps the track being shown in place (e.g. after a device switch). */
   setTrack(track: MediaStreamTrack): void {
-    this.#track = track;
-    this.#stopDriving();
-    this.#elements.forEach((video, index) => {
+    this._track = track;
+    this._stopDriving();
+    this._elements.forEach((video, index) => {
       video.srcObject = new MediaStream([track]);
-      if (index === 0) this.#drive(video);
+      if (index === 0) this._drive(video);
       else video.play().catch(() => undefined);
     });
   }
 
-  #stopDriving(): void {
-    this.#generation++;
-    clearTimeout(this.#drawTimer);
-    const first = this.#elements[0] as FrameCallbackVideo | undefined;
-    if (first && this.#frameHandle !== undefined) first.cancelVideoFrameCallback?.(this.#frameHandle);
-    this.#frameHandle = undefined;
-    this.#core?.stop();
-    this.#core = undefined;
+  private _stopDriving(): void {
+    this._generation++;
+    clearTimeout(this._drawTimer);
+    const first = this._elements[0] as FrameCallbackVideo | undefined;
+    if (first && this._frameHandle !== undefined) first.cancelVideoFrameCallback?.(this._frameHandle);
+    this._frameHandle = undefined;
+    this._core?.stop();
+    this._core = undefined;
   }
 
   get track(): MediaStreamTrack {
-    return this.#track;
+    return this._track;
   }
 
   /** The video elements (first one is the reference for size). */
   get elements(): readonly HTMLVideoElement[] {
-    return this.#elements;
+    return this._elements;
   }
 
-  #teardown(): void {
-    this.#stopDriving();
-    for (const video of this.#elements) {
+  private _teardown(): void {
+    this._stopDriving();
+    for (const video of this._elements) {
       video.srcObject = null;
       video.remove();
     }
-    for (const renderer of this.#renderers) renderer.canvas.remove();
-    this.#elements.length = 0;
-    this.#renderers.length = 0;
+    for (const renderer of this._renderers) renderer.canvas.remove();
+    this._elements.length = 0;
+    this._renderers.length = 0;
   }
 
   /** Removes the video elements from their views (STOPPED). */
   stop(): void {
-    this.#teardown();
+    this._teardown();
   }
 }

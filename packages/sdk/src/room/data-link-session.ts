@@ -19,43 +19,43 @@ const REOPEN_DELAY_MS = 1000;
  * receives), opened again when it fails while in the room; a signalling reconnection reopens it too.
  */
 export class DataLinkSession {
-  readonly #host: DataLinkHost;
-  #link: DataLink | undefined;
+  private readonly _host: DataLinkHost;
+  private _link: DataLink | undefined;
 
   constructor(host: DataLinkHost) {
-    this.#host = host;
+    this._host = host;
   }
 
   get link(): DataLink | undefined {
-    return this.#link;
+    return this._link;
   }
 
   /** True when there is no usable link (none, failed or closed). */
   get dead(): boolean {
-    const state = this.#link?.peerConnection.connectionState;
+    const state = this._link?.peerConnection.connectionState;
     return state === undefined || state === 'failed' || state === 'closed';
   }
 
   open(): void {
-    const signal = this.#host.signal();
+    const signal = this._host.signal();
     if (!signal) return;
-    this.#link?.close();
-    const link = new DataLink(this.#host.iceServers(), this.#host.iceTransportPolicy(), (data) => this.#host.receive(data));
-    this.#link = link;
+    this._link?.close();
+    const link = new DataLink(this._host.iceServers(), this._host.iceTransportPolicy(), (data) => this._host.receive(data));
+    this._link = link;
     link.connect(async (offer) => (await signal.request('data-link', { sdp: offer })).sdp).catch((error: unknown) => {
-      if (this.#link === link) log.warn('data link failed; custom messages are unavailable:', error);
+      if (this._link === link) log.warn('data link failed; custom messages are unavailable:', error);
     });
     link.peerConnection.addEventListener('connectionstatechange', () => {
-      if (link.peerConnection.connectionState !== 'failed' || this.#link !== link) return;
+      if (link.peerConnection.connectionState !== 'failed' || this._link !== link) return;
       log.warn('data link failed; reopening');
       setTimeout(() => {
-        if (this.#link === link && this.#host.joined() && this.#host.signal()?.isOpen) this.open();
+        if (this._link === link && this._host.joined() && this._host.signal()?.isOpen) this.open();
       }, REOPEN_DELAY_MS);
     });
   }
 
   close(): void {
-    this.#link?.close();
-    this.#link = undefined;
+    this._link?.close();
+    this._link = undefined;
   }
 }

@@ -30,47 +30,47 @@ export interface LinkWatcherHost {
  * (5501); more than 6 media reconnections in a row mean the relay may have failed: rejoin.
  */
 export class LinkWatcher {
-  readonly #host: LinkWatcherHost;
-  #mediaReconnections = 0;
-  #connectTimeouts = 0;
+  private readonly _host: LinkWatcherHost;
+  private _mediaReconnections = 0;
+  private _connectTimeouts = 0;
 
   constructor(host: LinkWatcherHost) {
-    this.#host = host;
+    this._host = host;
   }
 
   watch(pc: RTCPeerConnection, kind: 'uplink' | 'downlink', user?: RemoteUser): void {
     const timer = setTimeout(() => {
-      if (pc.connectionState === 'connected' || pc.connectionState === 'closed' || !this.#host.signalOpen()) return;
-      this.#connectTimeouts++;
-      if (this.#connectTimeouts === FIREWALL_TIMEOUTS) {
-        this.#host.emitError(operationFailed(EXTRA_CODE.FIREWALL_RESTRICTION, 'media connection timed out three times with signalling up: a firewall may block it, try another network'));
+      if (pc.connectionState === 'connected' || pc.connectionState === 'closed' || !this._host.signalOpen()) return;
+      this._connectTimeouts++;
+      if (this._connectTimeouts === FIREWALL_TIMEOUTS) {
+        this._host.emitError(operationFailed(EXTRA_CODE.FIREWALL_RESTRICTION, 'media connection timed out three times with signalling up: a firewall may block it, try another network'));
       }
-      this.#failed(kind, user);
+      this._failed(kind, user);
     }, PC_CONNECT_TIMEOUT_MS);
     pc.addEventListener('connectionstatechange', () => {
       if (pc.connectionState === 'connected') {
         clearTimeout(timer);
-        this.#mediaReconnections = 0;
+        this._mediaReconnections = 0;
       } else if (pc.connectionState === 'failed') {
         clearTimeout(timer);
         log.warn(`${kind} failed; rebuilding`);
-        this.#failed(kind, user);
+        this._failed(kind, user);
       } else if (pc.connectionState === 'closed') {
         clearTimeout(timer);
       }
     });
   }
 
-  #failed(kind: 'uplink' | 'downlink', user?: RemoteUser): void {
-    if (!this.#host.joined()) return;
-    if (this.#host.relayFailed?.()) return;
-    this.#mediaReconnections++;
-    if (this.#mediaReconnections > MAX_MEDIA_RECONNECTIONS) {
-      this.#mediaReconnections = 0;
-      this.#host.rejoin();
+  private _failed(kind: 'uplink' | 'downlink', user?: RemoteUser): void {
+    if (!this._host.joined()) return;
+    if (this._host.relayFailed?.()) return;
+    this._mediaReconnections++;
+    if (this._mediaReconnections > MAX_MEDIA_RECONNECTIONS) {
+      this._mediaReconnections = 0;
+      this._host.rejoin();
       return;
     }
-    if (!this.#host.signalOpen()) return; // the signalling reconnection rebuilds it
-    this.#host.rebuild(kind, user);
+    if (!this._host.signalOpen()) return; // the signalling reconnection rebuilds it
+    this._host.rebuild(kind, user);
   }
 }

@@ -47,105 +47,105 @@ const MEDIA_TYPE: Partial<Record<UplinkSlot, 'audio' | 'video' | 'screen'>> = { 
  * camera track scaled down; it is muted with the big video.
  */
 export class Publisher {
-  readonly #ctx: RoomContext;
-  readonly #local: Partial<Record<UplinkSlot, LocalSlot>> = {};
-  readonly #state: Partial<Record<UplinkSlot, PublishState>> = {};
-  #uplink: Uplink | undefined;
-  #flagQueue: Promise<void> = Promise.resolve();
+  private readonly _ctx: RoomContext;
+  private readonly _local: Partial<Record<UplinkSlot, LocalSlot>> = {};
+  private readonly _state: Partial<Record<UplinkSlot, PublishState>> = {};
+  private _uplink: Uplink | undefined;
+  private _flagQueue: Promise<void> = Promise.resolve();
   /** The flag the server last acknowledged. */
-  #ackedFlag: number | undefined;
-  #checkTimer: ReturnType<typeof setTimeout> | undefined;
+  private _ackedFlag: number | undefined;
+  private _checkTimer: ReturnType<typeof setTimeout> | undefined;
   /** False for an audience in the live scene. */
   canPublish: () => boolean;
 
   constructor(ctx: RoomContext, canPublish: () => boolean) {
-    this.#ctx = ctx;
+    this._ctx = ctx;
     this.canPublish = canPublish;
   }
 
   get peerConnection(): RTCPeerConnection | undefined {
-    return this.#uplink?.peerConnection;
+    return this._uplink?.peerConnection;
   }
 
   /** The uplink, while one exists (for stats and encoded transforms). */
   get uplink(): Uplink | undefined {
-    return this.#uplink;
+    return this._uplink;
   }
 
   /** What a slot holds. */
   local(slot: UplinkSlot): Readonly<LocalSlot> | undefined {
-    return this.#local[slot];
+    return this._local[slot];
   }
 
   /** Puts (or clears) a local track on a slot; when joined, sends it and the new flags. */
   async setLocalTrack(slot: UplinkSlot, local: LocalSlot | undefined): Promise<void> {
-    if (local) this.#local[slot] = local;
-    else delete this.#local[slot];
-    if (!this.#ctx.joined()) {
-      if (!local) this.#setState(slot, 'stopped', 'api-call');
+    if (local) this._local[slot] = local;
+    else delete this._local[slot];
+    if (!this._ctx.joined()) {
+      if (!local) this._setState(slot, 'stopped', 'api-call');
       return;
     }
-    await this.#apply(slot);
+    await this._apply(slot);
   }
 
   /** After joining, a role switch or a reconnection: publishes whatever is captured. */
   async publishPending(): Promise<void> {
-    if (!this.#ctx.joined() || !this.canPublish()) return;
-    await Promise.all((Object.keys(this.#local) as UplinkSlot[]).map((slot) => this.#apply(slot)));
+    if (!this._ctx.joined() || !this.canPublish()) return;
+    await Promise.all((Object.keys(this._local) as UplinkSlot[]).map((slot) => this._apply(slot)));
   }
 
-  async #apply(slot: UplinkSlot): Promise<void> {
-    const signal = this.#ctx.signal();
+  private async _apply(slot: UplinkSlot): Promise<void> {
+    const signal = this._ctx.signal();
     if (!signal || !this.canPublish()) return;
-    const local = this.#local[slot];
-    if (!local) this.#setState(slot, 'stopped', 'api-call');
-    if (!local && Object.keys(this.#local).length === 0) {
+    const local = this._local[slot];
+    if (!local) this._setState(slot, 'stopped', 'api-call');
+    if (!local && Object.keys(this._local).length === 0) {
       // Nothing left to send: close the uplink (SPEC §4); the server clears our flags.
-      if (this.#uplink) {
+      if (this._uplink) {
         this.closeUplink();
-        this.#ackedFlag = 0;
+        this._ackedFlag = 0;
         await signal.request('unpublish', {});
       }
       return;
     }
     if (local && slot !== 'audio' && !canEncodeVideo()) {
       const error = envNotSupported(EXTRA_CODE.H264_ENCODE, 'not supported H264 encode');
-      this.#setState(slot, 'stopped', 'error', error);
+      this._setState(slot, 'stopped', 'error', error);
       throw error;
     }
-    if (local) this.#setState(slot, 'starting');
-    if (local && !this.#uplink) {
-      const encoded = this.#ctx.encoded?.();
-      this.#uplink = new Uplink(this.#ctx.iceServers(), this.#ctx.iceTransportPolicy(), encoded && ((slot, sender) => encoded.sender(slot, sender)));
-      this.#ctx.watchLink(this.#uplink.peerConnection, 'uplink');
+    if (local) this._setState(slot, 'starting');
+    if (local && !this._uplink) {
+      const encoded = this._ctx.encoded?.();
+      this._uplink = new Uplink(this._ctx.iceServers(), this._ctx.iceTransportPolicy(), encoded && ((slot, sender) => encoded.sender(slot, sender)));
+      this._ctx.watchLink(this._uplink.peerConnection, 'uplink');
     }
-    const uplink = this.#uplink;
+    const uplink = this._uplink;
     if (!uplink) return;
     try {
-      await uplink.setTrack(slot, this.#sending(slot), local?.encoding);
-      await withRetries(FLAG_RETRIES, () => uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp, this.#mediaSettings()));
-      await this.#sendFlag();
+      await uplink.setTrack(slot, this._sending(slot), local?.encoding);
+      await withRetries(FLAG_RETRIES, () => uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp, this._mediaSettings()));
+      await this._sendFlag();
     } catch (error) {
       const timedOut = error instanceof SignalChannelError && error.reason === 'timeout';
-      if (local && this.#local[slot] === local) this.#setState(slot, 'stopped', timedOut ? 'timeout' : 'error', RtcError.convertFrom(error));
+      if (local && this._local[slot] === local) this._setState(slot, 'stopped', timedOut ? 'timeout' : 'error', RtcError.convertFrom(error));
       throw error;
     }
-    if (local && this.#local[slot] === local) this.#setState(slot, 'started');
+    if (local && this._local[slot] === local) this._setState(slot, 'started');
   }
 
   /** The track a slot sends now: none when muted (the small video follows the big video's mute). */
-  #sending(slot: UplinkSlot): MediaStreamTrack | null {
-    const local = this.#local[slot];
+  private _sending(slot: UplinkSlot): MediaStreamTrack | null {
+    const local = this._local[slot];
     if (!local || local.muted) return null;
-    if (slot === 'small' && this.#local.video?.muted) return null;
+    if (slot === 'small' && this._local.video?.muted) return null;
     return local.track;
   }
 
   /** Settings fixed at negotiation: start bitrate from the camera profile, opus channels and bitrate. */
-  #mediaSettings() {
-    const audio = this.#local.audio;
+  private _mediaSettings() {
+    const audio = this._local.audio;
     return {
-      startBitrateKbps: this.#local.video?.encoding?.maxBitrateKbps ?? this.#local.aux?.encoding?.maxBitrateKbps,
+      startBitrateKbps: this._local.video?.encoding?.maxBitrateKbps ?? this._local.aux?.encoding?.maxBitrateKbps,
       stereo: audio?.stereo === true,
       audioBitrateKbps: audio?.encoding?.maxBitrateKbps,
     };
@@ -153,21 +153,21 @@ export class Publisher {
 
   /** Replaces the track of a published slot without renegotiation (device switch). */
   async replaceTrack(slot: UplinkSlot, track: MediaStreamTrack, encoding?: SlotEncoding): Promise<void> {
-    const local = this.#local[slot];
+    const local = this._local[slot];
     if (!local) return;
     local.track = track;
     if (encoding) local.encoding = encoding;
-    if (this.#ctx.joined() && this.canPublish()) await this.#uplink?.setTrack(slot, this.#sending(slot), local.encoding);
+    if (this._ctx.joined() && this.canPublish()) await this._uplink?.setTrack(slot, this._sending(slot), local.encoding);
   }
 
   /** Changes the encoding of a published slot (profile, qosPreference) without renegotiation. */
   async setEncoding(slot: UplinkSlot, encoding: SlotEncoding): Promise<void> {
-    const local = this.#local[slot];
+    const local = this._local[slot];
     if (!local) return;
     local.encoding = { ...local.encoding, ...encoding };
-    if (!this.#ctx.joined() || !this.canPublish() || !this.#sending(slot)) return;
+    if (!this._ctx.joined() || !this.canPublish() || !this._sending(slot)) return;
     try {
-      await this.#uplink?.setEncoding(slot, local.encoding);
+      await this._uplink?.setEncoding(slot, local.encoding);
     } catch (error) {
       // The app asked for this change (a profile, bitrate or qosPreference update): report it.
       log.warn(`changing the ${slot} encoding failed:`, error);
@@ -177,63 +177,63 @@ export class Publisher {
 
   /** Changes the mute flag of a slot; a muted slot sends nothing (a muted big video stops the small one too). */
   async setMuted(slot: UplinkSlot, muted: boolean): Promise<void> {
-    const local = this.#local[slot];
+    const local = this._local[slot];
     if (!local || local.muted === muted) return;
     local.muted = muted;
-    if (!this.#ctx.joined() || !this.canPublish()) return;
-    await this.#uplink?.setTrack(slot, this.#sending(slot), local.encoding);
-    if (slot === 'video' && this.#local.small) await this.#uplink?.setTrack('small', this.#sending('small'), this.#local.small.encoding);
-    await this.#sendFlag();
+    if (!this._ctx.joined() || !this.canPublish()) return;
+    await this._uplink?.setTrack(slot, this._sending(slot), local.encoding);
+    if (slot === 'video' && this._local.small) await this._uplink?.setTrack('small', this._sending('small'), this._local.small.encoding);
+    await this._sendFlag();
   }
 
   /** Closes the uplink (role switch to audience, reconnection); the captured tracks stay. */
   closeUplink(): void {
-    clearTimeout(this.#checkTimer);
-    this.#uplink?.close();
-    this.#uplink = undefined;
+    clearTimeout(this._checkTimer);
+    this._uplink?.close();
+    this._uplink = undefined;
   }
 
-  #setState(slot: UplinkSlot, state: PublishState, reason?: 'timeout' | 'error' | 'api-call', error?: RtcError): void {
+  private _setState(slot: UplinkSlot, state: PublishState, reason?: 'timeout' | 'error' | 'api-call', error?: RtcError): void {
     const mediaType = MEDIA_TYPE[slot];
-    const prevState = this.#state[slot] ?? 'stopped';
+    const prevState = this._state[slot] ?? 'stopped';
     if (!mediaType || prevState === state) return;
-    this.#state[slot] = state;
-    this.#ctx.events.emit('publish-state-changed', { mediaType, state, prevState, ...(state === 'stopped' && reason ? { reason } : {}), ...(error ? { error } : {}) });
+    this._state[slot] = state;
+    this._ctx.events.emit('publish-state-changed', { mediaType, state, prevState, ...(state === 'stopped' && reason ? { reason } : {}), ...(error ? { error } : {}) });
   }
 
   /** The publish flag bits (SPEC §3) of what is published now. */
   flag(): number {
     return encodeFlag({
-      hasAudio: !!this.#local.audio,
-      audioMuted: !!this.#local.audio?.muted,
-      hasVideo: !!this.#local.video,
-      videoMuted: !!this.#local.video?.muted,
-      hasSmall: !!this.#local.small && !!this.#local.video,
-      hasAuxiliary: !!this.#local.aux,
-      auxMuted: !!this.#local.aux?.muted,
+      hasAudio: !!this._local.audio,
+      audioMuted: !!this._local.audio?.muted,
+      hasVideo: !!this._local.video,
+      videoMuted: !!this._local.video?.muted,
+      hasSmall: !!this._local.small && !!this._local.video,
+      hasAuxiliary: !!this._local.aux,
+      auxMuted: !!this._local.aux?.muted,
     });
   }
 
   /** Sends our current publish flags (serialised so they arrive in order), then schedules the consistency check. */
-  #sendFlag(): Promise<void> {
+  private _sendFlag(): Promise<void> {
     const run = async () => {
       const flag = this.flag();
       await withRetries(FLAG_RETRIES, async () => {
-        await this.#ctx.signal()?.request('mute-flag', { flag });
+        await this._ctx.signal()?.request('mute-flag', { flag });
       });
-      this.#ackedFlag = flag;
-      clearTimeout(this.#checkTimer);
-      this.#checkTimer = setTimeout(() => this.#checkConsistency(), PUBLISH_STATE_CHECK_MS);
+      this._ackedFlag = flag;
+      clearTimeout(this._checkTimer);
+      this._checkTimer = setTimeout(() => this._checkConsistency(), PUBLISH_STATE_CHECK_MS);
     };
-    this.#flagQueue = this.#flagQueue.then(run, run);
-    return this.#flagQueue;
+    this._flagQueue = this._flagQueue.then(run, run);
+    return this._flagQueue;
   }
 
   /** SPEC §4: 10 s after a flag change, logs any mismatch between local and server publish state. */
-  #checkConsistency(): void {
-    if (!this.#ctx.joined() || !this.#uplink) return;
-    const mismatches = checkPublishConsistency(this.flag(), this.#ackedFlag, (slot) => !!this.#sending(slot),
-      (slot) => !!this.#uplink?.sender(slot).track);
+  private _checkConsistency(): void {
+    if (!this._ctx.joined() || !this._uplink) return;
+    const mismatches = checkPublishConsistency(this.flag(), this._ackedFlag, (slot) => !!this._sending(slot),
+      (slot) => !!this._uplink?.sender(slot).track);
     for (const mismatch of mismatches) log.warn(`publish state mismatch: ${mismatch}`);
   }
 }

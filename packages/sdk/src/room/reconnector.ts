@@ -19,14 +19,14 @@ export interface ReconnectPolicy {
 
 /** SPEC §4: Fibonacci back-off in seconds (1, 1, 2, 3, 5, 8, 13, 21), then 30 s, for 30 attempts. */
 export class FibonacciReconnectPolicy implements ReconnectPolicy {
-  readonly #maxAttempts: number;
+  private readonly _maxAttempts: number;
 
   constructor(maxAttempts: number = LIMITS.RECONNECT_ATTEMPTS) {
-    this.#maxAttempts = maxAttempts;
+    this._maxAttempts = maxAttempts;
   }
 
   nextRetryDelayInMs({ retryCount }: ReconnectContext): number | null {
-    return retryCount >= this.#maxAttempts ? null : reconnectDelayMs(retryCount + 1);
+    return retryCount >= this._maxAttempts ? null : reconnectDelayMs(retryCount + 1);
   }
 }
 
@@ -49,63 +49,63 @@ export interface ReconnectHost {
  * gives up when the policy returns null or the server refuses. Leaving the room cancels it.
  */
 export class Reconnector {
-  readonly #host: ReconnectHost;
-  readonly #policy: ReconnectPolicy;
-  readonly #wakeSleepers = new Set<() => void>();
-  #running: Promise<void> | undefined;
+  private readonly _host: ReconnectHost;
+  private readonly _policy: ReconnectPolicy;
+  private readonly _wakeSleepers = new Set<() => void>();
+  private _running: Promise<void> | undefined;
 
   constructor(host: ReconnectHost, policy: ReconnectPolicy = new FibonacciReconnectPolicy()) {
-    this.#host = host;
-    this.#policy = policy;
+    this._host = host;
+    this._policy = policy;
   }
 
   get running(): boolean {
-    return this.#running !== undefined;
+    return this._running !== undefined;
   }
 
   /** Starts reconnecting, unless already at it. */
   start(): void {
-    if (this.#running) return;
-    this.#running = this.#run().finally(() => {
-      this.#running = undefined;
+    if (this._running) return;
+    this._running = this._run().finally(() => {
+      this._running = undefined;
     });
   }
 
   /** Ends the wait before the next attempt (the room was left: the loop then stops). */
   cancel(): void {
-    for (const wake of [...this.#wakeSleepers]) wake();
+    for (const wake of [...this._wakeSleepers]) wake();
   }
 
-  async #run(): Promise<void> {
+  private async _run(): Promise<void> {
     const startedAt = Date.now();
     let lastError: unknown;
     for (let retryCount = 0; ; retryCount++) {
-      const delay = this.#policy.nextRetryDelayInMs({ retryCount, elapsedMs: Date.now() - startedAt, lastError });
+      const delay = this._policy.nextRetryDelayInMs({ retryCount, elapsedMs: Date.now() - startedAt, lastError });
       if (delay === null) break;
-      await this.#sleep(delay);
-      if (!this.#host.active()) return;
+      await this._sleep(delay);
+      if (!this._host.active()) return;
       try {
-        await this.#host.attempt(retryCount + 1);
+        await this._host.attempt(retryCount + 1);
         return;
       } catch (error) {
         lastError = error;
-        this.#host.attemptFailed(error, retryCount + 1);
-        if (this.#host.isFatal(error)) break;
+        this._host.attemptFailed(error, retryCount + 1);
+        if (this._host.isFatal(error)) break;
       }
     }
-    if (this.#host.active()) this.#host.gaveUp();
+    if (this._host.active()) this._host.gaveUp();
   }
 
   /** Waits, unless cancelled meanwhile. */
-  #sleep(ms: number): Promise<void> {
+  private _sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
-        this.#wakeSleepers.delete(wake);
+        this._wakeSleepers.delete(wake);
         resolve();
       };
       const timer = setTimeout(wake, ms);
-      this.#wakeSleepers.add(wake);
+      this._wakeSleepers.add(wake);
     });
   }
 }

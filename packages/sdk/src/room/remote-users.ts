@@ -21,41 +21,41 @@ type StreamType = 'main' | 'sub';
  * a quick return is seamless.
  */
 export class RemoteUsers {
-  readonly #ctx: RoomContext;
-  readonly #users = new Map<string, RemoteUser>();
-  readonly #pendingExits = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly _ctx: RoomContext;
+  private readonly _users = new Map<string, RemoteUser>();
+  private readonly _pendingExits = new Map<string, ReturnType<typeof setTimeout>>();
   readonly subscriptions: Subscriptions;
   readonly playback: RemotePlayback;
   /** muteRemoteAudio('*', …) / setRemoteAudioVolume('*', …): the default of users who arrive later. */
-  #allAudio: { requested?: boolean; muted?: boolean; volume?: number } = {};
+  private _allAudio: { requested?: boolean; muted?: boolean; volume?: number } = {};
   /** Set while addPeers announces: subscriptions are synced a task later (see addPeers). */
-  #deferSync = false;
+  private _deferSync = false;
 
   constructor(ctx: RoomContext, createDownlink?: DownlinkFactory) {
-    this.#ctx = ctx;
+    this._ctx = ctx;
     this.playback = new RemotePlayback({
       events: ctx.events,
-      users: () => this.#users.values(),
+      users: () => this._users.values(),
       autoPlayDialog: () => ctx.config()?.enableAutoPlayDialog ?? true,
       visibilityChanged: (user) => this.subscriptions.syncLater(user, 'view visibility'),
     });
     this.subscriptions = new Subscriptions({
       ctx,
-      current: (user) => this.#users.get(user.userId) === user,
+      current: (user) => this._users.get(user.userId) === user,
       mediaChanged: (user, tracks, sent) => this.playback.refresh(user, tracks, sent),
     }, createDownlink);
   }
 
   get(userId: string): RemoteUser | undefined {
-    return this.#users.get(userId);
+    return this._users.get(userId);
   }
 
   values(): IterableIterator<RemoteUser> {
-    return this.#users.values();
+    return this._users.values();
   }
 
   get map(): ReadonlyMap<string, RemoteUser> {
-    return this.#users;
+    return this._users;
   }
 
   /**
@@ -66,11 +66,11 @@ export class RemoteUsers {
    */
   addPeers(peers: PeerInfo[]): void {
     for (const peer of peers) this.onPeerJoin(peer);
-    this.#deferSync = true;
+    this._deferSync = true;
     try {
       this.onPublishList({ userList: peers });
     } finally {
-      this.#deferSync = false;
+      this._deferSync = false;
     }
   }
 
@@ -82,23 +82,23 @@ export class RemoteUsers {
     const dead = this.subscriptions.peerConnection && ['failed', 'closed'].includes(this.subscriptions.peerConnection.connectionState);
     if (rebuild || dead) this.subscriptions.resetDownlink();
     const present = new Set(peers.map((peer) => peer.userId));
-    for (const user of [...this.#users.values()]) {
-      if (!present.has(user.userId)) this.#scheduleExit(user.userId, graceMs);
+    for (const user of [...this._users.values()]) {
+      if (!present.has(user.userId)) this._scheduleExit(user.userId, graceMs);
     }
     this.addPeers(peers);
-    for (const user of this.#users.values()) this.subscriptions.syncLater(user, 'resubscribe');
+    for (const user of this._users.values()) this.subscriptions.syncLater(user, 'resubscribe');
   }
 
   /** The downlink failed: it is discarded and every user subscribed again on a new one. */
   rebuildDownlink(): void {
     this.subscriptions.resetDownlink();
-    for (const user of this.#users.values()) this.subscriptions.syncLater(user, 'downlink rebuild');
+    for (const user of this._users.values()) this.subscriptions.syncLater(user, 'downlink rebuild');
   }
 
-  #scheduleExit(userId: string, graceMs: number): void {
-    if (this.#pendingExits.has(userId)) return;
-    this.#pendingExits.set(userId, setTimeout(() => {
-      this.#pendingExits.delete(userId);
+  private _scheduleExit(userId: string, graceMs: number): void {
+    if (this._pendingExits.has(userId)) return;
+    this._pendingExits.set(userId, setTimeout(() => {
+      this._pendingExits.delete(userId);
       this.onPeerLeave(userId);
     }, graceMs));
   }
@@ -106,27 +106,27 @@ export class RemoteUsers {
   /** Everyone forgotten without events (the room is left or reset). */
   clear(): void {
     this.subscriptions.closeAll();
-    for (const user of this.#users.values()) this.playback.release(user);
-    this.#users.clear();
-    for (const timer of this.#pendingExits.values()) clearTimeout(timer);
-    this.#pendingExits.clear();
-    this.#allAudio = {};
+    for (const user of this._users.values()) this.playback.release(user);
+    this._users.clear();
+    for (const timer of this._pendingExits.values()) clearTimeout(timer);
+    this._pendingExits.clear();
+    this._allAudio = {};
   }
 
   /** Everyone leaves, with events (before a rejoin). */
   leaveAll(): void {
-    for (const user of [...this.#users.values()]) this.onPeerLeave(user.userId);
+    for (const user of [...this._users.values()]) this.onPeerLeave(user.userId);
   }
 
   /** A user entered (or came back within the grace period, silently). */
   onPeerJoin(peer: PeerInfo): void {
-    if (peer.userId === this.#ctx.userId()) return;
-    const pending = this.#pendingExits.get(peer.userId);
-    const known = this.#users.get(peer.userId);
+    if (peer.userId === this._ctx.userId()) return;
+    const pending = this._pendingExits.get(peer.userId);
+    const known = this._users.get(peer.userId);
     if (pending !== undefined) {
       // Back within the grace period: the same user, silently, on a new session.
       clearTimeout(pending);
-      this.#pendingExits.delete(peer.userId);
+      this._pendingExits.delete(peer.userId);
     }
     if (known) {
       if (pending !== undefined || known.tinyId !== peer.tinyId) {
@@ -137,39 +137,39 @@ export class RemoteUsers {
       return;
     }
     const user = new RemoteUser(peer.userId, peer.tinyId);
-    user.audioRequested = this.#allAudio.requested;
-    user.audioMuted = this.#allAudio.muted ?? false;
-    user.volume = this.#allAudio.volume ?? 100;
-    this.#users.set(peer.userId, user);
-    this.#ctx.events.emit('remote-user-enter', { userId: peer.userId });
+    user.audioRequested = this._allAudio.requested;
+    user.audioMuted = this._allAudio.muted ?? false;
+    user.volume = this._allAudio.volume ?? 100;
+    this._users.set(peer.userId, user);
+    this._ctx.events.emit('remote-user-enter', { userId: peer.userId });
   }
 
   /** A user left: its streams become unavailable, then remote-user-exit. */
   onPeerLeave(userId: string): void {
-    const user = this.#users.get(userId);
+    const user = this._users.get(userId);
     if (!user) return;
-    this.#applyFlag(user, 0);
+    this._applyFlag(user, 0);
     this.subscriptions.close(user);
     this.playback.release(user);
-    this.#users.delete(userId);
-    this.#ctx.events.emit('remote-user-exit', { userId });
+    this._users.delete(userId);
+    this._ctx.events.emit('remote-user-exit', { userId });
   }
 
   /** Publish flags of some users changed. */
   onPublishList(list: PushMap['publish-list']): void {
     for (const peer of list.userList) {
-      const user = this.#users.get(peer.userId);
-      if (user) this.#applyFlag(user, peer.flag);
+      const user = this._users.get(peer.userId);
+      if (user) this._applyFlag(user, peer.flag);
     }
   }
 
   /** Applies a new flag and announces what became (un)available. */
-  #applyFlag(user: RemoteUser, flag: number): void {
+  private _applyFlag(user: RemoteUser, flag: number): void {
     const before = { audio: user.audioAvailable, video: user.videoAvailable, aux: user.auxAvailable, flag: user.flag };
     user.flag = flag;
     const after = { audio: user.audioAvailable, video: user.videoAvailable, aux: user.auxAvailable };
     const userId = user.userId;
-    const emit = this.#ctx.events.emit.bind(this.#ctx.events);
+    const emit = this._ctx.events.emit.bind(this._ctx.events);
     if (before.flag !== flag) this.playback.publishChanged(user);
     if (before.audio !== after.audio) emit(after.audio ? 'remote-audio-available' : 'remote-audio-unavailable', { userId });
     if (before.video !== after.video) {
@@ -181,7 +181,7 @@ export class RemoteUsers {
       emit(after.aux ? 'remote-video-available' : 'remote-video-unavailable', { userId, streamType: 'sub' });
     }
     if (!after.audio) this.playback.stopAudio(user);
-    if (this.#deferSync) setTimeout(() => this.subscriptions.syncLater(user, 'publish change'), 0);
+    if (this._deferSync) setTimeout(() => this.subscriptions.syncLater(user, 'publish change'), 0);
     else this.subscriptions.syncLater(user, 'publish change');
   }
 
@@ -191,7 +191,7 @@ export class RemoteUsers {
   }
 
   /** Sets the big/small preference of a main video (SPEC §4 retry rule starts afresh). */
-  #prefer(user: RemoteUser, small: boolean | undefined): void {
+  private _prefer(user: RemoteUser, small: boolean | undefined): void {
     if (small === undefined) return;
     if (small && !user.state.hasSmall) log.warn(`remote user '${user.userId}' publishes no small stream: receiving the big one until it does`);
     user.preference = { small, retriesLeft: SMALL_SWITCH_RETRIES };
@@ -202,18 +202,18 @@ export class RemoteUsers {
    * the video plays as soon as its track is there.
    */
   async startRemoteVideo(userId: string, streamType: StreamType, request: VideoRequest, small?: boolean): Promise<void> {
-    const user = this.#remoteWithStream(userId, streamType, 'startRemoteVideo');
+    const user = this._remoteWithStream(userId, streamType, 'startRemoteVideo');
     this.playback.stopVideo(user, streamType);
     user.videoRequests[streamType] = request;
-    if (streamType === 'main') this.#prefer(user, small);
+    if (streamType === 'main') this._prefer(user, small);
     this.playback.observe(user, streamType, request);
-    await this.#subscribeFor(user, streamType, 'startRemoteVideo');
-    this.#checkStillPublished(user, streamType, 'startRemoteVideo');
+    await this._subscribeFor(user, streamType, 'startRemoteVideo');
+    this._checkStillPublished(user, streamType, 'startRemoteVideo');
   }
 
   /** Changes a playing remote video: view, fill mode, mirror, big/small. */
   async updateRemoteVideo(userId: string, streamType: StreamType, change: Partial<VideoRequest>, small?: boolean): Promise<void> {
-    const user = this.#users.get(userId);
+    const user = this._users.get(userId);
     const request = user?.videoRequests[streamType];
     if (!user || !request) throw invalidOperation(undefined, `the ${streamType} video of '${userId}' is not started; call startRemoteVideo first`, 'updateRemoteVideo');
     const next: VideoRequest = {
@@ -228,8 +228,8 @@ export class RemoteUsers {
     this.playback.update(user, streamType, next, change.views !== undefined);
     if (change.views || change.receiveWhenViewVisible !== undefined || change.viewRoot) this.playback.observe(user, streamType, next);
     if (streamType === 'main' && small !== undefined && small !== (user.preference?.small ?? false)) {
-      this.#prefer(user, small);
-      await this.#subscribeFor(user, streamType, 'updateRemoteVideo');
+      this._prefer(user, small);
+      await this._subscribeFor(user, streamType, 'updateRemoteVideo');
     }
   }
 
@@ -238,7 +238,7 @@ export class RemoteUsers {
    * @throws RtcError OPERATION_FAILED when the server refuses the unsubscribe (playback stops anyway).
    */
   async stopRemoteVideo(userId: string, streamType: StreamType | undefined): Promise<void> {
-    const users = this.#select(userId);
+    const users = this._select(userId);
     await Promise.all(users.map(async (user) => {
       for (const type of streamType ? [streamType] : (['main', 'sub'] as const)) {
         this.playback.stopVideo(user, type);
@@ -252,8 +252,8 @@ export class RemoteUsers {
 
   /** Sets remote playback volume, 0–100 and above to amplify ('*' for all, also users who come later). */
   setRemoteAudioVolume(userId: string, volume: number): void {
-    if (userId === '*') this.#allAudio.volume = volume;
-    for (const user of this.#select(userId)) {
+    if (userId === '*') this._allAudio.volume = volume;
+    for (const user of this._select(userId)) {
       user.volume = volume;
       user.audioPlayer?.setVolume(volume);
     }
@@ -264,8 +264,8 @@ export class RemoteUsers {
    * for the audio even with autoReceiveAudio off; muting keeps it flowing, silenced.
    */
   async muteRemoteAudio(userId: string, mute: boolean): Promise<void> {
-    if (userId === '*') this.#allAudio = { ...this.#allAudio, muted: mute, ...(mute ? {} : { requested: true }) };
-    const users = this.#select(userId);
+    if (userId === '*') this._allAudio = { ...this._allAudio, muted: mute, ...(mute ? {} : { requested: true }) };
+    const users = this._select(userId);
     await Promise.all(users.map((user) => {
       user.audioMuted = mute;
       user.audioPlayer?.setMuted(mute);
@@ -279,7 +279,7 @@ export class RemoteUsers {
 
   /** The track received of a remote user's audio or video, when subscribed. */
   receivedTrack(userId: string, kind: 'audio' | StreamType): MediaStreamTrack | undefined {
-    const user = this.#users.get(userId);
+    const user = this._users.get(userId);
     if (!user) return undefined;
     const tracks = this.subscriptions.tracks(user);
     if (kind === 'audio') return user.sent?.audio ? tracks.audio : undefined;
@@ -289,21 +289,21 @@ export class RemoteUsers {
 
   /** The first element a remote video plays in, if it plays. */
   videoElement(userId: string, streamType: StreamType): HTMLVideoElement | undefined {
-    return this.#users.get(userId)?.videoPlayers[streamType]?.player.elements[0];
+    return this._users.get(userId)?.videoPlayers[streamType]?.player.elements[0];
   }
 
-  #select(userId: string): RemoteUser[] {
-    if (userId === '*') return [...this.#users.values()];
-    const user = this.#users.get(userId);
+  private _select(userId: string): RemoteUser[] {
+    if (userId === '*') return [...this._users.values()];
+    const user = this._users.get(userId);
     return user ? [user] : [];
   }
 
   /** Syncs the subscription an app call needs, mapping a failure to the RtcError the app sees. */
-  async #subscribeFor(user: RemoteUser, streamType: StreamType, functionName: string): Promise<void> {
+  private async _subscribeFor(user: RemoteUser, streamType: StreamType, functionName: string): Promise<void> {
     try {
       await this.subscriptions.sync(user);
     } catch (error) {
-      const gone = this.#users.get(user.userId) !== user || !(streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary);
+      const gone = this._users.get(user.userId) !== user || !(streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary);
       if (gone || (error instanceof SignalReplyError && error.code === SERVER_CODE.STREAM_NOT_EXIST)) {
         // REMOTE_STREAM_NOT_EXIST becomes an abort on subscribe (SPEC §8).
         throw operationAbort(MESSAGE.STREAM_UNPUBLISHED, functionName);
@@ -313,14 +313,14 @@ export class RemoteUsers {
     }
   }
 
-  #checkStillPublished(user: RemoteUser, streamType: StreamType, functionName: string): void {
-    const published = this.#users.get(user.userId) === user && (streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary);
+  private _checkStillPublished(user: RemoteUser, streamType: StreamType, functionName: string): void {
+    const published = this._users.get(user.userId) === user && (streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary);
     if (!published) throw operationAbort(MESSAGE.STREAM_UNPUBLISHED, functionName);
   }
 
-  #remoteWithStream(userId: string, streamType: StreamType, functionName: string): RemoteUser {
-    if (!this.#ctx.joined()) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() first', functionName);
-    const user = this.#users.get(userId);
+  private _remoteWithStream(userId: string, streamType: StreamType, functionName: string): RemoteUser {
+    if (!this._ctx.joined()) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() first', functionName);
+    const user = this._users.get(userId);
     if (!user) throw invalidOperation(EXTRA_CODE.REMOTE_USER_NOT_EXIST, `remote user '${userId}' is not in the room`, functionName);
     const available = streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary;
     if (!available) throw invalidOperation(EXTRA_CODE.STREAM_TYPE_NOT_EXIST, `remote user '${userId}' does not publish the ${streamType} stream`, functionName);

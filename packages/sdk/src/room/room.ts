@@ -42,30 +42,30 @@ const isRefusal = (error: unknown) => error instanceof ScheduleRefused || error 
  */
 export class Room {
   readonly machine = new StateMachine<RoomState>('initial');
-  readonly #events: Emitter<TRTCEventTypes>;
-  readonly #scheduler = new Scheduler();
-  #config: EnterRoomConfig | undefined;
-  #target: RoomTarget | undefined;
-  #proxy: ResolvedProxy = { turnServers: [] };
-  #signal: SignalChannel | undefined;
-  #schedule: Schedule | undefined;
-  #connectionState: ConnectionState = 'DISCONNECTED';
+  private readonly _events: Emitter<TRTCEventTypes>;
+  private readonly _scheduler = new Scheduler();
+  private _config: EnterRoomConfig | undefined;
+  private _target: RoomTarget | undefined;
+  private _proxy: ResolvedProxy = { turnServers: [] };
+  private _signal: SignalChannel | undefined;
+  private _schedule: Schedule | undefined;
+  private _connectionState: ConnectionState = 'DISCONNECTED';
   /** The other users of the room. */
   readonly remotes: RemoteUsers;
   /** What this user publishes. */
   readonly publisher: Publisher;
   /** Custom messages, on the data link. */
   readonly messages: CustomMessages;
-  readonly #dataLink: DataLinkSession;
+  private readonly _dataLink: DataLinkSession;
   /** Set with create({enableSEI: true}): senders and receivers are piped through these (SEI). */
   encodedHooks: EncodedHooks | undefined;
-  #abortJoin: ((error: RtcError) => void) | undefined;
-  #joining: Promise<void> | undefined;
-  #sessionToken: string | undefined;
-  readonly #reconnector: Reconnector;
-  readonly #links: LinkWatcher;
+  private _abortJoin: ((error: RtcError) => void) | undefined;
+  private _joining: Promise<void> | undefined;
+  private _sessionToken: string | undefined;
+  private readonly _reconnector: Reconnector;
+  private readonly _links: LinkWatcher;
   /** Relay switching, encode health and CPU pressure (SPEC §4). */
-  readonly #adaptation: RoomAdaptation;
+  private readonly _adaptation: RoomAdaptation;
   /** Hears every CPU pressure change (the decoder's downgrade floor is wired here). */
   onPressure: ((state: PressureState) => void) | undefined;
   role: 'anchor' | 'audience' = 'anchor';
@@ -74,83 +74,83 @@ export class Room {
 
   /** @param reconnectPolicy when to retry after signalling is lost (default: SPEC §4's Fibonacci back-off). */
   constructor(events: Emitter<TRTCEventTypes>, reconnectPolicy?: ReconnectPolicy) {
-    this.#events = events;
-    this.#reconnector = new Reconnector({
+    this._events = events;
+    this._reconnector = new Reconnector({
       active: () => this.machine.state === 'joined',
-      attempt: (attempt) => this.#reconnectOnce(attempt),
+      attempt: (attempt) => this._reconnectOnce(attempt),
       attemptFailed: (error, attempt) => {
-        this.#signal?.close();
-        this.#signal = undefined;
+        this._signal?.close();
+        this._signal = undefined;
         log.warn(`reconnection attempt ${attempt} failed:`, error);
       },
       isFatal: (error) => error instanceof SignalReplyError || error instanceof ScheduleRefused,
       gaveUp: () => {
-        this.#teardown();
+        this._teardown();
         this.machine.set('left');
-        this.#setConnectionState('DISCONNECTED');
-        this.#events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
+        this._setConnectionState('DISCONNECTED');
+        this._events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
       },
     }, reconnectPolicy);
-    this.#links = new LinkWatcher({
+    this._links = new LinkWatcher({
       joined: () => this.machine.state === 'joined',
-      signalOpen: () => this.#signal?.isOpen === true,
-      emitError: (error) => this.#events.emit('error', error),
-      rebuild: (kind) => this.#rebuildLink(kind),
-      rejoin: () => this.#rejoinReporting(),
-      relayFailed: () => this.#adaptation.relay.linkFailed(),
+      signalOpen: () => this._signal?.isOpen === true,
+      emitError: (error) => this._events.emit('error', error),
+      rebuild: (kind) => this._rebuildLink(kind),
+      rejoin: () => this._rejoinReporting(),
+      relayFailed: () => this._adaptation.relay.linkFailed(),
     });
     const ctx: RoomContext = {
       events,
-      signal: () => this.#signal,
-      config: () => this.#config,
+      signal: () => this._signal,
+      config: () => this._config,
       joined: () => this.machine.state === 'joined',
       userId: () => this.userId,
       iceServers: () => this.iceServers,
-      iceTransportPolicy: () => this.#iceTransportPolicy,
-      watchLink: (pc, kind, user) => this.#links.watch(pc, kind, user),
+      iceTransportPolicy: () => this._iceTransportPolicy,
+      watchLink: (pc, kind, user) => this._links.watch(pc, kind, user),
       encoded: () => this.encodedHooks,
     };
     this.remotes = new RemoteUsers(ctx);
     this.publisher = new Publisher(ctx, () => this.canPublish);
-    this.#adaptation = new RoomAdaptation({
+    this._adaptation = new RoomAdaptation({
       publisher: this.publisher,
       subscriptions: this.remotes.subscriptions,
       onPressure: (state) => this.onPressure?.(state),
-      schedule: () => this.#schedule,
+      schedule: () => this._schedule,
       iceServers: () => this.iceServers,
-      relayImposed: () => this.#imposedPolicy === 'relay',
-      signal: () => this.#signal,
+      relayImposed: () => this._imposedPolicy === 'relay',
+      signal: () => this._signal,
       uplink: () => this.publisher.peerConnection,
       downlink: () => this.remotes.subscriptions.peerConnection,
-      rebuild: () => this.#rebuildAll(),
+      rebuild: () => this._rebuildAll(),
     });
     this.messages = new CustomMessages({
       events,
       userIdOf: (tinyId) => [...this.remotes.values()].find((user) => user.tinyId === tinyId)?.userId,
-      link: () => this.#dataLink.link,
+      link: () => this._dataLink.link,
     });
-    this.#dataLink = new DataLinkSession({
-      signal: () => this.#signal,
+    this._dataLink = new DataLinkSession({
+      signal: () => this._signal,
       joined: () => this.machine.state === 'joined',
       iceServers: () => this.iceServers,
-      iceTransportPolicy: () => this.#iceTransportPolicy,
+      iceTransportPolicy: () => this._iceTransportPolicy,
       receive: (data) => this.messages.receive(data),
     });
   }
 
   /** The signalling channel while joined (plugins send their commands on it). */
   get joinedSignal(): SignalChannel | undefined {
-    return this.machine.state === 'joined' ? this.#signal : undefined;
+    return this.machine.state === 'joined' ? this._signal : undefined;
   }
 
   /** The data link's peer connection, if open. */
   get dataLinkConnection(): RTCPeerConnection | undefined {
-    return this.#dataLink.link?.peerConnection;
+    return this._dataLink.link?.peerConnection;
   }
 
   /** CPU pressure (SPEC §4), sampled every 2 s while joined. */
   get pressure(): PressureMonitor {
-    return this.#adaptation.pressure;
+    return this._adaptation.pressure;
   }
 
   get state(): RoomState {
@@ -163,32 +163,32 @@ export class Room {
 
   /** The last scheduling result (for 2k/4k permission and the like). */
   get schedule(): Schedule | undefined {
-    return this.#schedule;
+    return this._schedule;
   }
 
   get iceServers(): RTCIceServer[] {
     // The app's own TURN server (proxy.turnServer) wins over the ones scheduling handed out.
-    const servers = this.#proxy.turnServers.length > 0
-      ? this.#proxy.turnServers.map((turn) => ({ urls: turn.url, username: turn.username, credential: turn.credential }))
-      : [...(this.#schedule?.iceServers ?? [])];
+    const servers = this._proxy.turnServers.length > 0
+      ? this._proxy.turnServers.map((turn) => ({ urls: turn.url, username: turn.username, credential: turn.credential }))
+      : [...(this._schedule?.iceServers ?? [])];
     // A relay switch for a slow media path goes over TCP when offered (useTurnTcpInfo).
-    return this.#adaptation?.relay.relayForced && this.#schedule?.config.useTurnTcpInfo ? preferTurnTcp(servers) : servers;
+    return this._adaptation?.relay.relayForced && this._schedule?.config.useTurnTcpInfo ? preferTurnTcp(servers) : servers;
   }
 
   /** The policy the app or the schedule sets. */
-  get #imposedPolicy(): RTCIceTransportPolicy {
-    return this.#proxy.iceTransportPolicy ?? this.#schedule?.iceTransportPolicy ?? 'all';
+  private get _imposedPolicy(): RTCIceTransportPolicy {
+    return this._proxy.iceTransportPolicy ?? this._schedule?.iceTransportPolicy ?? 'all';
   }
 
-  get #iceTransportPolicy(): RTCIceTransportPolicy {
-    return this.#adaptation.relay.relayForced ? 'relay' : this.#imposedPolicy;
+  private get _iceTransportPolicy(): RTCIceTransportPolicy {
+    return this._adaptation.relay.relayForced ? 'relay' : this._imposedPolicy;
   }
 
-  #setConnectionState(state: ConnectionState): void {
-    const prevState = this.#connectionState;
+  private _setConnectionState(state: ConnectionState): void {
+    const prevState = this._connectionState;
     if (prevState === state) return;
-    this.#connectionState = state;
-    this.#events.emit('connection-state-changed', { prevState, state });
+    this._connectionState = state;
+    this._events.emit('connection-state-changed', { prevState, state });
   }
 
   /**
@@ -197,47 +197,47 @@ export class Room {
    */
   async join(config: EnterRoomConfig, target: RoomTarget): Promise<void> {
     this.machine.set('joining');
-    this.#config = config;
-    this.#target = target;
-    this.#proxy = resolveProxy(config.proxy);
+    this._config = config;
+    this._target = target;
+    this._proxy = resolveProxy(config.proxy);
     this.userId = config.userId;
     this.scene = config.scene ?? 'rtc';
     this.role = this.scene === 'live' ? (config.role ?? 'anchor') : 'anchor';
-    this.#setConnectionState('CONNECTING');
+    this._setConnectionState('CONNECTING');
     const aborted = new Promise<never>((_, reject) => {
-      this.#abortJoin = reject;
+      this._abortJoin = reject;
     });
     const attempt = async () => {
       try {
-        return await this.#joinOnce(config, target, true);
+        return await this._joinOnce(config, target, true);
       } catch (error) {
         if (isRefusal(error) || this.machine.state !== 'joining') throw error;
         log.warn('join failed, retrying with a fresh schedule:', error);
-        this.#resetConnection();
-        return this.#joinOnce(config, target, false);
+        this._resetConnection();
+        return this._joinOnce(config, target, false);
       }
     };
     const joining = Promise.race([attempt(), aborted]);
-    this.#joining = joining.then(() => undefined, () => undefined); // only awaited by switchRole
+    this._joining = joining.then(() => undefined, () => undefined); // only awaited by switchRole
     try {
       const { peers } = await joining;
       this.machine.set('joined');
-      this.#setConnectionState('CONNECTED');
+      this._setConnectionState('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
-      this.#dataLink.open();
-      this.#adaptation.start();
+      this._dataLink.open();
+      this._adaptation.start();
     } catch (error) {
-      this.#teardown();
+      this._teardown();
       this.machine.set('left');
-      this.#setConnectionState('DISCONNECTED');
-      throw this.#joinError(error);
+      this._setConnectionState('DISCONNECTED');
+      throw this._joinError(error);
     } finally {
-      this.#abortJoin = undefined;
-      this.#joining = undefined;
+      this._abortJoin = undefined;
+      this._joining = undefined;
     }
   }
 
-  #joinError(error: unknown): RtcError {
+  private _joinError(error: unknown): RtcError {
     if (error instanceof RtcError) return error;
     if (error instanceof ScheduleRefused || error instanceof SignalReplyError) {
       return serverError(error.code, error.message, 'enterRoom');
@@ -249,12 +249,12 @@ export class Room {
   }
 
   /** Base URL of scheduling: the proxy's, else the SDK's own server. */
-  get #scheduleBase(): string {
-    return this.#proxy.scheduleBase ?? DEFAULT_SERVER_ORIGIN;
+  private get _scheduleBase(): string {
+    return this._proxy.scheduleBase ?? DEFAULT_SERVER_ORIGIN;
   }
 
-  #getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
-    return this.#scheduler.get(this.#scheduleBase, {
+  private _getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
+    return this._scheduler.get(this._scheduleBase, {
       sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
       roomId: target.roomId, isStringRoomId: target.isString, sdkVersion: SDK_VERSION,
       ...(this.scene === 'live' ? { role: this.role } : {}),
@@ -265,25 +265,25 @@ export class Room {
    * One join attempt; resolves to the users already in the room and whether the earlier session was resumed.
    * A cluster node that does not host the room refuses with WRONG_NODE: schedule afresh and join there, once.
    */
-  async #joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
+  private async _joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
     try {
-      return await this.#joinAt(config, target, useCache, resumeToken);
+      return await this._joinAt(config, target, useCache, resumeToken);
     } catch (error) {
       if (!(error instanceof SignalReplyError && error.code === SERVER_CODE.WRONG_NODE)) throw error;
       log.info('this room lives on another node: scheduling again');
-      this.#signal?.close();
-      this.#signal = undefined;
-      return this.#joinAt(config, target, false, resumeToken);
+      this._signal?.close();
+      this._signal = undefined;
+      return this._joinAt(config, target, false, resumeToken);
     }
   }
 
-  async #joinAt(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
-    const schedule = await this.#getSchedule(config, target, useCache);
-    this.#schedule = schedule;
+  private async _joinAt(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
+    const schedule = await this._getSchedule(config, target, useCache);
+    this._schedule = schedule;
     setDecodeTap(schedule.config.videoDecodeFallback === true);
-    const signal = new SignalChannel(this.#proxy.websocketUrl ?? schedule.domains.main);
-    this.#signal = signal;
-    this.#listen(signal);
+    const signal = new SignalChannel(this._proxy.websocketUrl ?? schedule.domains.main);
+    this._signal = signal;
+    this._listen(signal);
     await signal.connect();
     const seconds = schedule.config.enterRoomTimeout ?? 0;
     const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
@@ -305,11 +305,11 @@ export class Room {
       ...(resumeToken ? { resumeToken } : {}),
       ...(config.userDefineRecordId ? { userDefineRecordId: config.userDefineRecordId } : {}),
     }, timeoutMs);
-    this.#sessionToken = reply.sessionToken;
+    this._sessionToken = reply.sessionToken;
     return { peers: reply.userList, resumed: reply.resumed };
   }
 
-  #listen(signal: SignalChannel): void {
+  private _listen(signal: SignalChannel): void {
     signal.on('peer-join', (peer) => {
       this.remotes.onPeerJoin(peer);
       this.messages.onPeerJoin(peer.tinyId);
@@ -317,36 +317,36 @@ export class Room {
     signal.on('peer-leave', ({ userId }) => this.remotes.onPeerLeave(userId));
     signal.on('publish-list', (list) => this.remotes.onPublishList(list));
     signal.on('downlink-offer', (offer) => this.remotes.subscriptions.onOffer(offer));
-    signal.on('banned', (data) => this.#onBanned(data));
+    signal.on('banned', (data) => this._onBanned(data));
     signal.on('lost', (reason) => {
-      if (signal !== this.#signal) return;
+      if (signal !== this._signal) return;
       log.warn('signal channel lost:', reason);
-      this.#startReconnect();
+      this._startReconnect();
     });
   }
 
   // ---- reconnection (SPEC §4) ----
 
   /** The signalling channel is gone while in the room: reconnect with back-off, resuming the session. */
-  #startReconnect(): void {
-    if (this.machine.state !== 'joined' || this.#reconnector.running) return;
-    this.#signal?.close();
-    this.#signal = undefined;
-    this.#setConnectionState('RECONNECTING');
-    this.#reconnector.start();
+  private _startReconnect(): void {
+    if (this.machine.state !== 'joined' || this._reconnector.running) return;
+    this._signal?.close();
+    this._signal = undefined;
+    this._setConnectionState('RECONNECTING');
+    this._reconnector.start();
   }
 
   /** One reconnection attempt: the first may use the cached schedule; the session is resumed when the server still has it. */
-  async #reconnectOnce(attempt: number): Promise<void> {
-    const config = this.#config;
-    const target = this.#target;
+  private async _reconnectOnce(attempt: number): Promise<void> {
+    const config = this._config;
+    const target = this._target;
     if (!config || !target) return;
     // RECONNECTING → CONNECTING is not announced (SPEC §4); the next announcement is the outcome.
-    const { peers, resumed } = await this.#joinOnce(config, target, attempt === 1, this.#sessionToken);
+    const { peers, resumed } = await this._joinOnce(config, target, attempt === 1, this._sessionToken);
     if (this.machine.state !== 'joined') return;
-    this.#setConnectionState('CONNECTED');
+    this._setConnectionState('CONNECTED');
     log.info(resumed ? 'session resumed' : 'rejoined with a new session');
-    await this.#afterReconnect(peers, resumed);
+    await this._afterReconnect(peers, resumed);
   }
 
   /**
@@ -354,20 +354,20 @@ export class Room {
    * links, so only failed peer connections are rebuilt; a new session rebuilds everything. Users
    * missing from the new list get a grace period to come back before remote-user-exit.
    */
-  async #afterReconnect(peers: PeerInfo[], resumed: boolean): Promise<void> {
-    if (!resumed || this.#linkDead(this.publisher.peerConnection)) this.publisher.closeUplink();
+  private async _afterReconnect(peers: PeerInfo[], resumed: boolean): Promise<void> {
+    if (!resumed || this._linkDead(this.publisher.peerConnection)) this.publisher.closeUplink();
     this.remotes.reconcile(peers, !resumed, LIMITS.SESSION_GRACE_MS);
-    if (!resumed || this.#dataLink.dead) this.#dataLink.open();
+    if (!resumed || this._dataLink.dead) this._dataLink.open();
     await this.publisher.publishPending();
   }
 
-  #linkDead(pc: RTCPeerConnection | undefined): boolean {
+  private _linkDead(pc: RTCPeerConnection | undefined): boolean {
     return !pc || pc.connectionState === 'failed' || pc.connectionState === 'closed';
   }
 
   /** Rebuilds a failed media link through signalling. */
-  #rebuildLink(kind: 'uplink' | 'downlink'): void {
-    const report = (error: unknown) => this.#events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
+  private _rebuildLink(kind: 'uplink' | 'downlink'): void {
+    const report = (error: unknown) => this._events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
     if (kind === 'uplink') {
       this.publisher.closeUplink();
       this.publisher.publishPending().catch(report);
@@ -377,86 +377,86 @@ export class Room {
   }
 
   /** Rebuilds every link with the current transport policy (relay switching). */
-  #rebuildAll(): void {
-    if (this.machine.state !== 'joined' || !this.#signal?.isOpen) return;
-    this.#rebuildLink('uplink');
-    this.#rebuildLink('downlink');
-    this.#dataLink.open();
+  private _rebuildAll(): void {
+    if (this.machine.state !== 'joined' || !this._signal?.isOpen) return;
+    this._rebuildLink('uplink');
+    this._rebuildLink('downlink');
+    this._dataLink.open();
   }
 
   /** Rejoins (relay failure, user_time_out); a failure is the error event 'rejoin room failed'. */
-  #rejoinReporting(): void {
-    this.#rejoin().catch((error: unknown) => {
-      this.#events.emit('error', operationFailed(EXTRA_CODE.REJOIN_FAILED, 'rejoin room failed', undefined, error));
+  private _rejoinReporting(): void {
+    this._rejoin().catch((error: unknown) => {
+      this._events.emit('error', operationFailed(EXTRA_CODE.REJOIN_FAILED, 'rejoin room failed', undefined, error));
     });
   }
 
   /** Leaves: tells the server, closes every connection, stops remote playback. */
   async leave(): Promise<void> {
     if (this.machine.state === 'joining') {
-      this.#abortJoin?.(operationAbort(MESSAGE.CONNECTION_ABORTED, 'enterRoom'));
+      this._abortJoin?.(operationAbort(MESSAGE.CONNECTION_ABORTED, 'enterRoom'));
     }
-    const signal = this.#signal;
+    const signal = this._signal;
     if (signal?.isOpen && this.machine.state === 'joined') {
       // Leaving goes on locally whatever the server says.
       await signal.request('leave', {}).catch((error: unknown) => log.warn('leave request failed:', error));
     }
-    this.#teardown();
+    this._teardown();
     if (this.machine.state !== 'initial') this.machine.set('left');
-    this.#setConnectionState('DISCONNECTED');
+    this._setConnectionState('DISCONNECTED');
   }
 
   /** Closes the connections of a failed attempt so the retry starts clean. */
-  #resetConnection(): void {
-    this.#dataLink.close();
+  private _resetConnection(): void {
+    this._dataLink.close();
     this.messages.reset();
     this.remotes.clear();
     this.publisher.closeUplink();
-    this.#signal?.close();
-    this.#signal = undefined;
+    this._signal?.close();
+    this._signal = undefined;
   }
 
-  #teardown(): void {
-    this.#resetConnection();
-    this.#reconnector.cancel();
-    this.#adaptation.stop();
+  private _teardown(): void {
+    this._resetConnection();
+    this._reconnector.cancel();
+    this._adaptation.stop();
   }
 
-  #onBanned(data: PushMap['banned']): void {
+  private _onBanned(data: PushMap['banned']): void {
     if (data.reason === 'user_time_out') {
-      this.#rejoinReporting();
+      this._rejoinReporting();
       return;
     }
     // A banned room is exited first, then the event is emitted (SPEC §4).
-    this.#teardown();
+    this._teardown();
     this.machine.set('left');
-    this.#setConnectionState('DISCONNECTED');
-    this.#events.emit('kicked-out', { reason: data.reason, message: data.message });
+    this._setConnectionState('DISCONNECTED');
+    this._events.emit('kicked-out', { reason: data.reason, message: data.message });
   }
 
   /** Joins again with the same settings, then republishes; remote streams resubscribe as flags arrive. */
-  async #rejoin(): Promise<void> {
-    const config = this.#config;
-    const target = this.#target;
+  private async _rejoin(): Promise<void> {
+    const config = this._config;
+    const target = this._target;
     if (!config || !target || this.machine.state !== 'joined') return;
     this.remotes.leaveAll();
-    this.#resetConnection();
+    this._resetConnection();
     this.machine.set('joining');
-    this.#setConnectionState('CONNECTING');
+    this._setConnectionState('CONNECTING');
     let peers: PeerInfo[];
     try {
-      ({ peers } = await this.#joinOnce(config, target, false));
+      ({ peers } = await this._joinOnce(config, target, false));
     } catch (error) {
-      this.#teardown();
+      this._teardown();
       this.machine.set('left');
-      this.#setConnectionState('DISCONNECTED');
+      this._setConnectionState('DISCONNECTED');
       throw error;
     }
     this.machine.set('joined');
-    this.#setConnectionState('CONNECTED');
+    this._setConnectionState('CONNECTED');
     this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
-    this.#dataLink.open();
-    this.#adaptation.start();
+    this._dataLink.open();
+    this._adaptation.start();
     await this.publisher.publishPending();
   }
 
@@ -465,8 +465,8 @@ export class Room {
    * publishes the local tracks that were waiting.
    */
   async switchRole(role: 'anchor' | 'audience', option: { privateMapKey?: string; latencyLevel?: number } = {}): Promise<void> {
-    if (this.machine.state === 'joining') await this.#joining?.catch(() => undefined);
-    const signal = this.#signal;
+    if (this.machine.state === 'joining') await this._joining?.catch(() => undefined);
+    const signal = this._signal;
     if (this.machine.state !== 'joined' || !signal) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'switchRole can only be called while joining or joined', 'switchRole');
     if (role === this.role) return;
     const code = role === 'anchor' ? ROLE_CODE.anchor : ROLE_CODE.audience;

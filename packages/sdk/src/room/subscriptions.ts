@@ -48,25 +48,25 @@ const newDownlink: DownlinkFactory = (iceServers, policy, onTrack, encoded) => n
  * "transport" below know that.
  */
 export class Subscriptions {
-  readonly #host: SubscriptionHost;
-  readonly #links = new Map<RemoteUser, Carried>();
-  readonly #createDownlink: DownlinkFactory;
-  #downlink: Downlink | undefined;
+  private readonly _host: SubscriptionHost;
+  private readonly _links = new Map<RemoteUser, Carried>();
+  private readonly _createDownlink: DownlinkFactory;
+  private _downlink: Downlink | undefined;
   /** A downlink-reset in progress: offers are dropped until it is answered, subscriptions wait for it. */
-  #resetting: Promise<unknown> | undefined;
+  private _resetting: Promise<unknown> | undefined;
   /** Which user each m-line carries now (for SEI, read at each frame). */
-  readonly #midUser = new Map<string, string>();
+  private readonly _midUser = new Map<string, string>();
   /** CPU pressure (serious or worse) receives small streams where published (adaptation/pressure.ts). */
-  #pressureSmall = false;
+  private _pressureSmall = false;
 
   constructor(host: SubscriptionHost, createDownlink: DownlinkFactory = newDownlink) {
-    this.#host = host;
-    this.#createDownlink = createDownlink;
+    this._host = host;
+    this._createDownlink = createDownlink;
   }
 
   /** What should be subscribed of `user` now. */
   wants(user: RemoteUser): Wants {
-    const config = this.#host.ctx.config();
+    const config = this._host.ctx.config();
     return computeWants({
       state: user.state,
       autoReceiveAudio: config?.autoReceiveAudio ?? true,
@@ -76,15 +76,15 @@ export class Subscriptions {
       subRequested: user.videoRequests.sub !== undefined,
       mainHidden: user.hidden.main,
       subHidden: user.hidden.sub,
-      preferSmall: (user.preference?.small ?? false) || this.#pressureSmall,
+      preferSmall: (user.preference?.small ?? false) || this._pressureSmall,
     });
   }
 
   /** Under CPU pressure, prefers every remote user's small stream (where published); resyncs the received users. */
   setPressureSmall(on: boolean): void {
-    if (on === this.#pressureSmall) return;
-    this.#pressureSmall = on;
-    for (const user of this.#links.keys()) this.syncLater(user, on ? 'pressure: small stream' : 'pressure over: big stream');
+    if (on === this._pressureSmall) return;
+    this._pressureSmall = on;
+    for (const user of this._links.keys()) this.syncLater(user, on ? 'pressure: small stream' : 'pressure over: big stream');
   }
 
   /**
@@ -95,27 +95,27 @@ export class Subscriptions {
    */
   sync(user: RemoteUser): Promise<void> {
     return user.queue.run(async () => {
-      const signal = this.#host.ctx.signal();
-      if (!signal || !this.#host.current(user)) return;
+      const signal = this._host.ctx.signal();
+      if (!signal || !this._host.current(user)) return;
       const wants = this.wants(user);
       if (!wantsAnything(wants)) {
-        if (this.#links.has(user)) await this.#unsubscribe(user);
+        if (this._links.has(user)) await this._unsubscribe(user);
         return;
       }
-      if (!this.#links.has(user)) {
-        await this.#subscribe(user, wants);
+      if (!this._links.has(user)) {
+        await this._subscribe(user, wants);
       } else if (!sameWants(user.sent, wants)) {
         const switching = user.sent !== undefined && (user.sent.smallVideo !== wants.smallVideo || user.sent.bigVideo !== wants.bigVideo);
         try {
-          await this.#change(user, wants);
+          await this._change(user, wants);
         } catch (error) {
-          if (switching) this.#retrySwitch(user);
+          if (switching) this._retrySwitch(user);
           throw error;
         }
         if (switching && user.preference) user.preference.retriesLeft = SMALL_SWITCH_RETRIES;
       }
       user.sent = wants;
-      this.#mediaChanged(user);
+      this._mediaChanged(user);
     });
   }
 
@@ -125,7 +125,7 @@ export class Subscriptions {
   }
 
   /** A big/small switch failed: try again later, at most SMALL_SWITCH_RETRIES times, then drop the preference. */
-  #retrySwitch(user: RemoteUser): void {
+  private _retrySwitch(user: RemoteUser): void {
     const preference = user.preference;
     if (!preference) return;
     preference.retriesLeft--;
@@ -135,19 +135,19 @@ export class Subscriptions {
       return;
     }
     setTimeout(() => {
-      if (this.#host.current(user) && user.preference === preference) this.syncLater(user, 'big/small switch retry');
+      if (this._host.current(user) && user.preference === preference) this.syncLater(user, 'big/small switch retry');
     }, SMALL_SWITCH_RETRY_DELAY_MS);
   }
 
-  #mediaChanged(user: RemoteUser): void {
-    this.#host.mediaChanged(user, this.tracks(user), user.sent);
+  private _mediaChanged(user: RemoteUser): void {
+    this._host.mediaChanged(user, this.tracks(user), user.sent);
   }
 
   // ---- transport ----
 
   /** The tracks received of `user` (subscribed or not). */
   tracks(user: RemoteUser): Tracks {
-    const carried = this.#links.get(user);
+    const carried = this._links.get(user);
     if (!carried) return {};
     const { audio, video, aux } = carried.receivers;
     return { audio: audio.track, video: video.track, aux: aux.track };
@@ -155,27 +155,27 @@ export class Subscriptions {
 
   /** The peer connection media arrives on, with the mids of each remote user (for statistics). */
   peerConnections(): { userId: string; pc: RTCPeerConnection; mids: DownlinkMids }[] {
-    const pc = this.#downlink?.peerConnection;
-    return pc ? [...this.#links].map(([user, carried]) => ({ userId: user.userId, pc, mids: carried.mids })) : [];
+    const pc = this._downlink?.peerConnection;
+    return pc ? [...this._links].map(([user, carried]) => ({ userId: user.userId, pc, mids: carried.mids })) : [];
   }
 
   /** The downlink peer connection, if any. */
   get peerConnection(): RTCPeerConnection | undefined {
-    return this.#downlink?.peerConnection;
+    return this._downlink?.peerConnection;
   }
 
   /** True when what carries `user`'s media is gone or failed (it is rebuilt after a reconnection). */
   linkDead(user: RemoteUser): boolean {
-    const state = this.#links.has(user) ? this.#downlink?.peerConnection.connectionState : undefined;
+    const state = this._links.has(user) ? this._downlink?.peerConnection.connectionState : undefined;
     return state === undefined || state === 'failed' || state === 'closed';
   }
 
   /** A server offer for the downlink: applied in order, answered at once. */
   onOffer(offer: DownlinkOffer): void {
-    if (this.#resetting) return; // meant for the downlink being discarded
-    const downlink = this.#ensureDownlink();
+    if (this._resetting) return; // meant for the downlink being discarded
+    const downlink = this._ensureDownlink();
     downlink.answer(offer.sdp)
-      .then((sdp) => this.#host.ctx.signal()?.request('downlink-answer', { seq: offer.seq, sdp }, SUBSCRIBE_TIMEOUT_MS))
+      .then((sdp) => this._host.ctx.signal()?.request('downlink-answer', { seq: offer.seq, sdp }, SUBSCRIBE_TIMEOUT_MS))
       .catch((error: unknown) => log.warn(`downlink offer ${offer.seq} failed:`, error));
   }
 
@@ -184,53 +184,53 @@ export class Subscriptions {
    * locally and on the server, players stop; the caller subscribes again.
    */
   resetDownlink(): void {
-    for (const user of [...this.#links.keys()]) this.close(user);
-    this.#downlink?.close();
-    this.#downlink = undefined;
-    this.#midUser.clear();
-    const signal = this.#host.ctx.signal();
+    for (const user of [...this._links.keys()]) this.close(user);
+    this._downlink?.close();
+    this._downlink = undefined;
+    this._midUser.clear();
+    const signal = this._host.ctx.signal();
     if (!signal) return;
     const reset = signal.request('downlink-reset', {}, SUBSCRIBE_TIMEOUT_MS).catch((error: unknown) => log.warn('downlink reset failed:', error));
-    this.#resetting = reset;
+    this._resetting = reset;
     void reset.finally(() => {
-      if (this.#resetting === reset) this.#resetting = undefined;
+      if (this._resetting === reset) this._resetting = undefined;
     });
   }
 
-  #ensureDownlink(): Downlink {
-    if (this.#downlink) return this.#downlink;
-    const ctx = this.#host.ctx;
+  private _ensureDownlink(): Downlink {
+    if (this._downlink) return this._downlink;
+    const ctx = this._host.ctx;
     const encoded = ctx.encoded?.();
-    const downlink = this.#createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
-      for (const user of this.#links.keys()) this.#mediaChanged(user);
-    }, encoded && ((mid, slot, receiver) => encoded.receiver(() => this.#midUser.get(mid) ?? '', slot, receiver)));
-    this.#downlink = downlink;
+    const downlink = this._createDownlink(ctx.iceServers(), ctx.iceTransportPolicy(), () => {
+      for (const user of this._links.keys()) this._mediaChanged(user);
+    }, encoded && ((mid, slot, receiver) => encoded.receiver(() => this._midUser.get(mid) ?? '', slot, receiver)));
+    this._downlink = downlink;
     ctx.watchLink(downlink.peerConnection, 'downlink');
     return downlink;
   }
 
-  async #subscribe(user: RemoteUser, wants: Wants): Promise<void> {
-    await this.#resetting;
-    const ctx = this.#host.ctx;
+  private async _subscribe(user: RemoteUser, wants: Wants): Promise<void> {
+    await this._resetting;
+    const ctx = this._host.ctx;
     const signal = ctx.signal();
     if (!signal) return;
-    const downlink = this.#ensureDownlink();
+    const downlink = this._ensureDownlink();
     const mids = await signal.request('subscribe', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
     const receivers = await downlink.receivers(mids, SUBSCRIBE_TIMEOUT_MS);
-    if (this.#downlink !== downlink) throw new Error('the downlink was reset meanwhile');
+    if (this._downlink !== downlink) throw new Error('the downlink was reset meanwhile');
     // jitterBufferDelay / playoutDelay of enterRoom, on each receiver of the user.
     const targets = jitterTargets(ctx.config());
     for (const [slot, receiver] of Object.entries(receivers)) applyJitterTarget(receiver, slot as 'audio' | 'video' | 'aux', targets);
-    for (const slot of ['audio', 'video', 'aux'] as const) this.#midUser.set(mids[slot], user.userId);
-    this.#links.set(user, { mids, receivers });
+    for (const slot of ['audio', 'video', 'aux'] as const) this._midUser.set(mids[slot], user.userId);
+    this._links.set(user, { mids, receivers });
   }
 
-  async #change(user: RemoteUser, wants: Wants): Promise<void> {
-    await this.#host.ctx.signal()?.request('subscribe-change', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
+  private async _change(user: RemoteUser, wants: Wants): Promise<void> {
+    await this._host.ctx.signal()?.request('subscribe-change', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
   }
 
-  async #unsubscribe(user: RemoteUser): Promise<void> {
-    const signal = this.#host.ctx.signal();
+  private async _unsubscribe(user: RemoteUser): Promise<void> {
+    const signal = this._host.ctx.signal();
     try {
       await signal?.request('unsubscribe', { srcUserId: user.userId });
     } catch (error) {
@@ -247,18 +247,18 @@ export class Subscriptions {
    * stop. What the app asked for is kept for a resubscription.
    */
   close(user: RemoteUser): void {
-    const carried = this.#links.get(user);
-    if (carried) for (const slot of ['audio', 'video', 'aux'] as const) this.#midUser.delete(carried.mids[slot]);
-    this.#links.delete(user);
+    const carried = this._links.get(user);
+    if (carried) for (const slot of ['audio', 'video', 'aux'] as const) this._midUser.delete(carried.mids[slot]);
+    this._links.delete(user);
     user.sent = undefined;
-    this.#mediaChanged(user);
+    this._mediaChanged(user);
   }
 
   /** Closes every link (the room is left or reset). */
   closeAll(): void {
-    for (const user of [...this.#links.keys()]) this.close(user);
-    this.#downlink?.close();
-    this.#downlink = undefined;
-    this.#midUser.clear();
+    for (const user of [...this._links.keys()]) this.close(user);
+    this._downlink?.close();
+    this._downlink = undefined;
+    this._midUser.clear();
   }
 }

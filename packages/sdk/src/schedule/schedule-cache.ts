@@ -26,12 +26,12 @@ function defaultStorage(): KeyValueStorage | undefined {
 
 /** Caches scheduling results per server, app and user; the server can forbid caching (config.scheduleCache false). */
 export class ScheduleCache {
-  readonly #storage: KeyValueStorage | undefined;
-  readonly #now: () => number;
+  private readonly _storage: KeyValueStorage | undefined;
+  private readonly _now: () => number;
 
   constructor(storage: KeyValueStorage | undefined = defaultStorage(), now: () => number = () => Date.now()) {
-    this.#storage = storage;
-    this.#now = now;
+    this._storage = storage;
+    this._now = now;
   }
 
   static key(base: string, sdkAppId: number, userId: string): string {
@@ -40,11 +40,11 @@ export class ScheduleCache {
 
   get(key: string): Schedule | undefined {
     try {
-      const raw = this.#storage?.getItem(key);
+      const raw = this._storage?.getItem(key);
       if (!raw) return undefined;
       const item = JSON.parse(raw) as CacheItem;
-      if (typeof item.expiresIn !== 'number' || item.expiresIn <= this.#now()) {
-        this.#storage?.removeItem(key);
+      if (typeof item.expiresIn !== 'number' || item.expiresIn <= this._now()) {
+        this._storage?.removeItem(key);
         return undefined;
       }
       return item.value;
@@ -56,11 +56,11 @@ export class ScheduleCache {
   set(key: string, value: Schedule): void {
     try {
       if (value.config.scheduleCache === false) {
-        this.#storage?.removeItem(key);
+        this._storage?.removeItem(key);
         return;
       }
-      const item: CacheItem = { expiresIn: this.#now() + SCHEDULE_CACHE_MS, value };
-      this.#storage?.setItem(key, JSON.stringify(item));
+      const item: CacheItem = { expiresIn: this._now() + SCHEDULE_CACHE_MS, value };
+      this._storage?.setItem(key, JSON.stringify(item));
     } catch {
       // a full or blocked storage only costs a fresh schedule next time
     }
@@ -68,7 +68,7 @@ export class ScheduleCache {
 
   delete(key: string): void {
     try {
-      this.#storage?.removeItem(key);
+      this._storage?.removeItem(key);
     } catch {
       // ignore
     }

@@ -20,27 +20,27 @@ function httpOrigin(signalUrl: string | undefined): string | undefined {
  * Conclave node serves scheduling beside signalling); before any schedule there is only the main host.
  */
 export class Scheduler {
-  readonly #cache: ScheduleCache;
-  #last: Schedule | undefined;
+  private readonly _cache: ScheduleCache;
+  private _last: Schedule | undefined;
 
   constructor(cache: ScheduleCache = new ScheduleCache()) {
-    this.#cache = cache;
+    this._cache = cache;
   }
 
   /** The hosts asked, main first. */
   hosts(main: string, cached?: Schedule): string[] {
-    const backup = httpOrigin((this.#last ?? cached)?.domains.backup);
+    const backup = httpOrigin((this._last ?? cached)?.domains.backup);
     return backup && backup !== new URL(main).origin ? [main, backup] : [main];
   }
 
   /** A schedule for `params` from `main` (and the backup host); `useCache` allows a cached one. */
   async get(main: string, params: ScheduleParams, useCache: boolean): Promise<Schedule> {
     const key = ScheduleCache.key(main, params.sdkAppId, params.userId);
-    const cached = this.#cache.get(key);
+    const cached = this._cache.get(key);
     if (useCache && cached) return cached;
     const schedule = await scheduleParallel(this.hosts(main, cached), params);
-    this.#cache.set(key, schedule);
-    this.#last = schedule;
+    this._cache.set(key, schedule);
+    this._last = schedule;
     return schedule;
   }
 }

@@ -36,23 +36,23 @@ const MAX_QUEUED = 60;
  * a connection created with encodedInsertableStreams must be piped, so audio is piped through unchanged.
  */
 export class SeiChannel {
-  readonly #events: Emitter<TRTCEventTypes>;
-  readonly #queues: Record<'main' | 'sub', Uint8Array[]> = { main: [], sub: [] };
-  readonly #window = new RateWindow(LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND, LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND);
-  #warned = false;
+  private readonly _events: Emitter<TRTCEventTypes>;
+  private readonly _queues: Record<'main' | 'sub', Uint8Array[]> = { main: [], sub: [] };
+  private readonly _window = new RateWindow(LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND, LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND);
+  private _warned = false;
 
   constructor(events: Emitter<TRTCEventTypes>) {
-    this.#events = events;
+    this._events = events;
   }
 
   /** Takes a message for the rate limits (30 messages, 8000 bytes per second); false when over. */
   admit(bytes: number): boolean {
-    return this.#window.take(bytes);
+    return this._window.take(bytes);
   }
 
   /** Queues a message for the next frames of a stream. */
   enqueue(streamType: 'main' | 'sub', payload: Uint8Array, payloadType: number): void {
-    const queue = this.#queues[streamType];
+    const queue = this._queues[streamType];
     queue.push(buildSeiNal(payload, payloadType));
     if (queue.length > MAX_QUEUED) queue.splice(0, queue.length - MAX_QUEUED);
   }
@@ -60,15 +60,15 @@ export class SeiChannel {
   /** Pipes a sender: main and auxiliary video get the SEI insertion, the rest passes through. */
   attachSender(slot: string, sender: RTCRtpSender): void {
     const streamType = slot === 'video' ? 'main' : slot === 'aux' ? 'sub' : undefined;
-    this.#pipe(sender as unknown as WithEncodedStreams, (frame) => {
+    this._pipe(sender as unknown as WithEncodedStreams, (frame) => {
       if (!streamType) return;
-      const queue = this.#queues[streamType];
+      const queue = this._queues[streamType];
       if (queue.length === 0) return;
       try {
         frame.data = insertSei(new Uint8Array(frame.data), queue.slice(0, MAX_SEI_PER_FRAME)).buffer as ArrayBuffer;
         queue.splice(0, MAX_SEI_PER_FRAME);
       } catch (error) {
-        this.#warnOnce(error);
+        this._warnOnce(error);
       }
     });
   }
@@ -76,28 +76,28 @@ export class SeiChannel {
   /** Pipes a receiver of `userId` (read at each frame): SEI of main and auxiliary video becomes sei-message events. */
   attachReceiver(userId: string | (() => string), slot: string, receiver: RTCRtpReceiver): void {
     const streamType = slot === 'video' ? 'main' : slot === 'aux' ? 'sub' : undefined;
-    this.#pipe(receiver as unknown as WithEncodedStreams, (frame) => {
+    this._pipe(receiver as unknown as WithEncodedStreams, (frame) => {
       if (!streamType) return;
       let messages;
       try {
         messages = extractSei(new Uint8Array(frame.data));
       } catch (error) {
-        this.#warnOnce(error);
+        this._warnOnce(error);
         return;
       }
       for (const message of messages) {
-        this.#events.emit('sei-message', { data: message.payload.slice().buffer, userId: typeof userId === 'function' ? userId() : userId, streamType, seiPayloadType: message.payloadType });
+        this._events.emit('sei-message', { data: message.payload.slice().buffer, userId: typeof userId === 'function' ? userId() : userId, streamType, seiPayloadType: message.payloadType });
       }
     });
   }
 
-  #warnOnce(error: unknown): void {
-    if (this.#warned) return;
-    this.#warned = true;
+  private _warnOnce(error: unknown): void {
+    if (this._warned) return;
+    this._warned = true;
     log.warn(error instanceof NotH26xFrame ? 'SEI skipped: not h26x frame (the video codec is not H264)' : 'SEI processing failed:', error);
   }
 
-  #pipe(target: WithEncodedStreams, onFrame: (frame: EncodedFrame) => void): void {
+  private _pipe(target: WithEncodedStreams, onFrame: (frame: EncodedFrame) => void): void {
     if (typeof target.createEncodedStreams !== 'function') return;
     let streams: EncodedStreams;
     try {

@@ -14,16 +14,16 @@ const FN = 'sendSEIMessage';
  * and receivers through a SeiChannel, and checks and queues what sendSEIMessage sends.
  */
 export class SeiSender {
-  readonly #enabled: boolean;
-  readonly #channel: SeiChannel | undefined;
-  readonly #room: Room;
+  private readonly _enabled: boolean;
+  private readonly _channel: SeiChannel | undefined;
+  private readonly _room: Room;
 
   constructor(enabled: boolean, room: Room, events: Emitter<TRTCEventTypes>) {
-    this.#enabled = enabled;
-    this.#room = room;
+    this._enabled = enabled;
+    this._room = room;
     if (!enabled || !encodedStreamsSupported()) return;
     const channel = new SeiChannel(events);
-    this.#channel = channel;
+    this._channel = channel;
     room.encodedHooks = {
       sender: (slot, sender) => channel.attachSender(slot, sender),
       receiver: (userId, slot, receiver) => channel.attachReceiver(userId, slot, receiver),
@@ -37,16 +37,16 @@ export class SeiSender {
    */
   send(buffer: ArrayBuffer, options: SEIMessageOptions | undefined, published: (streamType: 'main' | 'sub') => MediaStreamTrack | undefined): void {
     const { seiPayloadType, toSubStream } = validateSEI(buffer, options);
-    if (!this.#enabled) throw invalidOperation(EXTRA_CODE.NOT_ENABLE_SEI, 'SEI is not enabled: create the client with TRTC.create({ enableSEI: true })', FN);
-    if (!this.#channel) throw envNotSupported(EXTRA_CODE.SEI, 'this browser cannot insert SEI (no encoded transforms)', FN);
-    if (!this.#room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendSEIMessage()', FN);
+    if (!this._enabled) throw invalidOperation(EXTRA_CODE.NOT_ENABLE_SEI, 'SEI is not enabled: create the client with TRTC.create({ enableSEI: true })', FN);
+    if (!this._channel) throw envNotSupported(EXTRA_CODE.SEI, 'this browser cannot insert SEI (no encoded transforms)', FN);
+    if (!this._room.machine.is('joined')) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before sendSEIMessage()', FN);
     const streamType = toSubStream ? 'sub' : 'main';
     const slot = toSubStream ? 'aux' : 'video';
-    const sender = this.#room.publisher.peerConnection?.getTransceivers()[UPLINK_SLOTS.indexOf(slot)]?.sender;
+    const sender = this._room.publisher.peerConnection?.getTransceivers()[UPLINK_SLOTS.indexOf(slot)]?.sender;
     if (!published(streamType) || !sender?.track) throw invalidOperation(EXTRA_CODE.NEED_CALL_PUBLISHED, 'SEI messages need H264, a published stream and a video track', FN);
     const codec = sender.getParameters().codecs?.[0]?.mimeType;
     if (codec && codec.toLowerCase() !== 'video/h264') throw envNotSupported(EXTRA_CODE.SEI, `SEI messages need H264, a published stream and a video track (the stream is ${codec})`, FN);
-    if (!this.#channel.admit(buffer.byteLength)) throw invalidOperation(undefined, MESSAGE.CALL_FREQUENCY, FN);
-    this.#channel.enqueue(streamType, new Uint8Array(buffer.slice(0)), seiPayloadType);
+    if (!this._channel.admit(buffer.byteLength)) throw invalidOperation(undefined, MESSAGE.CALL_FREQUENCY, FN);
+    this._channel.enqueue(streamType, new Uint8Array(buffer.slice(0)), seiPayloadType);
   }
 }

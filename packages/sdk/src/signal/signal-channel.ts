@@ -39,19 +39,19 @@ interface Pending {
  * and a heartbeat every 2 s so the server can tell a live client from a vanished one.
  */
 export class SignalChannel extends Emitter<ChannelEvents> {
-  readonly #url: string;
-  #socket: WebSocket | undefined;
-  #nextId = 1;
-  readonly #pending = new Map<number, Pending>();
-  #heartbeat: ReturnType<typeof setInterval> | undefined;
-  #closedByUs = false;
-  #lastMessageAt = 0;
-  #lost = false;
-  #rttMs: number | undefined;
+  private readonly _url: string;
+  private _socket: WebSocket | undefined;
+  private _nextId = 1;
+  private readonly _pending = new Map<number, Pending>();
+  private _heartbeat: ReturnType<typeof setInterval> | undefined;
+  private _closedByUs = false;
+  private _lastMessageAt = 0;
+  private _lost = false;
+  private _rttMs: number | undefined;
 
   constructor(url: string) {
     super();
-    this.#url = url;
+    this._url = url;
   }
 
   /** Opens the socket; rejects on error or after the connect time-out. */
@@ -59,87 +59,87 @@ export class SignalChannel extends Emitter<ChannelEvents> {
     return new Promise((resolve, reject) => {
       let socket: WebSocket;
       try {
-        socket = new WebSocket(this.#url);
+        socket = new WebSocket(this._url);
       } catch (error) {
-        reject(new SignalChannelError(`cannot open ${this.#url}: ${(error as Error).message}`, 'connect'));
+        reject(new SignalChannelError(`cannot open ${this._url}: ${(error as Error).message}`, 'connect'));
         return;
       }
-      this.#socket = socket;
+      this._socket = socket;
       const timer = setTimeout(() => {
         socket.close();
         reject(new SignalChannelError(`websocket connect time-out (${timeoutMs} ms)`, 'timeout'));
       }, timeoutMs);
       socket.onopen = () => {
         clearTimeout(timer);
-        this.#startHeartbeat();
+        this._startHeartbeat();
         resolve();
       };
       socket.onerror = () => {
         clearTimeout(timer);
-        reject(new SignalChannelError(`cannot connect to ${this.#url}`, 'connect'));
+        reject(new SignalChannelError(`cannot connect to ${this._url}`, 'connect'));
       };
       socket.onmessage = (event) => {
-        this.#lastMessageAt = Date.now();
-        this.#onMessage(event.data);
+        this._lastMessageAt = Date.now();
+        this._onMessage(event.data);
       };
       socket.onclose = (event) => {
         clearTimeout(timer);
-        this.#declareLost(event.reason || `code ${event.code}`);
+        this._declareLost(event.reason || `code ${event.code}`);
       };
     });
   }
 
   /** Sends a command and resolves with the reply data; rejects with SignalReplyError or SignalChannelError. */
   request<C extends Command>(cmd: C, data: CommandMap[C]['data'], timeoutMs: number = LIMITS.RESPONSE_TIMEOUT_MS): Promise<CommandMap[C]['reply']> {
-    const socket = this.#socket;
+    const socket = this._socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       return Promise.reject(new SignalChannelError('signal channel is not open', 'closed'));
     }
-    const id = this.#nextId++;
+    const id = this._nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#pending.delete(id);
+        this._pending.delete(id);
         reject(new SignalChannelError(`${cmd} timed out after ${timeoutMs} ms`, 'timeout'));
       }, timeoutMs);
-      this.#pending.set(id, { resolve: resolve as (d: unknown) => void, reject, timer, cmd });
+      this._pending.set(id, { resolve: resolve as (d: unknown) => void, reject, timer, cmd });
       socket.send(JSON.stringify({ id, cmd, data }));
     });
   }
 
   /** Round trip of the last answered heartbeat in ms (undefined before the first): signalling's RTT for relay switching. */
   get rttMs(): number | undefined {
-    return this.#rttMs;
+    return this._rttMs;
   }
 
   get isOpen(): boolean {
-    return this.#socket?.readyState === WebSocket.OPEN;
+    return this._socket?.readyState === WebSocket.OPEN;
   }
 
   /** Closes the channel; pending requests fail. */
   close(): void {
-    this.#closedByUs = true;
-    this.#stopHeartbeat();
-    this.#socket?.close(1000, 'bye');
-    this.#failPending(new SignalChannelError('signal channel closed', 'closed'));
+    this._closedByUs = true;
+    this._stopHeartbeat();
+    this._socket?.close(1000, 'bye');
+    this._failPending(new SignalChannelError('signal channel closed', 'closed'));
   }
 
-  #onMessage(raw: unknown): void {
+  private _onMessage(raw: unknown): void {
     let msg: ServerMessage;
     try {
       if (typeof raw !== 'string') throw new Error('not text');
       msg = JSON.parse(raw) as ServerMessage;
       if (typeof msg !== 'object' || msg === null) throw new Error('not an object');
     } catch (error) {
-      this.#unparsable(raw, error);
+      this._unparsable(raw, error);
       return;
     }
     if (isPush(msg)) {
       (this.emit as (e: PushName, d: unknown) => void)(msg.push, msg.data);
       return;
     }
-    const pending = this.#pending.get(msg.id);
+    const pending = this._pending.get(msg.id);
     if (!pending) return;
-    this.#pending.delete(msg.id);
+    this._pending.delete(msg.id);
     clearTimeout(pending.timer);
     if (msg.code === 0) pending.resolve(msg.data ?? {});
     else pending.reject(new SignalReplyError(pending.cmd, msg.code, msg.message));
@@ -149,50 +149,50 @@ export class SignalChannel extends Emitter<ChannelEvents> {
    * A message that is not JSON: logged and dropped; when it still names the id of a request in
    * flight, that request fails now rather than at its time-out.
    */
-  #unparsable(raw: unknown, error: unknown): void {
+  private _unparsable(raw: unknown, error: unknown): void {
     const text = typeof raw === 'string' ? raw : `(${typeof raw})`;
     log.warn(`unparsable signalling message dropped (${(error as Error)?.message ?? String(error)}):`, text.slice(0, 200));
     const id = /"id"\s*:\s*(\d+)/.exec(text)?.[1];
-    const pending = id === undefined ? undefined : this.#pending.get(Number(id));
+    const pending = id === undefined ? undefined : this._pending.get(Number(id));
     if (!pending || id === undefined) return;
-    this.#pending.delete(Number(id));
+    this._pending.delete(Number(id));
     clearTimeout(pending.timer);
     pending.reject(new SignalChannelError(`unparsable reply to '${pending.cmd}'`, 'protocol'));
   }
 
-  #failPending(error: Error): void {
-    for (const pending of this.#pending.values()) {
+  private _failPending(error: Error): void {
+    for (const pending of this._pending.values()) {
       clearTimeout(pending.timer);
       pending.reject(error);
     }
-    this.#pending.clear();
+    this._pending.clear();
   }
 
   /**
    * Pings every 2 s; when nothing at all has come from the server for the ping time-out (18 s),
    * the channel is declared lost even though the socket may look open (a silent network drop).
    */
-  #startHeartbeat(): void {
-    this.#lastMessageAt = Date.now();
-    this.#heartbeat = setInterval(() => {
-      if (Date.now() - this.#lastMessageAt > LIMITS.PING_TIMEOUT_MS) {
-        this.#declareLost('ping time-out');
+  private _startHeartbeat(): void {
+    this._lastMessageAt = Date.now();
+    this._heartbeat = setInterval(() => {
+      if (Date.now() - this._lastMessageAt > LIMITS.PING_TIMEOUT_MS) {
+        this._declareLost('ping time-out');
         return;
       }
       const sentAt = performance.now();
       this.request('heartbeat', {}).then(() => {
-        this.#rttMs = performance.now() - sentAt;
+        this._rttMs = performance.now() - sentAt;
       }, () => undefined);
     }, LIMITS.PING_INTERVAL_MS);
   }
 
   /** The channel is gone: fail what waits, close the socket, tell the room once. */
-  #declareLost(reason: string): void {
-    this.#stopHeartbeat();
-    this.#failPending(new SignalChannelError('signal channel closed', 'closed'));
-    if (this.#closedByUs || this.#lost) return;
-    this.#lost = true;
-    const socket = this.#socket;
+  private _declareLost(reason: string): void {
+    this._stopHeartbeat();
+    this._failPending(new SignalChannelError('signal channel closed', 'closed'));
+    if (this._closedByUs || this._lost) return;
+    this._lost = true;
+    const socket = this._socket;
     if (socket && socket.readyState !== WebSocket.CLOSED) {
       socket.onclose = null;
       socket.close(4000, reason);
@@ -200,8 +200,8 @@ export class SignalChannel extends Emitter<ChannelEvents> {
     this.emit('lost', reason);
   }
 
-  #stopHeartbeat(): void {
-    clearInterval(this.#heartbeat);
-    this.#heartbeat = undefined;
+  private _stopHeartbeat(): void {
+    clearInterval(this._heartbeat);
+    this._heartbeat = undefined;
   }
 }

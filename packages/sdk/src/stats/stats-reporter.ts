@@ -70,97 +70,97 @@ const isDown = (pc: RTCPeerConnection) => pc.connectionState === 'failed' || pc.
  * at its own interval, all from getStats() of the room's peer connections.
  */
 export class StatsReporter {
-  readonly #events: Emitter<TRTCEventTypes>;
-  readonly #sources: StatsSources;
+  private readonly _events: Emitter<TRTCEventTypes>;
+  private readonly _sources: StatsSources;
   /** Previous snapshots by peer connection, one map per loop (their intervals differ). */
-  readonly #prevStats = new WeakMap<RTCPeerConnection, Stat[]>();
-  readonly #prevVolume = new WeakMap<RTCPeerConnection, Stat[]>();
-  #statsTimer: ReturnType<typeof setInterval> | undefined;
-  #volumeTimer: ReturnType<typeof setInterval> | undefined;
-  #volumeInterval = 0;
-  #volumeInBackground = false;
-  #busy = false;
-  readonly #meter = new LocalMeter();
+  private readonly _prevStats = new WeakMap<RTCPeerConnection, Stat[]>();
+  private readonly _prevVolume = new WeakMap<RTCPeerConnection, Stat[]>();
+  private _statsTimer: ReturnType<typeof setInterval> | undefined;
+  private _volumeTimer: ReturnType<typeof setInterval> | undefined;
+  private _volumeInterval = 0;
+  private _volumeInBackground = false;
+  private _busy = false;
+  private readonly _meter = new LocalMeter();
 
   constructor(events: Emitter<TRTCEventTypes>, sources: StatsSources) {
-    this.#events = events;
-    this.#sources = sources;
+    this._events = events;
+    this._sources = sources;
   }
 
   /** Starts the 2-second loop (after joining); it stops by itself once the room is left. */
   start(): void {
-    this.#statsTimer ??= setInterval(() => {
-      if (!this.#sources.joined()) {
-        this.#stopStats();
+    this._statsTimer ??= setInterval(() => {
+      if (!this._sources.joined()) {
+        this._stopStats();
         return;
       }
-      if (this.#busy) return;
-      this.#busy = true;
-      this.#tick().catch((error: unknown) => log.debug('statistics failed', error)).finally(() => {
-        this.#busy = false;
+      if (this._busy) return;
+      this._busy = true;
+      this._tick().catch((error: unknown) => log.debug('statistics failed', error)).finally(() => {
+        this._busy = false;
       });
     }, STATS_INTERVAL_MS);
-    this.#applyVolume();
+    this._applyVolume();
   }
 
-  #stopStats(): void {
-    clearInterval(this.#statsTimer);
-    this.#statsTimer = undefined;
+  private _stopStats(): void {
+    clearInterval(this._statsTimer);
+    this._statsTimer = undefined;
   }
 
   /** Sets the audio-volume interval (0 turns it off). */
   setVolumeInterval(interval: number, enableInBackground: boolean): void {
-    this.#volumeInterval = interval;
-    this.#volumeInBackground = enableInBackground;
-    clearInterval(this.#volumeTimer);
-    this.#volumeTimer = undefined;
-    if (interval <= 0) this.#meter.stop();
-    this.#applyVolume();
+    this._volumeInterval = interval;
+    this._volumeInBackground = enableInBackground;
+    clearInterval(this._volumeTimer);
+    this._volumeTimer = undefined;
+    if (interval <= 0) this._meter.stop();
+    this._applyVolume();
   }
 
-  #applyVolume(): void {
-    if (this.#volumeInterval <= 0 || this.#volumeTimer) return;
-    this.#volumeTimer = setInterval(() => {
-      if (!this.#volumeInBackground && typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
-      this.#volumeTick().catch((error: unknown) => log.debug('audio volume failed', error));
-    }, this.#volumeInterval);
+  private _applyVolume(): void {
+    if (this._volumeInterval <= 0 || this._volumeTimer) return;
+    this._volumeTimer = setInterval(() => {
+      if (!this._volumeInBackground && typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+      this._volumeTick().catch((error: unknown) => log.debug('audio volume failed', error));
+    }, this._volumeInterval);
   }
 
   /** Stops everything (destroy). */
   stop(): void {
-    this.#stopStats();
-    clearInterval(this.#volumeTimer);
-    this.#volumeTimer = undefined;
-    this.#meter.stop();
+    this._stopStats();
+    clearInterval(this._volumeTimer);
+    this._volumeTimer = undefined;
+    this._meter.stop();
   }
 
-  async #snapshot(pc: RTCPeerConnection, order: readonly string[], store: WeakMap<RTCPeerConnection, Stat[]>): Promise<Snapshot> {
+  private async _snapshot(pc: RTCPeerConnection, order: readonly string[], store: WeakMap<RTCPeerConnection, Stat[]>): Promise<Snapshot> {
     const { stats, slotOf } = await read(pc, order);
     const before = store.get(pc) ?? [];
     store.set(pc, stats);
     return { stats, before, slotOf };
   }
 
-  async #tick(): Promise<void> {
-    const uplinkPc = this.#sources.uplink();
+  private async _tick(): Promise<void> {
+    const uplinkPc = this._sources.uplink();
     const up = uplinkPc && uplinkPc.connectionState !== 'closed'
-      ? await this.#snapshot(uplinkPc, UPLINK_ORDER, this.#prevStats).then(({ stats, before, slotOf }) => sendFigures(stats, before, slotOf))
+      ? await this._snapshot(uplinkPc, UPLINK_ORDER, this._prevStats).then(({ stats, before, slotOf }) => sendFigures(stats, before, slotOf))
       : undefined;
     const remotes: { userId: string; figures: DirectionFigures; down: boolean }[] = [];
     const shared = new Map<RTCPeerConnection, Promise<Snapshot>>();
-    for (const { userId, pc, mids } of this.#sources.downlinks()) {
+    for (const { userId, pc, mids } of this._sources.downlinks()) {
       if (pc.connectionState === 'closed') continue;
       // A downlink carrying several users is read once per tick and split by mid.
       let snapshot = shared.get(pc);
       if (!snapshot) {
-        snapshot = this.#snapshot(pc, DOWNLINK_ORDER, this.#prevStats);
+        snapshot = this._snapshot(pc, DOWNLINK_ORDER, this._prevStats);
         shared.set(pc, snapshot);
       }
       const { stats, before, slotOf } = await snapshot;
       const figures = mids ? receiveFigures(viewOf(stats, mids), viewOf(before, mids), slotsOf(mids)) : receiveFigures(stats, before, slotOf);
       remotes.push({ userId, figures, down: isDown(pc) });
     }
-    const dataPc = this.#sources.dataLink();
+    const dataPc = this._sources.dataLink();
     const dataRtt = dataPc && dataPc.connectionState === 'connected' ? rttOf(await read(dataPc, []).then((r) => r.stats)) : 0;
 
     const measuredDown = remotes.filter((r) => r.figures.measured);
@@ -177,8 +177,8 @@ export class StatsReporter {
       localStatistics: toStatistic(up),
       remoteStatistics: remotes.map((r) => ({ userId: r.userId, ...toStatistic(r.figures) })),
     };
-    this.#addFreezes(statistics);
-    this.#events.emit('statistics', statistics);
+    this._addFreezes(statistics);
+    this._events.emit('statistics', statistics);
 
     const uplinkQuality = uplinkPc && isDown(uplinkPc) ? QUALITY.DISCONNECTED
       : qualityOf(upRtt, upLoss, (up?.measured ?? false) || dataRtt > 0);
@@ -192,12 +192,12 @@ export class StatsReporter {
       downlinkRTT: downRtt,
       downlinkLoss: downLoss,
     };
-    this.#events.emit('network-quality', quality);
+    this._events.emit('network-quality', quality);
   }
 
   /** Adds the freeze figures of each played remote video to its entry. */
-  #addFreezes(statistics: TRTCStatistics): void {
-    for (const freeze of this.#sources.freezes?.() ?? []) {
+  private _addFreezes(statistics: TRTCStatistics): void {
+    for (const freeze of this._sources.freezes?.() ?? []) {
       const remote = statistics.remoteStatistics.find((r) => r.userId === freeze.userId);
       const video = remote?.video.find((v) => v.videoType === (freeze.streamType === 'main' ? 'big' : 'sub'));
       if (!video) continue;
@@ -210,13 +210,13 @@ export class StatsReporter {
     }
   }
 
-  async #volumeTick(): Promise<void> {
+  private async _volumeTick(): Promise<void> {
     const result: { userId: string; volume: number; floatVolume: number }[] = [];
-    const uplinkPc = this.#sources.uplink();
+    const uplinkPc = this._sources.uplink();
     let local = 0;
     let measured = false;
     if (uplinkPc && uplinkPc.connectionState !== 'closed') {
-      const { stats, before } = await this.#snapshot(uplinkPc, UPLINK_ORDER, this.#prevVolume);
+      const { stats, before } = await this._snapshot(uplinkPc, UPLINK_ORDER, this._prevVolume);
       const prev = new Map(before.map((s) => [s.id, s]));
       for (const s of stats) {
         if (s.type === 'media-source' && s.kind === 'audio' && prev.has(s.id)) {
@@ -226,16 +226,16 @@ export class StatsReporter {
       }
     }
     // Not published (not joined, an audience, or a muted slot): measure the captured track itself.
-    const mic = this.#sources.localAudio?.();
-    if (!measured && mic?.track.enabled) local = this.#meter.level(mic.track);
+    const mic = this._sources.localAudio?.();
+    if (!measured && mic?.track.enabled) local = this._meter.level(mic.track);
     if (mic?.muted) local = 0;
     result.push({ userId: '', volume: volumeOf(local), floatVolume: Math.round(local * 1000) / 1000 });
     const sharedVolume = new Map<RTCPeerConnection, Promise<Snapshot>>();
-    for (const { userId, pc, mids } of this.#sources.downlinks()) {
+    for (const { userId, pc, mids } of this._sources.downlinks()) {
       if (pc.connectionState === 'closed') continue;
       let snapshot = sharedVolume.get(pc);
       if (!snapshot) {
-        snapshot = this.#snapshot(pc, DOWNLINK_ORDER, this.#prevVolume);
+        snapshot = this._snapshot(pc, DOWNLINK_ORDER, this._prevVolume);
         sharedVolume.set(pc, snapshot);
       }
       const read = await snapshot;
@@ -252,6 +252,6 @@ export class StatsReporter {
       }
       if (hasAudio) result.push({ userId, volume: volumeOf(level), floatVolume: Math.round(level * 1000) / 1000 });
     }
-    this.#events.emit('audio-volume', { result: sortLoudestFirst(result) });
+    this._events.emit('audio-volume', { result: sortLoudestFirst(result) });
   }
 }

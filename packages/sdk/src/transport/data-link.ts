@@ -11,51 +11,51 @@ const MAX_QUEUED = 256;
  * custom messages to and from the server. Created at join, also for an audience (it receives too).
  */
 export class DataLink {
-  readonly #pc: RTCPeerConnection;
-  readonly #channel: RTCDataChannel;
-  readonly #queue: Uint8Array[] = [];
+  private readonly _pc: RTCPeerConnection;
+  private readonly _channel: RTCDataChannel;
+  private readonly _queue: Uint8Array[] = [];
 
   constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy, onMessage: (data: Uint8Array) => void) {
-    this.#pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
-    this.#channel = this.#pc.createDataChannel(DATA_CHANNEL_LABEL, { ordered: true });
-    this.#channel.binaryType = 'arraybuffer';
-    this.#channel.addEventListener('message', (event: MessageEvent<unknown>) => {
+    this._pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require' });
+    this._channel = this._pc.createDataChannel(DATA_CHANNEL_LABEL, { ordered: true });
+    this._channel.binaryType = 'arraybuffer';
+    this._channel.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (event.data instanceof ArrayBuffer) onMessage(new Uint8Array(event.data));
     });
-    this.#channel.addEventListener('open', () => {
-      for (const data of this.#queue.splice(0)) this.#channel.send(data as Uint8Array<ArrayBuffer>);
+    this._channel.addEventListener('open', () => {
+      for (const data of this._queue.splice(0)) this._channel.send(data as Uint8Array<ArrayBuffer>);
     });
   }
 
   /** Negotiates with the server (the offer goes out without waiting for ICE gathering, as the uplink's). */
   async connect(negotiate: DataLinkNegotiator): Promise<void> {
-    await this.#pc.setLocalDescription(await this.#pc.createOffer());
-    const answer = await negotiate(this.#pc.localDescription?.sdp ?? '');
-    await this.#pc.setRemoteDescription({ type: 'answer', sdp: answer });
+    await this._pc.setLocalDescription(await this._pc.createOffer());
+    const answer = await negotiate(this._pc.localDescription?.sdp ?? '');
+    await this._pc.setRemoteDescription({ type: 'answer', sdp: answer });
   }
 
   /** True once the channel is open. */
   get open(): boolean {
-    return this.#channel.readyState === 'open';
+    return this._channel.readyState === 'open';
   }
 
   /** Sends (or queues while opening); false when the message had to be dropped. */
   send(data: Uint8Array): boolean {
-    if (this.#channel.readyState === 'open') {
-      this.#channel.send(data as Uint8Array<ArrayBuffer>);
+    if (this._channel.readyState === 'open') {
+      this._channel.send(data as Uint8Array<ArrayBuffer>);
       return true;
     }
-    if (this.#channel.readyState !== 'connecting' || this.#queue.length >= MAX_QUEUED) return false;
-    this.#queue.push(data);
+    if (this._channel.readyState !== 'connecting' || this._queue.length >= MAX_QUEUED) return false;
+    this._queue.push(data);
     return true;
   }
 
   get peerConnection(): RTCPeerConnection {
-    return this.#pc;
+    return this._pc;
   }
 
   close(): void {
-    this.#queue.length = 0;
-    this.#pc.close();
+    this._queue.length = 0;
+    this._pc.close();
   }
 }

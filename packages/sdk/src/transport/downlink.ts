@@ -14,9 +14,9 @@ const SLOTS: readonly DownlinkSlot[] = ['audio', 'video', 'aux'];
  * reused m-line keeps its track for the next user.
  */
 export class Downlink {
-  readonly #pc: RTCPeerConnection;
-  #queue: Promise<unknown> = Promise.resolve();
-  readonly #waiters = new Set<() => void>();
+  private readonly _pc: RTCPeerConnection;
+  private _queue: Promise<unknown> = Promise.resolve();
+  private readonly _waiters = new Set<() => void>();
 
   /**
    * @param encoded with it, the connection exposes encoded frames (encodedInsertableStreams) and each
@@ -25,13 +25,13 @@ export class Downlink {
    */
   constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy, onTrack: () => void,
     encoded?: (mid: string, slot: DownlinkSlot, receiver: RTCRtpReceiver) => void) {
-    this.#pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
+    this._pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
     const piped = new WeakSet<RTCRtpReceiver>();
-    this.#pc.addEventListener('track', (event) => {
+    this._pc.addEventListener('track', (event) => {
       const mid = event.transceiver.mid;
       if (encoded && mid !== null && !piped.has(event.receiver)) {
         piped.add(event.receiver);
-        encoded(mid, SLOTS[this.#pc.getTransceivers().indexOf(event.transceiver) % 3], event.receiver);
+        encoded(mid, SLOTS[this._pc.getTransceivers().indexOf(event.transceiver) % 3], event.receiver);
       }
       // The decoder fallback's tap (issue 15) must be in place before the first frame; not beside SEI's streams.
       if (!encoded && event.track.kind === 'video') installDecodeTap(event.receiver);
@@ -46,13 +46,13 @@ export class Downlink {
    */
   answer(offerSdp: string): Promise<string> {
     const run = async () => {
-      await this.#pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
-      await this.#pc.setLocalDescription(await this.#pc.createAnswer());
-      for (const wake of [...this.#waiters]) wake();
-      return this.#pc.localDescription?.sdp ?? '';
+      await this._pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+      await this._pc.setLocalDescription(await this._pc.createAnswer());
+      for (const wake of [...this._waiters]) wake();
+      return this._pc.localDescription?.sdp ?? '';
     };
-    const result = this.#queue.then(run, run);
-    this.#queue = result.catch(() => undefined);
+    const result = this._queue.then(run, run);
+    this._queue = result.catch(() => undefined);
     return result;
   }
 
@@ -60,7 +60,7 @@ export class Downlink {
   async receivers(mids: DownlinkMids, timeoutMs: number): Promise<Record<DownlinkSlot, RTCRtpReceiver>> {
     const find = () => {
       const found: Partial<Record<DownlinkSlot, RTCRtpReceiver>> = {};
-      for (const transceiver of this.#pc.getTransceivers()) {
+      for (const transceiver of this._pc.getTransceivers()) {
         for (const slot of SLOTS) if (transceiver.mid === mids[slot]) found[slot] = transceiver.receiver;
       }
       return SLOTS.every((slot) => found[slot]) ? found as Record<DownlinkSlot, RTCRtpReceiver> : undefined;
@@ -69,26 +69,26 @@ export class Downlink {
     if (now) return now;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#waiters.delete(check);
+        this._waiters.delete(check);
         reject(new Error(`downlink m-lines ${mids.audio}/${mids.video}/${mids.aux} did not arrive`));
       }, timeoutMs);
       const check = () => {
         const found = find();
         if (!found) return;
         clearTimeout(timer);
-        this.#waiters.delete(check);
+        this._waiters.delete(check);
         resolve(found);
       };
-      this.#waiters.add(check);
+      this._waiters.add(check);
     });
   }
 
   get peerConnection(): RTCPeerConnection {
-    return this.#pc;
+    return this._pc;
   }
 
   close(): void {
-    this.#waiters.clear();
-    this.#pc.close();
+    this._waiters.clear();
+    this._pc.close();
   }
 }

@@ -89,43 +89,43 @@ export function mungeAnswer(sdp: string, settings: UplinkMediaSettings): string 
  * switching or stopping a track is a replaceTrack, never a renegotiation.
  */
 export class Uplink {
-  readonly #pc: RTCPeerConnection;
-  readonly #senders: Record<UplinkSlot, RTCRtpSender>;
-  #connected: Promise<void> | undefined;
+  private readonly _pc: RTCPeerConnection;
+  private readonly _senders: Record<UplinkSlot, RTCRtpSender>;
+  private _connected: Promise<void> | undefined;
 
   /**
    * @param encoded with it, the connection exposes encoded frames (encodedInsertableStreams) and each
    * sender is handed to `encoded` as soon as it exists, which must pipe it (SEI insertion).
    */
   constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy = 'all', encoded?: (slot: UplinkSlot, sender: RTCRtpSender) => void) {
-    this.#pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
-    const transceivers = UPLINK_SLOTS.map((slot) => this.#pc.addTransceiver(slot === 'audio' ? 'audio' : 'video', { direction: 'sendonly' }));
+    this._pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
+    const transceivers = UPLINK_SLOTS.map((slot) => this._pc.addTransceiver(slot === 'audio' ? 'audio' : 'video', { direction: 'sendonly' }));
     for (const transceiver of transceivers.slice(1)) preferCodecs(transceiver, 'video', VIDEO_CODECS);
     const [audio, video, small, aux] = transceivers.map((t) => t.sender);
-    this.#senders = { audio, video, small, aux };
-    if (encoded) for (const slot of UPLINK_SLOTS) encoded(slot, this.#senders[slot]);
+    this._senders = { audio, video, small, aux };
+    if (encoded) for (const slot of UPLINK_SLOTS) encoded(slot, this._senders[slot]);
   }
 
   /** Negotiates once; later calls return the same promise (a failed negotiation may be tried again). */
   connect(negotiate: Negotiator, settings: UplinkMediaSettings = {}): Promise<void> {
-    this.#connected ??= (async () => {
+    this._connected ??= (async () => {
       // The offer goes out at once, without waiting for ICE gathering: the server (ICE-lite Janus, or
       // werift answering peer-reflexive candidates) learns this side's address from its checks.
-      if (this.#pc.signalingState === 'stable' && !this.#pc.localDescription) {
-        await this.#pc.setLocalDescription(await this.#pc.createOffer());
+      if (this._pc.signalingState === 'stable' && !this._pc.localDescription) {
+        await this._pc.setLocalDescription(await this._pc.createOffer());
       }
-      const answer = await negotiate(this.#pc.localDescription?.sdp ?? '');
-      await this.#pc.setRemoteDescription({ type: 'answer', sdp: mungeAnswer(answer, settings) });
+      const answer = await negotiate(this._pc.localDescription?.sdp ?? '');
+      await this._pc.setRemoteDescription({ type: 'answer', sdp: mungeAnswer(answer, settings) });
     })().catch((error: unknown) => {
-      this.#connected = undefined;
+      this._connected = undefined;
       throw error;
     });
-    return this.#connected;
+    return this._connected;
   }
 
   /** Puts a track on a slot (null stops sending) and applies its encoding settings. */
   async setTrack(slot: UplinkSlot, track: MediaStreamTrack | null, encoding: SlotEncoding = {}): Promise<void> {
-    const sender = this.#senders[slot];
+    const sender = this._senders[slot];
     if (sender.track !== track) await sender.replaceTrack(track);
     // Publishing goes on with the browser's defaults when the encoding is refused; logged.
     if (track) await this.setEncoding(slot, encoding).catch((error: unknown) => log.warn(`${slot} encoding parameters refused:`, error));
@@ -133,7 +133,7 @@ export class Uplink {
 
   /** Applies bitrate, frame rate, scale and degradation preference to a slot's sender. */
   async setEncoding(slot: UplinkSlot, encoding: SlotEncoding): Promise<void> {
-    const sender = this.#senders[slot];
+    const sender = this._senders[slot];
     const params = sender.getParameters();
     if (encoding.degradationPreference && slot !== 'audio') params.degradationPreference = encoding.degradationPreference;
     const first = params.encodings?.[0];
@@ -147,14 +147,14 @@ export class Uplink {
 
   /** The sender of a slot (for stats and encoded transforms). */
   sender(slot: UplinkSlot): RTCRtpSender {
-    return this.#senders[slot];
+    return this._senders[slot];
   }
 
   get peerConnection(): RTCPeerConnection {
-    return this.#pc;
+    return this._pc;
   }
 
   close(): void {
-    this.#pc.close();
+    this._pc.close();
   }
 }

@@ -19,15 +19,15 @@ const loadedWorklets = new WeakMap<AudioContext, Map<string, Promise<void>>>();
  */
 export class AIDenoiser {
   static readonly Name = 'AIDenoiser';
-  readonly #ctx: PluginContext;
-  #node: AudioWorkletNode | undefined;
+  private readonly _ctx: PluginContext;
+  private _node: AudioWorkletNode | undefined;
 
   constructor(context: PluginContext) {
-    this.#ctx = context;
+    this._ctx = context;
   }
 
-  #validate(options: unknown, functionName: string): asserts options is AIDenoiserOptions {
-    const fail = (extraCode: number, message: string) => this.#ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode, message, functionName });
+  private _validate(options: unknown, functionName: string): asserts options is AIDenoiserOptions {
+    const fail = (extraCode: number, message: string) => this._ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode, message, functionName });
     if (typeof options !== 'object' || options === null) throw fail(EXTRA_CODE.PARAMETER_REQUIRED, 'AIDenoiser options {sdkAppId, userId, userSig} are required');
     const o = options as Record<string, unknown>;
     if (typeof o.sdkAppId !== 'number') throw fail(o.sdkAppId === undefined ? EXTRA_CODE.PARAMETER_REQUIRED : EXTRA_CODE.TYPE, 'sdkAppId must be a number');
@@ -36,12 +36,12 @@ export class AIDenoiser {
     }
     if (o.assetsPath !== undefined && typeof o.assetsPath !== 'string') throw fail(EXTRA_CODE.TYPE, 'assetsPath must be a string');
     // SPEC §5: the microphone must be on.
-    if (!this.#ctx.audio.hasMicrophone()) {
-      throw this.#ctx.errors({ code: ERROR_CODE.INVALID_OPERATION, extraCode: EXTRA_CODE.NEED_AUDIO, message: 'AIDenoiser needs the microphone on: call startLocalAudio() first', functionName });
+    if (!this._ctx.audio.hasMicrophone()) {
+      throw this._ctx.errors({ code: ERROR_CODE.INVALID_OPERATION, extraCode: EXTRA_CODE.NEED_AUDIO, message: 'AIDenoiser needs the microphone on: call startLocalAudio() first', functionName });
     }
   }
 
-  async #loadWorklet(audioContext: AudioContext, assetsPath: string): Promise<void> {
+  private async _loadWorklet(audioContext: AudioContext, assetsPath: string): Promise<void> {
     let byPath = loadedWorklets.get(audioContext);
     if (!byPath) loadedWorklets.set(audioContext, byPath = new Map());
     const url = `${assetsPath.replace(/\/+$/, '')}/${DENOISER_ASSET}`;
@@ -63,46 +63,46 @@ export class AIDenoiser {
     try {
       await loading;
     } catch (error) {
-      throw this.#ctx.errors({ code: ERROR_CODE.OPERATION_FAILED, message: `AIDenoiser: loading ${url} failed: ${String(error)}`, functionName: 'startPlugin' });
+      throw this._ctx.errors({ code: ERROR_CODE.OPERATION_FAILED, message: `AIDenoiser: loading ${url} failed: ${String(error)}`, functionName: 'startPlugin' });
     }
   }
 
   /** Authorises, loads the worklet and inserts it on the microphone path. */
   async start(options: AIDenoiserOptions): Promise<void> {
-    this.#validate(options, 'startPlugin');
-    await authorise(this.#ctx, options);
-    if (this.#node) return;
-    const audioContext = this.#ctx.audio.audioContext();
-    await this.#loadWorklet(audioContext, options.assetsPath ?? this.#ctx.assetsPath);
+    this._validate(options, 'startPlugin');
+    await authorise(this._ctx, options);
+    if (this._node) return;
+    const audioContext = this._ctx.audio.audioContext();
+    await this._loadWorklet(audioContext, options.assetsPath ?? this._ctx.assetsPath);
     const node = new AudioWorkletNode(audioContext, 'conclave-rnnoise', { numberOfInputs: 1, numberOfOutputs: 1, outputChannelCount: [1], channelCount: 1, channelCountMode: 'explicit' });
     // Wait for the wasm so the first published audio is already denoised.
     await new Promise<void>((resolve, reject) => {
       node.port.onmessage = (event: MessageEvent<{ type: string; message?: string }>) => {
         if (event.data.type === 'ready') resolve();
-        else reject(this.#ctx.errors({ code: ERROR_CODE.OPERATION_FAILED, message: `AIDenoiser: ${event.data.message ?? 'wasm failed'}`, functionName: 'startPlugin' }));
+        else reject(this._ctx.errors({ code: ERROR_CODE.OPERATION_FAILED, message: `AIDenoiser: ${event.data.message ?? 'wasm failed'}`, functionName: 'startPlugin' }));
       };
     });
-    this.#node = node;
-    this.#ctx.audio.setProcessor({ input: node, output: node });
+    this._node = node;
+    this._ctx.audio.setProcessor({ input: node, output: node });
     await audioContext.resume().catch(() => undefined);
-    this.#ctx.log.info('AIDenoiser: started');
+    this._ctx.log.info('AIDenoiser: started');
   }
 
   /** Re-authorises with new credentials; the denoiser keeps running. */
   async update(options: AIDenoiserOptions): Promise<void> {
-    this.#validate(options, 'updatePlugin');
-    await authorise(this.#ctx, options);
+    this._validate(options, 'updatePlugin');
+    await authorise(this._ctx, options);
   }
 
   /** Takes the denoiser off the microphone path. */
   stop(): void {
-    const node = this.#node;
+    const node = this._node;
     if (!node) return;
-    this.#node = undefined;
-    this.#ctx.audio.setProcessor(null);
+    this._node = undefined;
+    this._ctx.audio.setProcessor(null);
     node.port.postMessage({ type: 'close' });
     node.disconnect();
-    this.#ctx.log.info('AIDenoiser: stopped');
+    this._ctx.log.info('AIDenoiser: stopped');
   }
 
   destroy(): void {

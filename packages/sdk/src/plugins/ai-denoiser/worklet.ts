@@ -82,61 +82,61 @@ const rnnoise: Promise<RnnoiseExports> = (async () => {
 })();
 
 class DenoiseProcessor extends scope.AudioWorkletProcessor {
-  #wasm: RnnoiseExports | undefined;
-  #state = 0;
-  #inPtr = 0;
-  #outPtr = 0;
-  #bypass = false;
-  #closed = false;
+  private _wasm: RnnoiseExports | undefined;
+  private _state = 0;
+  private _inPtr = 0;
+  private _outPtr = 0;
+  private _bypass = false;
+  private _closed = false;
   /** Samples waiting for a full frame, and processed samples waiting to be output. */
-  readonly #pending = new Float32Array(FRAME);
-  #pendingLength = 0;
-  readonly #ready = new Float32Array(FRAME * 4);
-  #readyStart = 0;
-  #readyLength = 0;
+  private readonly _pending = new Float32Array(FRAME);
+  private _pendingLength = 0;
+  private readonly _ready = new Float32Array(FRAME * 4);
+  private _readyStart = 0;
+  private _readyLength = 0;
 
   constructor() {
     super();
     rnnoise.then((wasm) => {
-      if (this.#closed) return;
-      this.#wasm = wasm;
-      this.#state = wasm.f(0);
-      this.#inPtr = wasm.g(FRAME * 4);
-      this.#outPtr = wasm.g(FRAME * 4);
+      if (this._closed) return;
+      this._wasm = wasm;
+      this._state = wasm.f(0);
+      this._inPtr = wasm.g(FRAME * 4);
+      this._outPtr = wasm.g(FRAME * 4);
       this.port.postMessage({ type: 'ready' });
     }, (error: unknown) => this.port.postMessage({ type: 'error', message: String(error) }));
     this.port.onmessage = (event: MessageEvent<{ type: string; value?: boolean }>) => {
-      if (event.data.type === 'bypass') this.#bypass = event.data.value === true;
-      if (event.data.type === 'close') this.#close();
+      if (event.data.type === 'bypass') this._bypass = event.data.value === true;
+      if (event.data.type === 'close') this._close();
     };
   }
 
-  #close(): void {
-    this.#closed = true;
-    const wasm = this.#wasm;
+  private _close(): void {
+    this._closed = true;
+    const wasm = this._wasm;
     if (!wasm) return;
-    wasm.h(this.#state);
-    wasm.i(this.#inPtr);
-    wasm.i(this.#outPtr);
-    this.#wasm = undefined;
+    wasm.h(this._state);
+    wasm.i(this._inPtr);
+    wasm.i(this._outPtr);
+    this._wasm = undefined;
   }
 
-  #frame(): void {
-    const wasm = this.#wasm!;
+  private _frame(): void {
+    const wasm = this._wasm!;
     const heap = new Float32Array(wasm.c.buffer);
-    const inAt = this.#inPtr >> 2;
-    const outAt = this.#outPtr >> 2;
-    for (let i = 0; i < FRAME; i += 1) heap[inAt + i] = this.#pending[i] * SCALE;
-    wasm.j(this.#state, this.#outPtr, this.#inPtr);
+    const inAt = this._inPtr >> 2;
+    const outAt = this._outPtr >> 2;
+    for (let i = 0; i < FRAME; i += 1) heap[inAt + i] = this._pending[i] * SCALE;
+    wasm.j(this._state, this._outPtr, this._inPtr);
     const out = new Float32Array(wasm.c.buffer);
     for (let i = 0; i < FRAME; i += 1) {
-      this.#ready[(this.#readyStart + this.#readyLength + i) % this.#ready.length] = out[outAt + i] / SCALE;
+      this._ready[(this._readyStart + this._readyLength + i) % this._ready.length] = out[outAt + i] / SCALE;
     }
-    this.#readyLength += FRAME;
+    this._readyLength += FRAME;
   }
 
   process(inputs: Float32Array[][], outputs: Float32Array[][]): boolean {
-    if (this.#closed) return false;
+    if (this._closed) return false;
     const input = inputs[0]?.[0];
     const output = outputs[0];
     if (!output?.[0]) return true;
@@ -145,24 +145,24 @@ class DenoiseProcessor extends scope.AudioWorkletProcessor {
       for (const channel of output) channel.fill(0);
       return true;
     }
-    if (!this.#wasm || this.#bypass) {
+    if (!this._wasm || this._bypass) {
       for (const channel of output) channel.set(input);
       return true;
     }
     for (let i = 0; i < input.length; i += 1) {
-      this.#pending[this.#pendingLength] = input[i];
-      this.#pendingLength += 1;
-      if (this.#pendingLength === FRAME) {
-        this.#frame();
-        this.#pendingLength = 0;
+      this._pending[this._pendingLength] = input[i];
+      this._pendingLength += 1;
+      if (this._pendingLength === FRAME) {
+        this._frame();
+        this._pendingLength = 0;
       }
     }
     const first = output[0];
     for (let i = 0; i < length; i += 1) {
-      if (this.#readyLength > 0) {
-        first[i] = this.#ready[this.#readyStart];
-        this.#readyStart = (this.#readyStart + 1) % this.#ready.length;
-        this.#readyLength -= 1;
+      if (this._readyLength > 0) {
+        first[i] = this._ready[this._readyStart];
+        this._readyStart = (this._readyStart + 1) % this._ready.length;
+        this._readyLength -= 1;
       } else {
         first[i] = 0; // the first 10 ms, while the first frame fills
       }

@@ -10,55 +10,55 @@ import { validateMixerOptions, type AudioMixerOptions, type StopAudioMixerOption
  */
 export class AudioMixer {
   static readonly Name = 'AudioMixer';
-  readonly #ctx: PluginContext;
-  readonly #music = new Map<string, Music>();
+  private readonly _ctx: PluginContext;
+  private readonly _music = new Map<string, Music>();
 
   constructor(context: PluginContext) {
-    this.#ctx = context;
+    this._ctx = context;
   }
 
   /** Starts a piece of music (a new start with the same id replaces it). */
   async start(options: AudioMixerOptions): Promise<void> {
-    validateMixerOptions(options, 'start', this.#ctx.errors);
-    this.#music.get(options.id)?.stop();
-    this.#music.delete(options.id);
-    const audio = this.#ctx.audio;
+    validateMixerOptions(options, 'start', this._ctx.errors);
+    this._music.get(options.id)?.stop();
+    this._music.delete(options.id);
+    const audio = this._ctx.audio;
     let music: Music;
     try {
       music = await Music.open(audio.audioContext(), (node) => audio.mix(node), options);
     } catch (error) {
-      throw this.#ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, message: `start audioMixer plugin: music url is invalid, ${(error as Error).message}`, functionName: 'startPlugin' });
+      throw this._ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, message: `start audioMixer plugin: music url is invalid, ${(error as Error).message}`, functionName: 'startPlugin' });
     }
-    this.#music.set(options.id, music);
+    this._music.set(options.id, music);
     music.apply({ volume: 1, ...options });
     await audio.audioContext().resume().catch(() => undefined);
     await music.play();
-    this.#ctx.log.info(`audioMixer: started ${options.id}`);
+    this._ctx.log.info(`audioMixer: started ${options.id}`);
   }
 
   /** Changes loop / volume / rate / position, or pauses, resumes or stops. */
   async update(options: UpdateAudioMixerOptions): Promise<void> {
-    validateMixerOptions(options, 'update', this.#ctx.errors);
-    const music = this.#music.get(options.id);
+    validateMixerOptions(options, 'update', this._ctx.errors);
+    const music = this._music.get(options.id);
     if (!music) return;
     music.apply(options);
     if (options.operation === 'pause') music.pause();
     else if (options.operation === 'resume') await music.play();
-    else if (options.operation === 'stop') this.#stopOne(options.id);
+    else if (options.operation === 'stop') this._stopOne(options.id);
   }
 
   /** Stops one piece of music. */
   stop(options: StopAudioMixerOptions): void {
-    validateMixerOptions(options, 'stop', this.#ctx.errors);
-    this.#stopOne(options.id);
+    validateMixerOptions(options, 'stop', this._ctx.errors);
+    this._stopOne(options.id);
   }
 
-  #stopOne(id: string): void {
-    this.#music.get(id)?.stop();
-    this.#music.delete(id);
+  private _stopOne(id: string): void {
+    this._music.get(id)?.stop();
+    this._music.delete(id);
   }
 
   destroy(): void {
-    for (const id of [...this.#music.keys()]) this.#stopOne(id);
+    for (const id of [...this._music.keys()]) this._stopOne(id);
   }
 }

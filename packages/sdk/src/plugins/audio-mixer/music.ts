@@ -8,19 +8,19 @@ type Callbacks = Pick<AudioMixerOptions, 'onTimeUpdate' | 'onEnded' | 'onDuratio
  * (the original also plays the music to the local user).
  */
 export class Music {
-  readonly #element: HTMLAudioElement | undefined;
-  readonly #source: AudioNode;
-  readonly #gain: GainNode;
-  readonly #unmix: () => void;
-  #callbacks: Callbacks = {};
+  private readonly _element: HTMLAudioElement | undefined;
+  private readonly _source: AudioNode;
+  private readonly _gain: GainNode;
+  private readonly _unmix: () => void;
+  private _callbacks: Callbacks = {};
 
   private constructor(ctx: AudioContext, mix: (node: AudioNode) => () => void, element: HTMLAudioElement | undefined, source: AudioNode) {
-    this.#element = element;
-    this.#source = source;
-    this.#gain = ctx.createGain();
-    source.connect(this.#gain);
-    this.#gain.connect(ctx.destination);
-    this.#unmix = mix(this.#gain);
+    this._element = element;
+    this._source = source;
+    this._gain = ctx.createGain();
+    source.connect(this._gain);
+    this._gain.connect(ctx.destination);
+    this._unmix = mix(this._gain);
   }
 
   /** Loads a url (resolves once it can play; rejects when the file cannot be loaded or decoded) or wraps a track. */
@@ -45,38 +45,38 @@ export class Music {
 
   /** Applies loop / volume / rate / position and the callbacks. */
   apply(options: AudioMixerOptions | UpdateAudioMixerOptions): void {
-    const element = this.#element;
-    if (options.volume !== undefined) this.#gain.gain.value = options.volume;
+    const element = this._element;
+    if (options.volume !== undefined) this._gain.gain.value = options.volume;
     for (const key of ['onTimeUpdate', 'onEnded', 'onDurationChange'] as const) {
-      if (options[key]) (this.#callbacks as Record<string, unknown>)[key] = options[key];
+      if (options[key]) (this._callbacks as Record<string, unknown>)[key] = options[key];
     }
     if (!element) return;
     if (options.loop !== undefined) element.loop = options.loop;
     if (options.playbackRate !== undefined) element.playbackRate = options.playbackRate;
     if (options.seekFrom !== undefined) element.currentTime = options.seekFrom;
-    element.ontimeupdate = () => this.#callbacks.onTimeUpdate?.(element.currentTime, element.duration);
-    element.ondurationchange = () => this.#callbacks.onDurationChange?.(element.duration);
-    element.onended = () => this.#callbacks.onEnded?.();
-    if (Number.isFinite(element.duration)) this.#callbacks.onDurationChange?.(element.duration);
+    element.ontimeupdate = () => this._callbacks.onTimeUpdate?.(element.currentTime, element.duration);
+    element.ondurationchange = () => this._callbacks.onDurationChange?.(element.duration);
+    element.onended = () => this._callbacks.onEnded?.();
+    if (Number.isFinite(element.duration)) this._callbacks.onDurationChange?.(element.duration);
   }
 
   async play(): Promise<void> {
-    await this.#element?.play();
+    await this._element?.play();
   }
 
   pause(): void {
-    this.#element?.pause();
+    this._element?.pause();
   }
 
   stop(): void {
-    this.#unmix();
-    this.#gain.disconnect();
-    this.#source.disconnect();
-    if (this.#element) {
-      this.#element.pause();
-      this.#element.ontimeupdate = this.#element.ondurationchange = this.#element.onended = null;
-      this.#element.removeAttribute('src');
-      this.#element.load();
+    this._unmix();
+    this._gain.disconnect();
+    this._source.disconnect();
+    if (this._element) {
+      this._element.pause();
+      this._element.ontimeupdate = this._element.ondurationchange = this._element.onended = null;
+      this._element.removeAttribute('src');
+      this._element.load();
     }
   }
 }

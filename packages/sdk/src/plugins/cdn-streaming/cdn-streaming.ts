@@ -23,21 +23,21 @@ export class CDNStreaming {
       PublishMixStreamToCDN: 'PublishMixStreamToCDN',
     } as const),
   });
-  readonly #ctx: PluginContext;
-  readonly #queues = new Map<string, Promise<unknown>>();
+  private readonly _ctx: PluginContext;
+  private readonly _queues = new Map<string, Promise<unknown>>();
 
   constructor(context: PluginContext) {
-    this.#ctx = context;
+    this._ctx = context;
   }
 
   /** Starts publishing (a mix starts its transcoding job); resolves when the ingest receives media. */
   start(options: CDNStreamingOptions): Promise<void> {
-    return this.#run(options, 'startPlugin', 'cdn-start');
+    return this._run(options, 'startPlugin', 'cdn-start');
   }
 
   /** Changes a running publish: a mix's layout and users apply live, on the same RTMP connection. */
   update(options: CDNStreamingOptions): Promise<void> {
-    return this.#run(options, 'updatePlugin', 'cdn-update');
+    return this._run(options, 'updatePlugin', 'cdn-update');
   }
 
   /** Stops publishing in `options.target.publishMode`. */
@@ -45,61 +45,61 @@ export class CDNStreaming {
     const mode = (options as Partial<CDNStreamingOptions> | undefined)?.target?.publishMode;
     const modes = Object.values(CDNStreaming.TYPE.PublishMode) as string[];
     if (typeof mode !== 'string' || !modes.includes(mode)) {
-      return Promise.reject(this.#ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message: `target.publishMode must be one of ${modes.join(', ')}`, functionName: 'stopPlugin' }));
+      return Promise.reject(this._ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message: `target.publishMode must be one of ${modes.join(', ')}`, functionName: 'stopPlugin' }));
     }
-    return this.#serial(mode, async () => {
-      this.#needJoined('stopPlugin');
+    return this._serial(mode, async () => {
+      this._needJoined('stopPlugin');
       try {
-        await this.#ctx.signal.request('cdn-stop', { publishMode: mode }, STOP_TIMEOUT_MS);
+        await this._ctx.signal.request('cdn-stop', { publishMode: mode }, STOP_TIMEOUT_MS);
       } catch (error) {
-        throw this.#failure(error, 'stopPlugin', mode === 'PublishMixStreamToCDN' ? CDN_CODE.STOP_MIX_TRANSCODE_FAILED : CDN_CODE.STOP_PUBLISH_CDN_FAILED);
+        throw this._failure(error, 'stopPlugin', mode === 'PublishMixStreamToCDN' ? CDN_CODE.STOP_MIX_TRANSCODE_FAILED : CDN_CODE.STOP_PUBLISH_CDN_FAILED);
       }
-      this.#ctx.log.info(`CDNStreaming: ${mode} stopped`);
+      this._ctx.log.info(`CDNStreaming: ${mode} stopped`);
     });
   }
 
-  #run(options: CDNStreamingOptions, functionName: string, cmd: 'cdn-start' | 'cdn-update'): Promise<void> {
+  private _run(options: CDNStreamingOptions, functionName: string, cmd: 'cdn-start' | 'cdn-update'): Promise<void> {
     let data;
     try {
-      data = toStartData(options, this.#ctx.room().userId, functionName, this.#ctx.errors);
+      data = toStartData(options, this._ctx.room().userId, functionName, this._ctx.errors);
     } catch (error) {
       return Promise.reject(error);
     }
     const mode: CdnPublishMode = data.publishMode;
-    return this.#serial(mode, async () => {
-      this.#needJoined(functionName);
+    return this._serial(mode, async () => {
+      this._needJoined(functionName);
       try {
-        const reply = await this.#ctx.signal.request(cmd, data, START_TIMEOUT_MS) as { url?: string };
-        this.#ctx.log.info(`CDNStreaming: ${mode} ${cmd === 'cdn-start' ? 'started' : 'updated'} → ${reply.url ?? ''}`);
+        const reply = await this._ctx.signal.request(cmd, data, START_TIMEOUT_MS) as { url?: string };
+        this._ctx.log.info(`CDNStreaming: ${mode} ${cmd === 'cdn-start' ? 'started' : 'updated'} → ${reply.url ?? ''}`);
       } catch (error) {
-        throw this.#failure(error, functionName, mode === 'PublishMixStreamToCDN' ? CDN_CODE.START_MIX_TRANSCODE_FAILED : CDN_CODE.START_PUBLISH_CDN_FAILED);
+        throw this._failure(error, functionName, mode === 'PublishMixStreamToCDN' ? CDN_CODE.START_MIX_TRANSCODE_FAILED : CDN_CODE.START_PUBLISH_CDN_FAILED);
       }
     });
   }
 
-  #needJoined(functionName: string): void {
-    if (!this.#ctx.signal.joined()) {
-      throw this.#ctx.errors({ code: ERROR_CODE.INVALID_OPERATION, extraCode: EXTRA_CODE.NOT_JOINED, message: 'please call enterRoom() before using CDNStreaming', functionName });
+  private _needJoined(functionName: string): void {
+    if (!this._ctx.signal.joined()) {
+      throw this._ctx.errors({ code: ERROR_CODE.INVALID_OPERATION, extraCode: EXTRA_CODE.NOT_JOINED, message: 'please call enterRoom() before using CDNStreaming', functionName });
     }
   }
 
   /** Server refusals as RtcErrors: bad parameters stay INVALID_PARAMETER; the rest name SPEC §8's failure. */
-  #failure(error: unknown, functionName: string, fallback: number): Error {
+  private _failure(error: unknown, functionName: string, fallback: number): Error {
     const { code, message } = error as PluginSignalFailure;
-    if (code === SERVER_CODE.INVALID_PARAMETER) return this.#ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message, functionName });
+    if (code === SERVER_CODE.INVALID_PARAMETER) return this._ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message, functionName });
     const failure = NAMES[code] ? code : fallback;
-    return this.#ctx.errors({ code: ERROR_CODE.SERVER_ERROR, extraCode: failure, message: `${NAMES[failure]}: ${message}`, functionName });
+    return this._ctx.errors({ code: ERROR_CODE.SERVER_ERROR, extraCode: failure, message: `${NAMES[failure]}: ${message}`, functionName });
   }
 
-  #serial(mode: string, task: () => Promise<void>): Promise<void> {
-    const previous = this.#queues.get(mode) ?? Promise.resolve();
+  private _serial(mode: string, task: () => Promise<void>): Promise<void> {
+    const previous = this._queues.get(mode) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(task);
-    this.#queues.set(mode, next);
+    this._queues.set(mode, next);
     return next;
   }
 
   /** Nothing to release: the server ends the jobs when this user leaves the room. */
   destroy(): void {
-    this.#queues.clear();
+    this._queues.clear();
   }
 }

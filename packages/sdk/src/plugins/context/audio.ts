@@ -25,83 +25,83 @@ export interface AudioPluginContext {
 
 /** The core side of the audio context: the shared nodes LocalAudio's graph connects to. */
 export class AudioBus implements AudioPluginContext {
-  #ctx: AudioContext | undefined;
-  #mixIn: GainNode | undefined;
-  #mixCount = 0;
-  #processor: AudioProcessorStage | null = null;
-  #microphone = false;
-  readonly #listeners = new Set<() => void>();
+  private _ctx: AudioContext | undefined;
+  private _mixIn: GainNode | undefined;
+  private _mixCount = 0;
+  private _processor: AudioProcessorStage | null = null;
+  private _microphone = false;
+  private readonly _listeners = new Set<() => void>();
 
   audioContext(): AudioContext {
-    if (!this.#ctx) {
+    if (!this._ctx) {
       const ctx = new AudioContext({ sampleRate: 48000 });
-      this.#ctx = ctx;
+      this._ctx = ctx;
       // A context created without a user gesture starts suspended; resume on the next click.
       if (ctx.state === 'suspended') {
         ctx.resume().catch(() => undefined);
         document.addEventListener('click', () => void ctx.resume().catch(() => undefined), { once: true });
       }
     }
-    return this.#ctx;
+    return this._ctx;
   }
 
   /** The node every mixed source feeds; LocalAudio's graph connects it to what is published. */
   get mixIn(): GainNode {
-    this.#mixIn ??= this.audioContext().createGain();
-    return this.#mixIn;
+    this._mixIn ??= this.audioContext().createGain();
+    return this._mixIn;
   }
 
   get processor(): AudioProcessorStage | null {
-    return this.#processor;
+    return this._processor;
   }
 
   /** True while some plugin uses the bus: the microphone must then go through the shared graph. */
   get active(): boolean {
-    return this.#mixCount > 0 || this.#processor !== null;
+    return this._mixCount > 0 || this._processor !== null;
   }
 
   mix(node: AudioNode): () => void {
     node.connect(this.mixIn);
-    this.#mixCount += 1;
-    this.#changed();
+    this._mixCount += 1;
+    this._changed();
     let removed = false;
     return () => {
       if (removed) return;
       removed = true;
       node.disconnect(this.mixIn);
-      this.#mixCount -= 1;
-      this.#changed();
+      this._mixCount -= 1;
+      this._changed();
     };
   }
 
   setProcessor(stage: AudioProcessorStage | null): void {
-    this.#processor = stage;
-    this.#changed();
+    this._processor = stage;
+    this._changed();
   }
 
   hasMicrophone(): boolean {
-    return this.#microphone;
+    return this._microphone;
   }
 
   /** LocalAudio tells the bus whether a microphone is captured. */
   setMicrophone(on: boolean): void {
-    this.#microphone = on;
+    this._microphone = on;
   }
 
   /** LocalAudio listens for plugins attaching or detaching; returns the removal. */
   onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this._listeners.add(listener);
+    return () => this._listeners.delete(listener);
   }
 
-  #changed(): void {
-    for (const listener of this.#listeners) listener();
+  private _changed(): void {
+    for (const listener of this._listeners) listener();
   }
 
   close(): void {
-    this.#listeners.clear();
-    this.#ctx?.close().catch(() => undefined);
-    this.#ctx = undefined;
-    this.#mixIn = undefined;
+    this._listeners.clear();
+    this._ctx?.close().catch(() => undefined);
+    this._ctx = undefined;
+    this._mixIn = undefined;
   }
 }

@@ -11,16 +11,16 @@ const RECENT_LINES = 300;
 
 /** The log side of the context: the SDK's logger plus a ring of recent lines. */
 export class PluginLogRing implements PluginLog {
-  readonly #lines: string[] = [];
-  readonly #listeners = new Set<(line: string) => void>();
-  readonly #remove: () => void;
+  private readonly _lines: string[] = [];
+  private readonly _listeners = new Set<(line: string) => void>();
+  private readonly _remove: () => void;
 
   constructor() {
-    this.#remove = addLogSink((entry) => {
+    this._remove = addLogSink((entry) => {
       const line = formatEntry(entry);
-      this.#lines.push(line);
-      if (this.#lines.length > RECENT_LINES) this.#lines.shift();
-      for (const listener of this.#listeners) listener(line);
+      this._lines.push(line);
+      if (this._lines.length > RECENT_LINES) this._lines.shift();
+      for (const listener of this._listeners) listener(line);
     });
   }
 
@@ -37,17 +37,17 @@ export class PluginLogRing implements PluginLog {
   }
 
   recent(): string[] {
-    return [...this.#lines];
+    return [...this._lines];
   }
 
   onLine(listener: (line: string) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this._listeners.add(listener);
+    return () => this._listeners.delete(listener);
   }
 
   close(): void {
-    this.#remove();
-    this.#listeners.clear();
+    this._remove();
+    this._listeners.clear();
   }
 }
 

@@ -46,55 +46,55 @@ export interface CameraPort {
 /** The core side of the video context: LocalVideo attaches while the camera is on. */
 export class VideoBus implements VideoPluginContext {
   readonly shared = new Map<string, unknown>();
-  #camera: CameraPort | undefined;
-  #processor: TrackProcessor | undefined;
-  readonly #screen: () => MediaStreamTrack | undefined;
+  private _camera: CameraPort | undefined;
+  private _processor: TrackProcessor | undefined;
+  private readonly _screen: () => MediaStreamTrack | undefined;
 
   /** @param screen the screen share's track, if any (the client's getVideoTrack({ streamType: 'sub' })) */
   constructor(screen: () => MediaStreamTrack | undefined) {
-    this.#screen = screen;
+    this._screen = screen;
   }
 
   /** LocalVideo: the camera started (it then goes through `cameraProcessor`). */
   attach(camera: CameraPort): void {
-    this.#camera = camera;
+    this._camera = camera;
   }
 
   /** LocalVideo: the camera stopped. */
   detach(camera: CameraPort): void {
-    if (this.#camera === camera) this.#camera = undefined;
+    if (this._camera === camera) this._camera = undefined;
   }
 
   camera(): CameraInfo | undefined {
-    const camera = this.#camera;
+    const camera = this._camera;
     if (!camera?.track || camera.track.readyState === 'ended') return undefined;
     const settings = camera.track.getSettings?.() ?? {};
     return { track: camera.track, width: settings.width ?? camera.profile.width, height: settings.height ?? camera.profile.height, frameRate: camera.profile.frameRate };
   }
 
   screenTrack(): MediaStreamTrack | undefined {
-    const track = this.#screen();
+    const track = this._screen();
     return track && track.readyState !== 'ended' ? track : undefined;
   }
 
   get cameraProcessor(): TrackProcessor | undefined {
-    return this.#processor;
+    return this._processor;
   }
 
   async setCameraProcessor(processor: TrackProcessor | undefined, functionName: string): Promise<void> {
-    const previous = this.#processor;
-    this.#processor = processor;
+    const previous = this._processor;
+    this._processor = processor;
     try {
-      await this.#camera?.setProcessor(processor, functionName);
+      await this._camera?.setProcessor(processor, functionName);
     } catch (error) {
-      this.#processor = previous;
+      this._processor = previous;
       throw error;
     }
   }
 
   close(): void {
     this.shared.clear();
-    this.#camera = undefined;
-    this.#processor = undefined;
+    this._camera = undefined;
+    this._processor = undefined;
   }
 }

@@ -32,33 +32,33 @@ function streamRows(prefix: string, stats: StreamStats): Rows {
  */
 export class Debug {
   static readonly Name = 'Debug';
-  readonly #ctx: PluginContext;
-  #view: DebugView | undefined;
-  #connection = 'DISCONNECTED';
-  readonly #publish = new Map<string, string>();
-  readonly #listeners: [string, (data: never) => void][] = [];
-  #unlog: (() => void) | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  private readonly _ctx: PluginContext;
+  private _view: DebugView | undefined;
+  private _connection = 'DISCONNECTED';
+  private readonly _publish = new Map<string, string>();
+  private readonly _listeners: [string, (data: never) => void][] = [];
+  private _unlog: (() => void) | undefined;
+  private _timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(context: PluginContext) {
-    this.#ctx = context;
+    this._ctx = context;
   }
 
-  #client(): EventSource {
-    return this.#ctx.client as EventSource;
+  private _client(): EventSource {
+    return this._ctx.client as EventSource;
   }
 
-  #logText(): string {
-    return this.#ctx.log.recent().join('\n');
+  private _logText(): string {
+    return this._ctx.log.recent().join('\n');
   }
 
   start(): void {
-    if (this.#view) return;
-    this.#view = new DebugView(['Room', 'States', 'Statistics'], {
-      copy: () => void navigator.clipboard?.writeText(this.#logText()).catch(() => undefined),
+    if (this._view) return;
+    this._view = new DebugView(['Room', 'States', 'Statistics'], {
+      copy: () => void navigator.clipboard?.writeText(this._logText()).catch(() => undefined),
       download: () => {
         const link = document.createElement('a');
-        link.href = URL.createObjectURL(new Blob([this.#logText()], { type: 'text/plain' }));
+        link.href = URL.createObjectURL(new Blob([this._logText()], { type: 'text/plain' }));
         link.download = `trtc-log-${Date.now()}.txt`;
         link.click();
         setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
@@ -67,48 +67,48 @@ export class Debug {
     });
     const listen = <T>(event: string, handler: (data: T) => void) => {
       const h = handler as (data: never) => void;
-      this.#client().on(event, h);
-      this.#listeners.push([event, h]);
+      this._client().on(event, h);
+      this._listeners.push([event, h]);
     };
     listen<{ state: string }>('connection-state-changed', ({ state }) => {
-      this.#connection = state;
-      this.#renderStates();
+      this._connection = state;
+      this._renderStates();
     });
     listen<{ mediaType: string; state: string }>('publish-state-changed', ({ mediaType, state }) => {
-      this.#publish.set(mediaType, state);
-      this.#renderStates();
+      this._publish.set(mediaType, state);
+      this._renderStates();
     });
     listen<Statistics>('statistics', (stats) => {
-      this.#view?.render('Statistics', [
+      this._view?.render('Statistics', [
         ['rtt', `${stats.rtt} ms`], ['loss up / down', `${stats.upLoss}% / ${stats.downLoss}%`],
         ...streamRows('local', stats.localStatistics),
         ...stats.remoteStatistics.flatMap((remote) => streamRows(remote.userId, remote)),
       ]);
     });
-    this.#unlog = this.#ctx.log.onLine(() => this.#view?.showLog(this.#ctx.log.recent()));
-    this.#view.showLog(this.#ctx.log.recent());
-    this.#renderStates();
+    this._unlog = this._ctx.log.onLine(() => this._view?.showLog(this._ctx.log.recent()));
+    this._view.showLog(this._ctx.log.recent());
+    this._renderStates();
     // The room's identity changes on enterRoom / exitRoom without an event of its own.
-    this.#timer = setInterval(() => this.#renderRoom(), 1000);
-    this.#renderRoom();
-    this.#ctx.log.info('debug dialog shown');
+    this._timer = setInterval(() => this._renderRoom(), 1000);
+    this._renderRoom();
+    this._ctx.log.info('debug dialog shown');
   }
 
-  #renderRoom(): void {
-    const room = this.#ctx.room();
-    this.#view?.render('Room', [['sdkAppId', String(room.sdkAppId || '—')], ['roomId', String(room.roomId || '—')], ['userId', room.userId || '—']]);
+  private _renderRoom(): void {
+    const room = this._ctx.room();
+    this._view?.render('Room', [['sdkAppId', String(room.sdkAppId || '—')], ['roomId', String(room.roomId || '—')], ['userId', room.userId || '—']]);
   }
 
-  #renderStates(): void {
-    this.#view?.render('States', [['connection', this.#connection], ...[...this.#publish].map(([media, state]): [string, string] => [`publish ${media}`, state])]);
+  private _renderStates(): void {
+    this._view?.render('States', [['connection', this._connection], ...[...this._publish].map(([media, state]): [string, string] => [`publish ${media}`, state])]);
   }
 
   stop(): void {
-    for (const [event, handler] of this.#listeners.splice(0)) this.#client().off(event, handler);
-    this.#unlog?.();
-    clearInterval(this.#timer);
-    this.#view?.remove();
-    this.#view = undefined;
+    for (const [event, handler] of this._listeners.splice(0)) this._client().off(event, handler);
+    this._unlog?.();
+    clearInterval(this._timer);
+    this._view?.remove();
+    this._view = undefined;
   }
 
   destroy(): void {

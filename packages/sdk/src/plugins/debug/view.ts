@@ -16,8 +16,8 @@ export type Rows = [string, string][];
 /** The panel; `render` replaces a section's rows. */
 export class DebugView {
   readonly root: HTMLElement;
-  readonly #sections = new Map<string, HTMLTableSectionElement>();
-  readonly #log: HTMLElement;
+  private readonly _sections = new Map<string, HTMLTableSectionElement>();
+  private readonly _log: HTMLElement;
 
   constructor(titles: string[], actions: { copy(): void; download(): void; close(): void }) {
     const root = document.createElement('div');
@@ -35,13 +35,13 @@ export class DebugView {
       const body = table.createTBody();
       body.dataset.section = title;
       root.append(h, table);
-      this.#sections.set(title, body);
+      this._sections.set(title, body);
     }
     const h = document.createElement('h3');
     h.textContent = 'Log';
-    this.#log = document.createElement('div');
-    this.#log.className = 'log';
-    root.append(h, this.#log);
+    this._log = document.createElement('div');
+    this._log.className = 'log';
+    root.append(h, this._log);
     for (const [label, action] of [['Copy log', actions.copy], ['Download log', actions.download], ['Close', actions.close]] as const) {
       const button = document.createElement('button');
       button.textContent = label;
@@ -53,7 +53,7 @@ export class DebugView {
   }
 
   render(section: string, rows: Rows): void {
-    const body = this.#sections.get(section);
+    const body = this._sections.get(section);
     if (!body) return;
     body.replaceChildren(...rows.map(([key, value]) => {
       const row = document.createElement('tr');
@@ -68,8 +68,8 @@ export class DebugView {
 
   /** Shows the most recent lines (newest last). */
   showLog(lines: string[]): void {
-    this.#log.textContent = lines.slice(-30).join('\n');
-    this.#log.scrollTop = this.#log.scrollHeight;
+    this._log.textContent = lines.slice(-30).join('\n');
+    this._log.scrollTop = this._log.scrollHeight;
   }
 
   remove(): void {

@@ -61,7 +61,7 @@ export class DecoderLifecycle {
   /** Failure codes in order. */
   readonly failures: FailureCode[] = [];
 
-  #go(next: DecoderState): DecoderState {
+  private _go(next: DecoderState): DecoderState {
     if (!NEXT[this.state].includes(next)) throw new Error(`decoder state ${this.state} → ${next}`);
     const prev = this.state;
     this.state = next;
@@ -69,22 +69,22 @@ export class DecoderLifecycle {
   }
 
   start(): DecoderState {
-    return this.#go('STARTING');
+    return this._go('STARTING');
   }
 
   started(): DecoderState {
-    return this.#go('STARTED');
+    return this._go('STARTED');
   }
 
   /** Records a failure: true when a retry follows (state STARTING), false when the decoder is now FAILED. */
   fail(code: FailureCode): boolean {
     this.failures.push(code);
     if (this.retries >= MAX_RETRIES) {
-      this.#go('FAILED');
+      this._go('FAILED');
       return false;
     }
     this.retries += 1;
-    this.#go('STARTING');
+    this._go('STARTING');
     return true;
   }
 }

@@ -36,24 +36,24 @@ export function nextLevel(level: number, load: DecodeLoad, floor = 0): number {
 /** Decides per frame what a level keeps, knowing the group of pictures from the key frames seen. */
 export class FrameGate {
   /** Frames since the last key frame (that one included). */
-  #sinceKey = 0;
+  private _sinceKey = 0;
   /** Frames of the last complete group of pictures (key frame to key frame); 0 while unknown. */
-  #gop = 0;
+  private _gop = 0;
   /** True once frames were dropped inside the current group: its later frames cannot decode. */
-  #broken = false;
+  private _broken = false;
 
   /** Whether the frame is decoded at this level. */
   admit(key: boolean, level: number): boolean {
     if (key) {
-      if (this.#sinceKey > 0) this.#gop = this.#sinceKey;
-      this.#sinceKey = 0;
-      this.#broken = false;
+      if (this._sinceKey > 0) this._gop = this._sinceKey;
+      this._sinceKey = 0;
+      this._broken = false;
     }
-    this.#sinceKey += 1;
+    this._sinceKey += 1;
     if (level >= 4) return false;
-    if (level === 3 && !key) this.#broken = true;
-    if (level === 2 && !key && this.#sinceKey > Math.max(1, Math.floor((this.#gop || 30) / 2))) this.#broken = true;
-    return !this.#broken;
+    if (level === 3 && !key) this._broken = true;
+    if (level === 2 && !key && this._sinceKey > Math.max(1, Math.floor((this._gop || 30) / 2))) this._broken = true;
+    return !this._broken;
   }
 
   /** Whether a decoded frame is drawn (level 1 draws every other one). */

@@ -34,12 +34,12 @@ type Client = { getVideoTrack(query: { userId: string; streamType: 'main' | 'sub
 
 export class TRTCVideoDecoder {
   static readonly Name = 'TRTCVideoDecoder';
-  readonly #ctx: PluginContext;
-  readonly #sessions = new Map<string, DecodeSession>();
-  #floor = 0;
+  private readonly _ctx: PluginContext;
+  private readonly _sessions = new Map<string, DecodeSession>();
+  private _floor = 0;
 
   constructor(ctx: PluginContext) {
-    this.#ctx = ctx;
+    this._ctx = ctx;
   }
 
   getName(): string {
@@ -50,11 +50,11 @@ export class TRTCVideoDecoder {
     return 'vd';
   }
 
-  #key(option: VideoDecoderStopOption | undefined, functionName: string): { key: string; userId: string; streamType: 'main' | 'sub'; track: MediaStreamTrack } {
+  private _key(option: VideoDecoderStopOption | undefined, functionName: string): { key: string; userId: string; streamType: 'main' | 'sub'; track: MediaStreamTrack } {
     const userId = option?.userId ?? '';
     const streamType = option?.streamType === 'sub' ? 'sub' : 'main';
-    const track = option?.track ?? (userId ? (this.#ctx.client as Client).getVideoTrack({ userId, streamType }) : null);
-    if (!track) throw this.#ctx.errors({ code: 5100, extraCode: 5102, message: `TRTCVideoDecoder needs a playing remote video: no ${streamType} video track of '${userId}'`, functionName });
+    const track = option?.track ?? (userId ? (this._ctx.client as Client).getVideoTrack({ userId, streamType }) : null);
+    if (!track) throw this._ctx.errors({ code: 5100, extraCode: 5102, message: `TRTCVideoDecoder needs a playing remote video: no ${streamType} video track of '${userId}'`, functionName });
     return { key: track.id, userId, streamType, track };
   }
 
@@ -64,14 +64,14 @@ export class TRTCVideoDecoder {
    * its frames are not tapped (the server's videoDecodeFallback is off, or enableSEI is on).
    */
   start(option?: VideoDecoderStartOption): void {
-    const { key, userId, streamType, track } = this.#key(option, 'startPlugin');
-    this.#sessions.get(key)?.stop();
+    const { key, userId, streamType, track } = this._key(option, 'startPlugin');
+    this._sessions.get(key)?.stop();
     const options: SessionOptions = { userId, streamType, track, type: option?.type ?? 'auto', codec: option?.config?.codec ?? 'avc1.42e01f',
       ...(option?.renderer ? { renderer: option.renderer } : {}), ...(option?.mock ? { mock: option.mock } : {}) };
-    const session = new DecodeSession(this.#ctx, options);
-    session.setPressureFloor(this.#floor);
+    const session = new DecodeSession(this._ctx, options);
+    session.setPressureFloor(this._floor);
     session.start();
-    this.#sessions.set(key, session);
+    this._sessions.set(key, session);
   }
 
   /**
@@ -89,19 +89,19 @@ export class TRTCVideoDecoder {
   /** Stops decoding a remote video; the player shows it again. */
   stop(option?: VideoDecoderStopOption): void {
     if (!option?.track && !option?.userId) {
-      for (const session of this.#sessions.values()) session.stop();
-      this.#sessions.clear();
+      for (const session of this._sessions.values()) session.stop();
+      this._sessions.clear();
       return;
     }
-    const { key } = this.#key(option, 'stopPlugin');
-    this.#sessions.get(key)?.stop();
-    this.#sessions.delete(key);
+    const { key } = this._key(option, 'stopPlugin');
+    this._sessions.get(key)?.stop();
+    this._sessions.delete(key);
   }
 
   /** Keeps every decoder at or above a downgrade level (e.g. from a compute-pressure monitor); 0 lifts it. */
   setPressureFloor(level: number): void {
-    this.#floor = level;
-    for (const session of this.#sessions.values()) session.setPressureFloor(level);
+    this._floor = level;
+    for (const session of this._sessions.values()) session.setPressureFloor(level);
   }
 
   destroy(): void {

@@ -32,18 +32,18 @@ function sized(canvas: HTMLCanvasElement, width: number, height: number): void {
 
 class VideoFrameRenderer implements Renderer {
   readonly canvas: HTMLCanvasElement;
-  readonly #ctx: CanvasRenderingContext2D;
+  private readonly _ctx: CanvasRenderingContext2D;
 
   constructor(canvas: HTMLCanvasElement) {
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new ContextUnavailable('2d context unsupported');
     this.canvas = canvas;
-    this.#ctx = ctx;
+    this._ctx = ctx;
   }
 
   drawFrame(frame: VideoFrame): void {
     sized(this.canvas, frame.displayWidth, frame.displayHeight);
-    this.#ctx.drawImage(frame, 0, 0);
+    this._ctx.drawImage(frame, 0, 0);
   }
 
   drawI420(data: ArrayBuffer, width: number, height: number): void {
@@ -58,14 +58,14 @@ class VideoFrameRenderer implements Renderer {
 
 class WebGlRenderer implements Renderer {
   readonly canvas: HTMLCanvasElement;
-  readonly #gl: WebGL2RenderingContext;
-  readonly #textures: WebGLTexture[] = [];
+  private readonly _gl: WebGL2RenderingContext;
+  private readonly _textures: WebGLTexture[] = [];
 
   constructor(canvas: HTMLCanvasElement) {
     const gl = canvas.getContext('webgl2', { preserveDrawingBuffer: true, alpha: false });
     if (!gl) throw new ContextUnavailable('webgl2 unsupported');
     this.canvas = canvas;
-    this.#gl = gl;
+    this._gl = gl;
     const program = gl.createProgram();
     for (const [type, source] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {
       const shader = gl.createShader(type);
@@ -89,7 +89,7 @@ class WebGlRenderer implements Renderer {
       gl.bindTexture(gl.TEXTURE_2D, texture);
       for (const [key, value] of [[gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR], [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]]) gl.texParameteri(gl.TEXTURE_2D, key, value);
       gl.uniform1i(gl.getUniformLocation(program, name), unit);
-      this.#textures.push(texture);
+      this._textures.push(texture);
     });
   }
 
@@ -101,7 +101,7 @@ class WebGlRenderer implements Renderer {
   }
 
   drawI420(data: ArrayBuffer, width: number, height: number): void {
-    const gl = this.#gl;
+    const gl = this._gl;
     if (gl.isContextLost()) throw new ContextUnavailable('webgl context lost');
     sized(this.canvas, width, height);
     gl.viewport(0, 0, width, height);

@@ -42,7 +42,7 @@ vec4 bb_effect(vec4 base, vec2 uv) {
 export class BeautyStage implements EffectStage {
   readonly name = 'BasicBeauty' as const;
   levels: BeautyLevels;
-  readonly #small = new Downscaled();
+  private readonly _small = new Downscaled();
 
   constructor(levels: BeautyLevels) {
     this.levels = levels;
@@ -53,13 +53,13 @@ export class BeautyStage implements EffectStage {
   bind(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
     const { beauty, brightness, ruddy } = this.levels;
     const textures: Record<string, WebGLTexture> = {};
-    if (beauty > 0) textures.u_bbSmall = this.#small.update(kit, frame.source, { width: frame.sourceSize.width / 4, height: frame.sourceSize.height / 4 }, frame.mirrored);
+    if (beauty > 0) textures.u_bbSmall = this._small.update(kit, frame.source, { width: frame.sourceSize.width / 4, height: frame.sourceSize.height / 4 }, frame.mirrored);
     else textures.u_bbSmall = input.texture;
     return { textures, uniforms: { u_beauty: beauty, u_brightness: brightness, u_ruddy: ruddy } };
   }
 
   dispose(kit?: GlKit): void {
-    this.#small.dispose(kit);
+    this._small.dispose(kit);
   }
 
   /** 2d fallback: a blurred copy blended in for smoothing, CSS brightness, a soft red overlay. */

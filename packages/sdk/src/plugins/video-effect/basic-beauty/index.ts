@@ -27,10 +27,10 @@ export function resolveBeautyLevels(value: unknown, base: BeautyLevels | undefin
  */
 export class BasicBeauty {
   static readonly Name = 'BasicBeauty';
-  readonly #core: PluginCore;
+  private readonly _core: PluginCore;
 
   constructor(core: PluginCore) {
-    this.#core = core;
+    this._core = core;
   }
 
   /** The name startPlugin refers to. */
@@ -40,12 +40,12 @@ export class BasicBeauty {
 
   /** Starts the retouch with the given levels (0–1, default 0.5 each). */
   start(options?: BasicBeautyOptions): Promise<void> {
-    return guarded(this.#core, () => this.#start(options));
+    return guarded(this._core, () => this._start(options));
   }
 
-  async #start(options?: BasicBeautyOptions): Promise<void> {
+  private async _start(options?: BasicBeautyOptions): Promise<void> {
     const fn = 'startPlugin';
-    const video = videoContextOf(this.#core, fn);
+    const video = videoContextOf(this._core, fn);
     const levels = resolveBeautyLevels(options, undefined, fn);
     requireCamera(video, fn);
     await applyStage(video, new BeautyStage(levels), fn);
@@ -53,12 +53,12 @@ export class BasicBeauty {
 
   /** Changes the levels live (the levels not given stay). */
   update(options?: BasicBeautyOptions): Promise<void> {
-    return guarded(this.#core, () => this.#update(options));
+    return guarded(this._core, () => this._update(options));
   }
 
-  async #update(options?: BasicBeautyOptions): Promise<void> {
+  private async _update(options?: BasicBeautyOptions): Promise<void> {
     const fn = 'updatePlugin';
-    const video = videoContextOf(this.#core, fn);
+    const video = videoContextOf(this._core, fn);
     const stage = pipelineOf(video).stage<BeautyStage>('BasicBeauty');
     const levels = resolveBeautyLevels(options, stage?.levels, fn);
     if (stage) {
@@ -71,11 +71,11 @@ export class BasicBeauty {
 
   /** Stops the retouch. */
   stop(): Promise<void> {
-    return guarded(this.#core, () => this.#stop());
+    return guarded(this._core, () => this._stop());
   }
 
-  async #stop(): Promise<void> {
-    await removeStage(videoContextOf(this.#core, 'stopPlugin'), 'BasicBeauty', 'stopPlugin');
+  private async _stop(): Promise<void> {
+    await removeStage(videoContextOf(this._core, 'stopPlugin'), 'BasicBeauty', 'stopPlugin');
   }
 }
 

@@ -7,11 +7,11 @@ import type { Size } from './stage.js';
  * fused pass — software WebGL (SwiftShader) pays about 8 ms per full-frame texture read at 640×480.
  */
 export class Downscaled {
-  readonly #canvas: OffscreenCanvas | HTMLCanvasElement;
-  #texture: WebGLTexture | undefined;
+  private readonly _canvas: OffscreenCanvas | HTMLCanvasElement;
+  private _texture: WebGLTexture | undefined;
 
   constructor() {
-    this.#canvas = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2, 2) : document.createElement('canvas');
+    this._canvas = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2, 2) : document.createElement('canvas');
   }
 
   /**
@@ -19,7 +19,7 @@ export class Downscaled {
    * uv: no per-pixel select) and uploads it; returns the texture.
    */
   update(kit: GlKit, source: CanvasImageSource, size: Size, mirror = false): WebGLTexture {
-    const canvas = this.#canvas;
+    const canvas = this._canvas;
     const width = Math.max(2, Math.round(size.width));
     const height = Math.max(2, Math.round(size.height));
     if (canvas.width !== width) canvas.width = width;
@@ -30,13 +30,13 @@ export class Downscaled {
     ctx.setTransform(mirror ? -1 : 1, 0, 0, 1, mirror ? width : 0, 0);
     ctx.drawImage(source, 0, 0, width, height);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    this.#texture ??= kit.texture();
-    kit.upload(this.#texture, canvas);
-    return this.#texture;
+    this._texture ??= kit.texture();
+    kit.upload(this._texture, canvas);
+    return this._texture;
   }
 
   dispose(kit?: GlKit): void {
-    if (kit && this.#texture) kit.gl.deleteTexture(this.#texture);
-    this.#texture = undefined;
+    if (kit && this._texture) kit.gl.deleteTexture(this._texture);
+    this._texture = undefined;
   }
 }

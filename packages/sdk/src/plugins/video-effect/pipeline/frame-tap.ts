@@ -12,58 +12,58 @@ export class FrameTap {
   readonly track: MediaStreamTrack;
   /** Increments with each new frame. */
   version = 0;
-  #frame: VideoFrame | undefined;
-  #video: HTMLVideoElement | undefined;
-  #reader: ReadableStreamDefaultReader<VideoFrame> | undefined;
-  #closed = false;
+  private _frame: VideoFrame | undefined;
+  private _video: HTMLVideoElement | undefined;
+  private _reader: ReadableStreamDefaultReader<VideoFrame> | undefined;
+  private _closed = false;
 
   constructor(track: MediaStreamTrack) {
     this.track = track;
     const Processor = (globalThis as unknown as { MediaStreamTrackProcessor?: ProcessorCtor }).MediaStreamTrackProcessor;
     if (hasInsertableStreams() && Processor) {
-      this.#reader = new Processor({ track, maxBufferSize: 1 }).readable.getReader();
-      void this.#pump();
+      this._reader = new Processor({ track, maxBufferSize: 1 }).readable.getReader();
+      void this._pump();
     } else {
       const video = document.createElement('video');
       video.muted = true;
       video.playsInline = true;
       video.srcObject = new MediaStream([track]);
       video.play().catch(() => undefined);
-      this.#video = video;
+      this._video = video;
     }
   }
 
-  async #pump(): Promise<void> {
-    while (!this.#closed && this.#reader) {
-      const { value, done } = await this.#reader.read().catch(() => ({ value: undefined, done: true }));
+  private async _pump(): Promise<void> {
+    while (!this._closed && this._reader) {
+      const { value, done } = await this._reader.read().catch(() => ({ value: undefined, done: true }));
       if (done || !value) break;
-      this.#frame?.close();
-      this.#frame = value;
+      this._frame?.close();
+      this._frame = value;
       this.version += 1;
-      if (this.#closed) value.close();
+      if (this._closed) value.close();
     }
   }
 
   /** The latest frame (valid until the next one), or undefined before the first. */
   get image(): (TexImageSource & CanvasImageSource) | undefined {
-    if (this.#video) {
+    if (this._video) {
       this.version += 1; // a <video> cannot tell a new frame: upload each time
-      return this.#video.videoWidth > 0 ? this.#video : undefined;
+      return this._video.videoWidth > 0 ? this._video : undefined;
     }
-    return this.#frame;
+    return this._frame;
   }
 
   /** The source size (0 before the first frame). */
   get size(): { width: number; height: number } {
-    if (this.#video) return { width: this.#video.videoWidth, height: this.#video.videoHeight };
-    return { width: this.#frame?.displayWidth ?? 0, height: this.#frame?.displayHeight ?? 0 };
+    if (this._video) return { width: this._video.videoWidth, height: this._video.videoHeight };
+    return { width: this._frame?.displayWidth ?? 0, height: this._frame?.displayHeight ?? 0 };
   }
 
   close(): void {
-    this.#closed = true;
-    this.#reader?.cancel().catch(() => undefined);
-    this.#frame?.close();
-    this.#frame = undefined;
-    if (this.#video) this.#video.srcObject = null;
+    this._closed = true;
+    this._reader?.cancel().catch(() => undefined);
+    this._frame?.close();
+    this._frame = undefined;
+    if (this._video) this._video.srcObject = null;
   }
 }

@@ -61,18 +61,18 @@ export function createGl2(canvas: HTMLCanvasElement | OffscreenCanvas): WebGL2Re
 /** The shared GL state of the pipeline. */
 export class GlKit {
   readonly gl: WebGL2RenderingContext;
-  readonly #programs = new Map<string, Program>();
-  readonly #targets = new Map<string, GlTarget>();
-  readonly #vao: WebGLVertexArrayObject;
-  readonly #buffer: WebGLBuffer;
+  private readonly _programs = new Map<string, Program>();
+  private readonly _targets = new Map<string, GlTarget>();
+  private readonly _vao: WebGLVertexArrayObject;
+  private readonly _buffer: WebGLBuffer;
 
   constructor(gl: WebGL2RenderingContext) {
     this.gl = gl;
     const vao = gl.createVertexArray();
     const buffer = gl.createBuffer();
     if (!vao || !buffer) throw new Error('webgl context create failed');
-    this.#vao = vao;
-    this.#buffer = buffer;
+    this._vao = vao;
+    this._buffer = buffer;
     gl.bindVertexArray(vao);
     gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
     gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
@@ -83,7 +83,7 @@ export class GlKit {
 
   /** Compiles (once per key) a fragment shader against the shared vertex shader. */
   program(key: string, fragment: string): Program {
-    const found = this.#programs.get(key);
+    const found = this._programs.get(key);
     if (found) return found;
     const gl = this.gl;
     const compile = (type: number, source: string) => {
@@ -102,7 +102,7 @@ export class GlKit {
     gl.linkProgram(program);
     if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`program ${key}: ${gl.getProgramInfoLog(program) ?? ''}`);
     const made = { program, uniforms: new Map<string, WebGLUniformLocation | null>() };
-    this.#programs.set(key, made);
+    this._programs.set(key, made);
     return made;
   }
 
@@ -131,7 +131,7 @@ export class GlKit {
 
   /** A pooled render target, (re)allocated at the given size. */
   target(key: string, width: number, height: number): GlTarget {
-    const found = this.#targets.get(key);
+    const found = this._targets.get(key);
     if (found && found.width === width && found.height === height) return found;
     const gl = this.gl;
     const texture = found?.texture ?? this.texture();
@@ -143,7 +143,7 @@ export class GlKit {
     gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
     const made = { texture, framebuffer, width, height };
-    this.#targets.set(key, made);
+    this._targets.set(key, made);
     return made;
   }
 
@@ -184,7 +184,7 @@ export class GlKit {
       else if (value.length === 3) gl.uniform3fv(at, value as number[]);
       else gl.uniform4fv(at, value as number[]);
     }
-    gl.bindVertexArray(this.#vao);
+    gl.bindVertexArray(this._vao);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
     gl.bindVertexArray(null);
   }
@@ -201,14 +201,14 @@ export class GlKit {
   /** Frees every GL object the kit made. */
   dispose(): void {
     const gl = this.gl;
-    for (const target of this.#targets.values()) {
+    for (const target of this._targets.values()) {
       gl.deleteTexture(target.texture);
       gl.deleteFramebuffer(target.framebuffer);
     }
-    for (const program of this.#programs.values()) gl.deleteProgram(program.program);
-    gl.deleteBuffer(this.#buffer);
-    gl.deleteVertexArray(this.#vao);
-    this.#targets.clear();
-    this.#programs.clear();
+    for (const program of this._programs.values()) gl.deleteProgram(program.program);
+    gl.deleteBuffer(this._buffer);
+    gl.deleteVertexArray(this._vao);
+    this._targets.clear();
+    this._programs.clear();
   }
 }

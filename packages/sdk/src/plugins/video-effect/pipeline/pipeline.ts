@@ -31,73 +31,73 @@ function percentile(sorted: readonly number[], p: number): number {
  * removed while frames flow; the processed track stays the same, so nothing is renegotiated.
  */
 export class EffectPipeline implements TrackProcessor {
-  readonly #stages = new Map<string, EffectStage>();
-  #ordered: EffectStage[] = [];
-  #renderer: Renderer | undefined;
-  #rendererTried = false;
-  readonly #timings: number[] = [];
-  #frames = 0;
-  readonly #loops = new Set<FrameLoop>();
+  private readonly _stages = new Map<string, EffectStage>();
+  private _ordered: EffectStage[] = [];
+  private _renderer: Renderer | undefined;
+  private _rendererTried = false;
+  private readonly _timings: number[] = [];
+  private _frames = 0;
+  private readonly _loops = new Set<FrameLoop>();
 
   /** 'webgl' or '2d' (creating the renderer on first use); 'none' where neither context can be made. */
   get mode(): 'webgl' | '2d' | 'none' {
-    return this.#ensureRenderer()?.mode ?? 'none';
+    return this._ensureRenderer()?.mode ?? 'none';
   }
 
   /** The renderer (created on first use). */
   get renderer(): Renderer | undefined {
-    return this.#ensureRenderer();
+    return this._ensureRenderer();
   }
 
   get isEmpty(): boolean {
-    return this.#stages.size === 0;
+    return this._stages.size === 0;
   }
 
   has(name: string): boolean {
-    return this.#stages.has(name);
+    return this._stages.has(name);
   }
 
   stage<T extends EffectStage>(name: EffectStage['name']): T | undefined {
-    return this.#stages.get(name) as T | undefined;
+    return this._stages.get(name) as T | undefined;
   }
 
   /** Adds or replaces the stage of that name (same-type effects replace each other). */
   set(stage: EffectStage): void {
-    const old = this.#stages.get(stage.name);
-    this.#stages.set(stage.name, stage);
-    this.#order();
-    if (old && old !== stage) old.dispose?.(this.#renderer?.kit);
+    const old = this._stages.get(stage.name);
+    this._stages.set(stage.name, stage);
+    this._order();
+    if (old && old !== stage) old.dispose?.(this._renderer?.kit);
   }
 
   remove(name: EffectStage['name']): void {
-    const old = this.#stages.get(name);
+    const old = this._stages.get(name);
     if (!old) return;
-    this.#stages.delete(name);
-    this.#order();
-    old.dispose?.(this.#renderer?.kit);
+    this._stages.delete(name);
+    this._order();
+    old.dispose?.(this._renderer?.kit);
   }
 
-  #order(): void {
-    this.#ordered = [...this.#stages.values()].sort((a, b) => STAGE_ORDER[a.name] - STAGE_ORDER[b.name]);
+  private _order(): void {
+    this._ordered = [...this._stages.values()].sort((a, b) => STAGE_ORDER[a.name] - STAGE_ORDER[b.name]);
   }
 
-  #ensureRenderer(): Renderer | undefined {
-    if (!this.#rendererTried) {
-      this.#rendererTried = true;
+  private _ensureRenderer(): Renderer | undefined {
+    if (!this._rendererTried) {
+      this._rendererTried = true;
       const element = !hasInsertableStreams();
-      this.#renderer = GlRenderer.create(element) ?? Canvas2dRenderer.create(element);
+      this._renderer = GlRenderer.create(element) ?? Canvas2dRenderer.create(element);
     }
-    return this.#renderer;
+    return this._renderer;
   }
 
-  #record(started: number): void {
+  private _record(started: number): void {
     const ms = performance.now() - started;
-    this.#frames += 1;
-    this.#timings.push(ms);
-    if (this.#timings.length > TIMING_WINDOW) this.#timings.shift();
+    this._frames += 1;
+    this._timings.push(ms);
+    if (this._timings.length > TIMING_WINDOW) this._timings.shift();
     try {
       performance.measure(FRAME_MEASURE, { start: started, duration: ms });
-      if (this.#frames % TIMING_WINDOW === 0) performance.clearMeasures(FRAME_MEASURE);
+      if (this._frames % TIMING_WINDOW === 0) performance.clearMeasures(FRAME_MEASURE);
     } catch {
       // User Timing is only instrumentation
     }
@@ -105,13 +105,13 @@ export class EffectPipeline implements TrackProcessor {
 
   /** Processing figures over the last frames. */
   stats(): PipelineStats {
-    const sorted = [...this.#timings].sort((a, b) => a - b);
+    const sorted = [...this._timings].sort((a, b) => a - b);
     return {
-      mode: this.#renderer?.mode ?? 'none',
-      frames: this.#frames,
+      mode: this._renderer?.mode ?? 'none',
+      frames: this._frames,
       medianMs: percentile(sorted, 0.5),
       p95Ms: percentile(sorted, 0.95),
-      stages: this.#ordered.map((stage) => stage.name),
+      stages: this._ordered.map((stage) => stage.name),
     };
   }
 
@@ -120,7 +120,7 @@ export class EffectPipeline implements TrackProcessor {
    * watermark stays readable). Frames faster than the frame rate are dropped.
    */
   process(source: MediaStreamTrack, options: { mirror: boolean; frameRate?: number }): DerivedTrack {
-    const renderer = this.#ensureRenderer();
+    const renderer = this._ensureRenderer();
     if (!renderer) throw new Error('webgl context create failed');
     const frameRate = options.frameRate ?? source.getSettings?.().frameRate ?? DEFAULT_FRAME_RATE;
     const minGapUs = 1e6 / Math.max(1, frameRate) * 0.8;
@@ -128,9 +128,9 @@ export class EffectPipeline implements TrackProcessor {
     const run = (image: TexImageSource & CanvasImageSource, width: number, height: number, timestamp: number) => {
       const started = performance.now();
       const frame: FrameInfo = { timestamp, sourceSize: { width, height }, source: image, mirrored: options.mirror };
-      renderer.render(image, { width, height }, options.mirror, this.#ordered, frame);
-      if (renderer.gpuDone) void renderer.gpuDone().then(() => this.#record(started));
-      else this.#record(started);
+      renderer.render(image, { width, height }, options.mirror, this._ordered, frame);
+      if (renderer.gpuDone) void renderer.gpuDone().then(() => this._record(started));
+      else this._record(started);
     };
     let loop: FrameLoop;
     if (hasInsertableStreams() && !(renderer.canvas instanceof HTMLCanvasElement)) {
@@ -145,24 +145,24 @@ export class EffectPipeline implements TrackProcessor {
         run(video, video.videoWidth, video.videoHeight, timestamp);
       });
     }
-    this.#loops.add(loop);
+    this._loops.add(loop);
     return {
       track: loop.track,
       stop: () => {
         loop.stop();
-        this.#loops.delete(loop);
+        this._loops.delete(loop);
       },
     };
   }
 
   /** Stops every loop and frees the renderer and the stages. */
   dispose(): void {
-    for (const loop of this.#loops) loop.stop();
-    this.#loops.clear();
-    this.#renderer?.dispose(this.#ordered);
-    this.#renderer = undefined;
-    this.#rendererTried = false;
-    this.#stages.clear();
-    this.#ordered = [];
+    for (const loop of this._loops) loop.stop();
+    this._loops.clear();
+    this._renderer?.dispose(this._ordered);
+    this._renderer = undefined;
+    this._rendererTried = false;
+    this._stages.clear();
+    this._ordered = [];
   }
 }

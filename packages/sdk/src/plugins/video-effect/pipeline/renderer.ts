@@ -59,13 +59,13 @@ export class GlRenderer implements Renderer {
   readonly mode = 'webgl' as const;
   readonly canvas: PipelineCanvas;
   readonly kit: GlKit;
-  readonly #source: WebGLTexture;
-  #staging: OffscreenCanvas | undefined;
+  private readonly _source: WebGLTexture;
+  private _staging: OffscreenCanvas | undefined;
 
   private constructor(canvas: PipelineCanvas, kit: GlKit) {
     this.canvas = canvas;
     this.kit = kit;
-    this.#source = kit.texture();
+    this._source = kit.texture();
   }
 
   /** A GL renderer, or undefined where WebGL2 cannot be created. */
@@ -85,27 +85,27 @@ export class GlRenderer implements Renderer {
    * camera frame converts its YUV on the slow path (~18 ms at 640×480), while drawImage plus a canvas
    * upload takes ~5 ms.
    */
-  #staged(source: TexImageSource, size: Size): TexImageSource {
+  private _staged(source: TexImageSource, size: Size): TexImageSource {
     if (typeof VideoFrame === 'undefined' || !(source instanceof VideoFrame) || typeof OffscreenCanvas === 'undefined') return source;
-    this.#staging ??= new OffscreenCanvas(size.width, size.height);
-    fit(this.#staging, size);
-    const ctx = this.#staging.getContext('2d');
+    this._staging ??= new OffscreenCanvas(size.width, size.height);
+    fit(this._staging, size);
+    const ctx = this._staging.getContext('2d');
     if (!ctx) return source;
     ctx.drawImage(source, 0, 0, size.width, size.height);
-    return this.#staging;
+    return this._staging;
   }
 
   render(source: TexImageSource, size: Size, mirror: boolean, stages: readonly EffectStage[], frame: FrameInfo): void {
     const kit = this.kit;
     const copy = kit.program('copy', COPY_SHADER);
-    const staged = this.#staged(source, size);
-    kit.upload(this.#source, staged);
+    const staged = this._staged(source, size);
+    kit.upload(this._source, staged);
     // Stages that scale the frame on the 2d canvas read the staged RGB copy (one YUV conversion per frame).
     if (staged !== source) frame = { ...frame, source: staged as OffscreenCanvas };
-    let current: GlImage = { texture: this.#source, ...size };
+    let current: GlImage = { texture: this._source, ...size };
     if (mirror) {
       const mirrored = kit.target('mirror', size.width, size.height);
-      kit.draw(copy, mirrored, { u_src: this.#source }, { u_mirror: 1 });
+      kit.draw(copy, mirrored, { u_src: this._source }, { u_mirror: 1 });
       current = mirrored;
     }
     // Trailing overlay stages (the watermark) are drawn last as blended quads over their rectangles.
@@ -147,11 +147,11 @@ export class GlRenderer implements Renderer {
       fit(this.canvas, current);
       kit.draw(copy, null, { u_src: current.texture }, { u_mirror: 0 }, current);
     }
-    this.#drawOverlays(overlays, current, null);
+    this._drawOverlays(overlays, current, null);
   }
 
   /** Blends each overlay's image over its rectangle of `target` (null: the canvas), which holds the frame of `size`. */
-  #drawOverlays(overlays: readonly EffectStage[], size: Size, target: GlTarget | null): void {
+  private _drawOverlays(overlays: readonly EffectStage[], size: Size, target: GlTarget | null): void {
     if (overlays.length === 0) return;
     const kit = this.kit;
     const gl = kit.gl;
@@ -197,7 +197,7 @@ export class GlRenderer implements Renderer {
 
   dispose(stages: readonly EffectStage[]): void {
     for (const stage of stages) stage.dispose?.(this.kit);
-    this.kit.gl.deleteTexture(this.#source);
+    this.kit.gl.deleteTexture(this._source);
     this.kit.dispose();
     this.kit.gl.getExtension('WEBGL_lose_context')?.loseContext();
   }
@@ -210,11 +210,11 @@ export class Canvas2dRenderer implements Renderer {
   readonly mode = '2d' as const;
   readonly kit = undefined;
   readonly canvas: PipelineCanvas;
-  readonly #spare: PipelineCanvas;
+  private readonly _spare: PipelineCanvas;
 
   private constructor(canvas: PipelineCanvas, spare: PipelineCanvas) {
     this.canvas = canvas;
-    this.#spare = spare;
+    this._spare = spare;
   }
 
   static create(elementCanvas: boolean): Canvas2dRenderer | undefined {
@@ -226,7 +226,7 @@ export class Canvas2dRenderer implements Renderer {
   render(source: CanvasImageSource, size: Size, mirror: boolean, stages: readonly EffectStage[], frame: FrameInfo): void {
     const usable = stages.filter((stage) => stage.draw2d);
     // Ping-pong between the output canvas and a spare, ending on the output canvas.
-    let write = usable.length % 2 === 0 ? this.canvas : this.#spare;
+    let write = usable.length % 2 === 0 ? this.canvas : this._spare;
     const ctxOf = (canvas: PipelineCanvas) => canvas.getContext('2d') as Ctx2d;
     fit(write, size);
     let ctx = ctxOf(write);
@@ -236,7 +236,7 @@ export class Canvas2dRenderer implements Renderer {
     let current: Size = size;
     for (const stage of usable) {
       const input = write;
-      write = write === this.canvas ? this.#spare : this.canvas;
+      write = write === this.canvas ? this._spare : this.canvas;
       const out = stage.outputSize?.(current) ?? current;
       fit(write, out);
       ctx = ctxOf(write);

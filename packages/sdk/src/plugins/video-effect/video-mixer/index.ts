@@ -39,15 +39,15 @@ function textImage(layer: TextLayerOption): HTMLCanvasElement {
  */
 export class VideoMixer {
   static readonly Name = 'VideoMixer';
-  readonly #core: PluginCore;
-  #options: VideoMixerOptions = {};
-  #screenTap: FrameTap | undefined;
-  readonly #trackTaps = new Map<MediaStreamTrack, FrameTap>();
-  readonly #images = new Map<string, HTMLImageElement>();
-  #listening = false;
+  private readonly _core: PluginCore;
+  private _options: VideoMixerOptions = {};
+  private _screenTap: FrameTap | undefined;
+  private readonly _trackTaps = new Map<MediaStreamTrack, FrameTap>();
+  private readonly _images = new Map<string, HTMLImageElement>();
+  private _listening = false;
 
   constructor(core: PluginCore) {
-    this.#core = core;
+    this._core = core;
   }
 
   /** The name startPlugin refers to. */
@@ -55,111 +55,111 @@ export class VideoMixer {
     return VideoMixer.Name;
   }
 
-  get #client(): MixerClient {
-    return this.#core.client as MixerClient;
+  private get _client(): MixerClient {
+    return this._core.client as MixerClient;
   }
 
   /** Starts mixing (`container` required). The screen share, if published, is taken off its own stream. */
   start(options: VideoMixerOptions): Promise<void> {
-    return guarded(this.#core, () => this.#start(options));
+    return guarded(this._core, () => this._start(options));
   }
 
-  async #start(options: VideoMixerOptions): Promise<void> {
+  private async _start(options: VideoMixerOptions): Promise<void> {
     const fn = 'startPlugin';
-    const video = videoContextOf(this.#core, fn);
-    this.#options = validateMixerOptions(options, true, fn);
+    const video = videoContextOf(this._core, fn);
+    this._options = validateMixerOptions(options, true, fn);
     requireCamera(video, fn);
-    await this.#apply(video, fn);
-    if (!this.#listening) {
-      this.#listening = true;
-      this.#client.on('publish-state-changed', this.#onPublishState);
-      this.#client.on('screen-share-stopped', this.#onScreenStopped);
+    await this._apply(video, fn);
+    if (!this._listening) {
+      this._listening = true;
+      this._client.on('publish-state-changed', this._onPublishState);
+      this._client.on('screen-share-stopped', this._onScreenStopped);
     }
-    if (video.screenTrack()) await this.#unpublishScreen();
+    if (video.screenTrack()) await this._unpublishScreen();
   }
 
   /** Changes the layout live: given layer fields replace the previous ones, given lists replace theirs. */
   update(options: VideoMixerOptions): Promise<void> {
-    return guarded(this.#core, () => this.#update(options));
+    return guarded(this._core, () => this._update(options));
   }
 
-  async #update(options: VideoMixerOptions): Promise<void> {
+  private async _update(options: VideoMixerOptions): Promise<void> {
     const fn = 'updatePlugin';
-    const video = videoContextOf(this.#core, fn);
+    const video = videoContextOf(this._core, fn);
     const next = validateMixerOptions(options, false, fn);
-    const merged: VideoMixerOptions = { ...this.#options, ...next };
-    if (next.camera) merged.camera = { ...this.#options.camera, ...next.camera };
-    if (next.screen) merged.screen = { ...this.#options.screen, ...next.screen };
+    const merged: VideoMixerOptions = { ...this._options, ...next };
+    if (next.camera) merged.camera = { ...this._options.camera, ...next.camera };
+    if (next.screen) merged.screen = { ...this._options.screen, ...next.screen };
     if (!merged.container) merged.container = validateMixerOptions(options, true, fn).container;
-    this.#options = merged;
-    await this.#apply(video, fn);
+    this._options = merged;
+    await this._apply(video, fn);
   }
 
   /** Stops mixing; a screen share goes back to its own stream. */
   stop(): Promise<void> {
-    return guarded(this.#core, () => this.#stop());
+    return guarded(this._core, () => this._stop());
   }
 
-  async #stop(): Promise<void> {
+  private async _stop(): Promise<void> {
     const fn = 'stopPlugin';
-    const video = videoContextOf(this.#core, fn);
-    if (this.#listening) {
-      this.#listening = false;
-      this.#client.off('publish-state-changed', this.#onPublishState);
-      this.#client.off('screen-share-stopped', this.#onScreenStopped);
+    const video = videoContextOf(this._core, fn);
+    if (this._listening) {
+      this._listening = false;
+      this._client.off('publish-state-changed', this._onPublishState);
+      this._client.off('screen-share-stopped', this._onScreenStopped);
     }
     await removeStage(video, 'VideoMixer', fn);
-    this.#closeTaps(new Set());
-    if (video.screenTrack()) await this.#client.updateScreenShare({ publish: true }).catch(() => undefined);
+    this._closeTaps(new Set());
+    if (video.screenTrack()) await this._client.updateScreenShare({ publish: true }).catch(() => undefined);
   }
 
   destroy(): void {
-    this.#closeTaps(new Set());
+    this._closeTaps(new Set());
   }
 
-  readonly #onPublishState = (event: { mediaType?: string; state?: string }) => {
+  private readonly _onPublishState = (event: { mediaType?: string; state?: string }) => {
     if (event.mediaType !== 'screen' || event.state !== 'started') return;
-    void this.#unpublishScreen();
-    void this.#apply(videoContextOf(this.#core, 'startPlugin'), 'startPlugin').catch(() => undefined);
+    void this._unpublishScreen();
+    void this._apply(videoContextOf(this._core, 'startPlugin'), 'startPlugin').catch(() => undefined);
   };
 
-  readonly #onScreenStopped = () => {
-    void this.#apply(videoContextOf(this.#core, 'startPlugin'), 'startPlugin').catch(() => undefined);
+  private readonly _onScreenStopped = () => {
+    void this._apply(videoContextOf(this._core, 'startPlugin'), 'startPlugin').catch(() => undefined);
   };
 
-  async #unpublishScreen(): Promise<void> {
-    await this.#client.updateScreenShare({ publish: false }).catch(() => undefined);
-    await this.#client.updateLocalVideo({ publish: true }).catch(() => undefined);
+  private async _unpublishScreen(): Promise<void> {
+    await this._client.updateScreenShare({ publish: false }).catch(() => undefined);
+    await this._client.updateLocalVideo({ publish: true }).catch(() => undefined);
   }
 
-  #closeTaps(keep: Set<MediaStreamTrack>): void {
-    if (this.#screenTap && !keep.has(this.#screenTap.track)) {
-      this.#screenTap.close();
-      this.#screenTap = undefined;
+  private _closeTaps(keep: Set<MediaStreamTrack>): void {
+    if (this._screenTap && !keep.has(this._screenTap.track)) {
+      this._screenTap.close();
+      this._screenTap = undefined;
     }
-    for (const [track, tap] of this.#trackTaps) {
+    for (const [track, tap] of this._trackTaps) {
       if (keep.has(track)) continue;
       tap.close();
-      this.#trackTaps.delete(track);
+      this._trackTaps.delete(track);
     }
   }
 
   /** Resolves the options into layers (loading images, tapping tracks) and puts them in the pipeline. */
-  async #apply(video: VideoPluginContext, fn: string): Promise<void> {
-    const options = this.#options;
+  private async _apply(video: VideoPluginContext, fn: string): Promise<void> {
+    const options = this._options;
     const container = { width: Math.round(options.container!.width), height: Math.round(options.container!.height) };
     const layers: MixerLayer[] = [];
     const keep = new Set<MediaStreamTrack>();
     const screenTrack = video.screenTrack();
     const showScreen = screenTrack !== undefined && !options.screen?.hidden;
     if (showScreen) {
-      if (this.#screenTap?.track !== screenTrack) {
-        this.#screenTap?.close();
-        this.#screenTap = new FrameTap(screenTrack);
+      if (this._screenTap?.track !== screenTrack) {
+        this._screenTap?.close();
+        this._screenTap = new FrameTap(screenTrack);
       }
       keep.add(screenTrack);
       const s = options.screen;
-      layers.push({ source: { kind: 'tap', tap: this.#screenTap }, rect: layerRect(s, container, false), zOrder: s?.zOrder ?? 1, mirror: s?.mirror ?? false, fillMode: s?.fillMode ?? 'contain' });
+      layers.push({ source: { kind: 'tap', tap: this._screenTap }, rect: layerRect(s, container, false), zOrder: s?.zOrder ?? 1, mirror: s?.mirror ?? false, fillMode: s?.fillMode ?? 'contain' });
     }
     const c = options.camera;
     if (!c?.hidden) {
@@ -167,20 +167,20 @@ export class VideoMixer {
     }
     for (const layer of options.tracks ?? []) {
       if (layer.hidden || layer.track.readyState === 'ended') continue;
-      let tap = this.#trackTaps.get(layer.track);
+      let tap = this._trackTaps.get(layer.track);
       if (!tap) {
         tap = new FrameTap(layer.track);
-        this.#trackTaps.set(layer.track, tap);
+        this._trackTaps.set(layer.track, tap);
       }
       keep.add(layer.track);
       layers.push({ source: { kind: 'tap', tap }, rect: layerRect(layer, container, true), zOrder: layer.zOrder ?? 2, mirror: layer.mirror ?? false, fillMode: layer.fillMode ?? 'cover' });
     }
     for (const layer of options.images ?? []) {
       if (layer.hidden) continue;
-      let image = this.#images.get(layer.url);
+      let image = this._images.get(layer.url);
       if (!image) {
         image = await loadImage(layer.url, fn);
-        this.#images.set(layer.url, image);
+        this._images.set(layer.url, image);
       }
       const size = { width: image.naturalWidth, height: image.naturalHeight };
       layers.push({ source: { kind: 'image', image, size }, rect: layerRect({ width: size.width, height: size.height, ...layer, x: layer.x ?? 0, y: layer.y ?? 0 }, container, false), zOrder: layer.zOrder ?? 3, mirror: layer.mirror ?? false, fillMode: layer.fillMode ?? 'fill' });
@@ -201,7 +201,7 @@ export class VideoMixer {
     } else {
       await applyStage(video, new MixerStage(layout), fn);
     }
-    this.#closeTaps(keep);
+    this._closeTaps(keep);
   }
 }
 

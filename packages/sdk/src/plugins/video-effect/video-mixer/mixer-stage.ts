@@ -45,7 +45,7 @@ void main() {
 export class MixerStage implements EffectStage {
   readonly name = 'VideoMixer' as const;
   layout: MixerLayout;
-  readonly #textures = new Map<object, { texture: WebGLTexture; version: number }>();
+  private readonly _textures = new Map<object, { texture: WebGLTexture; version: number }>();
 
   constructor(layout: MixerLayout) {
     this.layout = layout;
@@ -55,13 +55,13 @@ export class MixerStage implements EffectStage {
     return this.layout.container;
   }
 
-  #texture(kit: GlKit, source: LayerSource, input: GlImage): { texture: WebGLTexture; size: Size } | undefined {
+  private _texture(kit: GlKit, source: LayerSource, input: GlImage): { texture: WebGLTexture; size: Size } | undefined {
     if (source.kind === 'camera') return { texture: input.texture, size: input };
     const key = source.kind === 'tap' ? source.tap : source.image;
-    let entry = this.#textures.get(key);
+    let entry = this._textures.get(key);
     if (!entry) {
       entry = { texture: kit.texture(), version: -1 };
-      this.#textures.set(key, entry);
+      this._textures.set(key, entry);
     }
     if (source.kind === 'tap') {
       const image = source.tap.image;
@@ -87,7 +87,7 @@ export class MixerStage implements EffectStage {
     gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
     try {
       for (const layer of this.layout.layers) {
-        const found = this.#texture(kit, layer.source, input);
+        const found = this._texture(kit, layer.source, input);
         if (!found) continue;
         kit.draw(program, output, { u_src: found.texture }, {
           u_fit: fillTransform(found.size, layer.rect, layer.fillMode),
@@ -128,15 +128,15 @@ export class MixerStage implements EffectStage {
   /** Drops textures of sources no longer in the layout. */
   prune(kit: GlKit | undefined): void {
     const live = new Set<object>(this.layout.layers.flatMap<object>((layer) => layer.source.kind === 'tap' ? [layer.source.tap] : layer.source.kind === 'image' ? [layer.source.image] : []));
-    for (const [key, entry] of this.#textures) {
+    for (const [key, entry] of this._textures) {
       if (live.has(key)) continue;
       kit?.gl.deleteTexture(entry.texture);
-      this.#textures.delete(key);
+      this._textures.delete(key);
     }
   }
 
   dispose(kit?: GlKit): void {
-    for (const entry of this.#textures.values()) kit?.gl.deleteTexture(entry.texture);
-    this.#textures.clear();
+    for (const entry of this._textures.values()) kit?.gl.deleteTexture(entry.texture);
+    this._textures.clear();
   }
 }

@@ -64,17 +64,17 @@ export class BackgroundStage implements EffectStage {
   settings: BackgroundSettings;
   /** The person segmentation (image / blur), kept by the plugin across updates. */
   segmenter: Segmenter | undefined;
-  #bgTexture: WebGLTexture | undefined;
-  #bgImage: HTMLImageElement | undefined;
-  #layerTexture: WebGLTexture | undefined;
+  private _bgTexture: WebGLTexture | undefined;
+  private _bgImage: HTMLImageElement | undefined;
+  private _layerTexture: WebGLTexture | undefined;
   /** What the layer was last built from: mask version and settings. */
-  #layerKey = '';
-  readonly #layer: OffscreenCanvas | HTMLCanvasElement;
+  private _layerKey = '';
+  private readonly _layer: OffscreenCanvas | HTMLCanvasElement;
 
   constructor(settings: BackgroundSettings, segmenter: Segmenter | undefined) {
     this.settings = settings;
     this.segmenter = segmenter;
-    this.#layer = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2, 2) : document.createElement('canvas');
+    this._layer = typeof OffscreenCanvas !== 'undefined' ? new OffscreenCanvas(2, 2) : document.createElement('canvas');
   }
 
   get shader() {
@@ -82,18 +82,18 @@ export class BackgroundStage implements EffectStage {
   }
 
   bind(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
-    return this.settings.type === 'green' ? this.#bindGreen(kit, input) : this.#bindLayer(kit, input, frame);
+    return this.settings.type === 'green' ? this._bindGreen(kit, input) : this._bindLayer(kit, input, frame);
   }
 
-  #bindGreen(kit: GlKit, input: GlImage): FusedBinding {
+  private _bindGreen(kit: GlKit, input: GlImage): FusedBinding {
     const image = this.settings.image;
-    if (image && this.#bgImage !== image) {
-      this.#bgTexture ??= kit.texture();
-      kit.upload(this.#bgTexture, image);
-      this.#bgImage = image;
+    if (image && this._bgImage !== image) {
+      this._bgTexture ??= kit.texture();
+      kit.upload(this._bgTexture, image);
+      this._bgImage = image;
     }
     const fit = image ? coverFit({ width: image.naturalWidth, height: image.naturalHeight }, input) : [1, 1, 0, 0];
-    return { textures: { u_vbBg: this.#bgTexture ?? input.texture }, uniforms: { u_vbBgFit: fit } };
+    return { textures: { u_vbBg: this._bgTexture ?? input.texture }, uniforms: { u_vbBgFit: fit } };
   }
 
   /**
@@ -102,19 +102,19 @@ export class BackgroundStage implements EffectStage {
    * ('destination-out' with the mask), uploaded premultiplied. Blur rebuilds it each frame (small); an
    * image only when the mask changes.
    */
-  #bindLayer(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
+  private _bindLayer(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
     const { type, image, blurLevel } = this.settings;
     const segmenter = this.segmenter;
     segmenter?.feed(frame.source);
     const mask = segmenter?.mask;
     if (!mask || !segmenter) return { textures: { u_vbLayer: input.texture }, uniforms: { u_vbHasLayer: 0 } };
     const key = `${segmenter.version}:${type}:${blurLevel}:${frame.mirrored}`;
-    if (type === 'blur' || key !== this.#layerKey || image !== this.#bgImage) {
+    if (type === 'blur' || key !== this._layerKey || image !== this._bgImage) {
       // blurLevel 1–10 → the frame scaled down 6–24 times (radius ≈ 3–12 pixels); an image at full size
       const factor = type === 'blur' ? 4 + 2 * Math.max(1, Math.min(10, blurLevel)) : 1;
       const width = Math.max(2, Math.round(frame.sourceSize.width / factor));
       const height = Math.max(2, Math.round(frame.sourceSize.height / factor));
-      const canvas = this.#layer;
+      const canvas = this._layer;
       if (canvas.width !== width) canvas.width = width;
       if (canvas.height !== height) canvas.height = height;
       const ctx = canvas.getContext('2d') as Ctx2d;
@@ -136,22 +136,22 @@ export class BackgroundStage implements EffectStage {
       ctx.globalCompositeOperation = 'destination-out';
       mirror(() => ctx.drawImage(mask, 0, 0, width, height));
       ctx.globalCompositeOperation = 'source-over';
-      this.#layerTexture ??= kit.texture();
-      kit.upload(this.#layerTexture, canvas, true);
-      this.#layerKey = key;
-      this.#bgImage = image;
+      this._layerTexture ??= kit.texture();
+      kit.upload(this._layerTexture, canvas, true);
+      this._layerKey = key;
+      this._bgImage = image;
     }
-    return { textures: { u_vbLayer: this.#layerTexture ?? input.texture }, uniforms: { u_vbHasLayer: 1 } };
+    return { textures: { u_vbLayer: this._layerTexture ?? input.texture }, uniforms: { u_vbHasLayer: 1 } };
   }
 
   dispose(kit?: GlKit): void {
     if (kit) {
-      if (this.#bgTexture) kit.gl.deleteTexture(this.#bgTexture);
-      if (this.#layerTexture) kit.gl.deleteTexture(this.#layerTexture);
+      if (this._bgTexture) kit.gl.deleteTexture(this._bgTexture);
+      if (this._layerTexture) kit.gl.deleteTexture(this._layerTexture);
     }
-    this.#bgTexture = undefined;
-    this.#layerTexture = undefined;
-    this.#bgImage = undefined;
-    this.#layerKey = '';
+    this._bgTexture = undefined;
+    this._layerTexture = undefined;
+    this._bgImage = undefined;
+    this._layerKey = '';
   }
 }

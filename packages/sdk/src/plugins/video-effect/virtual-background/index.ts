@@ -48,12 +48,12 @@ export function validateVirtualBackgroundOptions(value: unknown, functionName: s
  */
 export class VirtualBackground {
   static readonly Name = 'VirtualBackground';
-  readonly #core: PluginCore;
-  #segmenter: Promise<Segmenter> | undefined;
-  #onAbort: ((error: unknown) => void) | undefined;
+  private readonly _core: PluginCore;
+  private _segmenter: Promise<Segmenter> | undefined;
+  private _onAbort: ((error: unknown) => void) | undefined;
 
   constructor(core: PluginCore) {
-    this.#core = core;
+    this._core = core;
   }
 
   /** True where the effect can run (WebGL2), as the original's check. */
@@ -71,45 +71,45 @@ export class VirtualBackground {
 
   /** Starts the background effect (loading the model on first use for image / blur). */
   start(options?: VirtualBackgroundOptions): Promise<void> {
-    return guarded(this.#core, () => this.#start(options));
+    return guarded(this._core, () => this._start(options));
   }
 
-  async #start(options?: VirtualBackgroundOptions): Promise<void> {
+  private async _start(options?: VirtualBackgroundOptions): Promise<void> {
     const fn = 'startPlugin';
     const checked = validateVirtualBackgroundOptions(options, fn);
-    this.#onAbort = checked.onAbort;
-    await this.#apply(checked, fn);
+    this._onAbort = checked.onAbort;
+    await this._apply(checked, fn);
   }
 
   /** Changes type, image or blur level live. */
   update(options: UpdateVirtualBackgroundOptions): Promise<void> {
-    return guarded(this.#core, () => this.#update(options));
+    return guarded(this._core, () => this._update(options));
   }
 
-  async #update(options: UpdateVirtualBackgroundOptions): Promise<void> {
+  private async _update(options: UpdateVirtualBackgroundOptions): Promise<void> {
     const fn = 'updatePlugin';
     const checked = validateVirtualBackgroundOptions(options, fn);
-    const current = pipelineOf(videoContextOf(this.#core, fn)).stage<BackgroundStage>('VirtualBackground');
-    await this.#apply({ ...(current ? { type: current.settings.type, blurLevel: current.settings.blurLevel } : {}), ...checked }, fn, current?.settings.image);
+    const current = pipelineOf(videoContextOf(this._core, fn)).stage<BackgroundStage>('VirtualBackground');
+    await this._apply({ ...(current ? { type: current.settings.type, blurLevel: current.settings.blurLevel } : {}), ...checked }, fn, current?.settings.image);
   }
 
   /** Stops the effect. */
   stop(): Promise<void> {
-    return guarded(this.#core, () => this.#stop());
+    return guarded(this._core, () => this._stop());
   }
 
-  async #stop(): Promise<void> {
-    await removeStage(videoContextOf(this.#core, 'stopPlugin'), 'VirtualBackground', 'stopPlugin');
+  private async _stop(): Promise<void> {
+    await removeStage(videoContextOf(this._core, 'stopPlugin'), 'VirtualBackground', 'stopPlugin');
   }
 
   /** Frees the model. */
   destroy(): void {
-    this.#segmenter?.then((segmenter) => segmenter.close(), () => undefined);
-    this.#segmenter = undefined;
+    this._segmenter?.then((segmenter) => segmenter.close(), () => undefined);
+    this._segmenter = undefined;
   }
 
-  async #apply(options: VirtualBackgroundOptions, fn: string, keepImage?: HTMLImageElement): Promise<void> {
-    const video = videoContextOf(this.#core, fn);
+  private async _apply(options: VirtualBackgroundOptions, fn: string, keepImage?: HTMLImageElement): Promise<void> {
+    const video = videoContextOf(this._core, fn);
     requireCamera(video, fn);
     const pipeline = pipelineOf(video);
     if (pipeline.mode === '2d') throw invalidOperation(undefined, 'not support virtual background in 2d mode', fn);
@@ -118,7 +118,7 @@ export class VirtualBackground {
     const src = options.src ?? options.imageUrl;
     const image = src ? await loadImage(src, fn) : keepImage;
     const settings: BackgroundSettings = { type, image, blurLevel: options.blurLevel ?? DEFAULT_BLUR_LEVEL };
-    const segmenter = type === 'green' ? undefined : await this.#loadSegmenter(fn);
+    const segmenter = type === 'green' ? undefined : await this._loadSegmenter(fn);
     const current = pipeline.stage<BackgroundStage>('VirtualBackground');
     if (current) {
       current.settings = settings;
@@ -128,21 +128,21 @@ export class VirtualBackground {
     await applyStage(video, new BackgroundStage(settings, segmenter), fn);
   }
 
-  async #loadSegmenter(fn: string): Promise<Segmenter> {
-    this.#segmenter ??= Segmenter.create(this.#core.assetsPath);
+  private async _loadSegmenter(fn: string): Promise<Segmenter> {
+    this._segmenter ??= Segmenter.create(this._core.assetsPath);
     let segmenter: Segmenter;
     try {
-      segmenter = await this.#segmenter;
+      segmenter = await this._segmenter;
     } catch (error) {
-      this.#segmenter = undefined;
-      throw invalidOperation(undefined, `VirtualBackground cannot load its model, check assetsPath (${this.#core.assetsPath}): ${String(error)}`, fn);
+      this._segmenter = undefined;
+      throw invalidOperation(undefined, `VirtualBackground cannot load its model, check assetsPath (${this._core.assetsPath}): ${String(error)}`, fn);
     }
     segmenter.onSlow = (error) => {
       // Too slow for this device: stop the effect (the camera goes out plain again) and tell the app.
-      const video = videoContextOf(this.#core, 'startPlugin');
+      const video = videoContextOf(this._core, 'startPlugin');
       removeStage(video, 'VirtualBackground', 'startPlugin').catch(() => undefined);
       this.destroy();
-      this.#onAbort?.(operationFailed(EXTRA_CODE.VIDEO_CONTEXT_ERROR, `VirtualBackground aborted: ${error.message}`, 'startPlugin', error));
+      this._onAbort?.(operationFailed(EXTRA_CODE.VIDEO_CONTEXT_ERROR, `VirtualBackground aborted: ${error.message}`, 'startPlugin', error));
     };
     return segmenter;
   }

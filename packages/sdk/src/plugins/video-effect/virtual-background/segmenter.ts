@@ -47,22 +47,22 @@ function loadScript(url: string): Promise<void> {
  * `window` inference times above `limitMs`.
  */
 export class SlowGuard {
-  readonly #times: number[] = [];
-  readonly #window: number;
-  readonly #limitMs: number;
+  private readonly _times: number[] = [];
+  private readonly _window: number;
+  private readonly _limitMs: number;
 
   constructor(window = 10, limitMs = 400) {
-    this.#window = window;
-    this.#limitMs = limitMs;
+    this._window = window;
+    this._limitMs = limitMs;
   }
 
   /** Records one inference; true when the device is too slow. */
   add(ms: number): boolean {
-    this.#times.push(ms);
-    if (this.#times.length > this.#window) this.#times.shift();
-    if (this.#times.length < this.#window) return false;
-    const sorted = [...this.#times].sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)] > this.#limitMs;
+    this._times.push(ms);
+    if (this._times.length > this._window) this._times.shift();
+    if (this._times.length < this._window) return false;
+    const sorted = [...this._times].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] > this._limitMs;
   }
 }
 
@@ -74,21 +74,21 @@ export class Segmenter {
   version = 0;
   /** Called once when inference turns out too slow (or fails); feeding stops. */
   onSlow: ((error: Error) => void) | undefined;
-  readonly #solution: SelfieSegmentationSolution;
-  readonly #canvas: HTMLCanvasElement;
-  readonly #ctx: CanvasRenderingContext2D;
-  readonly #guard = new SlowGuard();
-  #busy = false;
-  #lastSent = 0;
-  #closed = false;
-  #failed = false;
+  private readonly _solution: SelfieSegmentationSolution;
+  private readonly _canvas: HTMLCanvasElement;
+  private readonly _ctx: CanvasRenderingContext2D;
+  private readonly _guard = new SlowGuard();
+  private _busy = false;
+  private _lastSent = 0;
+  private _closed = false;
+  private _failed = false;
 
   private constructor(solution: SelfieSegmentationSolution) {
-    this.#solution = solution;
-    this.#canvas = document.createElement('canvas');
-    this.#canvas.width = INPUT.width;
-    this.#canvas.height = INPUT.height;
-    this.#ctx = this.#canvas.getContext('2d', { willReadFrequently: false }) as CanvasRenderingContext2D;
+    this._solution = solution;
+    this._canvas = document.createElement('canvas');
+    this._canvas.width = INPUT.width;
+    this._canvas.height = INPUT.height;
+    this._ctx = this._canvas.getContext('2d', { willReadFrequently: false }) as CanvasRenderingContext2D;
     solution.onResults((results) => {
       this.mask = results.segmentationMask;
       this.version += 1;
@@ -108,43 +108,43 @@ export class Segmenter {
     await solution.initialize();
     const segmenter = new Segmenter(solution);
     // The first inference compiles the graph: do it before the effect shows.
-    await segmenter.#infer(document.createElement('canvas'));
+    await segmenter._infer(document.createElement('canvas'));
     return segmenter;
   }
 
-  async #infer(image: HTMLCanvasElement): Promise<void> {
+  private async _infer(image: HTMLCanvasElement): Promise<void> {
     if (image.width < 2) {
       image.width = INPUT.width;
       image.height = INPUT.height;
     }
-    await this.#solution.send({ image });
+    await this._solution.send({ image });
   }
 
   /** Offers a frame; it is segmented when no inference is running and the mask rate allows. */
   feed(frame: CanvasImageSource): void {
     const now = performance.now();
-    if (this.#busy || this.#closed || this.#failed || now - this.#lastSent < 1000 / MASK_RATE) return;
-    this.#busy = true;
-    this.#lastSent = now;
-    this.#ctx.drawImage(frame, 0, 0, INPUT.width, INPUT.height);
-    this.#infer(this.#canvas).then(() => {
-      this.#busy = false;
-      if (this.#guard.add(performance.now() - now)) this.#fail(new Error('segmentation is too slow on this device'));
+    if (this._busy || this._closed || this._failed || now - this._lastSent < 1000 / MASK_RATE) return;
+    this._busy = true;
+    this._lastSent = now;
+    this._ctx.drawImage(frame, 0, 0, INPUT.width, INPUT.height);
+    this._infer(this._canvas).then(() => {
+      this._busy = false;
+      if (this._guard.add(performance.now() - now)) this._fail(new Error('segmentation is too slow on this device'));
     }, (error: unknown) => {
-      this.#busy = false;
-      this.#fail(error instanceof Error ? error : new Error(String(error)));
+      this._busy = false;
+      this._fail(error instanceof Error ? error : new Error(String(error)));
     });
   }
 
-  #fail(error: Error): void {
-    if (this.#failed || this.#closed) return;
-    this.#failed = true;
+  private _fail(error: Error): void {
+    if (this._failed || this._closed) return;
+    this._failed = true;
     this.onSlow?.(error);
   }
 
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#solution.close().catch(() => undefined);
+    if (this._closed) return;
+    this._closed = true;
+    this._solution.close().catch(() => undefined);
   }
 }

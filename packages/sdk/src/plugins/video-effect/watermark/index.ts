@@ -45,10 +45,10 @@ export function validateWatermarkOptions(value: unknown, functionName: string): 
  */
 export class Watermark {
   static readonly Name = 'Watermark';
-  readonly #core: PluginCore;
+  private readonly _core: PluginCore;
 
   constructor(core: PluginCore) {
-    this.#core = core;
+    this._core = core;
   }
 
   /** The name startPlugin refers to. */
@@ -58,33 +58,33 @@ export class Watermark {
 
   /** Starts (or replaces) the watermark. Rejects 'load image failed' when the image cannot be loaded. */
   start(options: WatermarkOptions): Promise<void> {
-    return guarded(this.#core, () => this.#start(options));
+    return guarded(this._core, () => this._start(options));
   }
 
-  async #start(options: WatermarkOptions): Promise<void> {
-    await this.#apply(options, 'startPlugin');
+  private async _start(options: WatermarkOptions): Promise<void> {
+    await this._apply(options, 'startPlugin');
   }
 
   /** Replaces the watermark with new options. */
   update(options: WatermarkOptions): Promise<void> {
-    return guarded(this.#core, () => this.#update(options));
+    return guarded(this._core, () => this._update(options));
   }
 
-  async #update(options: WatermarkOptions): Promise<void> {
-    await this.#apply(options, 'updatePlugin');
+  private async _update(options: WatermarkOptions): Promise<void> {
+    await this._apply(options, 'updatePlugin');
   }
 
   /** Removes the watermark. */
   stop(): Promise<void> {
-    return guarded(this.#core, () => this.#stop());
+    return guarded(this._core, () => this._stop());
   }
 
-  async #stop(): Promise<void> {
-    await removeStage(videoContextOf(this.#core, 'stopPlugin'), 'Watermark', 'stopPlugin');
+  private async _stop(): Promise<void> {
+    await removeStage(videoContextOf(this._core, 'stopPlugin'), 'Watermark', 'stopPlugin');
   }
 
-  async #apply(value: unknown, functionName: string): Promise<void> {
-    const video = videoContextOf(this.#core, functionName);
+  private async _apply(value: unknown, functionName: string): Promise<void> {
+    const video = videoContextOf(this._core, functionName);
     const options = validateWatermarkOptions(value, functionName);
     requireCamera(video, functionName);
     const image = await loadImage(options.imageUrl, functionName);

@@ -18,49 +18,49 @@ vec4 wm_effect(vec4 color, vec2 uv) {
 /** The watermark effect: one image at a place (a new start replaces it, as SPEC's overlay rules say). */
 export class WatermarkStage implements EffectStage {
   readonly name = 'Watermark' as const;
-  readonly #image: HTMLImageElement;
-  readonly #x: number;
-  readonly #y: number;
-  readonly #size: WatermarkSize | undefined;
-  #texture: WebGLTexture | undefined;
+  private readonly _image: HTMLImageElement;
+  private readonly _x: number;
+  private readonly _y: number;
+  private readonly _size: WatermarkSize | undefined;
+  private _texture: WebGLTexture | undefined;
 
   constructor(image: HTMLImageElement, x: number, y: number, size: WatermarkSize | undefined) {
-    this.#image = image;
-    this.#x = x;
-    this.#y = y;
-    this.#size = size;
+    this._image = image;
+    this._x = x;
+    this._y = y;
+    this._size = size;
   }
 
-  #rect(frame: Size) {
-    return watermarkRect({ width: this.#image.naturalWidth, height: this.#image.naturalHeight }, frame, this.#x, this.#y, this.#size);
+  private _rect(frame: Size) {
+    return watermarkRect({ width: this._image.naturalWidth, height: this._image.naturalHeight }, frame, this._x, this._y, this._size);
   }
 
   readonly shader = { fn: 'wm_effect', glsl: WATERMARK_GLSL };
 
   bind(kit: GlKit, input: GlImage): FusedBinding {
-    if (!this.#texture) {
-      this.#texture = kit.texture();
-      kit.upload(this.#texture, this.#image);
+    if (!this._texture) {
+      this._texture = kit.texture();
+      kit.upload(this._texture, this._image);
     }
-    const rect = this.#rect(input);
-    return { textures: { u_wmMark: this.#texture }, uniforms: { u_wmRect: [rect.x, rect.y, rect.width, rect.height] } };
+    const rect = this._rect(input);
+    return { textures: { u_wmMark: this._texture }, uniforms: { u_wmRect: [rect.x, rect.y, rect.width, rect.height] } };
   }
 
   overlay(kit: GlKit, frame: Size): { texture: WebGLTexture; rect: { x: number; y: number; width: number; height: number } } {
-    if (!this.#texture) {
-      this.#texture = kit.texture();
-      kit.upload(this.#texture, this.#image);
+    if (!this._texture) {
+      this._texture = kit.texture();
+      kit.upload(this._texture, this._image);
     }
-    return { texture: this.#texture, rect: this.#rect(frame) };
+    return { texture: this._texture, rect: this._rect(frame) };
   }
 
   draw2d(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, _input: CanvasImageSource, size: Size): void {
-    const rect = this.#rect(size);
-    ctx.drawImage(this.#image, rect.x, rect.y, rect.width, rect.height);
+    const rect = this._rect(size);
+    ctx.drawImage(this._image, rect.x, rect.y, rect.width, rect.height);
   }
 
   dispose(kit?: GlKit): void {
-    if (kit && this.#texture) kit.gl.deleteTexture(this.#texture);
-    this.#texture = undefined;
+    if (kit && this._texture) kit.gl.deleteTexture(this._texture);
+    this._texture = undefined;
   }
 }
