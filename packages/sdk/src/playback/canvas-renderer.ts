@@ -1,4 +1,5 @@
 import { log } from '../log/logger.js';
+import { linearTexture, useQuadProgram } from './gl-quad.js';
 
 /** Frame rates the canvas player runs at (SPEC §9): it starts at the first and snaps to the source's. */
 export const CANVAS_FPS_STEPS = [15, 30, 45, 60] as const;
@@ -65,26 +66,8 @@ export class CanvasRenderer {
   }
 
   private _setUp(gl: WebGL2RenderingContext): boolean {
-    const program = gl.createProgram();
-    for (const [type, source] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {
-      const shader = gl.createShader(type);
-      if (!shader) return false;
-      gl.shaderSource(shader, source);
-      gl.compileShader(shader);
-      gl.attachShader(program, shader);
-    }
-    gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) return false;
-    gl.useProgram(program);
-    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-    const position = gl.getAttribLocation(program, 'p');
-    gl.enableVertexAttribArray(position);
-    gl.vertexAttribPointer(position, 2, gl.FLOAT, false, 0, 0);
-    gl.bindTexture(gl.TEXTURE_2D, gl.createTexture());
-    for (const [name, value] of [[gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR], [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]]) {
-      gl.texParameteri(gl.TEXTURE_2D, name, value);
-    }
+    if (!useQuadProgram(gl, VERTEX, FRAGMENT)) return false;
+    linearTexture(gl);
     return true;
   }
 

@@ -3,6 +3,7 @@
  * I420 planes with a YUV→RGB shader (WebGL2); 'videoFrame' wraps pictures in VideoFrames and draws them with
  * 2d. A canvas keeps the kind of its first context, so each attempt gets a fresh canvas.
  */
+import { linearTexture, useQuadProgram } from '../../playback/gl-quad.js';
 import type { RendererKind } from './chain.js';
 
 /** Thrown when the renderer's graphics context cannot be created (failure code 7). */
@@ -66,28 +67,12 @@ class WebGlRenderer implements Renderer {
     if (!gl) throw new ContextUnavailable('webgl2 unsupported');
     this.canvas = canvas;
     this._gl = gl;
-    const program = gl.createProgram();
-    for (const [type, source] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {
-      const shader = gl.createShader(type);
-      if (!shader) throw new ContextUnavailable('webgl shader creation failed');
-      gl.shaderSource(shader, source);
-      gl.compileShader(shader);
-      gl.attachShader(program, shader);
-    }
-    gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new ContextUnavailable('webgl program link failed');
-    gl.useProgram(program);
-    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-    const position = gl.getAttribLocation(program, 'p');
-    gl.enableVertexAttribArray(position);
-    gl.vertexAttribPointer(position, 2, gl.FLOAT, false, 0, 0);
+    const program = useQuadProgram(gl, VERTEX, FRAGMENT);
+    if (!program) throw new ContextUnavailable('webgl program set-up failed');
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
     ['y', 'u', 'v'].forEach((name, unit) => {
-      const texture = gl.createTexture();
       gl.activeTexture(gl.TEXTURE0 + unit);
-      gl.bindTexture(gl.TEXTURE_2D, texture);
-      for (const [key, value] of [[gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR], [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]]) gl.texParameteri(gl.TEXTURE_2D, key, value);
+      const texture = linearTexture(gl);
       gl.uniform1i(gl.getUniformLocation(program, name), unit);
       this._textures.push(texture);
     });
