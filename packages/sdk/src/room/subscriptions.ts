@@ -76,7 +76,8 @@ export class Subscriptions {
       subRequested: user.videoRequests.sub !== undefined,
       mainHidden: user.hidden.main,
       subHidden: user.hidden.sub,
-      preferSmall: (user.preference?.small ?? false) || this._pressureSmall,
+      // The app's own big/small choice (setRemoteVideoStreamType) wins over the automatic one of CPU pressure.
+      preferSmall: user.preference ? user.preference.small : this._pressureSmall,
     });
   }
 
