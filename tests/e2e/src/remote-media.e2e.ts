@@ -369,7 +369,6 @@ describe('the demo app: per remote user big/small, volume and play states', () =
     const states = tile.getByTestId('remote-play-state');
     await expect.poll(() => states.locator('[data-state="PLAYING"]').count(), { timeout: 20_000, interval: 250 }).toBe(2);
     await expect.poll(width, { timeout: 20_000, interval: 500 }).toBeGreaterThan(160);
-    const big = await width();
 
     await tile.getByTestId('remote-stream-small').click();
     await expect.poll(() => tile.getByTestId('remote-stream-small').getAttribute('aria-pressed')).toBe('true');
@@ -377,7 +376,9 @@ describe('the demo app: per remote user big/small, volume and play states', () =
     await tile.getByTestId('remote-volume').fill('40');
     await ada.screenshot({ path: `${ARTIFACTS}demo-remote-playback.png` });
     await tile.getByTestId('remote-stream-big').click();
-    await expect.poll(width, { timeout: 20_000, interval: 500 }).toBe(big);
+    // Above the small stream's 160: the big one's width varies while the sender's bandwidth estimate ramps up
+    // (a width read early, e.g. 320, and 640 later both are the big stream).
+    await expect.poll(width, { timeout: 20_000, interval: 500 }).toBeGreaterThan(160);
     expect(await tile.getByRole('alert').count()).toBe(0);
     for (const page of [ada, grace]) await page.close();
   });
