@@ -72,7 +72,17 @@ window.bench = {
         for (const pc of pcs) {
           // The downlink is the connection with transceivers (the data link has none).
           const kind = () => (pc.getTransceivers().length > 0 ? 'downlink' : 'other');
-          pc.addEventListener('iceconnectionstatechange', () => { if (pc.iceConnectionState === 'connected') trace(kind() + ' ice connected'); });
+          let dtlsWatched = false;
+          pc.addEventListener('iceconnectionstatechange', () => {
+            if (pc.iceConnectionState === 'checking') trace(kind() + ' ice checking');
+            if (pc.iceConnectionState === 'connected') trace(kind() + ' ice connected');
+            // The DTLS transport's own states and the ICE pair selection, to split ICE from DTLS.
+            const dtls = pc.getTransceivers()[0]?.receiver.transport ?? pc.sctp?.transport;
+            if (!dtls || dtlsWatched) return;
+            dtlsWatched = true;
+            dtls.addEventListener('statechange', () => trace(kind() + ' dtls ' + dtls.state));
+            dtls.iceTransport.addEventListener('selectedcandidatepairchange', () => trace(kind() + ' pair selected'));
+          });
           pc.addEventListener('connectionstatechange', () => {
             if (pc.connectionState !== 'connected') return;
             trace(kind() + ' connected');

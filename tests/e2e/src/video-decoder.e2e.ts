@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf } from './harness/client-page.js';
-import { join } from './harness/join.js';
+import { join, watch } from './harness/join.js';
 import { fakeMediaArgs, makeFakeMedia } from './harness/media-probe.js';
 import { startTestServer, type TestServer } from './harness/server.js';
 
@@ -19,8 +19,8 @@ interface DecoderEvent {
 }
 
 /** The decoder's canvas: what it decodes with, frames drawn and the colour at its centre. */
-const decoderCanvas = (page: Page) => page.evaluate(() => {
-  const canvas = document.querySelector<HTMLCanvasElement>('#remote-alice canvas[data-conclave="decoder"]');
+const decoderCanvas = (page: Page, userId = 'alice') => page.evaluate((id) => {
+  const canvas = document.querySelector<HTMLCanvasElement>(`#remote-${id} canvas[data-conclave="decoder"]`);
   if (!canvas || canvas.width === 0) return undefined;
   const copy = document.createElement('canvas');
   copy.width = canvas.width;
@@ -29,7 +29,7 @@ const decoderCanvas = (page: Page) => page.evaluate(() => {
   ctx.drawImage(canvas, 0, 0);
   const [r, g, b] = ctx.getImageData(canvas.width / 2, canvas.height / 2, 1, 1).data;
   return { decoder: canvas.dataset.decoder, renderer: canvas.dataset.renderer, frames: Number(canvas.dataset.framesDecoded), width: canvas.width, height: canvas.height, rgb: [r, g, b] };
-});
+}, userId);
 
 const decoderEvents = async (page: Page): Promise<DecoderEvent[]> => (await eventsOf(page, 'video-decode-downgrade-state-changed')).map((e) => e.data as unknown as DecoderEvent);
 const clearEvents = (page: Page) => page.evaluate(() => { (window as unknown as { e2e: { events: unknown[] } }).e2e.events.length = 0; });
@@ -142,5 +142,36 @@ describe('video decoder with fallbacks (TRTCVideoDecoder)', () => {
     await expect.poll(async () => (await decoderEvents(bob)).filter((e) => e.prevDowngradeLevel !== undefined).map((e) => e.downgradeLevel), { timeout: 20_000, interval: 250 }).toEqual([3]);
     expect(await call(bob, 'stopRemoteVideo', { userId: 'alice', streamType: 'main' })).toMatchObject({ ok: true });
     await expect.poll(() => bob.evaluate(() => document.querySelectorAll('#remote-alice canvas').length), { timeout: 15_000, interval: 250 }).toBe(0);
+  });
+
+  it('with enableSEI on, the forced software decoder still gets the frames and SEI messages still arrive', async () => {
+    const carol = await app.open(browser.context);
+    const dave = await app.open(browser.context);
+    try {
+      for (const page of [carol, dave]) {
+        await page.evaluate(() => {
+          const w = window as unknown as { __sei: number; e2e: { create(o: unknown): void; client: { on(e: string, f: () => void): void } } };
+          w.e2e.create({ enableSEI: true });
+          w.__sei = 0;
+          w.e2e.client.on('sei-message', () => { w.__sei += 1; });
+        });
+      }
+      expect(await join(carol, server, 'carol', { roomId: 1516 }, { reuse: true })).toEqual({ ok: true });
+      expect(await join(dave, server, 'dave', { roomId: 1516 }, { reuse: true, publish: false })).toEqual({ ok: true });
+      await vi.waitFor(async () => expect((await eventsOf(dave, 'remote-video-available')).length).toBeGreaterThan(0), { timeout: 15_000, interval: 250 });
+      await watch(dave, 'carol');
+      expect(await call(dave, 'startPlugin', 'TRTCVideoDecoder', { userId: 'carol', streamType: 'main', type: 'wasm' })).toMatchObject({ ok: true });
+      await expect.poll(async () => {
+        const shown = await decoderCanvas(dave, 'carol-main');
+        return shown?.decoder === 'wasm' && shown.frames > 10 && isRed(shown.rgb);
+      }, { timeout: 30_000, interval: 250 }).toBe(true);
+      await carol.evaluate(() => (window as unknown as { e2e: { client: { sendSEIMessage(b: ArrayBuffer): void } } }).e2e.client.sendSEIMessage(new Uint8Array([1, 2, 3]).buffer));
+      await expect.poll(() => dave.evaluate(() => (window as unknown as { __sei: number }).__sei), { timeout: 10_000, interval: 250 }).toBe(1);
+      const before = (await decoderCanvas(dave, 'carol-main'))!.frames;
+      await expect.poll(async () => (await decoderCanvas(dave, 'carol-main'))?.frames ?? 0, { timeout: 10_000, interval: 250 }).toBeGreaterThan(before + 5);
+    } finally {
+      await carol.close();
+      await dave.close();
+    }
   });
 });

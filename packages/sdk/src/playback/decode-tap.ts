@@ -20,8 +20,36 @@ if(tap.port)tap.port.onmessage=(e)=>{if(e.data==='key'&&tap.t.sendKeyFrameReques
 let enabled = false;
 let worker: Worker | undefined;
 let nextId = 0;
-/** Tapped receivers (a downlink's receivers live as long as it does). */
+/** Receivers tapped in the worker, by transform id. */
 const taps = new Map<RTCRtpReceiver, number>();
+
+/** A receiver whose frames are piped on the main thread (SEI's encoded streams): the port, once opened. */
+interface PipedTap {
+  port: MessagePort | undefined;
+  /** A key frame is wanted (the decoder opened or asked): delta frames are withheld now and then until one comes. */
+  wantKey: boolean;
+  /** When a delta frame was last withheld (performance.now()). */
+  lastAsk: number;
+}
+
+/** How often, at most, a delta frame is withheld to make the receiver ask for a key frame. */
+const KEY_ASK_INTERVAL_MS = 1000;
+const pipedTaps = new Map<RTCRtpReceiver, PipedTap>();
+
+/** Forgets receivers of closed connections (a reconnection replaces the downlink, not the page). */
+function prune(): void {
+  for (const map of [taps, pipedTaps] as Map<RTCRtpReceiver, unknown>[]) {
+    for (const receiver of map.keys()) if (receiver.transport?.state === 'closed') map.delete(receiver);
+  }
+}
+
+/** An encoded video frame as the main-thread encoded streams hand it over. */
+interface EncodedVideoFrame {
+  data: ArrayBuffer;
+  type?: string;
+  timestamp: number;
+  getMetadata?: () => { width?: number; height?: number; mimeType?: string };
+}
 
 type ScriptTransformCtor = new (worker: Worker, options: { id: number }) => unknown;
 
@@ -33,6 +61,7 @@ export function setDecodeTap(on: boolean): void {
 /** Installs the pass-through tap on a video receiver whose track just arrived, when the tap is on. */
 export function installDecodeTap(receiver: RTCRtpReceiver): void {
   if (!enabled || taps.has(receiver)) return;
+  prune();
   const Transform = (globalThis as unknown as { RTCRtpScriptTransform: ScriptTransformCtor }).RTCRtpScriptTransform;
   worker ??= new Worker(URL.createObjectURL(new Blob([WORKER], { type: 'text/javascript' })));
   const id = ++nextId;
@@ -46,6 +75,19 @@ export function installDecodeTap(receiver: RTCRtpReceiver): void {
  * closing the port stops the copies. Undefined when the track's receiver has no tap.
  */
 export function openDecodeTap(track: MediaStreamTrack): MessagePort | undefined {
+  for (const [receiver, tap] of pipedTaps) {
+    if (receiver.track !== track) continue;
+    const channel = new MessageChannel();
+    tap.port?.close();
+    // Main-thread encoded streams have no sendKeyFrameRequest: withholding a delta frame makes the browser's
+    // receiver miss a reference and ask the sender for a key frame itself (PLI), which the decoder needs to start.
+    tap.port = channel.port2;
+    tap.wantKey = true;
+    tap.port.onmessage = (event: MessageEvent<unknown>) => {
+      if (event.data === 'key') tap.wantKey = true;
+    };
+    return channel.port1;
+  }
   for (const [receiver, id] of taps) {
     if (receiver.track !== track || !worker) continue;
     const channel = new MessageChannel();
@@ -53,6 +95,35 @@ export function openDecodeTap(track: MediaStreamTrack): MessagePort | undefined 
     return channel.port1;
   }
   return undefined;
+}
+
+/**
+ * For a video receiver that SEI already pipes on the main thread (a receiver takes one transform, so the
+ * worker tap cannot go there too): the pipe calls the returned function with each frame, which sends a copy
+ * to the tap's port once the decoder opened it, and returns false for a frame the pipe must not pass on (a
+ * delta frame withheld to get a key frame). Undefined when the tap is off.
+ */
+export function pipedDecodeTap(receiver: RTCRtpReceiver): ((frame: EncodedVideoFrame) => boolean) | undefined {
+  if (!enabled) return undefined;
+  prune();
+  const tap: PipedTap = { port: undefined, wantKey: false, lastAsk: 0 };
+  pipedTaps.set(receiver, tap);
+  return (frame) => {
+    if (!tap.port) return true;
+    if (frame.type === 'key') {
+      tap.wantKey = false;
+    } else if (tap.wantKey) {
+      const now = performance.now();
+      if (now - tap.lastAsk >= KEY_ASK_INTERVAL_MS) {
+        tap.lastAsk = now;
+        return false;
+      }
+    }
+    const meta = frame.getMetadata?.() ?? {};
+    const data = frame.data.slice(0);
+    tap.port.postMessage({ data, key: frame.type === 'key', timestamp: frame.timestamp, width: meta.width ?? 0, height: meta.height ?? 0, mimeType: meta.mimeType ?? '' }, [data]);
+    return true;
+  };
 }
 
 /** SPEC §8: decode failure checks run 5 s after subscribe. */
@@ -74,7 +145,7 @@ export function onDecodeFailure(starter: DecodeFallbackStarter): () => void {
  */
 export function checkDecode(track: MediaStreamTrack, userId: string, streamType: 'main' | 'sub'): () => void {
   const timer = setTimeout(() => {
-    const receiver = [...taps.keys()].find((r) => r.track === track);
+    const receiver = [...taps.keys(), ...pipedTaps.keys()].find((r) => r.track === track);
     if (!receiver || track.readyState === 'ended') return;
     void receiver.getStats().then((stats) => {
       let received = 0;

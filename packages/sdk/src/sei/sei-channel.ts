@@ -1,6 +1,7 @@
 import { LIMITS } from '@conclave/protocol';
 import type { Emitter } from '../common/emitter.js';
 import { log } from '../log/logger.js';
+import { pipedDecodeTap } from '../playback/decode-tap.js';
 import { RateWindow } from '../messages/rate-window.js';
 import type { TRTCEventTypes } from '../types.js';
 import { buildSeiNal, extractSei, insertSei, MAX_SEI_PER_FRAME, NotH26xFrame } from './nal.js';
@@ -76,18 +77,21 @@ export class SeiChannel {
   /** Pipes a receiver of `userId` (read at each frame): SEI of main and auxiliary video becomes sei-message events. */
   attachReceiver(userId: string | (() => string), slot: string, receiver: RTCRtpReceiver): void {
     const streamType = slot === 'video' ? 'main' : slot === 'aux' ? 'sub' : undefined;
+    // The video decoder fallback's tap rides on this pipe (see playback/decode-tap.ts).
+    const tap = streamType ? pipedDecodeTap(receiver) : undefined;
     this._pipe(receiver as unknown as WithEncodedStreams, (frame) => {
-      if (!streamType) return;
-      let messages;
+      if (!streamType) return true;
+      let messages: ReturnType<typeof extractSei> = [];
       try {
         messages = extractSei(new Uint8Array(frame.data));
       } catch (error) {
         this._warnOnce(error);
-        return;
       }
       for (const message of messages) {
         this._events.emit('sei-message', { data: message.payload.slice().buffer, userId: typeof userId === 'function' ? userId() : userId, streamType, seiPayloadType: message.payloadType });
       }
+      // After the SEI is read: a frame the tap withholds still delivered its messages.
+      return tap ? tap(frame as EncodedFrame & { timestamp: number }) : true;
     });
   }
 
@@ -97,7 +101,8 @@ export class SeiChannel {
     log.warn(error instanceof NotH26xFrame ? 'SEI skipped: not h26x frame (the video codec is not H264)' : 'SEI processing failed:', error);
   }
 
-  private _pipe(target: WithEncodedStreams, onFrame: (frame: EncodedFrame) => void): void {
+  /** Pipes encoded frames through `onFrame`; a frame for which it returns false is dropped. */
+  private _pipe(target: WithEncodedStreams, onFrame: (frame: EncodedFrame) => boolean | void): void {
     if (typeof target.createEncodedStreams !== 'function') return;
     let streams: EncodedStreams;
     try {
@@ -108,8 +113,7 @@ export class SeiChannel {
     }
     streams.readable.pipeThrough(new TransformStream<EncodedFrame, EncodedFrame>({
       transform(frame, controller) {
-        onFrame(frame);
-        controller.enqueue(frame);
+        if (onFrame(frame) !== false) controller.enqueue(frame);
       },
     })).pipeTo(streams.writable).catch(() => undefined);
   }

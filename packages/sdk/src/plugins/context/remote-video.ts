@@ -8,7 +8,7 @@ export interface RemoteVideoPluginContext {
   /**
    * The encoded-frame tap of the receiver playing a remote track (see playback/decode-tap.ts): a port that
    * gets `{data, key, timestamp, width, height, mimeType}` per frame and takes `'key'` to ask for a key frame.
-   * Undefined when the track was not tapped (the schedule's videoDecodeFallback was off, or enableSEI is on).
+   * Undefined when the track was not tapped (the schedule's videoDecodeFallback was off).
    */
   openTap(track: MediaStreamTrack): MessagePort | undefined;
   /** Emits a client event (an RtcError for 'error'). */

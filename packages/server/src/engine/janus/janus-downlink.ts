@@ -102,7 +102,7 @@ export class JanusDownlink {
         deferred.cancel();
         this.#readMids(group, reply.data.streams, streams.map((s) => s.mid));
         this.#groups.push(group);
-        const answer = negotiate(offer);
+        const answer = negotiate(janusLeadsDtls(offer));
         resolve(group.mids);
         await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: await answer });
         await this.#apply(group);
@@ -264,4 +264,15 @@ export class JanusDownlink {
       if (resumed && active && this.#webrtcUp) publisher.requestKeyframe();
     }
   }
+}
+
+/**
+ * Makes Janus the DTLS client of a subscriber link (its offer says `active` instead of `actpass`, so the
+ * browser answers `passive`). With the browser as client, its first ClientHello often reached Janus before
+ * Janus (ICE-lite) had the pair up and was dropped, costing one or two of the browser's 50/100 ms
+ * retransmission timeouts before the first frame; Janus sends its ClientHello when its side is up, and the
+ * browser keeps a ClientHello that comes early. Every offer of the link is rewritten, so the roles never change.
+ */
+export function janusLeadsDtls(offerSdp: string): string {
+  return offerSdp.replace(/a=setup:actpass/g, 'a=setup:active');
 }
