@@ -152,15 +152,17 @@ export class JanusDownlink {
   /**
    * Applies a group's state, again after a short pause when Janus refused a request (a feed between two
    * states, a busy Janus): a lost `switch` or `configure` would otherwise leave the group as it was until
-   * the next change. The last error is passed on after the tries.
+   * the next change. The last error is passed on after the tries; a downlink closed meanwhile has nothing to apply.
    */
   async #applyRetrying(group: Group): Promise<void> {
     for (let attempt = 1; ; attempt++) {
+      if (this.#closed) return; // reset meanwhile: its subscriptions are gone with it
       try {
         await this.#enqueue(() => this.#apply(group));
         return;
       } catch (error) {
-        if (attempt >= APPLY_TRIES || this.#closed) throw error;
+        if (this.#closed) return;
+        if (attempt >= APPLY_TRIES) throw error;
         await new Promise((resolve) => setTimeout(resolve, APPLY_RETRY_MS));
       }
     }
