@@ -160,17 +160,19 @@ export class JanusEngine implements MediaEngine {
    */
   async #republished(participantId: string, publisher: JanusPublisher, old: JanusPublisher | undefined): Promise<void> {
     const log = this.#options.logger;
+    // A newer publish took over (it moves the subscribers), or the participant left: nothing to move.
+    const current = () => this.#publishers.get(participantId) === publisher;
     try {
       try {
         await publisher.whenUp(SOURCE_TIMEOUT_MS);
-      } catch {
-        log.warn({ participantId, feed: publisher.feedId }, `janus: a republished feed is not up after ${SOURCE_TIMEOUT_MS} ms; its subscribers move when it is`);
+      } catch (error) {
+        if (!current()) throw error;
+        log.warn({ participantId, feed: publisher.feedId }, `janus: a new feed is not up after ${SOURCE_TIMEOUT_MS} ms; its subscribers move when it is`);
         await publisher.whenUp(LATE_UP_MS);
       }
-      // A newer publish took over (it moves the subscribers); a removed participant has none to move.
-      if (this.#publishers.get(participantId) === publisher) await this.#moveSubscribers(participantId, publisher);
+      if (current()) await this.#moveSubscribers(participantId, publisher);
     } catch (error) {
-      log.error({ err: error, participantId, feed: publisher.feedId }, 'janus: a republished feed never came up; its subscribers were not moved to it');
+      if (current()) log.warn({ err: error, participantId, feed: publisher.feedId }, 'janus: a new feed never came up; its subscribers were not moved to it');
     } finally {
       old?.close();
     }
