@@ -25,9 +25,6 @@ const HEAVY_FILES = [
 const EMBEDDED_ONLY = [
   'src/npm-pack.e2e.ts', 'src/plugins-*.e2e.ts', 'src/video-effects-*.e2e.ts', 'src/demo*.e2e.ts', 'src/network-tls.e2e.ts',
   'src/cluster-admin.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-decoder.e2e.ts',
-  // Relay switching through coturn: on Janus the links connect through the relay but the other page stopped
-  // decoding the switched page's video (not investigated yet).
-  'src/adaptation-relay.e2e.ts',
 ];
 const ENGINES = (process.env.CONCLAVE_E2E_ENGINE ? [process.env.CONCLAVE_E2E_ENGINE] : ['embedded', 'janus']);
 

@@ -121,6 +121,9 @@ describe('relay switching: a media path slower than signalling', () => {
     await framesFlow(alice);
     await framesFlow(bob);
     expect(bobLogs.some((line) => /switching the links to relay/.test(line))).toBe(true);
+    // ...through the relay still: no relayed link failed and switched back meanwhile.
+    expect(bobLogs.filter((line) => /relay failed/.test(line))).toEqual([]);
+    expect((await selectedLocal(bob)).map((c) => c.candidateType)).not.toContain('host');
   });
 
   it('a forced relay that fails (coturn stopped) switches back to direct and media continues', async () => {

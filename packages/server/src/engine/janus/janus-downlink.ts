@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { chooseLayer, type Layer } from '../layers.js';
 import type { DownlinkMids, DownlinkNegotiator, ForwardWants } from '../media-engine.js';
 import type { HandleEvent, JanusClient, PluginReply } from './janus-client.js';
@@ -43,13 +44,19 @@ interface Group {
  * for which Janus offers and the client answers (sent back with `start`); a republished source is
  * `switch`ed to its new feed. What flows is set with `configure` (send on/off per stream), the
  * camera layer with `switch` (Janus asks the new layer for a key frame). `autoupdate` is off: when a
- * publisher leaves, its streams idle instead of Janus renegotiating on its own. Every request on the
- * handle is serialised.
+ * publisher leaves, its streams idle instead of Janus renegotiating on its own. Janus still offers on its
+ * own in one case: a `switch` onto streams whose feed has left (a republishing client closed its old
+ * uplink before the new one was up) makes those m-lines new for Janus, which then forwards nothing on
+ * them until the client answered that offer; every such offer is negotiated with the client. Every
+ * request on the handle is serialised.
  */
 export class JanusDownlink {
   readonly #client: JanusClient;
   readonly #room: number;
+  readonly #logger: Logger;
   #handleId: number | undefined;
+  /** The client's side of this downlink's negotiations (the last one a subscription handed over). */
+  #negotiate: DownlinkNegotiator | undefined;
   readonly #groups: Group[] = [];
   readonly #bySource = new Map<string, Group>();
   #queue: Promise<unknown> = Promise.resolve();
@@ -60,9 +67,10 @@ export class JanusDownlink {
   /** Waits for an offer Janus sends as an event (a renegotiation it deferred until the link was up). */
   #offerWaiter: ((sdp: string) => void) | undefined;
 
-  constructor(client: JanusClient, room: number) {
+  constructor(client: JanusClient, room: number, logger: Logger) {
     this.#client = client;
     this.#room = room;
+    this.#logger = logger;
   }
 
   /** True once a negotiation failed or the session is gone: the downlink must be rebuilt. */
@@ -77,6 +85,7 @@ export class JanusDownlink {
 
   /** Carries `publisher`'s feed as `sourceId`; resolves with the group's mids once they are usable. */
   subscribe(sourceId: string, publisher: JanusPublisher, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+    this.#negotiate = negotiate;
     const existing = this.#bySource.get(sourceId);
     if (existing) {
       existing.publisher = publisher;
@@ -143,15 +152,17 @@ export class JanusDownlink {
   /**
    * Applies a group's state, again after a short pause when Janus refused a request (a feed between two
    * states, a busy Janus): a lost `switch` or `configure` would otherwise leave the group as it was until
-   * the next change. The last error is passed on after the tries.
+   * the next change. The last error is passed on after the tries; a downlink closed meanwhile has nothing to apply.
    */
   async #applyRetrying(group: Group): Promise<void> {
     for (let attempt = 1; ; attempt++) {
+      if (this.#closed) return; // reset meanwhile: its subscriptions are gone with it
       try {
         await this.#enqueue(() => this.#apply(group));
         return;
       } catch (error) {
-        if (attempt >= APPLY_TRIES || this.#closed) throw error;
+        if (this.#closed) return;
+        if (attempt >= APPLY_TRIES) throw error;
         await new Promise((resolve) => setTimeout(resolve, APPLY_RETRY_MS));
       }
     }
@@ -194,11 +205,33 @@ export class JanusDownlink {
   }
 
   #onEvent(event: HandleEvent): void {
-    if (event.jsep?.type === 'offer') this.#offerWaiter?.(event.jsep.sdp);
+    if (event.jsep?.type === 'offer') {
+      const offer = event.jsep.sdp;
+      if (this.#offerWaiter) this.#offerWaiter(offer);
+      else this.#enqueue(() => this.#answerJanus(offer)).catch(() => undefined); // #answerJanus logs its failure
+    }
     if (event.janus === 'webrtcup') this.#webrtcUp = true;
     if (event.janus === 'hangup') {
       this.#failed = true;
       this.#webrtcUp = false;
+    }
+  }
+
+  /**
+   * Negotiates an offer Janus made on its own with the client and sends the answer (`start`). A failure is
+   * logged and marks the downlink failed (its streams forward nothing until answered): the next
+   * subscription rebuilds it.
+   */
+  async #answerJanus(offer: string): Promise<void> {
+    try {
+      if (!this.#negotiate) throw new Error('no negotiation with the client yet');
+      const answer = await this.#negotiate(offer);
+      await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: answer });
+      this.#logger.info({ handle: this.#handleId }, 'janus: downlink renegotiated (Janus offered after a switch)');
+    } catch (error) {
+      this.#failed = true;
+      this.#logger.error({ err: error, handle: this.#handleId }, 'janus: renegotiating a downlink failed; its streams forward nothing until it is rebuilt');
+      throw error;
     }
   }
 
@@ -245,9 +278,12 @@ export class JanusDownlink {
     }
     if (active && (sent.feedId !== feedId || sent.layer !== layer)) switches.push({ feed: feedId, mid: mids[layer], sub_mid: group.mids.video });
     if (switches.length > 0) {
-      await this.#client.message(this.#handleId!, { request: 'switch', streams: switches });
+      const reply = await this.#client.message(this.#handleId!, { request: 'switch', streams: switches });
       sent.feedId = feedId;
       sent.layer = layer;
+      // Streams whose feed had left are renegotiated: Janus's offer comes under the switch's transaction
+      // (videoroom 'updated'), and the 'switched' event follows on its own.
+      if (reply.jsep?.type === 'offer') await this.#answerJanus(reply.jsep.sdp);
     }
     const want = { audio: group.wants.audio, video: group.wants.bigVideo || group.wants.smallVideo, aux: group.wants.auxVideo };
     const changes: { mid: string; send: boolean }[] = [];

@@ -29,6 +29,8 @@ export interface JanusEngineOptions {
 const READY_TIMEOUT_MS = 20_000;
 /** How long a subscription waits for its source to publish. */
 const SOURCE_TIMEOUT_MS = 10_000;
+/** How long a republished feed may still come up after SOURCE_TIMEOUT_MS before its subscribers are left where they are. */
+const LATE_UP_MS = 50_000;
 /** Pause between attempts to reach an attached Janus that went away. */
 const RECONNECT_MS = 1000;
 
@@ -141,19 +143,46 @@ export class JanusEngine implements MediaEngine {
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
       this.#forwards.setPublisher(participantId, publisher);
-      const refresh = () => Promise.all([...this.#downlinks.values()].map((d) => d.refresh(participantId, publisher).catch((error: unknown) => {
-        this.#options.logger.warn({ err: error }, 'janus: moving a subscription to the new feed failed');
-      })));
-      publisher.onMediaChange(() => void refresh());
-      // Make before break: subscribers move to the new feed before the old one leaves. Janus refuses a
-      // `switch` to a feed whose PeerConnection is not up yet ("No such feed"), so wait for it (bounded).
-      void publisher.whenUp(SOURCE_TIMEOUT_MS).then(refresh).catch(() => undefined).finally(() => old?.close());
+      publisher.onMediaChange(() => void this.#moveSubscribers(participantId, publisher));
+      void this.#republished(participantId, publisher, old);
       for (const resolve of this.#publisherWaiters.get(participantId)?.splice(0) ?? []) resolve();
       return answer;
     };
     const result = previous.then(run, run);
     this.#publishing.set(participantId, result.catch(() => undefined));
     return result;
+  }
+
+  /**
+   * Make before break: a republished participant's subscribers move to the new feed before the old one
+   * leaves. Janus refuses a `switch` to a feed whose PeerConnection is not up yet ("No such feed"), so this
+   * waits for it; a feed late to come up is waited for longer (logged), and the old feed closes either way.
+   */
+  async #republished(participantId: string, publisher: JanusPublisher, old: JanusPublisher | undefined): Promise<void> {
+    const log = this.#options.logger;
+    // A newer publish took over (it moves the subscribers), or the participant left: nothing to move.
+    const current = () => this.#publishers.get(participantId) === publisher;
+    try {
+      try {
+        await publisher.whenUp(SOURCE_TIMEOUT_MS);
+      } catch (error) {
+        if (!current()) throw error;
+        log.warn({ participantId, feed: publisher.feedId }, `janus: a new feed is not up after ${SOURCE_TIMEOUT_MS} ms; its subscribers move when it is`);
+        await publisher.whenUp(LATE_UP_MS);
+      }
+      if (current()) await this.#moveSubscribers(participantId, publisher);
+    } catch (error) {
+      if (current()) log.warn({ err: error, participantId, feed: publisher.feedId }, 'janus: a new feed never came up; its subscribers were not moved to it');
+    } finally {
+      old?.close();
+    }
+  }
+
+  /** Points every subscription of the participant at `publisher` (feed and layer); a failed move is logged. */
+  async #moveSubscribers(participantId: string, publisher: JanusPublisher): Promise<void> {
+    await Promise.all([...this.#downlinks.entries()].map(([subscriberId, downlink]) => downlink.refresh(participantId, publisher).catch((error: unknown) => {
+      this.#options.logger.error({ err: error, participantId, subscriberId, feed: publisher.feedId }, 'janus: moving a subscription to the new feed failed');
+    })));
   }
 
   unpublish(participantId: string): void {
@@ -193,7 +222,7 @@ export class JanusEngine implements MediaEngine {
       downlink = undefined;
     }
     if (!downlink) {
-      downlink = new JanusDownlink(client, await this.#rooms.roomOf(client, subscriberId));
+      downlink = new JanusDownlink(client, await this.#rooms.roomOf(client, subscriberId), this.#options.logger);
       this.#downlinks.set(subscriberId, downlink);
     }
     return downlink.subscribe(sourceId, publisher, wants, negotiate);

@@ -2,9 +2,9 @@ import { createSocket } from 'node:dgram';
 import { existsSync } from 'node:fs';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift';
 import { RTP_FORWARD_PAYLOAD_TYPE } from '../media-engine.js';
 import { JanusEngine } from './janus-engine.js';
+import { publishAndSend, waitFor } from '../../test-support/janus-media.js';
 import { forwarderIds, forwardStreams, randomSsrc, rtpForwardRequest, stopRtpForwardRequest, type ForwardedPublisher } from './janus-forwarder.js';
 
 const ssrcs = { video: 1111, audio: 2222 };
@@ -45,41 +45,6 @@ describe('Janus RTP forwarding requests', () => {
   });
 });
 
-/** A client-like uplink: opus + three video m-lines of one codec (main, small, aux), sendonly, as the SDK offers it. */
-async function uplink(videoCodec: 'H264' | 'VP8'): Promise<{ pc: RTCPeerConnection; audio: RTCRtpTransceiver; video: RTCRtpTransceiver; offer: string }> {
-  const pc = new RTCPeerConnection({
-    iceUseIpv6: false,
-    codecs: {
-      audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
-      video: [new RTCRtpCodecParameters({
-        mimeType: `video/${videoCodec}`, clockRate: 90000, rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
-        ...(videoCodec === 'H264' ? { parameters: 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1' } : {}),
-      })],
-    },
-  });
-  const audio = pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' });
-  const video = pc.addTransceiver(new MediaStreamTrack({ kind: 'video' }), { direction: 'sendonly' });
-  for (let i = 0; i < 2; i++) pc.addTransceiver('video', { direction: 'sendonly' });
-  await pc.setLocalDescription(await pc.createOffer());
-  return { pc, audio, video, offer: pc.localDescription!.sdp };
-}
-
-/** Publishes an uplink and sends a packet per 20 ms on its audio and main video until the returned stop. */
-async function publishAndSend(engine: JanusEngine, participantId: string, videoCodec: 'H264' | 'VP8' = 'H264'): Promise<{ pc: RTCPeerConnection; plis: () => number; stop: () => Promise<void> }> {
-  const up = await uplink(videoCodec);
-  await up.pc.setRemoteDescription({ type: 'answer', sdp: await engine.publish(participantId, up.offer) });
-  let plis = 0;
-  up.video.sender.onRtcp.subscribe((rtcp) => { if (rtcp.type === 206) plis++; });
-  let seq = 0;
-  const timer = setInterval(() => {
-    seq++;
-    // An IDR NAL header and a few bytes: Janus forwards what it gets; the content does not matter here.
-    void up.video.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 1800, marker: true }), Buffer.from([0x65, 1, 2, 3])));
-    void up.audio.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 960, marker: false }), Buffer.from([0xf8, 0xff, 0xfe])));
-  }, 20);
-  return { pc: up.pc, plis: () => plis, stop: async () => { clearInterval(timer); await up.pc.close(); } };
-}
-
 /** Collects the RTP packets a media job's port receives. */
 async function jobPort(): Promise<{ port: number; packets: { pt: number; ssrc: number; at: number }[]; close: () => void }> {
   const socket = createSocket('udp4');
@@ -87,14 +52,6 @@ async function jobPort(): Promise<{ port: number; packets: { pt: number; ssrc: n
   socket.on('message', (msg) => packets.push({ pt: msg[1] & 0x7f, ssrc: msg.readUInt32BE(8), at: Date.now() }));
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return { port: socket.address().port, packets, close: () => socket.close() };
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`${what}: not in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus)', () => {

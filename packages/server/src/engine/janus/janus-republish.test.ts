@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RTCPeerConnection } from 'werift';
+import { publishAndSend, waitFor } from '../../test-support/janus-media.js';
+import type { DownlinkNegotiator } from '../media-engine.js';
+import { JanusEngine } from './janus-engine.js';
+
+/** A subscriber's downlink as the SDK runs it: answers every offer of the engine, counts the RTP it receives. */
+function subscriberPeer(): { pc: RTCPeerConnection; negotiate: DownlinkNegotiator; offers: () => number; packets: number[] } {
+  const pc = new RTCPeerConnection({ iceUseIpv6: false });
+  const packets: number[] = [];
+  pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => packets.push(Date.now())));
+  let offers = 0;
+  const negotiate: DownlinkNegotiator = async (offerSdp) => {
+    offers++;
+    await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+    await pc.setLocalDescription(await pc.createAnswer());
+    return pc.localDescription!.sdp;
+  };
+  return { pc, negotiate, offers: () => offers, packets };
+}
+
+describe.skipIf(!existsSync('/usr/bin/janus'))('Janus republish (real Janus)', () => {
+  let engine: JanusEngine;
+  const cleanups: (() => unknown)[] = [];
+
+  beforeAll(async () => {
+    engine = await JanusEngine.start({ iceAddress: '127.0.0.1', logger: pino({ level: 'silent' }) });
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    await engine?.close();
+  });
+
+  // The relay switch's case: the client closes its old uplink and Janus sees that feed leave before the
+  // new one is up. Janus then renegotiates the subscriber's streams when they are switched to the new feed
+  // and forwards nothing on them until its offer is answered.
+  it('a source whose old feed left before it published again reaches its subscriber again (the offer Janus makes on the switch is answered)', async () => {
+    engine.placeParticipant('pub', 'room-republish');
+    engine.placeParticipant('sub', 'room-republish');
+    const first = await publishAndSend(engine, 'pub');
+    cleanups.push(first.stop);
+    const sub = subscriberPeer();
+    cleanups.push(() => sub.pc.close());
+    await engine.subscribe('sub', 'pub', { audio: true, bigVideo: true, smallVideo: false, auxVideo: false }, sub.negotiate);
+    await waitFor(() => sub.packets.length > 20, 15_000, 'packets of the first feed');
+    expect(sub.offers()).toBe(1);
+
+    // Break before make: the old feed leaves first, then the source publishes on a new uplink.
+    await first.stop();
+    engine.unpublish('pub');
+    const second = await publishAndSend(engine, 'pub');
+    cleanups.push(second.stop);
+    const mark = Date.now();
+    await waitFor(() => sub.packets.filter((at) => at > mark).length > 20, 20_000, 'packets of the new feed');
+    expect(sub.offers()).toBe(2);
+  }, 60_000);
+});
