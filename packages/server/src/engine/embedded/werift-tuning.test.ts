@@ -1,5 +1,5 @@
 import nacl from 'tweetnacl';
-import { RTCCertificate, createSelfSignedCertificate } from 'werift';
+import { Connection, RTCCertificate, createSelfSignedCertificate } from 'werift';
 import { describe, expect, it } from 'vitest';
 import { tuneWerift } from './werift-tuning.js';
 
@@ -26,5 +26,13 @@ describe('werift tuning', () => {
     const first = cert.getFingerprints();
     expect(first).toEqual(plain);
     expect(cert.getFingerprints()).toBe(first);
+  });
+
+  it('asks no STUN server unless one is configured (werift would ask stun.l.google.com)', () => {
+    tuneWerift();
+    const plain = new Connection(true, {}) as unknown as { stunServer?: unknown };
+    const configured = new Connection(true, { stunServer: ['stun.example.org', 3478] }) as unknown as { stunServer?: unknown };
+    expect(plain.stunServer).toBeUndefined();
+    expect(configured.stunServer).toEqual(['stun.example.org', 3478]);
   });
 });

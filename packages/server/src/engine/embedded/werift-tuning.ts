@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync } from 'node:crypto';
 import nacl from 'tweetnacl';
-import { RTCCertificate } from 'werift';
+import { Connection, RTCCertificate } from 'werift';
 
 /*
  * Two hot spots of werift's DTLS handshake, measured on the join path (every downlink, uplink and data link
@@ -11,6 +11,10 @@ import { RTCCertificate } from 'werift';
  *   (both clamp the scalar as RFC 7748 says).
  * - The certificate's fingerprint is parsed from its PEM on every call (~1 ms), and werift asks for it for
  *   every SDP it writes. One process-wide certificate, so its fingerprint is computed once.
+ * And one default that is wrong for a self-hosted server: with no STUN server configured, werift asks Google's
+ * (stun.l.google.com:19302) for a server-reflexive candidate on every peer connection — traffic to a third
+ * party for each call, and a wait for its answer before the offer. The server's own address is known (host
+ * candidates, or CONCLAVE_ANNOUNCED_ADDRESS), so no STUN server is asked unless one is configured.
  */
 
 const PKCS8_X25519 = Buffer.from('302e020100300506032b656e04220420', 'hex');
@@ -45,6 +49,14 @@ export function tuneWerift(): void {
   nacl.scalarMult = Object.assign(nativeScalarMult, {
     base: nacl.scalarMult.base, scalarLength: nacl.scalarMult.scalarLength, groupElementLength: nacl.scalarMult.groupElementLength,
   });
+  // A private method of werift's ICE connection (typed here by hand): it sets the STUN server from the options.
+  type StunServers = { options: { stunServer?: unknown }; stunServer?: unknown; applyStunTurnServersFromOptions(): void };
+  const proto = Connection.prototype as unknown as StunServers;
+  const applyServers = proto.applyStunTurnServersFromOptions;
+  proto.applyStunTurnServersFromOptions = function withoutDefaultStun(this: StunServers): void {
+    applyServers.call(this);
+    if (!this.options.stunServer) this.stunServer = undefined;
+  };
   const parse = RTCCertificate.prototype.getFingerprints;
   RTCCertificate.prototype.getFingerprints = function cachedFingerprints(this: RTCCertificate): Fingerprints {
     let known = fingerprints.get(this);

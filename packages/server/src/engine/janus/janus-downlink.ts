@@ -225,7 +225,7 @@ export class JanusDownlink {
   async #answerJanus(offer: string): Promise<void> {
     try {
       if (!this.#negotiate) throw new Error('no negotiation with the client yet');
-      const answer = await this.#negotiate(offer);
+      const answer = await this.#negotiate(janusLeadsDtls(offer));
       await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: answer });
       this.#logger.info({ handle: this.#handleId }, 'janus: downlink renegotiated (Janus offered after a switch)');
     } catch (error) {
