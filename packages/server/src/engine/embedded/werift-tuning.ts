@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync } from 'node:crypto';
 import nacl from 'tweetnacl';
-import { Connection, RTCCertificate } from 'werift';
+import { Connection, RTCCertificate, RTCDtlsTransport } from 'werift';
 
 /*
  * Two hot spots of werift's DTLS handshake, measured on the join path (every downlink, uplink and data link
@@ -11,6 +11,13 @@ import { Connection, RTCCertificate } from 'werift';
  *   (both clamp the scalar as RFC 7748 says).
  * - The certificate's fingerprint is parsed from its PEM on every call (~1 ms), and werift asks for it for
  *   every SDP it writes. One process-wide certificate, so its fingerprint is computed once.
+ * - werift's ICE agent (controlling: it offers the downlinks) goes on starting checks on the remaining
+ *   candidate pairs, one per 20 ms, after a pair is nominated, and starts DTLS only when it has started them
+ *   all: with a few interfaces, 40–80 ms in which the browser's first ClientHello finds no DTLS server and is
+ *   lost (its retransmission comes 50–100 ms later). Once a pair is nominated no further checks are started.
+ *   The same race remains on a smaller scale (the browser sends its ClientHello as it answers the nominating
+ *   check, before werift has read the answer): a ClientHello that arrives while the link has no DTLS server
+ *   yet is kept and handed to the server when it starts.
  * And one default that is wrong for a self-hosted server: with no STUN server configured, werift asks Google's
  * (stun.l.google.com:19302) for a server-reflexive candidate on every peer connection — traffic to a third
  * party for each call, and a wait for its answer before the offer. The server's own address is known (host
@@ -49,14 +56,22 @@ export function tuneWerift(): void {
   nacl.scalarMult = Object.assign(nativeScalarMult, {
     base: nacl.scalarMult.base, scalarLength: nacl.scalarMult.scalarLength, groupElementLength: nacl.scalarMult.groupElementLength,
   });
-  // A private method of werift's ICE connection (typed here by hand): it sets the STUN server from the options.
-  type StunServers = { options: { stunServer?: unknown }; stunServer?: unknown; applyStunTurnServersFromOptions(): void };
-  const proto = Connection.prototype as unknown as StunServers;
+  // Private members of werift's ICE connection (typed here by hand).
+  type IceInternals = {
+    options: { stunServer?: unknown }; stunServer?: unknown; nominated?: unknown;
+    applyStunTurnServersFromOptions(): void; schedulingChecks(): boolean;
+  };
+  const proto = Connection.prototype as unknown as IceInternals;
+  const schedule = proto.schedulingChecks;
+  proto.schedulingChecks = function checksUntilNominated(this: IceInternals): boolean {
+    return this.nominated ? false : schedule.call(this);
+  };
   const applyServers = proto.applyStunTurnServersFromOptions;
-  proto.applyStunTurnServersFromOptions = function withoutDefaultStun(this: StunServers): void {
+  proto.applyStunTurnServersFromOptions = function withoutDefaultStun(this: IceInternals): void {
     applyServers.call(this);
     if (!this.options.stunServer) this.stunServer = undefined;
   };
+  holdEarlyClientHellos();
   const parse = RTCCertificate.prototype.getFingerprints;
   RTCCertificate.prototype.getFingerprints = function cachedFingerprints(this: RTCCertificate): Fingerprints {
     let known = fingerprints.get(this);
@@ -65,5 +80,43 @@ export function tuneWerift(): void {
       fingerprints.set(this, known);
     }
     return known;
+  };
+}
+
+/** A DTLS record of a handshake (22) whose first message is a ClientHello (1). */
+const isClientHello = (data: Buffer) => data.length > 13 && data[0] === 22 && data[13] === 1;
+
+/** At most this many early ClientHellos are kept per link (retransmissions of one). */
+const MAX_HELD = 4;
+
+/** Keeps the ClientHellos a link receives between the start of ICE and the start of its DTLS server. */
+function holdEarlyClientHellos(): void {
+  type Data = { subscribe(f: (data: Buffer) => void): { unSubscribe(): void }; execute(data: Buffer): void };
+  type IceConnection = { onData: Data; connect(): Promise<void> };
+  const held = new WeakMap<IceConnection, { packets: Buffer[]; stop(): void }>();
+  const ice = Connection.prototype as unknown as IceConnection;
+  const connect = ice.connect;
+  ice.connect = function connectHoldingHellos(this: IceConnection): Promise<void> {
+    if (!held.has(this)) {
+      const packets: Buffer[] = [];
+      const { unSubscribe } = this.onData.subscribe((data) => {
+        if (isClientHello(data) && packets.length < MAX_HELD) packets.push(data);
+      });
+      held.set(this, { packets, stop: unSubscribe });
+    }
+    return connect.call(this);
+  };
+  type Dtls = { iceTransport: { connection: IceConnection }; role: string; start(): Promise<void> };
+  const dtls = RTCDtlsTransport.prototype as unknown as Dtls;
+  const start = dtls.start;
+  dtls.start = function startWithHeldHellos(this: Dtls): Promise<void> {
+    const { connection } = this.iceTransport;
+    const early = held.get(connection);
+    held.delete(connection);
+    early?.stop();
+    // start() creates and subscribes the DTLS server synchronously, before its first await.
+    const started = start.call(this);
+    if (early && this.role === 'server') for (const packet of early.packets) connection.onData.execute(packet);
+    return started;
   };
 }
