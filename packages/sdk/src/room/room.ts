@@ -112,6 +112,7 @@ export class Room {
     };
     this.remotes = new RemoteUsers(ctx);
     this.publisher = new Publisher(ctx, () => this.canPublish);
+    this.publisher.preferHW = () => this._config?.preferHW === true || this._schedule?.config.preferHW === true;
     this._adaptation = new RoomAdaptation({
       publisher: this.publisher,
       subscriptions: this.remotes.subscriptions,
