@@ -55,6 +55,7 @@ interface OutboundStat {
   bytesSent?: number;
   framesPerSecond?: number;
   powerEfficientEncoder?: boolean;
+  encoderImplementation?: string;
   timestamp: number;
   mimeType?: string;
 }
@@ -103,6 +104,8 @@ export class EncodeHealthMonitor {
   private _before: Partial<Record<WatchedVideo['slot'], { sender: RTCRtpSender; stats: OutboundStat[] }>> = {};
   /** Senders already reported. */
   private readonly _switched = new WeakSet<RTCRtpSender>();
+  /** The encoder each slot's sender used at the last heartbeat (logged when it changes, as the original). */
+  private readonly _implementation: Partial<Record<WatchedVideo['slot'], string>> = {};
 
   constructor(host: EncodeHealthHost) {
     this._host = host;
@@ -118,6 +121,7 @@ export class EncodeHealthMonitor {
     clearInterval(this._timer);
     this._timer = undefined;
     this._before = {};
+    for (const slot of ['video', 'aux'] as const) delete this._implementation[slot];
   }
 
   private async _checkAll(): Promise<void> {
@@ -131,12 +135,22 @@ export class EncodeHealthMonitor {
 
   private async _check(video: WatchedVideo): Promise<void> {
     const { slot, sender } = video;
-    if (!sender.track || this._switched.has(sender)) {
+    if (!sender.track) {
       delete this._before[slot];
       return;
     }
     const stats: OutboundStat[] = [];
     (await sender.getStats()).forEach((s: OutboundStat) => stats.push(s));
+    const out = stats.find((s) => s.type === 'outbound-rtp' && s.kind === 'video');
+    const implementation = out?.encoderImplementation;
+    if (implementation && implementation !== this._implementation[slot]) {
+      this._implementation[slot] = implementation;
+      log.info(`${slot === 'aux' ? 'aux ' : ''}encoderImplementation change to ${implementation} HWEncoder: ${out.powerEfficientEncoder === true}`);
+    }
+    if (this._switched.has(sender)) {
+      delete this._before[slot];
+      return;
+    }
     const before = this._before[slot]?.sender === sender ? this._before[slot].stats : undefined;
     this._before[slot] = { sender, stats };
     const sample = encodeSampleOf(stats, before, { fps: video.targetFps, bitrate: video.targetKbps * 1000 });

@@ -35,6 +35,17 @@ export function orderVideoCodecs<T extends CodecLike>(codecs: readonly T[]): T[]
   return [...codecs].sort((a, b) => rank(a) - rank(b));
 }
 
+/** Sets the uplink order (orderVideoCodecs) on a video transceiver, where the browser allows it. */
+export function preferVideoCodecs(transceiver: RTCRtpTransceiver): void {
+  const codecs = globalThis.RTCRtpSender?.getCapabilities?.('video')?.codecs;
+  if (!codecs || typeof transceiver.setCodecPreferences !== 'function') return;
+  try {
+    transceiver.setCodecPreferences(orderVideoCodecs(codecs));
+  } catch {
+    // Some browsers refuse preferences they consider invalid; the default order still works.
+  }
+}
+
 /**
  * The answer with the H264 payloads of the m-lines at `mLines` (indexes, 0 = audio) set to profile
  * `profile`; other m-lines and codecs untouched. An m-line without H264 (VP8 negotiated) is left as is.

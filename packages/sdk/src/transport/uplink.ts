@@ -1,5 +1,5 @@
 import { log } from '../log/logger.js';
-import { answerWithH264Profile, HW_H264_PROFILE, h264ProfileOf, orderVideoCodecs } from './uplink-codec.js';
+import { answerWithH264Profile, HW_H264_PROFILE, h264ProfileOf, preferVideoCodecs } from './uplink-codec.js';
 
 /**
  * The uplink's slots, in the m-line order the server expects (SPEC §4):
@@ -110,14 +110,7 @@ export class Uplink {
   constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy = 'all', encoded?: (slot: UplinkSlot, sender: RTCRtpSender) => void) {
     this._pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
     const transceivers = UPLINK_SLOTS.map((slot) => this._pc.addTransceiver(slot === 'audio' ? 'audio' : 'video', { direction: 'sendonly' }));
-    const codecs = globalThis.RTCRtpSender?.getCapabilities?.('video')?.codecs;
-    for (const transceiver of transceivers.slice(1)) {
-      try {
-        if (codecs && typeof transceiver.setCodecPreferences === 'function') transceiver.setCodecPreferences(orderVideoCodecs(codecs));
-      } catch {
-        // Some browsers refuse preferences they consider invalid; the default order still works.
-      }
-    }
+    for (const transceiver of transceivers.slice(1)) preferVideoCodecs(transceiver);
     const [audio, video, small, aux] = transceivers.map((t) => t.sender);
     this._senders = { audio, video, small, aux };
     if (encoded) for (const slot of UPLINK_SLOTS) encoded(slot, this._senders[slot]);
