@@ -75,9 +75,9 @@ describe('encode health: hardware encoder switch', () => {
   });
 
   /** A publisher (720p camera, with its warnings recorded) and a subscriber watching it, in room `roomId`. */
-  async function room(roomId: number, enter: Record<string, unknown>, hardwareProfile?: string) {
-    const alice = await app.open(browser.context);
-    const bob = await app.open(browser.context);
+  async function room(roomId: number, enter: Record<string, unknown>, hardwareProfile?: string, on: { server: TestServer; app: AppHost } = { server, app }) {
+    const alice = await on.app.open(browser.context);
+    const bob = await on.app.open(browser.context);
     pages.push(alice, bob);
     // The machine's real CPU load (Compute Pressure) would make the subscriber receive small streams, which
     // is not this test's subject: both pages report nominal pressure.
@@ -89,8 +89,8 @@ describe('encode health: hardware encoder switch', () => {
     const warnings: string[] = [];
     alice.on('console', (message: ConsoleMessage) => warnings.push(message.text()));
     await reportHardwareEncoder(alice, hardwareProfile);
-    expect(await join(alice, server, 'alice', { roomId }, { profile: '720p', enter })).toEqual({ ok: true });
-    expect(await join(bob, server, 'bob', { roomId }, { publish: false })).toEqual({ ok: true });
+    expect(await join(alice, on.server, 'alice', { roomId }, { profile: '720p', enter })).toEqual({ ok: true });
+    expect(await join(bob, on.server, 'bob', { roomId }, { publish: false })).toEqual({ ok: true });
     await expect.poll(async () => (await eventsOf(bob, 'remote-video-available')).length, { timeout: 20_000 }).toBeGreaterThan(0);
     await watch(bob, 'alice');
     await expect.poll(() => framesDecoded(bob), { timeout: 30_000, interval: 500 }).toBeGreaterThan(20);
@@ -128,5 +128,20 @@ describe('encode health: hardware encoder switch', () => {
     expect([...seen].every((fmtp) => fmtp.includes('profile-level-id=42e01f'))).toBe(true);
     expect(warnings.some((text) => /switch video encoder/.test(text))).toBe(false);
     await expect.poll(() => framesDecoded(bob), { timeout: 30_000, interval: 500 }).toBeGreaterThan(start + 30);
+  });
+
+  it("the schedule's config.preferHW does what enterRoom({preferHW: true}) does: the camera goes out as 42001f, bad health brings it back to 42e01f", async () => {
+    const preferring = await startTestServer({ preferHW: true });
+    const preferringApp = await AppHost.start(preferring.url);
+    try {
+      const { alice, bob } = await room(1563, {}, '42001f', { server: preferring, app: preferringApp });
+      await expect.poll(async () => (await sentCodec(alice))?.fmtp, { timeout: 20_000, interval: 500 }).toContain('profile-level-id=42001f');
+      await expect.poll(async () => (await sentCodec(alice))?.fmtp, { timeout: 40_000, interval: 500 }).toContain('profile-level-id=42e01f');
+      const before = await framesDecoded(bob);
+      await expect.poll(() => framesDecoded(bob), { timeout: 30_000, interval: 500 }).toBeGreaterThan(before + 30);
+    } finally {
+      await preferringApp.close();
+      await preferring.close();
+    }
   });
 });
