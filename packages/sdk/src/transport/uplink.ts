@@ -87,6 +87,12 @@ export function mungeAnswer(sdp: string, settings: UplinkMediaSettings): string 
   }).join('\r\n');
 }
 
+/** True when this browser sends H264 profile 42001f (packetization-mode 1), as the original's is42001fSupported. */
+function canEncodeHWProfile(): boolean {
+  const codecs = globalThis.RTCRtpSender?.getCapabilities?.('video')?.codecs ?? [];
+  return codecs.some((codec) => /packetization-mode=1/.test(codec.sdpFmtpLine ?? '') && (codec.sdpFmtpLine ?? '').includes(`profile-level-id=${HW_H264_PROFILE}`));
+}
+
 /**
  * The send-only peer connection. All four transceivers exist from the start, so starting,
  * switching or stopping a track is a replaceTrack, never a renegotiation.
@@ -166,7 +172,7 @@ export class Uplink {
    */
   useHWEncoder(enable: boolean, slot: HWSlot): Promise<boolean> {
     const run = async (): Promise<boolean> => {
-      if (enable && this._swForced.has(slot)) return false;
+      if (enable && (this._swForced.has(slot) || !canEncodeHWProfile())) return false;
       if (!enable) this._swForced.add(slot);
       if (enable === this._hw.has(slot)) return false;
       if (enable) this._hw.add(slot);
@@ -175,8 +181,16 @@ export class Uplink {
       if (!answer || this._pc.signalingState !== 'stable' || !this._pc.remoteDescription) return false;
       const sdp = this._wantedAnswer(answer);
       if (sdp === this._pc.remoteDescription.sdp) return false;
-      await this._pc.setLocalDescription(await this._pc.createOffer());
-      await this._pc.setRemoteDescription({ type: 'answer', sdp });
+      try {
+        await this._pc.setLocalDescription(await this._pc.createOffer());
+        await this._pc.setRemoteDescription({ type: 'answer', sdp });
+      } catch (error) {
+        // Refused: back to the descriptions in use (a pending offer would block the uplink).
+        if (enable) this._hw.delete(slot);
+        else this._hw.add(slot);
+        if ((this._pc.signalingState as RTCSignalingState) === 'have-local-offer') await this._pc.setLocalDescription({ type: 'rollback' }).catch(() => undefined);
+        throw error;
+      }
       const mLine = UPLINK_SLOTS.indexOf(slot);
       const profile = h264ProfileOf(sdp, mLine);
       log.warn(`switch ${slot === 'aux' ? 'aux ' : ''}video encoder to ${enable ? 'hw' : 'sw'}: ${profile ? `H264 profile-level-id ${profile}` : 'the default codec'}`);
