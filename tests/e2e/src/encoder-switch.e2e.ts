@@ -19,12 +19,12 @@ import { fakeMediaArgs, makeFakeMedia } from './harness/media-probe.js';
 import { startTestServer, type TestServer } from './harness/server.js';
 
 /**
- * Test hook: the page's video senders report a hardware encoder (powerEfficientEncoder: true) that keeps its
- * frame rate while they send H264 with profile `profile` (any H264 when undefined).
+ * Test hook: from now on the page's video senders report a hardware encoder (powerEfficientEncoder: true)
+ * that keeps its frame rate, while they send H264 with profile `profile` (any H264 when undefined).
  */
 const reportHardwareEncoder = (page: Page, profile?: string) => page.evaluate((wanted) => {
   const original = RTCRtpSender.prototype.getStats;
-  RTCRtpSender.prototype.getStats = async function patched(this: RTCRtpSender) {
+  RTCRtpSender.prototype.getStats = async function reportingHardware(this: RTCRtpSender) {
     const report = await original.call(this);
     const maxFramerate = this.getParameters().encodings?.[0]?.maxFramerate;
     const entries = new Map<string, Record<string, unknown>>();
@@ -78,7 +78,7 @@ describe('encode health: hardware encoder switch', () => {
   });
 
   /** A publisher (720p camera, with its warnings recorded) and a subscriber watching it, in room `roomId`. */
-  async function room(roomId: number, enter: Record<string, unknown>, hardwareProfile?: string, on: { server: TestServer; app: AppHost } = { server, app }) {
+  async function room(roomId: number, enter: Record<string, unknown>, on: { server: TestServer; app: AppHost } = { server, app }) {
     const alice = await on.app.open(browser.context);
     const bob = await on.app.open(browser.context);
     pages.push(alice, bob);
@@ -91,7 +91,6 @@ describe('encode health: hardware encoder switch', () => {
     }
     const warnings: string[] = [];
     alice.on('console', (message: ConsoleMessage) => warnings.push(message.text()));
-    await reportHardwareEncoder(alice, hardwareProfile);
     expect(await join(alice, on.server, 'alice', { roomId }, { profile: '720p', enter })).toEqual({ ok: true });
     expect(await join(bob, on.server, 'bob', { roomId }, { publish: false })).toEqual({ ok: true });
     await expect.poll(async () => (await eventsOf(bob, 'remote-video-available')).length, { timeout: 20_000 }).toBeGreaterThan(0);
@@ -101,11 +100,12 @@ describe('encode health: hardware encoder switch', () => {
   }
 
   it('a publishing encoder under half its bitrate at > 0.9 of its frame rate for more than 3 heartbeats switches to the software encoder (preferHW: 42001f, then 42e01f; the other page keeps decoding)', async () => {
-    const { alice, bob, warnings } = await room(1561, { preferHW: true }, '42001f');
+    const { alice, bob, warnings } = await room(1561, { preferHW: true });
     // preferHW and 1280×720: the camera goes out as H264 42001f.
     await expect.poll(async () => (await sentCodec(alice))?.fmtp, { timeout: 20_000, interval: 500 }).toContain('profile-level-id=42001f');
     const hwPayload = (await sentCodec(alice))!.payloadType;
-    // The "hardware" encoder under-delivers: after more than 3 heartbeats (2 s each) it is switched.
+    // While bob watches, the "hardware" encoder under-delivers: after more than 3 heartbeats (2 s each) it is switched.
+    await reportHardwareEncoder(alice, '42001f');
     await expect.poll(async () => (await sentCodec(alice))?.fmtp, { timeout: 40_000, interval: 500 }).toContain('profile-level-id=42e01f');
     expect(warnings.some((text) => /switch video encoder to sw/.test(text))).toBe(true);
     // Same payload type on the wire (the server's), new profile: the subscriber goes on decoding new frames.
@@ -120,6 +120,7 @@ describe('encode health: hardware encoder switch', () => {
   it('without preferHW the camera keeps the default payload (42e01f), even when its encoder reports bad health', async () => {
     const { alice, bob, warnings } = await room(1562, {});
     expect((await sentCodec(alice))?.fmtp).toContain('profile-level-id=42e01f');
+    await reportHardwareEncoder(alice);
     // Five heartbeats with a "hardware" encoder under half its bitrate: nothing to switch away from.
     const seen = new Set<string>();
     const start = await framesDecoded(bob);
@@ -137,8 +138,9 @@ describe('encode health: hardware encoder switch', () => {
     const preferring = await startTestServer({ preferHW: true });
     const preferringApp = await AppHost.start(preferring.url);
     try {
-      const { alice, bob } = await room(1563, {}, '42001f', { server: preferring, app: preferringApp });
+      const { alice, bob } = await room(1563, {}, { server: preferring, app: preferringApp });
       await expect.poll(async () => (await sentCodec(alice))?.fmtp, { timeout: 20_000, interval: 500 }).toContain('profile-level-id=42001f');
+      await reportHardwareEncoder(alice, '42001f');
       await expect.poll(async () => (await sentCodec(alice))?.fmtp, { timeout: 40_000, interval: 500 }).toContain('profile-level-id=42e01f');
       const before = await framesDecoded(bob);
       await expect.poll(() => framesDecoded(bob), { timeout: 30_000, interval: 500 }).toBeGreaterThan(before + 30);
