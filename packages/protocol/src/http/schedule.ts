@@ -31,6 +31,8 @@ export const scheduleResponse = z.object({
       loggerDomain: z.string().optional(),
       /** Clients tap received video so the decoder fallback (TRTCVideoDecoder) can take over. */
       videoDecodeFallback: z.boolean().optional(),
+      /** As enterRoom({preferHW}): published videos of 1280×720 or more go to the hardware encoder (H264 42001f). */
+      preferHW: z.boolean().optional(),
       enterRoomTimeout: z.number().optional(),
       /** When false the client must not cache this result. */
       scheduleCache: z.boolean().optional(),

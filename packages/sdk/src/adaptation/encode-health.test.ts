@@ -4,10 +4,26 @@ import { BAD_HEALTH_SPACING_MS, EncodeHealthRule, encodeSampleOf, type EncodeSam
 const bad: EncodeSample = { fps: 29, targetFps: 30, bitrate: 400_000, targetBitrate: 1_000_000, hardware: true, mimeType: 'video/H264' };
 
 describe('EncodeHealthRule (SPEC §4)', () => {
-  it('is bad after more than 3 heartbeats in a row of full frame rate and under half the bitrate', () => {
+  it('a publishing encoder under half its bitrate at > 0.9 of its frame rate for more than 3 heartbeats switches to the software encoder (the 4th bad heartbeat raises the event)', () => {
     const rule = new EncodeHealthRule();
     for (let i = 0; i < 3; i++) expect(rule.check(bad, i * 2000)).toBe(false);
     expect(rule.check(bad, 6000)).toBe(true);
+    // The count starts again after an event.
+    expect(rule.check(bad, 40_000)).toBe(false);
+  });
+
+  it('the ratios are strict: a frame rate of exactly 0.9 or a bitrate of exactly half does not count', () => {
+    for (const edge of [{ ...bad, fps: 27 }, { ...bad, bitrate: 500_000 }]) {
+      const rule = new EncodeHealthRule();
+      for (let i = 0; i < 6; i++) expect(rule.check(edge, i * 2000)).toBe(false);
+    }
+  });
+
+  it('a good heartbeat in the middle starts the count again', () => {
+    const rule = new EncodeHealthRule();
+    const sequence = [bad, bad, bad, { ...bad, bitrate: 900_000 }, bad, bad, bad];
+    expect(sequence.map((sample, i) => rule.check(sample, i * 2000))).toEqual([false, false, false, false, false, false, false]);
+    expect(rule.check(bad, 14_000)).toBe(true);
   });
 
   it('a good heartbeat, a software encoder, another codec or a low frame rate do not count', () => {

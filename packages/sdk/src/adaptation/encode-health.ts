@@ -55,6 +55,7 @@ interface OutboundStat {
   bytesSent?: number;
   framesPerSecond?: number;
   powerEfficientEncoder?: boolean;
+  encoderImplementation?: string;
   timestamp: number;
   mimeType?: string;
 }
@@ -73,28 +74,38 @@ export function encodeSampleOf(now: readonly OutboundStat[], before: readonly Ou
   return { fps: out.framesPerSecond ?? 0, targetFps: target.fps, bitrate, targetBitrate: target.bitrate, hardware: out.powerEfficientEncoder === true, mimeType };
 }
 
+/** A published video the monitor watches: its uplink slot, sender, and the frame rate and bitrate (kbit/s) asked of it. */
+export interface WatchedVideo {
+  slot: 'video' | 'aux';
+  sender: RTCRtpSender;
+  targetFps: number;
+  targetKbps: number;
+}
+
 /** What the encode-health monitor reads. */
 export interface EncodeHealthHost {
-  /** The published main video's sender and the frame rate and bitrate (kbit/s) asked of it, when publishing video. */
-  video(): { sender: RTCRtpSender; targetFps: number; targetKbps: number } | undefined;
-  /** A bad-health event of `sender`'s encoder (at most one per sender). */
-  unhealthy(sender: RTCRtpSender, sample: EncodeSample): void;
+  /** The published videos (camera, screen) now. */
+  videos(): readonly WatchedVideo[];
+  /** A bad-health event of `slot`'s encoder (at most one per sender). */
+  unhealthy(slot: WatchedVideo['slot'], sample: EncodeSample): void;
 }
 
 /** Encode health is checked every heartbeat (2 s, as the statistics). */
 export const ENCODE_CHECK_MS = 2000;
 
 /**
- * Checks the published main video every heartbeat with EncodeHealthRule and reports a bad-health event
- * to the host, once per sender.
+ * Checks the published videos every heartbeat with an EncodeHealthRule per slot and reports a bad-health
+ * event to the host, once per sender.
  */
 export class EncodeHealthMonitor {
   private readonly _host: EncodeHealthHost;
-  private readonly _rule = new EncodeHealthRule();
+  private readonly _rules = { video: new EncodeHealthRule(), aux: new EncodeHealthRule() };
   private _timer: ReturnType<typeof setInterval> | undefined;
-  private _before: { sender: RTCRtpSender; stats: OutboundStat[] } | undefined;
+  private _before: Partial<Record<WatchedVideo['slot'], { sender: RTCRtpSender; stats: OutboundStat[] }>> = {};
   /** Senders already reported. */
   private readonly _switched = new WeakSet<RTCRtpSender>();
+  /** The encoder each slot's sender used at the last heartbeat (logged when it changes, as the original). */
+  private readonly _implementation: Partial<Record<WatchedVideo['slot'], string>> = {};
 
   constructor(host: EncodeHealthHost) {
     this._host = host;
@@ -102,30 +113,50 @@ export class EncodeHealthMonitor {
 
   start(): void {
     this._timer ??= setInterval(() => {
-      this._check().catch((error: unknown) => log.debug('encode health check failed:', error));
+      this._checkAll().catch((error: unknown) => log.debug('encode health check failed:', error));
     }, ENCODE_CHECK_MS);
   }
 
   stop(): void {
     clearInterval(this._timer);
     this._timer = undefined;
-    this._before = undefined;
+    this._before = {};
+    for (const slot of ['video', 'aux'] as const) delete this._implementation[slot];
   }
 
-  private async _check(): Promise<void> {
-    const video = this._host.video();
-    if (!video?.sender.track || this._switched.has(video.sender)) {
-      this._before = undefined;
+  private async _checkAll(): Promise<void> {
+    const videos = this._host.videos();
+    for (const slot of ['video', 'aux'] as const) {
+      const video = videos.find((v) => v.slot === slot);
+      if (video) await this._check(video);
+      else delete this._before[slot];
+    }
+  }
+
+  private async _check(video: WatchedVideo): Promise<void> {
+    const { slot, sender } = video;
+    if (!sender.track) {
+      delete this._before[slot];
       return;
     }
     const stats: OutboundStat[] = [];
-    (await video.sender.getStats()).forEach((s: OutboundStat) => stats.push(s));
-    const before = this._before?.sender === video.sender ? this._before.stats : undefined;
-    this._before = { sender: video.sender, stats };
+    (await sender.getStats()).forEach((s: OutboundStat) => stats.push(s));
+    const out = stats.find((s) => s.type === 'outbound-rtp' && s.kind === 'video');
+    const implementation = out?.encoderImplementation;
+    if (implementation && implementation !== this._implementation[slot]) {
+      this._implementation[slot] = implementation;
+      log.info(`${slot === 'aux' ? 'aux ' : ''}encoderImplementation change to ${implementation} HWEncoder: ${out.powerEfficientEncoder === true}`);
+    }
+    if (this._switched.has(sender)) {
+      delete this._before[slot];
+      return;
+    }
+    const before = this._before[slot]?.sender === sender ? this._before[slot].stats : undefined;
+    this._before[slot] = { sender, stats };
     const sample = encodeSampleOf(stats, before, { fps: video.targetFps, bitrate: video.targetKbps * 1000 });
-    if (sample && this._rule.check(sample, Date.now())) {
-      this._switched.add(video.sender);
-      this._host.unhealthy(video.sender, sample);
+    if (sample && this._rules[slot].check(sample, Date.now())) {
+      this._switched.add(sender);
+      this._host.unhealthy(slot, sample);
     }
   }
 }

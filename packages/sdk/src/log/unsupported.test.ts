@@ -21,8 +21,7 @@ describe('options accepted but not honoured in a browser', () => {
     expect(lines.map((line) => line.text)).toEqual([
       UNSUPPORTED_OPTIONS['create.volumeType'],
       UNSUPPORTED_OPTIONS['create.userDefineRecordId'],
-      UNSUPPORTED_OPTIONS['enterRoom.preferHW'],
-    ]); // canvasRender is honoured: no warning
+    ]); // canvasRender and preferHW are honoured: no warning
     expect(lines.every((line) => line.level === 3)).toBe(true);
   });
 });

@@ -7,7 +7,6 @@ import { log } from './logger.js';
 export const UNSUPPORTED_OPTIONS = Object.freeze({
   'create.volumeType': 'TRTC.create({ volumeType }) selects a native (mobile webview) audio volume type; browsers have none: ignored',
   'create.userDefineRecordId': 'TRTC.create({ userDefineRecordId }) is ignored: pass userDefineRecordId to enterRoom()',
-  'enterRoom.preferHW': 'enterRoom({ preferHW }) is ignored: a page cannot choose between hardware and software encoders',
 } as const);
 
 const warned = new Set<string>();

@@ -1,29 +1,10 @@
-import { EncodeHealthMonitor } from '../adaptation/encode-health.js';
-import { log } from '../log/logger.js';
+import type { EncodeHealthMonitor } from '../adaptation/encode-health.js';
+import { encodeHealthFor } from '../adaptation/encode-health-switch.js';
 import { PressureMonitor, pressureEffect, type PressureState } from '../adaptation/pressure.js';
 import type { RelaySwitch } from '../adaptation/relay-switch.js';
 import type { Publisher } from './publisher.js';
 import { relaySwitchFor, type RelayWiring } from './relay-wiring.js';
 import type { Subscriptions } from './subscriptions.js';
-
-/** The encode-health monitor of the room's published main video. */
-function encodeHealthFor(publisher: Publisher): EncodeHealthMonitor {
-  return new EncodeHealthMonitor({
-    video: () => {
-      const uplink = publisher.uplink;
-      const local = publisher.local('video');
-      const targetKbps = local?.encoding?.maxBitrateKbps;
-      const targetFps = local?.encoding?.maxFramerate ?? local?.track.getSettings().frameRate;
-      if (!uplink || !local || !targetKbps || !targetFps) return undefined;
-      return { sender: uplink.sender('video'), targetFps, targetKbps };
-    },
-    // SPEC's answer is the software encoder. Browsers offer no such switch; moving the sender to VP8
-    // (setParameters' per-encoding codec) would change the payload mid-stream on an m-line both engines
-    // forward to subscribers negotiated for the publisher's first codec, so it is logged only.
-    unhealthy: (_sender, sample) => log.warn(`hardware H264 encoder unhealthy: ${Math.round(sample.fps)}/${sample.targetFps} fps, ` +
-      `${Math.round(sample.bitrate / 1000)}/${Math.round(sample.targetBitrate / 1000)} kbit/s for more than 3 heartbeats (no codec switch: the engines forward one codec per publisher)`),
-  });
-}
 
 /** What the room hands its adaptation. */
 export interface AdaptationWiring extends RelayWiring {

@@ -4,6 +4,7 @@ import { envNotSupported, operationFailed } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import { SignalChannelError } from '../signal/signal-channel.js';
+import { HW_ENCODE_MIN_PIXELS } from '../transport/uplink-codec.js';
 import { canEncodeVideo, Uplink, UPLINK_SLOTS, type SlotEncoding, type UplinkSlot } from '../transport/uplink.js';
 import type { RoomContext } from './room-context.js';
 
@@ -57,6 +58,8 @@ export class Publisher {
   private _checkTimer: ReturnType<typeof setTimeout> | undefined;
   /** False for an audience in the live scene. */
   canPublish: () => boolean;
+  /** enterRoom({preferHW}) or the schedule's config.preferHW: large videos go to the hardware encoder. */
+  preferHW: () => boolean = () => false;
 
   constructor(ctx: RoomContext, canPublish: () => boolean) {
     this._ctx = ctx;
@@ -125,12 +128,24 @@ export class Publisher {
       await uplink.setTrack(slot, this._sending(slot), local?.encoding);
       await withRetries(FLAG_RETRIES, () => uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp, this._mediaSettings()));
       await this._sendFlag();
+      if (local && (slot === 'video' || slot === 'aux')) await this._preferHW(uplink, slot, local.track);
     } catch (error) {
       const timedOut = error instanceof SignalChannelError && error.reason === 'timeout';
       if (local && this._local[slot] === local) this._setState(slot, 'stopped', timedOut ? 'timeout' : 'error', RtcError.convertFrom(error));
       throw error;
     }
     if (local && this._local[slot] === local) this._setState(slot, 'started');
+  }
+
+  /**
+   * With preferHW, a published video of 1280×720 or more (SPEC §9) is sent as H264 42001f, for which the
+   * browser picks a hardware encoder where one exists (the original's useHWEncoder). A refusal is logged:
+   * publishing goes on with the default encoder.
+   */
+  private async _preferHW(uplink: Uplink, slot: 'video' | 'aux', track: MediaStreamTrack): Promise<void> {
+    const { width = 0, height = 0 } = track.getSettings();
+    if (!this.preferHW() || width * height < HW_ENCODE_MIN_PIXELS) return;
+    await uplink.useHWEncoder(true, slot).catch((error: unknown) => log.warn(`${slot}: the hardware encoder's payload was refused:`, error));
   }
 
   /** The track a slot sends now: none when muted (the small video follows the big video's mute). */

@@ -112,6 +112,8 @@ export class Room {
     };
     this.remotes = new RemoteUsers(ctx);
     this.publisher = new Publisher(ctx, () => this.canPublish);
+    // Truthy, as the original reads it (unset values were dropped by lenientEnterRoom).
+    this.publisher.preferHW = () => Boolean(this._config?.preferHW) || this._schedule?.config.preferHW === true;
     this._adaptation = new RoomAdaptation({
       publisher: this.publisher,
       subscriptions: this.remotes.subscriptions,

@@ -1,5 +1,5 @@
 import { log } from '../log/logger.js';
-import { preferCodecs } from './ice.js';
+import { answerWithH264Profile, HW_H264_PROFILE, h264ProfileOf, preferVideoCodecs } from './uplink-codec.js';
 
 /**
  * The uplink's slots, in the m-line order the server expects (SPEC §4):
@@ -9,6 +9,9 @@ export type UplinkSlot = 'audio' | 'video' | 'small' | 'aux';
 
 /** The slots in m-line order. */
 export const UPLINK_SLOTS: readonly UplinkSlot[] = ['audio', 'video', 'small', 'aux'];
+
+/** The slots whose encoder can be chosen (useHWEncoder): the camera and the screen. */
+export type HWSlot = 'video' | 'aux';
 
 /** Sends the offer to the server and returns its answer. */
 export type Negotiator = (offerSdp: string) => Promise<string>;
@@ -84,6 +87,12 @@ export function mungeAnswer(sdp: string, settings: UplinkMediaSettings): string 
   }).join('\r\n');
 }
 
+/** True when this browser sends H264 profile 42001f (packetization-mode 1), as the original's is42001fSupported. */
+function canEncodeHWProfile(): boolean {
+  const codecs = globalThis.RTCRtpSender?.getCapabilities?.('video')?.codecs ?? [];
+  return codecs.some((codec) => /packetization-mode=1/.test(codec.sdpFmtpLine ?? '') && (codec.sdpFmtpLine ?? '').includes(`profile-level-id=${HW_H264_PROFILE}`));
+}
+
 /**
  * The send-only peer connection. All four transceivers exist from the start, so starting,
  * switching or stopping a track is a replaceTrack, never a renegotiation.
@@ -92,6 +101,13 @@ export class Uplink {
   private readonly _pc: RTCPeerConnection;
   private readonly _senders: Record<UplinkSlot, RTCRtpSender>;
   private _connected: Promise<void> | undefined;
+  /** The server's answer with our settings (mungeAnswer): the default payloads. */
+  private _answer: string | undefined;
+  /** Slots sending H264 42001f (the hardware encoder's profile). */
+  private readonly _hw = new Set<HWSlot>();
+  /** Slots whose hardware encoder was found unhealthy: they stay on the default payload. */
+  private readonly _swForced = new Set<HWSlot>();
+  private _switching: Promise<unknown> = Promise.resolve();
 
   /**
    * @param encoded with it, the connection exposes encoded frames (encodedInsertableStreams) and each
@@ -100,7 +116,7 @@ export class Uplink {
   constructor(iceServers: RTCIceServer[], iceTransportPolicy: RTCIceTransportPolicy = 'all', encoded?: (slot: UplinkSlot, sender: RTCRtpSender) => void) {
     this._pc = new RTCPeerConnection({ iceServers, iceTransportPolicy, bundlePolicy: 'max-bundle', rtcpMuxPolicy: 'require', ...(encoded ? { encodedInsertableStreams: true } : {}) });
     const transceivers = UPLINK_SLOTS.map((slot) => this._pc.addTransceiver(slot === 'audio' ? 'audio' : 'video', { direction: 'sendonly' }));
-    for (const transceiver of transceivers.slice(1)) preferCodecs(transceiver, 'video', VIDEO_CODECS);
+    for (const transceiver of transceivers.slice(1)) preferVideoCodecs(transceiver);
     const [audio, video, small, aux] = transceivers.map((t) => t.sender);
     this._senders = { audio, video, small, aux };
     if (encoded) for (const slot of UPLINK_SLOTS) encoded(slot, this._senders[slot]);
@@ -115,7 +131,8 @@ export class Uplink {
         await this._pc.setLocalDescription(await this._pc.createOffer());
       }
       const answer = await negotiate(this._pc.localDescription?.sdp ?? '');
-      await this._pc.setRemoteDescription({ type: 'answer', sdp: mungeAnswer(answer, settings) });
+      this._answer = mungeAnswer(answer, settings);
+      await this._pc.setRemoteDescription({ type: 'answer', sdp: this._wantedAnswer(this._answer) });
     })().catch((error: unknown) => {
       this._connected = undefined;
       throw error;
@@ -143,6 +160,50 @@ export class Uplink {
       if (encoding.scaleResolutionDownBy && slot !== 'audio') first.scaleResolutionDownBy = Math.max(1, encoding.scaleResolutionDownBy);
     }
     await sender.setParameters(params);
+  }
+
+  /**
+   * Chooses the encoder of a video slot, as the original's useHWEncoder: true sends H264 42001f (Chromium
+   * picks a hardware encoder for it where one exists), false the server's default payload (H264 42e01f,
+   * the software encoder, or VP8). Applied locally by setting the descriptions again; before the first
+   * negotiation it is applied by connect(). After false (bad encode health) the slot keeps the software
+   * encoder on this uplink. Resolves true when the payload changed; rejects when the browser refuses the
+   * descriptions (the previous ones stay).
+   */
+  useHWEncoder(enable: boolean, slot: HWSlot): Promise<boolean> {
+    const run = async (): Promise<boolean> => {
+      if (enable && (this._swForced.has(slot) || !canEncodeHWProfile())) return false;
+      if (!enable) this._swForced.add(slot);
+      if (enable === this._hw.has(slot)) return false;
+      if (enable) this._hw.add(slot);
+      else this._hw.delete(slot);
+      const answer = this._answer;
+      if (!answer || this._pc.signalingState !== 'stable' || !this._pc.remoteDescription) return false;
+      const sdp = this._wantedAnswer(answer);
+      if (sdp === this._pc.remoteDescription.sdp) return false;
+      try {
+        await this._pc.setLocalDescription(await this._pc.createOffer());
+        await this._pc.setRemoteDescription({ type: 'answer', sdp });
+      } catch (error) {
+        // Refused: back to the descriptions in use (a pending offer would block the uplink).
+        if (enable) this._hw.delete(slot);
+        else this._hw.add(slot);
+        if ((this._pc.signalingState as RTCSignalingState) === 'have-local-offer') await this._pc.setLocalDescription({ type: 'rollback' }).catch(() => undefined);
+        throw error;
+      }
+      const mLine = UPLINK_SLOTS.indexOf(slot);
+      const profile = h264ProfileOf(sdp, mLine);
+      log.warn(`switch ${slot === 'aux' ? 'aux ' : ''}video encoder to ${enable ? 'hw' : 'sw'}: ${profile ? `H264 profile-level-id ${profile}` : 'the default codec'}`);
+      return true;
+    };
+    const next = this._switching.then(run, run);
+    this._switching = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The answer to set: the server's, with the hardware profile on the slots that want it. */
+  private _wantedAnswer(answer: string): string {
+    return answerWithH264Profile(answer, new Set([...this._hw].map((slot) => UPLINK_SLOTS.indexOf(slot))), HW_H264_PROFILE);
   }
 
   /** The sender of a slot (for stats and encoded transforms). */

@@ -108,7 +108,6 @@ export function lenientSwitchRoleOption(option: { privateMapKey?: string; latenc
 export function lenientEnterRoom(config: EnterRoomConfig | undefined): EnterRoomConfig | undefined {
   if (!config || typeof config !== 'object') return config;
   const copy = dropUnset(config, ['privateMapKey', 'businessInfo', 'jitterBufferDelay', 'preferHW']);
-  if (copy.preferHW !== undefined) warnUnsupported('enterRoom.preferHW');
   const strings = dropUnset(copy, ['roomId', 'strRoomId', 'proxy', 'userDefineRecordId'], true);
   if (strings.roomId === 0) delete strings.roomId;
   // Not checked by the original; SPEC's rules apply to what is given, null is not given.

@@ -98,6 +98,8 @@ export interface ServerConfig extends NetworkConfig {
   loggerDomain?: string;
   /** Tell clients to install the video decoder fallback (scheduling's config.videoDecodeFallback). */
   videoDecodeFallback?: boolean;
+  /** Tell clients to send videos of 1280×720 or more to the hardware encoder (scheduling's config.preferHW). */
+  preferHW?: boolean;
   /** Take the client address from X-Forwarded-For (behind a reverse proxy) for per-IP limits. */
   trustProxy: boolean;
   limits: LimitsConfig;
@@ -255,6 +257,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
     ...(domains.main || domains.backup ? { domains } : {}),
     ...(defaults.loggerDomain ?? file.loggerDomain ? { loggerDomain: defaults.loggerDomain ?? file.loggerDomain } : {}),
     ...(defaults.videoDecodeFallback ?? file.videoDecodeFallback ? { videoDecodeFallback: true } : {}),
+    ...(defaults.preferHW ?? file.preferHW ? { preferHW: true } : {}),
     trustProxy: defaults.trustProxy ?? file.trustProxy ?? false,
     limits,
     storage,

@@ -48,7 +48,8 @@ export function scheduleEndpoint(ctx: ServerContext): Bindings<'schedule'> {
             trtcAutoConf: { enable2k4k: true },
             // A cluster moves rooms between nodes: a cached answer would send clients to the old node.
             config: { retryCount: 30, enterRoomTimeout: 5, scheduleCache: !ctx.cluster, loggerDomain: ctx.config.loggerDomain ?? publicOrigin(req),
-              ...scheduledTurnTcpInfo(ctx.config.turn), ...(ctx.config.videoDecodeFallback ? { videoDecodeFallback: true } : {}) },
+              ...scheduledTurnTcpInfo(ctx.config.turn), ...(ctx.config.videoDecodeFallback ? { videoDecodeFallback: true } : {}),
+              ...(ctx.config.preferHW ? { preferHW: true } : {}) },
           },
         };
       },

@@ -1,0 +1,29 @@
+import { log } from '../log/logger.js';
+import type { Publisher } from '../room/publisher.js';
+import type { HWSlot } from '../transport/uplink.js';
+import { EncodeHealthMonitor } from './encode-health.js';
+
+/**
+ * The encode-health monitor of the room's published videos (camera and screen), wired to the encoder
+ * switch: a bad-health event (SPEC §4) moves that slot back to the default payload, H264 42e01f — the
+ * software encoder — as the original's onBadHealth → useHWEncoder(false). Events are at least 30 s apart.
+ */
+export function encodeHealthFor(publisher: Publisher): EncodeHealthMonitor {
+  return new EncodeHealthMonitor({
+    videos: () => {
+      const uplink = publisher.uplink;
+      if (!uplink) return [];
+      return (['video', 'aux'] as const).flatMap((slot) => {
+        const local = publisher.local(slot);
+        const targetKbps = local?.encoding?.maxBitrateKbps;
+        const targetFps = local?.encoding?.maxFramerate ?? local?.track.getSettings().frameRate;
+        return local && targetKbps && targetFps ? [{ slot, sender: uplink.sender(slot), targetFps, targetKbps }] : [];
+      });
+    },
+    unhealthy: (slot: HWSlot, sample) => {
+      log.warn(`${slot} hardware H264 encoder unhealthy: ${Math.round(sample.fps)}/${sample.targetFps} fps, ` +
+        `${Math.round(sample.bitrate / 1000)}/${Math.round(sample.targetBitrate / 1000)} kbit/s for more than 3 heartbeats: switching to the software encoder`);
+      publisher.uplink?.useHWEncoder(false, slot).catch((error: unknown) => log.warn(`switching the ${slot} encoder failed:`, error));
+    },
+  });
+}
