@@ -1,7 +1,8 @@
 // Builds the plugin assets served beside the SDK at /sdk/assets/ (the default assetsPath):
 // denoiser-wasm.js, the AIDenoiser's AudioWorklet with RNNoise's wasm (from @jitsi/rnnoise-wasm) embedded,
 // like the original's file of that name; selfie_segmentation/, VirtualBackground's MediaPipe files;
-// video-decoder/, TRTCVideoDecoder's worker and wasm; autoplay-dialog.js, the core's lazily loaded dialog.
+// video-decoder/, TRTCVideoDecoder's worker and wasm; autoplay-dialog.js and hw-encoder.js, lazily loaded parts
+// of the core.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -72,5 +73,12 @@ export async function buildAssets() {
     entryPoints: [fileURLToPath(new URL('./src/playback/autoplay-dialog.ts', import.meta.url))],
     format: 'esm',
     outfile: 'dist/assets/autoplay-dialog.js',
+  });
+  // The hardware encoder switch, loaded by the core for preferHW (src/transport/hw-encoder-loader.ts).
+  await build({
+    ...coreBundle,
+    entryPoints: [fileURLToPath(new URL('./src/transport/hw-encoder.ts', import.meta.url))],
+    format: 'esm',
+    outfile: 'dist/assets/hw-encoder.js',
   });
 }

@@ -1,5 +1,6 @@
 import { log } from '../log/logger.js';
 import type { Publisher } from '../room/publisher.js';
+import { switchEncoder } from '../transport/hw-encoder-loader.js';
 import type { HWSlot } from '../transport/uplink.js';
 import { EncodeHealthMonitor } from './encode-health.js';
 
@@ -23,7 +24,8 @@ export function encodeHealthFor(publisher: Publisher): EncodeHealthMonitor {
     unhealthy: (slot: HWSlot, sample) => {
       log.warn(`${slot} hardware H264 encoder unhealthy: ${Math.round(sample.fps)}/${sample.targetFps} fps, ` +
         `${Math.round(sample.bitrate / 1000)}/${Math.round(sample.targetBitrate / 1000)} kbit/s for more than 3 heartbeats: switching to the software encoder`);
-      publisher.uplink?.useHWEncoder(false, slot).catch((error: unknown) => log.warn(`switching the ${slot} encoder failed:`, error));
+      const uplink = publisher.uplink;
+      if (uplink) void switchEncoder(uplink, false, slot);
     },
   });
 }

@@ -4,6 +4,7 @@ import { envNotSupported, operationFailed } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import { SignalChannelError } from '../signal/signal-channel.js';
+import { switchEncoder } from '../transport/hw-encoder-loader.js';
 import { HW_ENCODE_MIN_PIXELS } from '../transport/uplink-codec.js';
 import { canEncodeVideo, Uplink, UPLINK_SLOTS, type SlotEncoding, type UplinkSlot } from '../transport/uplink.js';
 import type { RoomContext } from './room-context.js';
@@ -145,7 +146,7 @@ export class Publisher {
   private async _preferHW(uplink: Uplink, slot: 'video' | 'aux', track: MediaStreamTrack): Promise<void> {
     const { width = 0, height = 0 } = track.getSettings();
     if (!this.preferHW() || width * height < HW_ENCODE_MIN_PIXELS) return;
-    await uplink.useHWEncoder(true, slot).catch((error: unknown) => log.warn(`${slot}: the hardware encoder's payload was refused:`, error));
+    await switchEncoder(uplink, true, slot);
   }
 
   /** The track a slot sends now: none when muted (the small video follows the big video's mute). */

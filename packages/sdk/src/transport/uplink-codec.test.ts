@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerWithH264Profile, h264ProfileOf, HW_ENCODE_MIN_PIXELS, HW_H264_PROFILE, orderVideoCodecs, SW_H264_PROFILE } from './uplink-codec.js';
+import { answerWithH264Profile, h264ProfileOf, HW_H264_PROFILE } from './hw-encoder.js';
+import { HW_ENCODE_MIN_PIXELS, orderVideoCodecs, SW_H264_PROFILE } from './uplink-codec.js';
 
 /** A server answer: audio, then three video m-lines negotiated on H264 payload 108 (42e01f) with VP8 96 beside it. */
 const video = (pt: number, profile: string) => [

@@ -1,5 +1,5 @@
 import { log } from '../log/logger.js';
-import { answerWithH264Profile, HW_H264_PROFILE, h264ProfileOf, preferVideoCodecs } from './uplink-codec.js';
+import { preferVideoCodecs } from './uplink-codec.js';
 
 /**
  * The uplink's slots, in the m-line order the server expects (SPEC §4):
@@ -87,12 +87,6 @@ export function mungeAnswer(sdp: string, settings: UplinkMediaSettings): string 
   }).join('\r\n');
 }
 
-/** True when this browser sends H264 profile 42001f (packetization-mode 1), as the original's is42001fSupported. */
-function canEncodeHWProfile(): boolean {
-  const codecs = globalThis.RTCRtpSender?.getCapabilities?.('video')?.codecs ?? [];
-  return codecs.some((codec) => /packetization-mode=1/.test(codec.sdpFmtpLine ?? '') && (codec.sdpFmtpLine ?? '').includes(`profile-level-id=${HW_H264_PROFILE}`));
-}
-
 /**
  * The send-only peer connection. All four transceivers exist from the start, so starting,
  * switching or stopping a track is a replaceTrack, never a renegotiation.
@@ -103,11 +97,8 @@ export class Uplink {
   private _connected: Promise<void> | undefined;
   /** The server's answer with our settings (mungeAnswer): the default payloads. */
   private _answer: string | undefined;
-  /** Slots sending H264 42001f (the hardware encoder's profile). */
-  private readonly _hw = new Set<HWSlot>();
-  /** Slots whose hardware encoder was found unhealthy: they stay on the default payload. */
-  private readonly _swForced = new Set<HWSlot>();
-  private _switching: Promise<unknown> = Promise.resolve();
+  /** A local edit of the server's answer, applied at each negotiation (the hardware encoder's payload). */
+  answerEdit: ((answer: string) => string) | undefined;
 
   /**
    * @param encoded with it, the connection exposes encoded frames (encodedInsertableStreams) and each
@@ -163,47 +154,29 @@ export class Uplink {
   }
 
   /**
-   * Chooses the encoder of a video slot, as the original's useHWEncoder: true sends H264 42001f (Chromium
-   * picks a hardware encoder for it where one exists), false the server's default payload (H264 42e01f,
-   * the software encoder, or VP8). Applied locally by setting the descriptions again; before the first
-   * negotiation it is applied by connect(). After false (bad encode health) the slot keeps the software
-   * encoder on this uplink. Resolves true when the payload changed; rejects when the browser refuses the
-   * descriptions (the previous ones stay).
+   * Sets the server's answer again through answerEdit, after a new local offer: a local renegotiation (no
+   * server round trip) that changes what the uplink sends within what the server negotiated. Resolves to the
+   * answer set, or undefined when there was nothing to change or no answer yet; rejects when the browser
+   * refuses it (rolled back: a pending offer would block the uplink).
    */
-  useHWEncoder(enable: boolean, slot: HWSlot): Promise<boolean> {
-    const run = async (): Promise<boolean> => {
-      if (enable && (this._swForced.has(slot) || !canEncodeHWProfile())) return false;
-      if (!enable) this._swForced.add(slot);
-      if (enable === this._hw.has(slot)) return false;
-      if (enable) this._hw.add(slot);
-      else this._hw.delete(slot);
-      const answer = this._answer;
-      if (!answer || this._pc.signalingState !== 'stable' || !this._pc.remoteDescription) return false;
-      const sdp = this._wantedAnswer(answer);
-      if (sdp === this._pc.remoteDescription.sdp) return false;
-      try {
-        await this._pc.setLocalDescription(await this._pc.createOffer());
-        await this._pc.setRemoteDescription({ type: 'answer', sdp });
-      } catch (error) {
-        // Refused: back to the descriptions in use (a pending offer would block the uplink).
-        if (enable) this._hw.delete(slot);
-        else this._hw.add(slot);
-        if ((this._pc.signalingState as RTCSignalingState) === 'have-local-offer') await this._pc.setLocalDescription({ type: 'rollback' }).catch(() => undefined);
-        throw error;
-      }
-      const mLine = UPLINK_SLOTS.indexOf(slot);
-      const profile = h264ProfileOf(sdp, mLine);
-      log.warn(`switch ${slot === 'aux' ? 'aux ' : ''}video encoder to ${enable ? 'hw' : 'sw'}: ${profile ? `H264 profile-level-id ${profile}` : 'the default codec'}`);
-      return true;
-    };
-    const next = this._switching.then(run, run);
-    this._switching = next.catch(() => undefined);
-    return next;
+  async reapplyAnswer(): Promise<string | undefined> {
+    const answer = this._answer;
+    if (!answer || this._pc.signalingState !== 'stable' || !this._pc.remoteDescription) return undefined;
+    const sdp = this._wantedAnswer(answer);
+    if (sdp === this._pc.remoteDescription.sdp) return undefined;
+    try {
+      await this._pc.setLocalDescription(await this._pc.createOffer());
+      await this._pc.setRemoteDescription({ type: 'answer', sdp });
+    } catch (error) {
+      if ((this._pc.signalingState as RTCSignalingState) === 'have-local-offer') await this._pc.setLocalDescription({ type: 'rollback' }).catch(() => undefined);
+      throw error;
+    }
+    return sdp;
   }
 
-  /** The answer to set: the server's, with the hardware profile on the slots that want it. */
+  /** The answer to set: the server's, with the local edit. */
   private _wantedAnswer(answer: string): string {
-    return answerWithH264Profile(answer, new Set([...this._hw].map((slot) => UPLINK_SLOTS.indexOf(slot))), HW_H264_PROFILE);
+    return this.answerEdit ? this.answerEdit(answer) : answer;
   }
 
   /** The sender of a slot (for stats and encoded transforms). */
