@@ -106,7 +106,7 @@ export function openDecodeTap(track: MediaStreamTrack): MessagePort | undefined 
 export function pipedDecodeTap(receiver: RTCRtpReceiver): ((frame: EncodedVideoFrame) => boolean) | undefined {
   if (!enabled) return undefined;
   prune();
-  const tap: PipedTap = { port: undefined, wantKey: false, lastAsk: 0 };
+  const tap: PipedTap = { port: undefined, wantKey: false, lastAsk: -Infinity };
   pipedTaps.set(receiver, tap);
   return (frame) => {
     if (!tap.port) return true;
