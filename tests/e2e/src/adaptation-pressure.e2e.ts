@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventsOf } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixture.js';
 import { join, watch } from './harness/join.js';
+import { pinPressure } from './harness/pressure.js';
 
 const remoteWidth = (page: Page, userId: string): Promise<number> =>
   page.evaluate((id) => (document.querySelector(`#remote-${id}-main video`) as HTMLVideoElement | null)?.videoWidth ?? 0, userId);
@@ -27,9 +28,7 @@ describe('compute pressure', () => {
     const alice = await fx.app.open(fx.browser.context);
     const bob = await fx.app.open(fx.browser.context);
     // Pressure of bob's page is set through DevTools, as a loaded machine would report it.
-    const cdp = await fx.browser.context.newCDPSession(bob);
-    await cdp.send('Emulation.setPressureSourceOverrideEnabled', { enabled: true, source: 'cpu' });
-    await cdp.send('Emulation.setPressureStateOverride', { source: 'cpu', state: 'nominal' });
+    const cdp = await pinPressure(fx.browser.context, bob);
 
     expect(await join(alice, fx.server, 'alice', { roomId: 7201 }, { publish: false })).toEqual({ ok: true });
     await alice.evaluate(() => {

@@ -17,6 +17,7 @@ import { AppHost, eventsOf } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
 import { fakeMediaArgs, makeFakeMedia } from './harness/media-probe.js';
 import { startTestServer, type TestServer } from './harness/server.js';
+import { pinPressure } from './harness/pressure.js';
 
 /**
  * Test hook: from now on the page's video senders report a hardware encoder (powerEfficientEncoder: true)
@@ -84,11 +85,7 @@ describe('encode health: hardware encoder switch', () => {
     pages.push(alice, bob);
     // The machine's real CPU load (Compute Pressure) would make the subscriber receive small streams, which
     // is not this test's subject: both pages report nominal pressure.
-    for (const page of [alice, bob]) {
-      const cdp = await browser.context.newCDPSession(page);
-      await cdp.send('Emulation.setPressureSourceOverrideEnabled', { enabled: true, source: 'cpu' });
-      await cdp.send('Emulation.setPressureStateOverride', { source: 'cpu', state: 'nominal' });
-    }
+    for (const page of [alice, bob]) await pinPressure(browser.context, page);
     const warnings: string[] = [];
     alice.on('console', (message: ConsoleMessage) => warnings.push(message.text()));
     expect(await join(alice, on.server, 'alice', { roomId }, { profile: '720p', enter })).toEqual({ ok: true });

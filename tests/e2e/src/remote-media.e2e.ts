@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { joinDemo } from './harness/demo-page.js';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, call, eventsOf, media } from './harness/client-page.js';
@@ -229,24 +229,32 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
     const muted = await level(bob, 3000);
     expect(muted).toBeLessThan(full * 0.05);
 
+    // A level that must be heard: 1 s windows until one falls in [low, high] (bounded), so that a short stall
+    // of the loopback audio (seen once in CI: a 3 s window at a twentieth of the level) does not fail the
+    // test, while a volume that has no effect or silences the stream still does.
+    const heardBetween = async (low: number, high: number): Promise<number> => {
+      let seen = 0;
+      await vi.waitFor(async () => {
+        seen = await level(bob, 1000);
+        expect(seen).toBeGreaterThan(low);
+        expect(seen).toBeLessThan(high);
+      }, { timeout: 12_000, interval: 100 });
+      return seen;
+    };
+
     expect(await call(bob, 'muteRemoteAudio', 'alice', false)).toMatchObject({ ok: true });
-    expect(await level(bob, 3000)).toBeGreaterThan(full * 0.6);
+    await heardBetween(full * 0.6, Infinity);
 
     expect(await call(bob, 'setRemoteAudioVolume', 'alice', 30)).toMatchObject({ ok: true });
-    const low = await level(bob, 3000);
-    expect(low).toBeGreaterThan(full * 0.15);
-    expect(low).toBeLessThan(full * 0.5);
+    const low = await heardBetween(full * 0.15, full * 0.5);
 
     // Above 100 amplifies, through Web Audio.
     expect(await call(bob, 'setRemoteAudioVolume', '*', 200)).toMatchObject({ ok: true });
-    const loud = await level(bob, 3000);
-    expect(loud).toBeGreaterThan(full * 1.4);
+    const loud = await heardBetween(full * 1.4, Infinity);
 
     expect(await call(bob, 'setRemoteAudioVolume', '*', 100)).toMatchObject({ ok: true });
-    const back = await level(bob, 3000);
+    const back = await heardBetween(full * 0.6, full * 1.4);
     console.info('[remote-media] peak audio levels:', { full, muted, volume30: low, volume200: loud, back });
-    expect(back).toBeGreaterThan(full * 0.6);
-    expect(back).toBeLessThan(full * 1.4);
     for (const page of [alice, bob]) await page.close();
   });
 
