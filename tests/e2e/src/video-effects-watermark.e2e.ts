@@ -46,22 +46,20 @@ describe('video effects: Watermark', () => {
     expect(isCamera(outside)).toBe(true);
 
     // The local preview shows what others receive: the preview element plays the processed track.
-    const previewHasMark = await publisher.evaluate(() => {
-      const video = document.querySelector<HTMLVideoElement>('#local video')!;
-      const canvas = document.createElement('canvas');
-      canvas.width = video.videoWidth;
-      canvas.height = video.videoHeight;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(video, 0, 0);
-      const [r, g, b] = ctx.getImageData(Math.round(140 / 640 * canvas.width), Math.round(100 / 480 * canvas.height), 1, 1).data;
-      return r > 180 && b > 180 && g < 90;
-    });
-    expect(previewHasMark).toBe(true);
-
     // getVideoTrack({ processed: true }) is (a clone of) the track others receive, with the watermark;
     // getVideoTrack() the captured camera, without it. Each is played in its own <video> and sampled.
     const sampled = await publisher.evaluate(async () => {
       const client = (window as unknown as { e2e: { client: { getVideoTrack(q?: unknown): MediaStreamTrack | null } } }).e2e.client;
+      /** The colour of a playing <video> where the mark's centre is (140, 100 of 640×480). */
+      const markAt = (video: HTMLVideoElement) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = video.videoWidth;
+        canvas.height = video.videoHeight;
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(video, 0, 0);
+        const [r, g, b] = ctx.getImageData(Math.round(140 / 640 * canvas.width), Math.round(100 / 480 * canvas.height), 1, 1).data;
+        return r > 180 && b > 180 && g < 90 ? 'mark' : `camera ${r},${g},${b}`;
+      };
       const sample = async (track: MediaStreamTrack | null) => {
         if (!track) return 'no track';
         const video = document.createElement('video');
@@ -72,21 +70,18 @@ describe('video effects: Watermark', () => {
         while (video.videoWidth === 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         // two presented frames, so the one sampled is a current one
         for (let i = 0; i < 2; i++) await new Promise((r) => (video as HTMLVideoElement & { requestVideoFrameCallback(cb: () => void): number }).requestVideoFrameCallback(() => r(undefined)));
-        const canvas = document.createElement('canvas');
-        canvas.width = video.videoWidth;
-        canvas.height = video.videoHeight;
-        const ctx = canvas.getContext('2d')!;
-        ctx.drawImage(video, 0, 0);
-        const [r, g, b] = ctx.getImageData(Math.round(140 / 640 * canvas.width), Math.round(100 / 480 * canvas.height), 1, 1).data;
+        const seen = markAt(video);
         video.srcObject = null;
-        return r > 180 && b > 180 && g < 90 ? 'mark' : `camera ${r},${g},${b}`;
+        return seen;
       };
+      const preview = markAt(document.querySelector<HTMLVideoElement>('#local video')!);
       const captured = client.getVideoTrack();
       const processed = client.getVideoTrack({ processed: true });
-      const result = { differ: !!processed && processed !== captured, processed: await sample(processed), captured: await sample(captured) };
+      const result = { preview, differ: !!processed && processed !== captured, processed: await sample(processed), captured: await sample(captured) };
       processed?.stop(); // the clone is the app's to stop, as with the original
       return result;
     });
+    expect(sampled.preview).toBe('mark');
     expect(sampled.differ).toBe(true);
     expect(sampled.processed).toBe('mark');
     expect(sampled.captured).toMatch(/^camera/);

@@ -1,5 +1,7 @@
 import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift';
-import type { JanusEngine } from '../engine/janus/janus-engine.js';
+import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
+import { JanusEngine } from '../engine/janus/janus-engine.js';
 
 /* Test helpers for the real-Janus tests: werift peers standing in for the SDK's links. */
 
@@ -45,4 +47,24 @@ export async function waitFor(condition: () => boolean, timeoutMs: number, what:
     if (Date.now() > end) throw new Error(`${what}: not in ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A real Janus engine for the tests of a describe block, and what they leave to close (last first). */
+export interface RealJanus {
+  /** The engine, once the block's beforeAll has started it. */
+  engine: JanusEngine;
+  cleanups: (() => unknown)[];
+}
+
+/** Starts a Janus engine on loopback before the block's tests and closes it, after their cleanups, at the end. */
+export function realJanus(): RealJanus {
+  const janus = { cleanups: [] } as unknown as RealJanus;
+  beforeAll(async () => {
+    janus.engine = await JanusEngine.start({ iceAddress: '127.0.0.1', logger: pino({ level: 'silent' }) });
+  }, 30_000);
+  afterAll(async () => {
+    for (const cleanup of janus.cleanups.reverse()) await cleanup();
+    await (janus.engine as JanusEngine | undefined)?.close();
+  });
+  return janus;
 }

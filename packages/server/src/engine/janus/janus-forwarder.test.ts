@@ -1,10 +1,8 @@
 import { createSocket } from 'node:dgram';
 import { existsSync } from 'node:fs';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RTP_FORWARD_PAYLOAD_TYPE } from '../media-engine.js';
-import { JanusEngine } from './janus-engine.js';
-import { publishAndSend, waitFor } from '../../test-support/janus-media.js';
+import { publishAndSend, realJanus, waitFor } from '../../test-support/janus-media.js';
 import { forwarderIds, forwardStreams, randomSsrc, rtpForwardRequest, stopRtpForwardRequest, type ForwardedPublisher } from './janus-forwarder.js';
 
 const ssrcs = { video: 1111, audio: 2222 };
@@ -55,19 +53,10 @@ async function jobPort(): Promise<{ port: number; packets: { pt: number; ssrc: n
 }
 
 describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus)', () => {
-  let engine: JanusEngine;
-  const cleanups: (() => unknown)[] = [];
-
-  beforeAll(async () => {
-    engine = await JanusEngine.start({ iceAddress: '127.0.0.1', logger: pino({ level: 'silent' }) });
-  }, 30_000);
-
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-    await engine?.close();
-  });
+  const janus = realJanus();
 
   it('a feed set up before the participant publishes carries its audio and video with the job payload types and one SSRC per stream, across a republish; key frames are asked of the publisher; stop is idempotent', async () => {
+    const { engine, cleanups } = janus;
     engine.placeParticipant('carol', 'room-fwd');
     const video = await jobPort();
     const audio = await jobPort();
@@ -106,6 +95,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus
   }, 60_000);
 
   it('a VP8 publisher\'s video is not forwarded (jobs decode H264 only); its audio is', async () => {
+    const { engine, cleanups } = janus;
     engine.placeParticipant('dave', 'room-fwd');
     const video = await jobPort();
     const audio = await jobPort();

@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RTCPeerConnection } from 'werift';
-import { publishAndSend, waitFor } from '../../test-support/janus-media.js';
+import { publishAndSend, realJanus, waitFor } from '../../test-support/janus-media.js';
 import type { DownlinkNegotiator } from '../media-engine.js';
-import { JanusEngine } from './janus-engine.js';
 
 /** A subscriber's downlink as the SDK runs it: answers every offer of the engine, counts the RTP it receives. */
 function subscriberPeer(): { pc: RTCPeerConnection; negotiate: DownlinkNegotiator; offers: () => number; packets: number[] } {
@@ -22,22 +20,13 @@ function subscriberPeer(): { pc: RTCPeerConnection; negotiate: DownlinkNegotiato
 }
 
 describe.skipIf(!existsSync('/usr/bin/janus'))('Janus republish (real Janus)', () => {
-  let engine: JanusEngine;
-  const cleanups: (() => unknown)[] = [];
-
-  beforeAll(async () => {
-    engine = await JanusEngine.start({ iceAddress: '127.0.0.1', logger: pino({ level: 'silent' }) });
-  }, 30_000);
-
-  afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-    await engine?.close();
-  });
+  const janus = realJanus();
 
   // The relay switch's case: the client closes its old uplink and Janus sees that feed leave before the
   // new one is up. Janus then renegotiates the subscriber's streams when they are switched to the new feed
   // and forwards nothing on them until its offer is answered.
   it('a source whose old feed left before it published again reaches its subscriber again (the offer Janus makes on the switch is answered)', async () => {
+    const { engine, cleanups } = janus;
     engine.placeParticipant('pub', 'room-republish');
     engine.placeParticipant('sub', 'room-republish');
     const first = await publishAndSend(engine, 'pub');
