@@ -84,7 +84,9 @@ export class JanusDownlink {
   }
 
   /** Carries `publisher`'s feed as `sourceId`; resolves with the group's mids once they are usable. */
-  subscribe(sourceId: string, publisher: JanusPublisher, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+  subscribe(sourceId: string, publisher: JanusPublisher, wants: ForwardWants, clientNegotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+    // Every offer of this link reaches the client with Janus as the DTLS client (janusLeadsDtls).
+    const negotiate: DownlinkNegotiator = (offer) => clientNegotiate(janusLeadsDtls(offer));
     this.#negotiate = negotiate;
     const existing = this.#bySource.get(sourceId);
     if (existing) {
@@ -111,7 +113,7 @@ export class JanusDownlink {
         deferred.cancel();
         this.#readMids(group, reply.data.streams, streams.map((s) => s.mid));
         this.#groups.push(group);
-        const answer = negotiate(janusLeadsDtls(offer));
+        const answer = negotiate(offer);
         resolve(group.mids);
         await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: await answer });
         await this.#apply(group);
@@ -225,7 +227,7 @@ export class JanusDownlink {
   async #answerJanus(offer: string): Promise<void> {
     try {
       if (!this.#negotiate) throw new Error('no negotiation with the client yet');
-      const answer = await this.#negotiate(janusLeadsDtls(offer));
+      const answer = await this.#negotiate(offer);
       await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: answer });
       this.#logger.info({ handle: this.#handleId }, 'janus: downlink renegotiated (Janus offered after a switch)');
     } catch (error) {
