@@ -1,6 +1,6 @@
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import { log } from '../log/logger.js';
-import { importWithRetries } from '../plugins/built-ins.js';
+import { importOnce } from '../plugins/built-ins.js';
 import type { AutoplayDialog } from './autoplay-dialog.js';
 
 /**
@@ -8,7 +8,6 @@ import type { AutoplayDialog } from './autoplay-dialog.js';
  * stays out of the core bundle and is loaded from the server's /sdk/assets on first need, like the built-in
  * plugins (3 retries, 3 s time-out). If it cannot load, the blocked players resume on the next click instead.
  */
-let dialogClass: Promise<typeof AutoplayDialog> | undefined;
 let showing = 0;
 
 export const autoplayDialog = {
@@ -20,13 +19,10 @@ export const autoplayDialog = {
   /** Shows the dialog (one per page); onClose(true) on Resume, onClose(false) when closed without it or not shown. */
   show(onClose: (resumed: boolean) => void): void {
     showing += 1;
-    dialogClass ??= importWithRetries<{ AutoplayDialog: typeof AutoplayDialog }>(`${DEFAULT_SERVER_ORIGIN}/sdk/assets/autoplay-dialog.js`)
-      .then((module) => module.AutoplayDialog);
-    dialogClass.then((Dialog) => Dialog.show((resumed) => {
+    importOnce<{ AutoplayDialog: typeof AutoplayDialog }>(`${DEFAULT_SERVER_ORIGIN}/sdk/assets/autoplay-dialog.js`).then(({ AutoplayDialog: Dialog }) => Dialog.show((resumed) => {
       showing = Math.max(0, showing - 1);
       onClose(resumed);
     }), (error: unknown) => {
-      dialogClass = undefined;
       showing = Math.max(0, showing - 1);
       log.warn('autoplay dialog failed to load:', error);
       onClose(false);

@@ -12,7 +12,7 @@ export const BUILT_IN_PLUGINS: Readonly<Record<string, string>> = Object.freeze(
   TRTCVideoDecoder: 'video-decoder/video-decoder',
 });
 
-const loaded = new Map<string, Promise<TRTCPlugin>>();
+const loaded = new Map<string, Promise<unknown>>();
 
 /** SPEC §2 / §7: the debug dialog script loads with 3 retries and a 3 s time-out; the same holds for every built-in. */
 export const LOAD_RETRIES = 3;
@@ -42,18 +42,22 @@ export async function importWithRetries<T = { default: TRTCPlugin }>(url: string
   throw lastError;
 }
 
-/** Loads a built-in plugin's module (once per URL); its default export is the plugin class. */
-export function loadBuiltIn(sdkBase: string, name: string): Promise<TRTCPlugin> | undefined {
-  const file = BUILT_IN_PLUGINS[name];
-  if (!file) return undefined;
-  const url = `${sdkBase}/plugins/${file}.esm.js`;
-  let promise = loaded.get(url);
+/** importWithRetries once per URL: later calls share the load; a failed one is forgotten, so the next call tries again. */
+export function importOnce<T>(url: string): Promise<T> {
+  let promise = loaded.get(url) as Promise<T> | undefined;
   if (!promise) {
-    promise = importWithRetries(url).then((module) => module.default);
+    promise = importWithRetries<T>(url);
     promise.catch(() => loaded.delete(url));
     loaded.set(url, promise);
   }
   return promise;
+}
+
+/** Loads a built-in plugin's module (once per URL); its default export is the plugin class. */
+export function loadBuiltIn(sdkBase: string, name: string): Promise<TRTCPlugin> | undefined {
+  const file = BUILT_IN_PLUGINS[name];
+  if (!file) return undefined;
+  return importOnce<{ default: TRTCPlugin }>(`${sdkBase}/plugins/${file}.esm.js`).then((module) => module.default);
 }
 
 /** The original's switches for the debug dialog: `?trtcDebug` in the page URL or its session-storage flag. */

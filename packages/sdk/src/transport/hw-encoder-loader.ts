@@ -1,6 +1,6 @@
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import { log } from '../log/logger.js';
-import { importWithRetries } from '../plugins/built-ins.js';
+import { importOnce } from '../plugins/built-ins.js';
 import type * as HWEncoder from './hw-encoder.js';
 import type { HWSlot, Uplink } from './uplink.js';
 
@@ -8,18 +8,19 @@ import type { HWSlot, Uplink } from './uplink.js';
  * The hardware encoder switch (hw-encoder.ts) stays out of the core bundle: it is loaded from the server's
  * /sdk/assets on first need — a preferHW session publishing 1280×720 or more — like the built-in plugins.
  */
-let loaded: Promise<typeof HWEncoder> | undefined;
+let requested = false;
 
 /**
  * Switches a slot's encoder (hw-encoder.ts's useHWEncoder) and logs the switch as the original does. Switching
  * back (enable false) needs nothing when the switch was never loaded: no slot left the default payload.
  */
 export async function switchEncoder(uplink: Uplink, enable: boolean, slot: HWSlot): Promise<void> {
-  if (!enable && !loaded) return;
-  loaded ??= importWithRetries<typeof HWEncoder>(`${DEFAULT_SERVER_ORIGIN}/sdk/assets/hw-encoder.js`);
+  if (!enable && !requested) return;
+  requested = true;
   let done: HWEncoder.EncoderSwitch;
   try {
-    done = await (await loaded).useHWEncoder(uplink, enable, slot);
+    const module = await importOnce<typeof HWEncoder>(`${DEFAULT_SERVER_ORIGIN}/sdk/assets/hw-encoder.js`);
+    done = await module.useHWEncoder(uplink, enable, slot);
   } catch (error) {
     log.warn(`switching the ${slot} encoder to ${enable ? 'hw' : 'sw'} failed:`, error);
     return;
