@@ -115,8 +115,10 @@ export class JanusDownlink {
         this.#groups.push(group);
         const answer = negotiate(offer);
         resolve(group.mids);
-        await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: await answer });
+        // Streams not wanted (autoReceiveVideo false, say) are paused before `start`: with the link up first,
+        // Janus forwarded a few kilobytes of them before the pause arrived.
         await this.#apply(group);
+        await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: await answer });
       }).catch((error: unknown) => {
         this.#failed = true;
         if (this.#bySource.get(sourceId) === group) this.#bySource.delete(sourceId);
