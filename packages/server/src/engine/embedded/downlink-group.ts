@@ -2,6 +2,7 @@ import type { RTCRtpSender, RtpPacket } from 'werift';
 import { chooseLayer, type Layer } from '../layers.js';
 import type { ForwardWants } from '../media-engine.js';
 import type { PacketSink } from './forward-source.js';
+import { KeyframePrefetch } from './keyframe-prefetch.js';
 import type { PublisherSources } from './uplink.js';
 
 /** Counts what downlinks forward, for metrics. */
@@ -23,7 +24,8 @@ const NOTHING: ForwardWants = { audio: false, bigVideo: false, smallVideo: false
  * released and can carry another source later without renegotiation: the first packet of the new
  * source rewrites the sender's RTP state (replaceRTP) and a key frame is asked for. The main-video
  * m-line carries the small video instead of the big one when only the small one is wanted and the
- * publisher sends it.
+ * publisher sends it. While the link is not up yet, the wanted video is held from a key frame asked
+ * for at once (KeyframePrefetch) and sent when it connects.
  */
 export class DownlinkGroup {
   /** The group's mids on the downlink (set when its m-lines are first offered). */
@@ -36,6 +38,8 @@ export class DownlinkGroup {
   #detach: (() => void)[] = [];
   /** The layer whose packets the main-video sender sent last. */
   #sentLayer: Layer | undefined;
+  /** Video held while the link is not up (first frame). */
+  readonly #held = { video: new KeyframePrefetch(), aux: new KeyframePrefetch() };
 
   constructor(senders: GroupSenders, mids: Record<GroupSlot, string>, counter: ForwardCounter, connected: () => boolean) {
     this.#senders = senders;
@@ -58,6 +62,8 @@ export class DownlinkGroup {
     this.#sources = sources;
     this.#wants = wants;
     this.#sentLayer = undefined;
+    this.#held.video.clear();
+    this.#held.aux.clear();
     this.#detach = [
       sources.audio.addSink(this.#sink('audio', 'audio')),
       sources.video.addSink(this.#sink('video', 'video')),
@@ -83,7 +89,8 @@ export class DownlinkGroup {
     const auxAdded = wants.auxVideo && !this.#wants.auxVideo;
     const layerBefore = this.#layer;
     this.#wants = wants;
-    if (!this.#connected()) return; // the connect handler asks for key frames then
+    if (this.#layer !== layerBefore) this.#held.video.clear();
+    // Before the link is up too: the key frame is then held until it connects.
     if (videoAdded || this.#layer !== layerBefore) sources[this.#layer].requestKeyframe();
     if (auxAdded) sources.aux.requestKeyframe();
   }
@@ -97,12 +104,31 @@ export class DownlinkGroup {
     return chooseLayer(this.#wants, this.#sources?.small.active ?? false);
   }
 
-  /** Asks the source for key frames of what is wanted (the link just connected, or the group was assigned). */
+  /**
+   * Asks the source for key frames of what is wanted (the group was just assigned): before the link is up
+   * too, so that they arrive during ICE and DTLS and are held until it connects.
+   */
   requestKeyframes(): void {
     const sources = this.#sources;
-    if (!sources || !this.#connected()) return;
+    if (!sources) return;
     if (this.#wants.bigVideo || this.#wants.smallVideo) sources[this.#layer].requestKeyframe();
     if (this.#wants.auxVideo) sources.aux.requestKeyframe();
+  }
+
+  /** The link just connected: sends the video held since a key frame, or asks for a key frame where none is held. */
+  linkUp(): void {
+    const sources = this.#sources;
+    if (!sources) return;
+    for (const slot of ['video', 'aux'] as const) {
+      const held = this.#held[slot].take();
+      if (!this.#wanted(slot)) continue;
+      if (!held) {
+        sources[slot === 'video' ? this.#layer : 'aux'].requestKeyframe();
+        continue;
+      }
+      if (slot === 'video') this.#sentLayer = this.#layer;
+      held.forEach((rtp, i) => this.#send(slot, rtp, i === 0));
+    }
   }
 
   #wanted(slot: GroupSlot): boolean {
@@ -113,23 +139,27 @@ export class DownlinkGroup {
 
   /** The sink feeding the m-line of `slot` from the publisher's `from` stream. */
   #sink(slot: GroupSlot, from: keyof PublisherSources): PacketSink {
-    const sender = this.#senders[slot];
     return (rtp: RtpPacket, restarted: boolean) => {
-      if (!this.#wanted(slot) || !this.#connected()) return;
-      if (slot === 'video') {
-        const layer = this.#layer;
-        if (layer !== from) return;
-        // Another layer (or a new track of this one) continues the sequence and timestamps of the last.
-        if (this.#sentLayer !== layer) {
-          restarted = true;
-          this.#sentLayer = layer;
-        }
+      if (!this.#wanted(slot) || (slot === 'video' && this.#layer !== from)) return;
+      if (!this.#connected()) {
+        if (slot !== 'audio') this.#held[slot].hold(rtp, this.#sources?.[from].codecMimeType, restarted);
+        return;
       }
-      if (restarted) sender.replaceRTP(rtp.header);
-      this.#counter.packets++;
-      this.#counter.bytes += rtp.payload.length;
-      // Shared by every subscriber of the source (extensions already removed): werift's sender clones it.
-      sender.sendRtp(rtp).catch(() => undefined);
+      // Another layer (or a new track of this one) continues the sequence and timestamps of the last.
+      if (slot === 'video' && this.#sentLayer !== this.#layer) {
+        restarted = true;
+        this.#sentLayer = this.#layer;
+      }
+      this.#send(slot, rtp, restarted);
     };
+  }
+
+  #send(slot: GroupSlot, rtp: RtpPacket, restarted: boolean): void {
+    const sender = this.#senders[slot];
+    if (restarted) sender.replaceRTP(rtp.header);
+    this.#counter.packets++;
+    this.#counter.bytes += rtp.payload.length;
+    // Shared by every subscriber of the source (extensions already removed): werift's sender clones it.
+    sender.sendRtp(rtp).catch(() => undefined);
   }
 }

@@ -30,7 +30,7 @@ export class SubscriberDownlink {
     this.#pc = createPeer(net, videoCodecs(videoMimeType), audioCodecs(), headerExtensions());
     this.#pc.connectionStateChange.subscribe((state) => {
       this.#state = linkState(state);
-      if (this.#state === 'connected') for (const group of this.#groups) group.requestKeyframes();
+      if (this.#state === 'connected') for (const group of this.#groups) group.linkUp();
     });
   }
 
