@@ -1,5 +1,5 @@
 import nacl from 'tweetnacl';
-import { Connection, RTCCertificate, createSelfSignedCertificate } from 'werift';
+import { Connection, RTCCertificate, RTCPeerConnection, createSelfSignedCertificate } from 'werift';
 import { describe, expect, it } from 'vitest';
 import { tuneWerift } from './werift-tuning.js';
 
@@ -27,6 +27,40 @@ describe('werift tuning', () => {
     expect(first).toEqual(plain);
     expect(cert.getFingerprints()).toBe(first);
   });
+
+  it('answers an actpass offer as the DTLS server (passive), keeps the offer\'s choice otherwise, and connects', async () => {
+    tuneWerift();
+    const offerer = new RTCPeerConnection();
+    const answerer = new RTCPeerConnection();
+    try {
+      offerer.createDataChannel('x');
+      await offerer.setLocalDescription(await offerer.createOffer());
+      const offer = offerer.localDescription!.sdp;
+      expect(offer).toContain('a=setup:actpass');
+      await answerer.setRemoteDescription({ type: 'offer', sdp: offer });
+      const answer = await answerer.createAnswer();
+      expect(answer.sdp).toContain('a=setup:passive');
+
+      // An offer that is itself passive still gets an active answer.
+      const other = new RTCPeerConnection();
+      await other.setRemoteDescription({ type: 'offer', sdp: offer.replace('a=setup:actpass', 'a=setup:passive') });
+      expect((await other.createAnswer()).sdp).toContain('a=setup:active');
+      await other.close();
+
+      // The two werift peers still complete ICE and DTLS with the roles swapped.
+      offerer.onIceCandidate.subscribe((c) => { if (c) void answerer.addIceCandidate(c); });
+      answerer.onIceCandidate.subscribe((c) => { if (c) void offerer.addIceCandidate(c); });
+      await answerer.setLocalDescription(answer);
+      await offerer.setRemoteDescription(answerer.localDescription!);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('not connected in 10 s')), 10_000);
+        offerer.connectionStateChange.subscribe((state) => { if (state === 'connected') { clearTimeout(timer); resolve(); } });
+      });
+    } finally {
+      await offerer.close();
+      await answerer.close();
+    }
+  }, 20_000);
 
   it('asks no STUN server unless one is configured (werift would ask stun.l.google.com)', () => {
     tuneWerift();

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync } from 'node:crypto';
 import nacl from 'tweetnacl';
-import { Connection, RTCCertificate, RTCDtlsTransport } from 'werift';
+import { Connection, RTCCertificate, RTCDtlsTransport, SDPManager } from 'werift';
 
 /*
  * Two hot spots of werift's DTLS handshake, measured on the join path (every downlink, uplink and data link
@@ -18,6 +18,10 @@ import { Connection, RTCCertificate, RTCDtlsTransport } from 'werift';
  *   The same race remains on a smaller scale (the browser sends its ClientHello as it answers the nominating
  *   check, before werift has read the answer): a ClientHello that arrives while the link has no DTLS server
  *   yet is kept and handed to the server when it starts.
+ * - werift answers an `actpass` offer as the DTLS client, and its client sleeps a fixed 100 ms (in
+ *   RTCDtlsTransport.start) before its ClientHello: every uplink and data link (the browser offers those)
+ *   connected 100 ms later than it could. As answerer it now takes the server role (a=setup:passive), so
+ *   the browser's ClientHello starts the handshake as soon as its check succeeds.
  * And one default that is wrong for a self-hosted server: with no STUN server configured, werift asks Google's
  * (stun.l.google.com:19302) for a server-reflexive candidate on every peer connection — traffic to a third
  * party for each call, and a wait for its answer before the offer. The server's own address is known (host
@@ -72,6 +76,7 @@ export function tuneWerift(): void {
     if (!this.options.stunServer) this.stunServer = undefined;
   };
   holdEarlyClientHellos();
+  answerAsDtlsServer();
   const parse = RTCCertificate.prototype.getFingerprints;
   RTCCertificate.prototype.getFingerprints = function cachedFingerprints(this: RTCCertificate): Fingerprints {
     let known = fingerprints.get(this);
@@ -80,6 +85,23 @@ export function tuneWerift(): void {
       fingerprints.set(this, known);
     }
     return known;
+  };
+}
+
+/** Answers take the DTLS server role (passive) wherever the offer leaves the choice to us (actpass). */
+function answerAsDtlsServer(): void {
+  type Media = { dtlsParams?: { role?: string } };
+  type Manager = { _remoteDescription?: { media: Media[] }; buildAnswerSdp(...args: unknown[]): { media: Media[] } };
+  const proto = SDPManager.prototype as unknown as Manager;
+  const build = proto.buildAnswerSdp;
+  proto.buildAnswerSdp = function answerPassive(this: Manager, ...args: unknown[]) {
+    const description = build.apply(this, args);
+    const offered = this._remoteDescription?.media ?? [];
+    description.media.forEach((media, i) => {
+      // 'auto' is the offer's actpass; an offer saying passive or active keeps werift's answer.
+      if (media.dtlsParams?.role === 'client' && offered[i]?.dtlsParams?.role === 'auto') media.dtlsParams.role = 'server';
+    });
+    return description;
   };
 }
 
