@@ -53,18 +53,13 @@ const q = (value: string) => JSON.stringify(value);
 
 /**
  * janus.jcfg: only our folders (the plugin and transport folders hold links to VideoRoom and the
- * WebSocket transport alone), secrets for the API and the admin API, no event handlers, full ICE,
- * half-trickle, our port range and address. Full ICE, not ICE-lite (issue 16, first frame): on the
- * subscriber links Janus offers it is the controlling agent and nominates the first pair that works
- * (libnice's aggressive nomination), so its DTLS starts ~20 ms after the browser's first check; ICE-lite
- * waited for Chromium's nomination, which comes one check interval (~50 ms) after the pair works. Janus
- * learns the browser's address from its checks (peer-reflexive), as the browser's answers carry no candidates.
+ * WebSocket transport alone), secrets for the API and the admin API, no event handlers, ICE lite
+ * (the browser runs the checks: faster connects), half-trickle, our port range and address.
  */
 export function janusMainConfig(o: JanusConfigOptions): string {
   const nat = [
     'nice_debug = false',
-    'ice_lite = false',
-    'ice_nomination = "aggressive"',
+    'ice_lite = true',
     'ice_tcp = false',
     'ignore_mdns = true',
     // Janus never gathers on loopback interfaces: a loopback iceAddress (tests) means "this machine's interfaces".
@@ -80,11 +75,6 @@ export function janusMainConfig(o: JanusConfigOptions): string {
     `  events_folder = ${q(join(o.dir, 'none'))}`,
     `  loggers_folder = ${q(join(o.dir, 'none'))}`,
     '  debug_level = 3',
-    // One event loop for every handle instead of a thread each (issue 16, CPU per packet): a packet relayed
-    // to a subscriber no longer wakes another thread. 2×6 bench, quiet: 11,500 vs 9,500 packets per CPU-second
-    // (median of 5 and 4 runs); two loops failed a DTLS handshake ("DTLS taking too much time") in 2 of 3 runs.
-    // One loop is at most one core of media: a larger deployment attaches its own Janus (CONCLAVE_JANUS_URL).
-    '  event_loops = 1',
     '  debug_timestamps = true',
     `  api_secret = ${q(o.apiSecret)}`,
     `  admin_secret = ${q(o.adminSecret)}`,
