@@ -41,8 +41,8 @@ export class Downlink {
 
   /**
    * Applies a server offer and returns the answer to send back at once: no waiting for ICE gathering,
-   * the server learns this side's address from its connectivity checks (it is ICE-lite or answers
-   * peer-reflexive candidates), so the link connects as soon as the checks meet.
+   * the server learns this side's address from its connectivity checks (it answers peer-reflexive
+   * candidates), so the link connects as soon as the checks meet.
    */
   answer(offerSdp: string): Promise<string> {
     const run = async () => {

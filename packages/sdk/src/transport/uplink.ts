@@ -116,8 +116,8 @@ export class Uplink {
   /** Negotiates once; later calls return the same promise (a failed negotiation may be tried again). */
   connect(negotiate: Negotiator, settings: UplinkMediaSettings = {}): Promise<void> {
     this._connected ??= (async () => {
-      // The offer goes out at once, without waiting for ICE gathering: the server (ICE-lite Janus, or
-      // werift answering peer-reflexive candidates) learns this side's address from its checks.
+      // The offer goes out at once, without waiting for ICE gathering: the server (Janus or werift,
+      // answering peer-reflexive candidates) learns this side's address from its checks.
       if (this._pc.signalingState === 'stable' && !this._pc.localDescription) {
         await this._pc.setLocalDescription(await this._pc.createOffer());
       }

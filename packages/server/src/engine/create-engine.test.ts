@@ -45,7 +45,8 @@ describe('engine configuration', () => {
     expect(main).toContain('transports_folder = "/tmp/x/transports"');
     expect(main).toContain('rtp_port_range = "40000-40100"');
     expect(main).toContain('ice_enforce_list = "10.231.1.1"');
-    expect(main).toContain('ice_lite = true');
+    expect(main).toContain('ice_lite = false');
+    expect(main).toContain('ice_nomination = "aggressive"');
     // Janus cannot gather on loopback: a loopback address is not enforced (it would leave no candidate).
     expect(janusMainConfig({ ...options, iceAddress: '127.0.0.1' })).not.toContain('ice_enforce_list');
     const ws = janusWebSocketConfig(options);

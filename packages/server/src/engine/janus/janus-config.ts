@@ -53,13 +53,18 @@ const q = (value: string) => JSON.stringify(value);
 
 /**
  * janus.jcfg: only our folders (the plugin and transport folders hold links to VideoRoom and the
- * WebSocket transport alone), secrets for the API and the admin API, no event handlers, ICE lite
- * (the browser runs the checks: faster connects), half-trickle, our port range and address.
+ * WebSocket transport alone), secrets for the API and the admin API, no event handlers, full ICE,
+ * half-trickle, our port range and address. Full ICE, not ICE-lite (issue 16, first frame): on the
+ * subscriber links Janus offers it is the controlling agent and nominates the first pair that works
+ * (libnice's aggressive nomination), so its DTLS starts ~20 ms after the browser's first check; ICE-lite
+ * waited for Chromium's nomination, which comes one check interval (~50 ms) after the pair works. Janus
+ * learns the browser's address from its checks (peer-reflexive), as the browser's answers carry no candidates.
  */
 export function janusMainConfig(o: JanusConfigOptions): string {
   const nat = [
     'nice_debug = false',
-    'ice_lite = true',
+    'ice_lite = false',
+    'ice_nomination = "aggressive"',
     'ice_tcp = false',
     'ignore_mdns = true',
     // Janus never gathers on loopback interfaces: a loopback iceAddress (tests) means "this machine's interfaces".

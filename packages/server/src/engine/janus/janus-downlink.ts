@@ -309,9 +309,9 @@ export class JanusDownlink {
 /**
  * Makes Janus the DTLS client of a subscriber link (its offer says `active` instead of `actpass`, so the
  * browser answers `passive`). With the browser as client, its first ClientHello often reached Janus before
- * Janus (ICE-lite) had the pair up and was dropped, costing one or two of the browser's 50/100 ms
- * retransmission timeouts before the first frame; Janus sends its ClientHello when its side is up, and the
- * browser keeps a ClientHello that comes early. Every offer of the link is rewritten, so the roles never change.
+ * Janus had the pair up and was dropped, costing one or two of the browser's 50/100 ms retransmission
+ * timeouts before the first frame; Janus sends its ClientHello when its side is up (right after its
+ * nominating check), and the browser keeps a ClientHello that comes early. Every offer of the link is rewritten, so the roles never change.
  */
 export function janusLeadsDtls(offerSdp: string): string {
   return offerSdp.replace(/a=setup:actpass/g, 'a=setup:active');
