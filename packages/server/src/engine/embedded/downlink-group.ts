@@ -140,15 +140,18 @@ export class DownlinkGroup {
   /** The sink feeding the m-line of `slot` from the publisher's `from` stream. */
   #sink(slot: GroupSlot, from: keyof PublisherSources): PacketSink {
     return (rtp: RtpPacket, restarted: boolean) => {
-      if (!this.#wanted(slot) || (slot === 'video' && this.#layer !== from)) return;
+      if (!this.#wanted(slot)) return;
+      // The camera layer is chosen once per packet (the main-video m-line only).
+      const layer = slot === 'video' ? this.#layer : undefined;
+      if (layer !== undefined && layer !== from) return;
       if (!this.#connected()) {
         if (slot !== 'audio') this.#held[slot].hold(rtp, this.#sources?.[from].codecMimeType, restarted);
         return;
       }
       // Another layer (or a new track of this one) continues the sequence and timestamps of the last.
-      if (slot === 'video' && this.#sentLayer !== this.#layer) {
+      if (layer !== undefined && this.#sentLayer !== layer) {
         restarted = true;
-        this.#sentLayer = this.#layer;
+        this.#sentLayer = layer;
       }
       this.#send(slot, rtp, restarted);
     };
