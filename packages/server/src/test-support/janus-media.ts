@@ -2,6 +2,7 @@ import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, 
 import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { JanusEngine } from '../engine/janus/janus-engine.js';
+import type { DownlinkNegotiator } from '../engine/media-engine.js';
 
 /* Test helpers for the real-Janus tests: werift peers standing in for the SDK's links. */
 
@@ -41,6 +42,21 @@ export async function publishAndSend(engine: JanusEngine, participantId: string,
 }
 
 /** Waits (bounded) until `condition` holds. */
+/** A subscriber's downlink as the SDK runs it: answers every offer of the engine (kept), counts the RTP it receives. */
+export function subscriberPeer(): { pc: RTCPeerConnection; negotiate: DownlinkNegotiator; offers: string[]; packets: number[] } {
+  const pc = new RTCPeerConnection({ iceUseIpv6: false });
+  const packets: number[] = [];
+  pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => packets.push(Date.now())));
+  const offers: string[] = [];
+  const negotiate: DownlinkNegotiator = async (offerSdp) => {
+    offers.push(offerSdp);
+    await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+    await pc.setLocalDescription(await pc.createAnswer());
+    return pc.localDescription!.sdp;
+  };
+  return { pc, negotiate, offers, packets };
+}
+
 export async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!condition()) {

@@ -216,13 +216,18 @@ export class JanusEngine implements MediaEngine {
   async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     const client = await this.#ready();
     const publisher = await this.#publisherOf(sourceId);
+    const room = await this.#rooms.roomOf(client, subscriberId);
+    // No await from here to the map: two subscriptions arriving together (a join's audio of every user)
+    // once both made a downlink, two Janus handles offered to the client's one peer connection, Chromium
+    // took the second offer as an ICE restart of a link whose DTLS was up, and that handle never got a
+    // handshake ("DTLS taking too much time", no media for that page).
     let downlink = this.#downlinks.get(subscriberId);
     if (downlink?.failed) {
       downlink.close();
       downlink = undefined;
     }
     if (!downlink) {
-      downlink = new JanusDownlink(client, await this.#rooms.roomOf(client, subscriberId), this.#options.logger);
+      downlink = new JanusDownlink(client, room, this.#options.logger);
       this.#downlinks.set(subscriberId, downlink);
     }
     return downlink.subscribe(sourceId, publisher, wants, negotiate);
