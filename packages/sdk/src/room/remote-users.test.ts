@@ -57,6 +57,7 @@ async function setup(reply: (r: Request) => Promise<unknown>) {
   const receiver = { track: undefined } as unknown as RTCRtpReceiver;
   const fakeDownlink = () => ({
     peerConnection: { connectionState: 'connected' }, answer: async () => 'answer', close: () => undefined,
+    continues: (sdp: string) => !sdp.includes('new-ice-session'),
     receivers: async () => ({ audio: receiver, video: receiver, aux: receiver }),
   }) as unknown as Downlink;
   const remotes = new RemoteUsers({
@@ -80,6 +81,16 @@ afterEach(() => {
 });
 
 describe('subscriptions on the wire (SPEC §4, §7)', () => {
+  it('an offer of a new server link (its old one failed there) rebuilds the downlink: downlink-reset, then every user subscribed again', async () => {
+    const { remotes, user, requests } = await setup(async () => ({}));
+    remotes.subscriptions.onOffer({ seq: 3, sdp: 'same-ice-session' });
+    await vi.waitFor(() => expect(requests.map((r) => r.cmd)).toEqual(['downlink-answer']));
+    remotes.subscriptions.onOffer({ seq: 4, sdp: 'new-ice-session' });
+    await vi.waitFor(() => expect(requests.map((r) => r.cmd)).toEqual(['downlink-answer', 'downlink-reset', 'subscribe']));
+    await user.queue.idle();
+    expect(user.sent).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
+  });
+
   it('startRemoteVideo sends a subscription change with a 10 s time-out; small:true asks for the small stream', async () => {
     const { remotes, requests } = await setup(async () => ({}));
     await remotes.startRemoteVideo('a', 'main', { views: [] }, true);

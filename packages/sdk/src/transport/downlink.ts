@@ -16,7 +16,8 @@ const SLOTS: readonly DownlinkSlot[] = ['audio', 'video', 'aux'];
 export class Downlink {
   private readonly _pc: RTCPeerConnection;
   private _queue: Promise<unknown> = Promise.resolve();
-  private readonly _waiters = new Set<() => void>();
+  /** Waits for m-lines (receivers): called after each applied offer, and with `closed` when the link closes. */
+  private readonly _waiters = new Set<(closed?: boolean) => void>();
 
   /**
    * @param encoded with it, the connection exposes encoded frames (encodedInsertableStreams) and each
@@ -56,7 +57,18 @@ export class Downlink {
     return result;
   }
 
-  /** The receivers of a subscription, once the offer carrying its mids was applied (bounded wait). */
+  /**
+   * False when `offerSdp` belongs to another ICE session than the one this connection answered: the
+   * server replaced its side of the downlink (its old one failed) and offers a new link. Applied here,
+   * Chromium would take it as an ICE restart and keep the DTLS session of the old link, which the new
+   * server side never shares: the link would carry nothing. True before the first offer.
+   */
+  continues(offerSdp: string): boolean {
+    const current = this._pc.remoteDescription?.sdp;
+    return current === undefined || iceUfrag(current) === iceUfrag(offerSdp);
+  }
+
+  /** The receivers of a subscription, once the offer carrying its mids was applied (bounded wait; rejects when the link closes). */
   async receivers(mids: DownlinkMids, timeoutMs: number): Promise<Record<DownlinkSlot, RTCRtpReceiver>> {
     const find = () => {
       const found: Partial<Record<DownlinkSlot, RTCRtpReceiver>> = {};
@@ -72,7 +84,13 @@ export class Downlink {
         this._waiters.delete(check);
         reject(new Error(`downlink m-lines ${mids.audio}/${mids.video}/${mids.aux} did not arrive`));
       }, timeoutMs);
-      const check = () => {
+      const check = (closed?: boolean) => {
+        if (closed) {
+          clearTimeout(timer);
+          this._waiters.delete(check);
+          reject(new Error('the downlink closed'));
+          return;
+        }
         const found = find();
         if (!found) return;
         clearTimeout(timer);
@@ -88,7 +106,12 @@ export class Downlink {
   }
 
   close(): void {
-    this._waiters.clear();
+    for (const wait of [...this._waiters]) wait(true);
     this._pc.close();
   }
+}
+
+/** The first `a=ice-ufrag` of an SDP (every m-line of a bundled link shares it). */
+export function iceUfrag(sdp: string): string | undefined {
+  return /^a=ice-ufrag:(\S+)/m.exec(sdp)?.[1];
 }

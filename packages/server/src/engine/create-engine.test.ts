@@ -47,6 +47,8 @@ describe('engine configuration', () => {
     expect(main).toContain('ice_enforce_list = "10.231.1.1"');
     expect(main).toContain('ice_lite = false');
     expect(main).toContain('ice_nomination = "aggressive"');
+    expect(main).toMatch(/event_loops = [1-9]\d*/);
+    expect(janusMainConfig({ ...options, eventLoops: 3 })).toContain('event_loops = 3');
     // Janus cannot gather on loopback: a loopback address is not enforced (it would leave no candidate).
     expect(janusMainConfig({ ...options, iceAddress: '127.0.0.1' })).not.toContain('ice_enforce_list');
     const ws = janusWebSocketConfig(options);
