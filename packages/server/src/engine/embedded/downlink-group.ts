@@ -36,6 +36,8 @@ export class DownlinkGroup {
   #sources: PublisherSources | undefined;
   #wants: ForwardWants = NOTHING;
   #detach: (() => void)[] = [];
+  /** The sink this group gave each source of its publisher (replay hands recent frames to it). */
+  #sinks: Record<keyof PublisherSources, PacketSink> = { audio: () => undefined, video: () => undefined, small: () => undefined, aux: () => undefined };
   /** The layer whose packets the main-video sender sent last. */
   #sentLayer: Layer | undefined;
   /** Video held while the link is not up (first frame). */
@@ -64,12 +66,13 @@ export class DownlinkGroup {
     this.#sentLayer = undefined;
     this.#held.video.clear();
     this.#held.aux.clear();
-    this.#detach = [
-      sources.audio.addSink(this.#sink('audio', 'audio')),
-      sources.video.addSink(this.#sink('video', 'video')),
-      sources.small.addSink(this.#sink('video', 'small')),
-      sources.aux.addSink(this.#sink('aux', 'aux')),
-    ];
+    this.#sinks = {
+      audio: this.#sink('audio', 'audio'),
+      video: this.#sink('video', 'video'),
+      small: this.#sink('video', 'small'),
+      aux: this.#sink('aux', 'aux'),
+    };
+    this.#detach = (['audio', 'video', 'small', 'aux'] as const).map((from) => sources[from].addSink(this.#sinks[from]));
     this.requestKeyframes();
   }
 
@@ -90,9 +93,11 @@ export class DownlinkGroup {
     const layerBefore = this.#layer;
     this.#wants = wants;
     if (this.#layer !== layerBefore) this.#held.video.clear();
-    // Before the link is up too: the key frame is then held until it connects.
-    if (videoAdded || this.#layer !== layerBefore) sources[this.#layer].requestKeyframe();
-    if (auxAdded) sources.aux.requestKeyframe();
+    // Before the link is up too: the key frame is then held until it connects. A layer switch asks for
+    // a fresh key frame: replayed frames would be older than those of the other layer already sent.
+    if (this.#layer !== layerBefore) sources[this.#layer].requestKeyframe();
+    else if (videoAdded) this.#startVideo(this.#layer);
+    if (auxAdded) this.#startVideo('aux');
   }
 
   /** The camera layer forwarded now. */
@@ -109,10 +114,14 @@ export class DownlinkGroup {
    * too, so that they arrive during ICE and DTLS and are held until it connects.
    */
   requestKeyframes(): void {
-    const sources = this.#sources;
-    if (!sources) return;
-    if (this.#wants.bigVideo || this.#wants.smallVideo) sources[this.#layer].requestKeyframe();
-    if (this.#wants.auxVideo) sources.aux.requestKeyframe();
+    if (this.#wants.bigVideo || this.#wants.smallVideo) this.#startVideo(this.#layer);
+    if (this.#wants.auxVideo) this.#startVideo('aux');
+  }
+
+  /** Starts a newly wanted video at a key frame: the source's recent one if it has one, else one asked for. */
+  #startVideo(from: Layer | 'aux'): void {
+    const source = this.#sources?.[from];
+    if (source && !source.replay(this.#sinks[from])) source.requestKeyframe();
   }
 
   /** The link just connected: sends the video held since a key frame, or asks for a key frame where none is held. */

@@ -1,7 +1,14 @@
 import type { MediaStreamTrack, RTCRtpReceiver, RtpPacket } from 'werift';
+import { KeyframePrefetch } from './keyframe-prefetch.js';
 
 /** Minimum spacing of key-frame requests sent to one publisher. */
 const KEYFRAME_INTERVAL_MS = 300;
+/** A new subscriber is handed the video since the last key frame when it began at most this long ago (90 kHz). */
+const REPLAY_MAX_SPAN_TICKS = 45_000;
+/** …and the stream is live: its last packet came at most this long ago. */
+const REPLAY_LIVE_MS = 200;
+/** Video is kept for replay this long after a key-frame request only (the key frames that matter follow one). */
+const KEEP_AFTER_REQUEST_MS = 1000;
 
 /**
  * Receives each packet a source forwards (shared by every sink: read-only, header extensions removed);
@@ -24,6 +31,15 @@ export class ForwardSource {
   codecMimeType: string | undefined;
   #lastKeyframeRequest = 0;
   readonly #onReceive: (() => void) | undefined;
+  /**
+   * The video since the last key frame asked for (bounded to 1 s by KeyframePrefetch): a subscriber that
+   * comes shortly after another is handed it instead of asking for a key frame of its own, which would
+   * wait for the 300 ms spacing of requests (issue 16, first frame: the bench's 320–600 ms outliers).
+   * Kept only for a second after a request, so a steady stream costs nothing here.
+   */
+  readonly #recent = new KeyframePrefetch();
+  #recentRestart = true;
+  #lastPacketAt = 0;
 
   /** @param onReceive called for every RTP packet the publisher sends (for counters). */
   constructor(onReceive?: () => void) {
@@ -38,14 +54,22 @@ export class ForwardSource {
     this.#receiver = receiver;
     this.codecMimeType = codecMimeType;
     for (const sink of this.#sinks) this.#restartPending.add(sink);
+    this.#recentRestart = true;
+    const video = codecMimeType?.toLowerCase().startsWith('video/') ?? false;
     const { unSubscribe } = track.onReceiveRtp.subscribe((received) => {
       this.#onReceive?.();
-      if (this.#sinks.size === 0) return;
+      const keep = video && Date.now() - this.#lastKeyframeRequest < KEEP_AFTER_REQUEST_MS;
+      if (this.#sinks.size === 0 && !keep) return;
       // One copy per packet for every sink, without the publisher's header extensions (their ids mean
       // nothing downstream; senders write their own). Sinks must not change it: senders clone before
       // rewriting a header. (A copy per subscriber was measurable in the 2×6 profile.)
       const rtp = received.clone();
       rtp.header.extensions = [];
+      if (keep) {
+        this.#recent.hold(rtp, codecMimeType, this.#recentRestart);
+        this.#recentRestart = false;
+        this.#lastPacketAt = Date.now();
+      }
       for (const sink of this.#sinks) {
         const restarted = this.#restartPending.has(sink);
         if (restarted) this.#restartPending.delete(sink);
@@ -61,6 +85,7 @@ export class ForwardSource {
     this.#keyframeTimer = undefined;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
+    this.#recent.clear();
     this.#track = undefined;
     this.#receiver = undefined;
   }
@@ -68,6 +93,20 @@ export class ForwardSource {
   /** True while a publisher track is attached. */
   get active(): boolean {
     return this.#track !== undefined;
+  }
+
+  /**
+   * Hands `sink` (added already) the video since the last key frame, as if it had just arrived, when
+   * that key frame is recent (≤ 500 ms of video) and the stream live; true if it did (no key frame needs
+   * asking for then).
+   */
+  replay(sink: PacketSink): boolean {
+    if (!this.#sinks.has(sink) || Date.now() - this.#lastPacketAt > REPLAY_LIVE_MS) return false;
+    const packets = this.#recent.peek(REPLAY_MAX_SPAN_TICKS);
+    if (!packets) return false;
+    this.#restartPending.delete(sink);
+    packets.forEach((rtp, i) => sink(rtp, i === 0));
+    return true;
   }
 
   /** Adds a subscriber's sink; returns its removal. */
@@ -94,6 +133,8 @@ export class ForwardSource {
     }
     const ssrc = this.#track?.ssrc;
     if (this.#receiver && ssrc !== undefined) {
+      // What is kept from an earlier request is too old to replay: start afresh.
+      if (Date.now() - this.#lastKeyframeRequest >= KEEP_AFTER_REQUEST_MS) this.#recentRestart = true;
       this.#lastKeyframeRequest = Date.now();
       this.#receiver.sendRtcpPLI(ssrc).catch(() => undefined);
     }

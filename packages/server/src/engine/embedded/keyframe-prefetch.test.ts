@@ -1,21 +1,7 @@
 import { RtpHeader, RtpPacket } from 'werift';
+import { delta, fuIdr, H264, keyframe, packet, stapSpsPps } from '../../test-support/h264-rtp.js';
 import { describe, expect, it } from 'vitest';
 import { framePart, KeyframePrefetch } from './keyframe-prefetch.js';
-
-const H264 = 'video/H264';
-let seq = 100;
-
-/** An H264 (or VP8) RTP packet with payload `nal`. */
-const packet = (timestamp: number, nal: number[], marker = false) =>
-  new RtpPacket(new RtpHeader({ sequenceNumber: seq++, timestamp, marker, payloadType: 102 }), Buffer.from(nal));
-
-// STAP-A (24) with SPS (7) and PPS (8); FU-A (28) start / middle / end of an IDR slice (5); a non-IDR slice (1).
-const stapSpsPps = [0x78, 0x00, 0x02, 0x67, 0x42, 0x00, 0x02, 0x68, 0xce];
-const fuIdr = (start: boolean, end = false) => [0x7c, (start ? 0x80 : 0) | (end ? 0x40 : 0) | 5, 0x88, 0x84];
-const delta = [0x41, 0x9a, 0x02];
-
-/** A whole key frame at `ts`: SPS/PPS, then the IDR slice in three fragments. */
-const keyframe = (ts: number) => [packet(ts, stapSpsPps), packet(ts, fuIdr(true)), packet(ts, fuIdr(false)), packet(ts, fuIdr(false, true), true)];
 
 describe('key-frame prefetch (first frame)', () => {
   it('recognises the packets of H264 IDR slices, and parameter sets as a frame\'s first packet', () => {

@@ -78,6 +78,16 @@ export class KeyframePrefetch {
     if (this.#packets.length > MAX_PACKETS || span > MAX_SPAN_TICKS) this.clear();
   }
 
+  /**
+   * The held packets if they start with a key frame and span at most `maxSpanTicks` (90 kHz), without
+   * forgetting them; undefined otherwise.
+   */
+  peek(maxSpanTicks: number): RtpPacket[] | undefined {
+    if (!this.#fromKeyframe) return undefined;
+    const span = (this.#packets[this.#packets.length - 1].header.timestamp - this.#packets[0].header.timestamp) >>> 0;
+    return span <= maxSpanTicks ? [...this.#packets] : undefined;
+  }
+
   /** The held packets if they start with a key frame (and forgets them); undefined otherwise. */
   take(): RtpPacket[] | undefined {
     const packets = this.#fromKeyframe ? this.#packets : undefined;
