@@ -112,6 +112,6 @@ export class Downlink {
 }
 
 /** The first `a=ice-ufrag` of an SDP (every m-line of a bundled link shares it). */
-export function iceUfrag(sdp: string): string | undefined {
+function iceUfrag(sdp: string): string | undefined {
   return /^a=ice-ufrag:(\S+)/m.exec(sdp)?.[1];
 }

@@ -58,7 +58,8 @@ export class ForwardSource {
     const video = codecMimeType?.toLowerCase().startsWith('video/') ?? false;
     const { unSubscribe } = track.onReceiveRtp.subscribe((received) => {
       this.#onReceive?.();
-      const keep = video && Date.now() - this.#lastKeyframeRequest < KEEP_AFTER_REQUEST_MS;
+      const now = video ? Date.now() : 0; // read once per packet (hot path), and for video only
+      const keep = video && now - this.#lastKeyframeRequest < KEEP_AFTER_REQUEST_MS;
       if (this.#sinks.size === 0 && !keep) return;
       // One copy per packet for every sink, without the publisher's header extensions (their ids mean
       // nothing downstream; senders write their own). Sinks must not change it: senders clone before
@@ -68,7 +69,7 @@ export class ForwardSource {
       if (keep) {
         this.#recent.hold(rtp, codecMimeType, this.#recentRestart);
         this.#recentRestart = false;
-        this.#lastPacketAt = Date.now();
+        this.#lastPacketAt = now;
       }
       for (const sink of this.#sinks) {
         const restarted = this.#restartPending.has(sink);

@@ -74,8 +74,13 @@ export class KeyframePrefetch {
       this.#fromKeyframe = this.#wholeFrame && part.keyframe;
     }
     this.#packets.push(rtp);
-    const span = (rtp.header.timestamp - this.#packets[0].header.timestamp) >>> 0;
-    if (this.#packets.length > MAX_PACKETS || span > MAX_SPAN_TICKS) this.clear();
+    if (this.#packets.length > MAX_PACKETS || this.#spanTicks() > MAX_SPAN_TICKS) this.clear();
+  }
+
+  /** RTP ticks (90 kHz) from the first held packet to the last (wrap-safe); 0 when nothing is held. */
+  #spanTicks(): number {
+    const packets = this.#packets;
+    return packets.length === 0 ? 0 : (packets[packets.length - 1].header.timestamp - packets[0].header.timestamp) >>> 0;
   }
 
   /**
@@ -83,9 +88,7 @@ export class KeyframePrefetch {
    * forgetting them; undefined otherwise.
    */
   peek(maxSpanTicks: number): RtpPacket[] | undefined {
-    if (!this.#fromKeyframe) return undefined;
-    const span = (this.#packets[this.#packets.length - 1].header.timestamp - this.#packets[0].header.timestamp) >>> 0;
-    return span <= maxSpanTicks ? [...this.#packets] : undefined;
+    return this.#fromKeyframe && this.#spanTicks() <= maxSpanTicks ? [...this.#packets] : undefined;
   }
 
   /** The held packets if they start with a key frame (and forgets them); undefined otherwise. */
