@@ -36,6 +36,12 @@ export const SERVER_CODE = Object.freeze({
   TOO_MANY_ANCHORS: -1014,
   /** Cluster: this room lives on another node (or this node is draining); the client schedules again and connects there. */
   WRONG_NODE: -1015,
+  /** The client's protocol version is not one this server speaks (the message names both). */
+  PROTOCOL_UNSUPPORTED: -1016,
+  /** The subscription to change does not exist on the server (subscribe first). */
+  SUBSCRIPTION_NOT_FOUND: -1017,
+  /** The media engine is not available (restarting) or closed; try again. */
+  MEDIA_UNAVAILABLE: -1018,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

@@ -6,6 +6,7 @@
 export * from './messages.js';
 export * from './flags.js';
 export * from './codes.js';
+export * from './version.js';
 export * from './limits.js';
 export * from './schedule.js';
 export * from './endpoints.js';

@@ -18,6 +18,11 @@ export const PUSH_SCHEMAS = {
   'server-shutdown': empty,
   /** A server offer for the client's downlink (commands/downlink.ts). */
   'downlink-offer': downlinkOffer,
+  /**
+   * The server closed this client's downlink (it failed there, or the media engine restarted) with every
+   * subscription on it: the client discards its side and subscribes again (protocol 2).
+   */
+  'downlink-closed': z.object({ reason: z.enum(['failed', 'engine-restarted']), message: z.string().max(1024) }),
 } satisfies Record<string, z.ZodType>;
 
 /** Every push name. */

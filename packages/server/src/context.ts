@@ -2,6 +2,7 @@ import { Authenticator } from './auth/authenticator.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { ServerConfig } from './config/config.js';
 import type { MediaEngine } from './engine/media-engine.js';
+import { DataLinks, type DataLinkPort } from './data-link/data-links.js';
 import { ConnectionTracker } from './limits/connection-tracker.js';
 import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
 import { JobManager } from './jobs/job-manager.js';
@@ -19,6 +20,10 @@ export interface ServerContext {
   auth: Authenticator;
   rooms: RoomRegistry;
   engine: MediaEngine;
+  /** Every participant's data link (custom messages): owned by signalling, the same for every engine. */
+  dataLinks: DataLinkPort;
+  /** Releases what a participant holds outside its room: media links, data link, message limits. Never throws. */
+  releaseParticipant(participantId: string): void;
   logger: Logger;
   /** The embedded database: logs and bans. */
   store: Store;
@@ -50,7 +55,17 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const logger = parts.logger ?? createLogger(config.logLevel);
   const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
   const jobs = new JobManager({ engine: parts.engine, rooms, logger, metrics });
+  const dataLinks = new DataLinks({
+    iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
+  });
+  const customMessages = new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond);
   return {
+    dataLinks,
+    releaseParticipant: (participantId) => {
+      dataLinks.close(participantId);
+      customMessages.forget(participantId);
+      parts.engine.removeParticipant(participantId).catch((error: unknown) => logger.error({ err: error, participantId }, 'media engine: removing a participant failed'));
+    },
     config,
     auth: new Authenticator(config.apps),
     rooms,
@@ -60,7 +75,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     bans: new BanList(store),
     metrics,
     connections,
-    customMessages: new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond),
+    customMessages,
     uploads: new KeyedRateLimiter({ amount: limits.logUploadsPerMinute, windowMs: 60_000 }),
     jobs,
     recordings: new RecordingManager({ jobs, apps: config.apps, media: config.media, logger }),
@@ -70,6 +85,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
 
 /** Releases what createContext opened (not the engine). */
 export function closeContext(ctx: ServerContext): void {
+  ctx.dataLinks.closeAll();
   ctx.recordings.close();
   ctx.metrics.close();
   ctx.store.close();

@@ -10,6 +10,7 @@ import type { EngineStats } from './engine/media-engine.js';
 import { createHttpServer } from './http/http-server.js';
 import { createLogger } from './log/logger.js';
 import { SignalServer } from './signal/signal-server.js';
+import { pushEngineEvents } from './signal/engine-pushes.js';
 
 /** How often stored logs past their retention are deleted. */
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -58,6 +59,7 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
     throw error;
   }
   const signal = new SignalServer(ctx);
+  const stopEnginePushes = pushEngineEvents(ctx);
   const http = createHttpServer(ctx, signal);
   const purge = () => {
     const removed = ctx.store.purgeLogs(Date.now() - config.storage.logRetentionDays * 24 * 3600 * 1000);
@@ -116,6 +118,7 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
         await ctx.cluster?.stop().catch((err: unknown) => logger.warn({ err }, 'cluster: stop failed'));
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         signal.close();
+        stopEnginePushes();
         await ctx.jobs.close();
         await engine.close();
         http.closeAllConnections();

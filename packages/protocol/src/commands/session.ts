@@ -21,6 +21,8 @@ export const joinData = z.object({
   /** The app's own id for the cloud recording of this user's streams (SPEC §5). */
   userDefineRecordId: userDefineRecordId.optional(),
   version: z.string().max(64),
+  /** The wire protocol version the client speaks (version.ts); absent: 1. */
+  protocolVersion: z.int().min(1).max(1_000_000).optional(),
   ua: z.string().max(1024),
   terminalType: z.int(),
   /**

@@ -57,7 +57,6 @@ async function setup(reply: (r: Request) => Promise<unknown>) {
   const receiver = { track: undefined } as unknown as RTCRtpReceiver;
   const fakeDownlink = () => ({
     peerConnection: { connectionState: 'connected' }, answer: async () => 'answer', close: () => undefined,
-    continues: (sdp: string) => !sdp.includes('new-ice-session'),
     receivers: async () => ({ audio: receiver, video: receiver, aux: receiver }),
   }) as unknown as Downlink;
   const remotes = new RemoteUsers({
@@ -81,12 +80,14 @@ afterEach(() => {
 });
 
 describe('subscriptions on the wire (SPEC §4, §7)', () => {
-  it('an offer of a new server link (its old one failed there) rebuilds the downlink: downlink-reset, then every user subscribed again', async () => {
+  it('a downlink the server closed (downlink-closed push) is rebuilt: downlink-reset, then every user subscribed again; offers are answered as they come, never guessed at', async () => {
     const { remotes, user, requests } = await setup(async () => ({}));
-    remotes.subscriptions.onOffer({ seq: 3, sdp: 'same-ice-session' });
-    await vi.waitFor(() => expect(requests.map((r) => r.cmd)).toEqual(['downlink-answer']));
-    remotes.subscriptions.onOffer({ seq: 4, sdp: 'new-ice-session' });
-    await vi.waitFor(() => expect(requests.map((r) => r.cmd)).toEqual(['downlink-answer', 'downlink-reset', 'subscribe']));
+    remotes.subscriptions.onOffer({ seq: 3, sdp: 'one-ice-session' });
+    remotes.subscriptions.onOffer({ seq: 4, sdp: 'another-ice-session' });
+    await vi.waitFor(() => expect(requests.map((r) => r.cmd)).toEqual(['downlink-answer', 'downlink-answer']));
+    requests.length = 0;
+    remotes.rebuildDownlink(); // what the room does on the server's downlink-closed push
+    await vi.waitFor(() => expect(requests.map((r) => r.cmd)).toEqual(['downlink-reset', 'subscribe']));
     await user.queue.idle();
     expect(user.sent).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
   });

@@ -43,7 +43,6 @@ export class RemoteUsers {
       ctx,
       current: (user) => this._users.get(user.userId) === user,
       mediaChanged: (user, tracks, sent) => this.playback.refresh(user, tracks, sent),
-      rebuildDownlink: () => this.rebuildDownlink(),
     }, createDownlink);
   }
 

@@ -1,5 +1,5 @@
 import {
-  LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, TERMINAL_TYPE,
+  LIMITS, PROTOCOL_VERSION, ROLE_CODE, SCENE_CODE, SERVER_CODE, TERMINAL_TYPE,
   type PeerInfo, type PushMap,
 } from '@conclave/protocol';
 import { StateMachine } from '../common/state-machine.js';
@@ -241,6 +241,9 @@ export class Room {
 
   private _joinError(error: unknown): RtcError {
     if (error instanceof RtcError) return error;
+    if (error instanceof SignalReplyError && error.code === SERVER_CODE.PROTOCOL_UNSUPPORTED) {
+      return serverError(error.code, `this SDK speaks protocol version ${PROTOCOL_VERSION}, which the server does not support (${error.message}); use the SDK the server serves`, 'enterRoom');
+    }
     if (error instanceof ScheduleRefused || error instanceof SignalReplyError) {
       return serverError(error.code, error.message, 'enterRoom');
     }
@@ -302,6 +305,7 @@ export class Room {
       trtcScene: this.scene === 'live' ? SCENE_CODE.live : SCENE_CODE.rtc,
       businessInfo: buildBusinessInfo(config),
       version: SDK_VERSION,
+      protocolVersion: PROTOCOL_VERSION,
       ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
       terminalType: TERMINAL_TYPE,
       ...(resumeToken ? { resumeToken } : {}),
@@ -319,6 +323,11 @@ export class Room {
     signal.on('peer-leave', ({ userId }) => this.remotes.onPeerLeave(userId));
     signal.on('publish-list', (list) => this.remotes.onPublishList(list));
     signal.on('downlink-offer', (offer) => this.remotes.subscriptions.onOffer(offer));
+    // The server closed its side of the downlink (it failed there, or its media engine restarted).
+    signal.on('downlink-closed', ({ reason, message }) => {
+      log.warn(`the server closed the downlink (${reason}: ${message}); rebuilding it`);
+      this.remotes.rebuildDownlink();
+    });
     signal.on('banned', (data) => this._onBanned(data));
     signal.on('lost', (reason) => {
       if (signal !== this._signal) return;

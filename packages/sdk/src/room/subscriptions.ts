@@ -20,8 +20,6 @@ export interface SubscriptionHost {
   current(user: RemoteUser): boolean;
   /** What is received of `user` changed (subscription or tracks): players follow. */
   mediaChanged(user: RemoteUser, tracks: Tracks, sent: Wants | undefined): void;
-  /** The downlink must be discarded and every user subscribed again on a new one. */
-  rebuildDownlink(): void;
 }
 
 /** Makes the client's receive-only peer connection (replaceable in tests). */
@@ -176,11 +174,6 @@ export class Subscriptions {
   /** A server offer for the downlink: applied in order, answered at once. */
   onOffer(offer: DownlinkOffer): void {
     if (this._resetting) return; // meant for the downlink being discarded
-    if (this._downlink && !this._downlink.continues(offer.sdp)) {
-      log.warn(`downlink offer ${offer.seq} is of a new server link (the old one failed there); rebuilding the downlink`);
-      this._host.rebuildDownlink();
-      return;
-    }
     const downlink = this._ensureDownlink();
     downlink.answer(offer.sdp)
       .then((sdp) => this._host.ctx.signal()?.request('downlink-answer', { seq: offer.seq, sdp }, SUBSCRIBE_TIMEOUT_MS))

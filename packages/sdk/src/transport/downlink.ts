@@ -57,17 +57,6 @@ export class Downlink {
     return result;
   }
 
-  /**
-   * False when `offerSdp` belongs to another ICE session than the one this connection answered: the
-   * server replaced its side of the downlink (its old one failed) and offers a new link. Applied here,
-   * Chromium would take it as an ICE restart and keep the DTLS session of the old link, which the new
-   * server side never shares: the link would carry nothing. True before the first offer.
-   */
-  continues(offerSdp: string): boolean {
-    const current = this._pc.remoteDescription?.sdp;
-    return current === undefined || iceUfrag(current) === iceUfrag(offerSdp);
-  }
-
   /** The receivers of a subscription, once the offer carrying its mids was applied (bounded wait; rejects when the link closes). */
   async receivers(mids: DownlinkMids, timeoutMs: number): Promise<Record<DownlinkSlot, RTCRtpReceiver>> {
     const find = () => {
@@ -111,7 +100,3 @@ export class Downlink {
   }
 }
 
-/** The first `a=ice-ufrag` of an SDP (every m-line of a bundled link shares it). */
-function iceUfrag(sdp: string): string | undefined {
-  return /^a=ice-ufrag:(\S+)/m.exec(sdp)?.[1];
-}

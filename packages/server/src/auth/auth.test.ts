@@ -4,7 +4,7 @@ import { genPrivateMapKey, genPrivateMapKeyWithStringRoomID, genUserSig, PRIVILE
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv, type AppConfig } from '../config/config.js';
 import { closeContext, createContext, type ServerContext } from '../context.js';
-import type { EngineStats, ForwardWants, MediaEngine } from '../engine/media-engine.js';
+import { RecordingEngine } from '../test-support/recording-engine.js';
 import { createLogger } from '../log/logger.js';
 import { SignalSession } from '../signal/session.js';
 
@@ -13,37 +13,6 @@ const OTHER_APP: AppConfig = { sdkAppId: 1400000222, secretKey: 'other-auth-test
 const STRICT_APP: AppConfig = { sdkAppId: 1400000333, secretKey: 'strict-app-secret-key-0123456789', requirePrivateMapKey: true };
 const UNPAID_APP: AppConfig = { sdkAppId: 1400000444, secretKey: 'unpaid-app-secret-key-0123456789', billing: 'no-package' };
 const BROKE_APP: AppConfig = { sdkAppId: 1400000555, secretKey: 'broke-app-secret-key-01234567890', billing: 'out-of-credit' };
-
-/** A media engine that records what the signalling layer asks of it. */
-class RecordingEngine implements MediaEngine {
-  readonly published: string[] = [];
-  readonly subscriptions: { subscriberId: string; sourceId: string; wants: ForwardWants }[] = [];
-  async publish(participantId: string): Promise<string> {
-    this.published.push(participantId);
-    return 'v=0 answer';
-  }
-  unpublish(): void {}
-  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<{ audio: string; video: string; aux: string }> {
-    this.subscriptions.push({ subscriberId, sourceId, wants: { ...wants } });
-    return { audio: '0', video: '1', aux: '2' };
-  }
-  resetDownlink(): void {}
-  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void {
-    this.subscriptions.push({ subscriberId, sourceId, wants: { ...wants } });
-  }
-  unsubscribe(): void {}
-  async openDataLink(): Promise<string> {
-    return 'v=0 data answer';
-  }
-  sendData(): boolean {
-    return false;
-  }
-  removeParticipant(): void {}
-  stats(): EngineStats {
-    return { uplinks: 0, downlinks: 0, forwardedPackets: 0, forwardedBytes: 0 };
-  }
-  async close(): Promise<void> {}
-}
 
 function client(ctx: ServerContext) {
   const out: (ReplyMessage | PushMessage)[] = [];

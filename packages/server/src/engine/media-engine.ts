@@ -1,14 +1,24 @@
 /**
- * The media plane behind one interface. The signalling layer drives it with opaque
- * participant ids; the engine knows media (SDP, RTP), not rooms or the wire protocol.
+ * The media engine contract: the media plane behind one interface, which a new engine implements and
+ * proves by passing the conformance suite (engine/conformance/) unchanged. docs/architecture.md
+ * "The media-engine contract" describes it for readers of the code.
  *
- * Uplink m-line order is fixed: 0 audio, 1 main (big) video, 2 small video, 3 auxiliary
- * (screen) video. Each subscriber has one downlink whatever the number of sources: a subscription
- * occupies a group of three m-lines on it (audio, main video, auxiliary video), reusing the group
- * of an ended subscription when there is one, else adding one through a server-offered
- * renegotiation (serialised per downlink). What flows in a group changes without renegotiation;
- * the main-video m-line carries the small video instead of the big one when the subscriber wants
- * only the small one (and the publisher sends it).
+ * The signalling layer drives the engine with opaque participant ids; the engine knows media (SDP, RTP)
+ * and which participants share a room, nothing of the wire protocol, transports or rooms' rules.
+ *
+ * Rules every engine follows:
+ * - Every operation resolves or rejects with an EngineError whose `reason` says why (never a bare
+ *   Error, never a silent no-op where the caller asked for something the engine cannot do).
+ * - A participant joins an engine room (`joinRoom`) before it publishes or subscribes; only members of
+ *   one room subscribe to each other.
+ * - Uplink m-line order is fixed: 0 audio, 1 main (big) video, 2 small video, 3 auxiliary (screen) video.
+ * - Each subscriber has one downlink whatever the number of sources: a subscription occupies a group of
+ *   three m-lines on it (audio, main video, auxiliary video), reusing the group of an ended subscription
+ *   when there is one, else adding one through a server-offered renegotiation (serialised per downlink).
+ *   What flows in a group changes without renegotiation; the main-video m-line carries the small video
+ *   when the subscriber wants only the small one (and the publisher sends it).
+ * - What happens without a call (a downlink failing, a feed coming up, the engine losing its state) is
+ *   told through `onEvent`, so signalling can tell the client instead of the client guessing.
  */
 
 /** Which of a source's streams a subscriber receives. */
@@ -32,20 +42,73 @@ export interface DownlinkMids {
  */
 export type DownlinkNegotiator = (offerSdp: string) => Promise<string>;
 
-/** Counters the engine exposes for metrics and benchmarks. */
+/** Why an engine operation failed. */
+export type EngineRefusal =
+  /** The participant has not joined an engine room (or a source is in another room). */
+  | 'not-joined'
+  /** The source did not publish within the engine's source wait. */
+  | 'not-published'
+  /** The subscriber has no subscription to that source. */
+  | 'not-subscribed'
+  /** SDP negotiation with the client or inside the engine failed. */
+  | 'negotiation-failed'
+  /** The engine refused a change it was asked for (e.g. Janus answered an error). */
+  | 'refused'
+  /** The engine's media server is not available (restarting, unreachable). */
+  | 'unavailable'
+  /** The engine was closed. */
+  | 'closed';
+
+/** The one error every engine operation rejects with. */
+export class EngineError extends Error {
+  constructor(readonly reason: EngineRefusal, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EngineError';
+  }
+
+  /** `error` as an EngineError: itself, or wrapped with `reason`. */
+  static from(error: unknown, reason: EngineRefusal): EngineError {
+    if (error instanceof EngineError) return error;
+    return new EngineError(reason, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/** What happens in the engine without a call. */
+export type EngineEvent =
+  /** A subscriber's downlink failed (transport, negotiation, the media server hung it up). The engine has
+   * dropped it with its subscriptions; the next subscribe makes a new one. */
+  | { type: 'downlink-failed'; subscriberId: string; detail: string }
+  /** A publisher's uplink carries media (its peer connection is up). */
+  | { type: 'feed-up'; participantId: string }
+  /** The engine lost every link (its media server restarted): every client must negotiate again. */
+  | { type: 'engine-restarted' }
+  /** Releasing something failed where nobody waits for the result (a Janus room, an RTP forwarder, a
+   * subscription being ended): it may leak on a long-running server, so it is logged and counted. */
+  | { type: 'cleanup-failed'; operation: CleanupOperation; detail: string };
+
+/** What an engine releases in the background. */
+export type CleanupOperation = 'unsubscribe' | 'room-destroy' | 'rtp-forward-stop' | 'handle-detach';
+
+/** Listens to engine events. */
+export type EngineListener = (event: EngineEvent) => void;
+
+/**
+ * Counters the engine exposes for metrics and benchmarks. A counter an engine cannot measure is
+ * `undefined` ("unknown"), never a false zero.
+ */
 export interface EngineStats {
   /** Publishers' peer connections. */
   uplinks: number;
   /** Subscribers' downlink peer connections (one per subscriber). */
   downlinks: number;
   /** Subscriptions (subscriber, source) carried on the downlinks. */
-  subscriptions?: number;
-  /** RTP packets forwarded to subscribers since start. */
-  forwardedPackets: number;
-  /** RTP payload bytes forwarded to subscribers since start. */
-  forwardedBytes: number;
-  /** RTP packets received from publishers since start, per uplink slot. */
-  receivedPackets?: Record<SourceSlot, number>;
+  subscriptions: number;
+  /** RTP packets forwarded to subscribers since start; undefined when unknown. */
+  forwardedPackets: number | undefined;
+  /** RTP payload bytes forwarded to subscribers since start; undefined when unknown. */
+  forwardedBytes: number | undefined;
+  /** RTP packets received from publishers since start, per uplink slot; undefined when unknown. */
+  receivedPackets: Record<SourceSlot, number> | undefined;
 }
 
 /** The streams of one publisher, in uplink m-line order. */
@@ -71,43 +134,49 @@ export interface RtpForwardTargets {
 export interface RtpForward {
   /** Asks the publisher for a key frame (the job's decoder needs one to start). */
   requestKeyframe(): void;
-  /** Stops sending; idempotent. */
+  /** Stops sending; idempotent. A failure to stop is told as a `cleanup-failed` event. */
   stop(): void;
 }
 
+/** How long a subscription waits for its source's uplink to come up, unless an engine is told otherwise. */
+export const DEFAULT_SOURCE_WAIT_MS = 10_000;
+
 export interface MediaEngine {
-  /** Negotiates `participantId`'s uplink from the client's offer; resolves to the answer SDP. Replaces any earlier uplink. */
+  /**
+   * Puts a participant in an engine room (its Conclave room) at join. Required before publish or
+   * subscribe; only members of one room subscribe to each other (Janus: one VideoRoom room per room).
+   * Idempotent for the same room.
+   */
+  joinRoom(participantId: string, roomId: string): void;
+  /**
+   * Negotiates `participantId`'s uplink from the client's offer; resolves to the answer SDP. Replaces any
+   * earlier uplink. Rejects 'not-joined' before joinRoom, 'negotiation-failed' on a bad offer,
+   * 'unavailable' when the media server is down. Emits `feed-up` once the uplink carries media.
+   */
   publish(participantId: string, offerSdp: string): Promise<string>;
-  /** Closes the participant's uplink; its subscribers keep their downlinks and stop receiving. */
-  unpublish(participantId: string): void;
+  /** Closes the participant's uplink; its subscribers keep their downlinks and stop receiving. Resolves when there was none. */
+  unpublish(participantId: string): Promise<void>;
   /**
    * Carries `sourceId`'s media to `subscriberId` on the subscriber's downlink (created on first use).
-   * When m-lines must be added, the engine calls `negotiate` with its offer (one negotiation at a time
-   * per downlink). Resolves with the subscription's mids once they are usable: at once for reused
-   * m-lines, once the offer adding them was handed to `negotiate` otherwise.
+   * A source that has not published yet is waited for (the engine's source wait, DEFAULT_SOURCE_WAIT_MS),
+   * then the call rejects 'not-published'. When m-lines must be added, the engine calls `negotiate` with
+   * its offer (one negotiation at a time per downlink). Resolves with the subscription's mids once they are
+   * usable: at once for reused m-lines, once the offer adding them was handed to `negotiate` otherwise.
+   * Rejects 'not-joined' when either side has not joined the same room, 'negotiation-failed' when the
+   * client's answer fails (the downlink is then dropped and `downlink-failed` emitted).
    */
   subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids>;
-  /** Changes which streams flow for an existing subscription (no renegotiation). */
-  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void;
-  /** Ends one subscription; its m-lines stay on the downlink for reuse. */
-  unsubscribe(subscriberId: string, sourceId: string): void;
-  /** Closes the subscriber's downlink and every subscription on it (the client builds a new one, e.g. after it failed). */
-  resetDownlink(subscriberId: string): void;
   /**
-   * Opens the participant's data link (one data channel for custom messages) from the client's offer;
-   * resolves to the answer SDP. Replaces an earlier link. `onData` receives each binary message.
+   * Changes which streams flow for an existing subscription (no renegotiation). Rejects 'not-subscribed'
+   * when there is no such subscription, 'refused' when the media server refused the change.
    */
-  openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string>;
-  /** Sends a binary message on the participant's data link; false when there is no open link. */
-  sendData(participantId: string, data: Uint8Array): boolean;
-  /** Closes every link of a participant (uplink, downlinks, data link), as publisher and as subscriber. */
-  removeParticipant(participantId: string): void;
-  /**
-   * Puts a participant in a group (its room) at join: only members of one group subscribe to each other,
-   * which lets an engine keep rooms apart (Janus: one VideoRoom room per group). Engines that need no
-   * grouping ignore it.
-   */
-  placeParticipant?(participantId: string, groupId: string): void;
+  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<void>;
+  /** Ends one subscription; its m-lines stay on the downlink for reuse. Resolves when there was none. */
+  unsubscribe(subscriberId: string, sourceId: string): Promise<void>;
+  /** Closes the subscriber's downlink and every subscription on it (the client builds a new one). Resolves when there was none. */
+  resetDownlink(subscriberId: string): Promise<void>;
+  /** Closes every link of a participant (uplink, downlink), as publisher and as subscriber, and leaves its room. Idempotent. */
+  removeParticipant(participantId: string): Promise<void>;
   /**
    * Feeds `participantId`'s RTP (its audio and its main or auxiliary video) to a media job's UDP ports, with
    * RTP_FORWARD_PAYLOAD_TYPE payload types and one SSRC per stream; requests a key frame at once. The embedded
@@ -117,8 +186,10 @@ export interface MediaEngine {
    * Optional: an engine without it cannot feed mixes, CDN relays or recordings (jobs then fail with a code).
    */
   forwardRtp?(participantId: string, targets: RtpForwardTargets): RtpForward;
+  /** Subscribes to engine events; returns the unsubscribe function. */
+  onEvent(listener: EngineListener): () => void;
   /** Current counters. */
   stats(): EngineStats;
-  /** Closes everything. */
+  /** Closes everything; later operations reject 'closed'. */
   close(): Promise<void>;
 }

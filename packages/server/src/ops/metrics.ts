@@ -1,12 +1,12 @@
 import { FLAG, ROLE_CODE } from '@conclave/protocol';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { EngineStats } from '../engine/media-engine.js';
+import type { EngineListener, EngineStats } from '../engine/media-engine.js';
 import type { RoomRegistry } from '../room/room.js';
 
 /** What the metrics read when scraped. */
 export interface MetricSources {
   rooms: RoomRegistry;
-  engine: { stats(): EngineStats };
+  engine: { stats(): EngineStats; onEvent(listener: EngineListener): () => void };
   /** Open signalling connections. */
   connections(): number;
 }
@@ -25,7 +25,8 @@ export class Metrics {
   readonly #beaconCounts: Counter<'class'>;
   readonly #adminActions: Counter<'action'>;
   readonly #refused: Counter<'reason'>;
-  readonly #sampler: ReturnType<typeof setInterval>;
+  readonly #sampler: ReturnType<typeof setInterval> | undefined;
+  readonly #unobserve: () => void;
   #lastBytes = 0;
   #lastAt = Date.now();
   #bitrate = 0;
@@ -75,37 +76,12 @@ export class Metrics {
       name: 'conclave_signal_connections', help: 'Open signalling WebSocket connections', registers,
       collect() { this.set(sources.connections()); },
     });
-    let countedBytes = 0;
-    let countedPackets = 0;
-    new Counter({
-      name: 'conclave_forwarded_bytes_total', help: 'RTP payload bytes forwarded to subscribers', registers,
-      collect() {
-        const { forwardedBytes } = sources.engine.stats();
-        this.inc(Math.max(0, forwardedBytes - countedBytes));
-        countedBytes = Math.max(countedBytes, forwardedBytes);
-      },
-    });
-    new Counter({
-      name: 'conclave_forwarded_packets_total', help: 'RTP packets forwarded to subscribers', registers,
-      collect() {
-        const { forwardedPackets } = sources.engine.stats();
-        this.inc(Math.max(0, forwardedPackets - countedPackets));
-        countedPackets = Math.max(countedPackets, forwardedPackets);
-      },
-    });
-    const sample = () => {
-      const now = Date.now();
-      const bytes = sources.engine.stats().forwardedBytes;
-      if (now > this.#lastAt) this.#bitrate = ((bytes - this.#lastBytes) * 8 * 1000) / (now - this.#lastAt);
-      this.#lastBytes = bytes;
-      this.#lastAt = now;
-    };
-    this.#sampler = setInterval(sample, sampleMs);
-    this.#sampler.unref();
-    const bitrate = () => this.#bitrate;
-    new Gauge({
-      name: 'conclave_forward_bitrate_bps', help: 'Forwarded media bitrate over the last sampling interval, bits per second', registers,
-      collect() { this.set(bitrate()); },
+    // Counters an engine cannot measure (undefined in its stats) are not exported: no false zeros.
+    this.#sampler = sources.engine.stats().forwardedBytes === undefined ? undefined : this.#forwarding(sources.engine, sampleMs);
+    const engineEvents = new Counter({ name: 'conclave_engine_events_total', help: 'Media engine events (downlink failures, engine restarts, failed clean-ups), by type and operation', labelNames: ['type', 'operation'], registers });
+    this.#unobserve = sources.engine.onEvent((event) => {
+      if (event.type === 'feed-up') return;
+      engineEvents.inc({ type: event.type, operation: event.type === 'cleanup-failed' ? event.operation : '' });
     });
     this.#errors = new Counter({ name: 'conclave_errors_total', help: 'Refusals and errors answered, by source and code', labelNames: ['source', 'code'], registers });
     this.#signalMessages = new Counter({ name: 'conclave_signal_messages_total', help: 'Signalling messages received', registers });
@@ -116,6 +92,37 @@ export class Metrics {
     });
     this.#adminActions = new Counter({ name: 'conclave_admin_actions_total', help: 'Admin API actions, by kind', labelNames: ['action'], registers });
     this.#refused = new Counter({ name: 'conclave_connections_refused_total', help: 'Signalling connections refused, by reason', labelNames: ['reason'], registers });
+  }
+
+  /** Forwarded bytes and packets, and the forwarding bitrate sampled every `sampleMs`. */
+  #forwarding(engine: { stats(): EngineStats }, sampleMs: number): ReturnType<typeof setInterval> {
+    const registers = [this.registry];
+    const counted = { bytes: 0, packets: 0 };
+    const counter = (name: string, help: string, read: (stats: EngineStats) => number | undefined, key: 'bytes' | 'packets') => new Counter({
+      name, help, registers,
+      collect() {
+        const value = read(engine.stats()) ?? counted[key];
+        this.inc(Math.max(0, value - counted[key]));
+        counted[key] = Math.max(counted[key], value);
+      },
+    });
+    counter('conclave_forwarded_bytes_total', 'RTP payload bytes forwarded to subscribers', (stats) => stats.forwardedBytes, 'bytes');
+    counter('conclave_forwarded_packets_total', 'RTP packets forwarded to subscribers', (stats) => stats.forwardedPackets, 'packets');
+    const sample = () => {
+      const now = Date.now();
+      const bytes = engine.stats().forwardedBytes ?? this.#lastBytes;
+      if (now > this.#lastAt) this.#bitrate = ((bytes - this.#lastBytes) * 8 * 1000) / (now - this.#lastAt);
+      this.#lastBytes = bytes;
+      this.#lastAt = now;
+    };
+    const bitrate = () => this.#bitrate;
+    new Gauge({
+      name: 'conclave_forward_bitrate_bps', help: 'Forwarded media bitrate over the last sampling interval, bits per second', registers,
+      collect() { this.set(bitrate()); },
+    });
+    const sampler = setInterval(sample, sampleMs);
+    sampler.unref();
+    return sampler;
   }
 
   /** A reply or response with a non-zero code. */
@@ -186,6 +193,7 @@ export class Metrics {
 
   close(): void {
     clearInterval(this.#sampler);
+    this.#unobserve();
     this.registry.clear();
   }
 }

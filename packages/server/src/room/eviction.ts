@@ -7,11 +7,10 @@ import type { Room } from './room.js';
 export function removeParticipant(ctx: ServerContext, room: Room, participant: Participant, reason: LeaveReason): void {
   participant.dispose();
   if (room.get(participant.userId) !== participant) return;
-  ctx.engine.removeParticipant(participant.id);
+  ctx.releaseParticipant(participant.id);
   for (const other of room.participants()) other.subscriptions.delete(participant.userId);
   room.remove(participant, reason);
   ctx.rooms.release(room);
-  ctx.customMessages.forget(participant.id);
   ctx.logger.info({ room: room.key, userId: participant.userId, reason }, 'left');
 }
 

@@ -3,41 +3,35 @@ import { DATA_RECORD, decodeRecords, encodeRecords, uint32Bytes, type ReplyMessa
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configFromEnv } from '../config/config.js';
 import { closeContext, createContext, type ServerContext } from '../context.js';
-import type { DownlinkMids, EngineStats, MediaEngine } from '../engine/media-engine.js';
+import { RecordingEngine } from '../test-support/recording-engine.js';
 import { createLogger } from '../log/logger.js';
 import { SignalSession } from './session.js';
 
 const APP = { sdkAppId: 1400000321, secretKey: 'custom-message-test-secret-0123456789' };
 
-/** An engine with data links only: records what is sent, lets the test play a client's channel. */
-class DataEngine implements MediaEngine {
+/** Data links the test plays: records what is sent, lets the test play a client's channel. */
+class FakeDataLinks {
   readonly onData = new Map<string, (data: Uint8Array) => void>();
   readonly sent: { to: string; data: Uint8Array }[] = [];
-  async publish(): Promise<string> { return ''; }
-  unpublish(): void {}
-  async subscribe(): Promise<DownlinkMids> { return { audio: '0', video: '1', aux: '2' }; }
-  resetDownlink(): void {}
-  updateSubscription(): void {}
-  unsubscribe(): void {}
-  async openDataLink(participantId: string, _offer: string, onData: (data: Uint8Array) => void): Promise<string> {
+  async open(participantId: string, _offer: string, onData: (data: Uint8Array) => void): Promise<string> {
     this.onData.set(participantId, onData);
     return 'answer';
   }
-  sendData(participantId: string, data: Uint8Array): boolean {
+  send(participantId: string, data: Uint8Array): boolean {
     this.sent.push({ to: participantId, data });
     return true;
   }
-  removeParticipant(participantId: string): void {
+  close(participantId: string): void {
     this.onData.delete(participantId);
   }
-  stats(): EngineStats { return { uplinks: 0, downlinks: 0, forwardedPackets: 0, forwardedBytes: 0 }; }
-  async close(): Promise<void> {}
+  closeAll(): void {}
 }
 
 function setup() {
-  const engine = new DataEngine();
   const config = configFromEnv({}, { apps: [APP], logLevel: 'silent', storage: { path: ':memory:' } });
-  const ctx = createContext(config, { engine, logger: createLogger('silent') });
+  const ctx = createContext(config, { engine: new RecordingEngine(), logger: createLogger('silent') });
+  const engine = new FakeDataLinks();
+  ctx.dataLinks = engine;
   return { ctx, engine };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  DATA_RECORD, decodeRecords, encodeRecords, LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE,
+  DATA_RECORD, decodeRecords, encodeRecords, LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, SUPPORTED_PROTOCOL_VERSIONS,
   type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason,
 } from '@conclave/protocol';
 import type { ServerContext } from '../context.js';
@@ -13,13 +13,7 @@ import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 import { downlinkSignal } from './downlink-signal.js';
 import { cdnCommandHandlers } from '../jobs/cdn-commands.js';
-
-/** A failure with a reply code. */
-class CommandError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(message);
-  }
-}
+import { CommandError, engineRefusal } from './command-error.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
 export interface SessionTransport {
@@ -176,13 +170,24 @@ export class SignalSession {
    */
   #stillIn(room: Room, ...participants: Participant[]): void {
     const gone = participants.filter((p) => room.get(p.userId) !== p);
-    for (const p of gone) this.#ctx.engine.removeParticipant(p.id);
+    for (const p of gone) this.#ctx.releaseParticipant(p.id);
     if (gone.length > 0) throw new CommandError(SERVER_CODE.NOT_JOINED, `${gone.map((p) => p.userId).join(', ')} left the room meanwhile`);
   }
 
-  #mediaError(error: unknown): CommandError {
-    this.#ctx.logger.warn({ err: error }, 'media negotiation failed');
-    return new CommandError(SERVER_CODE.MEDIA_ERROR, `media negotiation failed: ${error instanceof Error ? error.message : String(error)}`);
+  /** An engine operation's failure as the command's refusal (logged). */
+  #engineError(error: unknown, what: string): CommandError {
+    const refusal = engineRefusal(error, what);
+    this.#ctx.logger.warn({ err: error, code: refusal.code }, refusal.message);
+    return refusal;
+  }
+
+  /** Runs an engine operation; its failure becomes the command's refusal. */
+  async #engine<T>(what: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw this.#engineError(error, what);
+    }
   }
 
   /**
@@ -206,13 +211,18 @@ export class SignalSession {
       ...records.filter((r) => r.tag !== DATA_RECORD.TINY_ID),
     ]);
     for (const other of room.participants()) {
-      if (other !== sender) this.#ctx.engine.sendData(other.id, stamped);
+      if (other !== sender) this.#ctx.dataLinks.send(other.id, stamped);
     }
   }
 
   readonly #handlers: { [C in Command]: Handler<C> } = {
     join: async (data) => {
       if (this.#participant || this.#joining) throw new CommandError(SERVER_CODE.ALREADY_JOINED, 'duplicate join() called');
+      const protocolVersion = data.protocolVersion ?? 1;
+      const { min, max } = SUPPORTED_PROTOCOL_VERSIONS;
+      if (protocolVersion < min || protocolVersion > max) {
+        throw new CommandError(SERVER_CODE.PROTOCOL_UNSUPPORTED, `protocol version ${protocolVersion} is not supported: this server speaks versions ${min} to ${max}`);
+      }
       this.#joining = true;
       try {
         const auth = await this.#ctx.auth.verifyJoin(data);
@@ -257,8 +267,8 @@ export class SignalSession {
         this.#participant = participant;
         this.#room = room;
         this.#scene = data.trtcScene;
+        this.#ctx.engine.joinRoom(participant.id, room.key);
         room.add(participant);
-        this.#ctx.engine.placeParticipant?.(participant.id, room.key);
         this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
         return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [] };
       } finally {
@@ -278,23 +288,18 @@ export class SignalSession {
       if (!maySend(participant.privileges)) {
         throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, 'privateMapKey grants no send privilege (audio, video or sub video)');
       }
-      let sdp: string;
-      try {
-        sdp = await this.#ctx.engine.publish(participant.id, data.sdp);
-      } catch (error) {
-        throw this.#mediaError(error);
-      }
+      const sdp = await this.#engine('publish', () => this.#ctx.engine.publish(participant.id, data.sdp));
       this.#stillIn(room, participant);
       if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience) {
         // Switched to audience while negotiating.
-        this.#ctx.engine.unpublish(participant.id);
+        await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
         throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
       }
       return { sdp };
     },
     unpublish: async () => {
       const { participant, room } = this.#joined();
-      this.#ctx.engine.unpublish(participant.id);
+      await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
       if (participant.flag !== 0) {
         participant.flag = 0;
         room.announceFlags(participant);
@@ -318,12 +323,8 @@ export class SignalSession {
       const { participant, room } = this.#joined();
       const source = this.#source(room, data.srcUserId);
       if (source === participant) throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'cannot subscribe to yourself');
-      let mids: CommandMap['subscribe']['reply'];
-      try {
-        mids = await this.#ctx.engine.subscribe(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges), downlinkSignal(participant).negotiate);
-      } catch (error) {
-        throw this.#mediaError(error);
-      }
+      const mids: CommandMap['subscribe']['reply'] = await this.#engine('subscribe', () =>
+        this.#ctx.engine.subscribe(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges), downlinkSignal(participant).negotiate));
       this.#stillIn(room, participant, source);
       participant.subscriptions.add(source.userId);
       return mids;
@@ -338,31 +339,26 @@ export class SignalSession {
     'downlink-reset': async () => {
       const { participant } = this.#joined();
       downlinkSignal(participant).cancel();
-      this.#ctx.engine.resetDownlink(participant.id);
       participant.subscriptions.clear();
+      await this.#engine('downlink-reset', () => this.#ctx.engine.resetDownlink(participant.id));
       return {};
     },
     'subscribe-change': async (data) => {
       const { participant, room } = this.#joined();
       const source = this.#source(room, data.srcUserId);
-      this.#ctx.engine.updateSubscription(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges));
+      await this.#engine('subscribe-change', () => this.#ctx.engine.updateSubscription(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges)));
       return {};
     },
     unsubscribe: async (data) => {
       const { participant, room } = this.#joined();
       const source = room.get(data.srcUserId);
-      if (source) this.#ctx.engine.unsubscribe(participant.id, source.id);
       participant.subscriptions.delete(data.srcUserId);
+      if (source) await this.#engine('unsubscribe', () => this.#ctx.engine.unsubscribe(participant.id, source.id));
       return {};
     },
     'data-link': async (data) => {
       const { participant, room } = this.#joined();
-      let sdp: string;
-      try {
-        sdp = await this.#ctx.engine.openDataLink(participant.id, data.sdp, (bytes) => this.#onCustomMessage(participant, room, bytes));
-      } catch (error) {
-        throw this.#mediaError(error);
-      }
+      const sdp = await this.#engine('data-link', () => this.#ctx.dataLinks.open(participant.id, data.sdp, (bytes) => this.#onCustomMessage(participant, room, bytes)));
       this.#stillIn(room, participant);
       return { sdp };
     },
@@ -383,7 +379,7 @@ export class SignalSession {
       }
       participant.role = data.role;
       if (data.role === ROLE_CODE.audience) {
-        this.#ctx.engine.unpublish(participant.id);
+        await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
         if (participant.flag !== 0) {
           participant.flag = 0;
           room.announceFlags(participant);

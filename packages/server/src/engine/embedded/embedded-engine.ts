@@ -1,5 +1,10 @@
-import type { DownlinkMids, DownlinkNegotiator, EngineStats, ForwardWants, MediaEngine, RtpForward, RtpForwardTargets, SourceSlot } from '../media-engine.js';
-import { DataLinks } from '../data-links.js';
+import {
+  DEFAULT_SOURCE_WAIT_MS, EngineError,
+  type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type ForwardWants, type MediaEngine,
+  type RtpForward, type RtpForwardTargets, type SourceSlot,
+} from '../media-engine.js';
+import { EngineEvents } from '../engine-events.js';
+import { EngineMembership } from '../engine-membership.js';
 import type { ForwardCounter } from './downlink-group.js';
 import { SubscriberDownlink } from './subscriber-downlink.js';
 import { forwardRtp } from './rtp-forwarder.js';
@@ -7,7 +12,10 @@ import { ForwardSource } from './forward-source.js';
 import type { PeerNetworkOptions } from './peer-factory.js';
 import { Uplink, type PublisherSources } from './uplink.js';
 
-export type EmbeddedEngineOptions = PeerNetworkOptions;
+export interface EmbeddedEngineOptions extends PeerNetworkOptions {
+  /** How long a subscription waits for its source to publish (default DEFAULT_SOURCE_WAIT_MS). */
+  sourceWaitMs?: number;
+}
 
 /**
  * The default media engine: an in-process SFU on werift. It forwards RTP without decoding;
@@ -16,17 +24,25 @@ export type EmbeddedEngineOptions = PeerNetworkOptions;
  */
 export class EmbeddedEngine implements MediaEngine {
   readonly #net: PeerNetworkOptions;
+  readonly #sourceWaitMs: number;
+  readonly #members = new EngineMembership();
+  readonly #events = new EngineEvents();
   readonly #sources = new Map<string, PublisherSources>();
   readonly #uplinks = new Map<string, Uplink>();
   /** Each subscriber's one downlink. */
   readonly #downlinks = new Map<string, SubscriberDownlink>();
-  readonly #dataLinks: DataLinks;
   readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
   readonly #received: Record<SourceSlot, number> = { audio: 0, video: 0, small: 0, aux: 0 };
+  #closed = false;
 
   constructor(options: EmbeddedEngineOptions = {}) {
-    this.#net = options;
-    this.#dataLinks = new DataLinks(options);
+    const { sourceWaitMs, ...net } = options;
+    this.#net = net;
+    this.#sourceWaitMs = sourceWaitMs ?? DEFAULT_SOURCE_WAIT_MS;
+  }
+
+  #open(): void {
+    if (this.#closed) throw new EngineError('closed', 'media engine closed');
   }
 
   #sourcesOf(participantId: string): PublisherSources {
@@ -39,64 +55,89 @@ export class EmbeddedEngine implements MediaEngine {
     return sources;
   }
 
-  async publish(participantId: string, offerSdp: string): Promise<string> {
-    this.#uplinks.get(participantId)?.close();
-    this.#uplinks.delete(participantId);
-    const { uplink, answer } = await Uplink.negotiate(this.#net, this.#sourcesOf(participantId), offerSdp);
-    this.#uplinks.set(participantId, uplink);
-    return answer;
+  joinRoom(participantId: string, roomId: string): void {
+    this.#members.join(participantId, roomId);
   }
 
-  unpublish(participantId: string): void {
+  async publish(participantId: string, offerSdp: string): Promise<string> {
+    this.#open();
+    this.#members.roomOf(participantId);
+    this.#closeUplink(participantId);
+    let negotiated: { uplink: Uplink; answer: string };
+    try {
+      negotiated = await Uplink.negotiate(this.#net, this.#sourcesOf(participantId), offerSdp, () => this.#events.emit({ type: 'feed-up', participantId }));
+    } catch (error) {
+      throw EngineError.from(error, 'negotiation-failed');
+    }
+    this.#uplinks.get(participantId)?.close(); // a concurrent publish: the last one wins
+    this.#uplinks.set(participantId, negotiated.uplink);
+    this.#members.published(participantId);
+    return negotiated.answer;
+  }
+
+  #closeUplink(participantId: string): void {
     this.#uplinks.get(participantId)?.close();
     this.#uplinks.delete(participantId);
+    this.#members.unpublished(participantId);
+  }
+
+  async unpublish(participantId: string): Promise<void> {
+    this.#closeUplink(participantId);
   }
 
   async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+    this.#open();
+    this.#members.assertSameRoom(subscriberId, sourceId);
+    await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
+    this.#open();
     let downlink = this.#downlinks.get(subscriberId);
-    if (downlink?.failed) {
-      downlink.close();
-      downlink = undefined;
-    }
     if (!downlink) {
       const sources = this.#sourcesOf(sourceId);
-      downlink = new SubscriberDownlink(this.#net, this.#counter, negotiate, sources.video.codecMimeType ?? sources.aux.codecMimeType);
+      const created: SubscriberDownlink = new SubscriberDownlink(this.#net, this.#counter, negotiate,
+        (detail) => this.#downlinkFailed(subscriberId, created, detail), sources.video.codecMimeType ?? sources.aux.codecMimeType);
+      downlink = created;
       this.#downlinks.set(subscriberId, downlink);
     }
     return downlink.subscribe(sourceId, this.#sourcesOf(sourceId), wants, negotiate);
   }
 
-  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void {
-    this.#downlinks.get(subscriberId)?.update(sourceId, wants);
+  #downlinkFailed(subscriberId: string, downlink: SubscriberDownlink, detail: string): void {
+    if (this.#downlinks.get(subscriberId) !== downlink) return;
+    this.#downlinks.delete(subscriberId);
+    downlink.close();
+    this.#events.emit({ type: 'downlink-failed', subscriberId, detail });
   }
 
-  unsubscribe(subscriberId: string, sourceId: string): void {
+  async updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<void> {
+    this.#open();
+    if (!this.#downlinks.get(subscriberId)?.update(sourceId, wants)) {
+      throw new EngineError('not-subscribed', `${subscriberId} has no subscription to ${sourceId}`);
+    }
+  }
+
+  async unsubscribe(subscriberId: string, sourceId: string): Promise<void> {
     this.#downlinks.get(subscriberId)?.unsubscribe(sourceId);
   }
 
-  resetDownlink(subscriberId: string): void {
+  async resetDownlink(subscriberId: string): Promise<void> {
     this.#downlinks.get(subscriberId)?.close();
     this.#downlinks.delete(subscriberId);
   }
 
-  openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string> {
-    return this.#dataLinks.open(participantId, offerSdp, onData);
-  }
-
-  sendData(participantId: string, data: Uint8Array): boolean {
-    return this.#dataLinks.send(participantId, data);
-  }
-
-  removeParticipant(participantId: string): void {
-    this.unpublish(participantId);
-    this.#dataLinks.close(participantId);
-    this.resetDownlink(participantId);
+  async removeParticipant(participantId: string): Promise<void> {
+    this.#closeUplink(participantId);
+    await this.resetDownlink(participantId);
     for (const downlink of this.#downlinks.values()) downlink.unsubscribe(participantId);
     this.#sources.delete(participantId);
+    this.#members.leave(participantId);
   }
 
   forwardRtp(participantId: string, targets: RtpForwardTargets): RtpForward {
     return forwardRtp(this.#sourcesOf(participantId), targets);
+  }
+
+  onEvent(listener: EngineListener): () => void {
+    return this.#events.on(listener);
   }
 
   stats(): EngineStats {
@@ -111,7 +152,8 @@ export class EmbeddedEngine implements MediaEngine {
   }
 
   async close(): Promise<void> {
-    for (const id of [...this.#sources.keys(), ...this.#downlinks.keys()]) this.removeParticipant(id);
-    this.#dataLinks.closeAll();
+    this.#closed = true;
+    const ids = new Set([...this.#sources.keys(), ...this.#downlinks.keys(), ...this.#members.participants()]);
+    await Promise.all([...ids].map((id) => this.removeParticipant(id)));
   }
 }

@@ -1,5 +1,5 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
-import type { DownlinkMids, DownlinkNegotiator, ForwardWants, LinkState } from '../media-engine.js';
+import { EngineError, type DownlinkMids, type DownlinkNegotiator, type ForwardWants, type LinkState } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
@@ -22,16 +22,26 @@ export class SubscriberDownlink {
   #state: LinkState = 'connecting';
   #closed = false;
   #failed = false;
+  readonly #onFailed: (detail: string) => void;
 
-  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, videoMimeType?: string) {
+  /** `onFailed` is told once when the link fails (transport or negotiation); the owner drops it. */
+  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, onFailed: (detail: string) => void, videoMimeType?: string) {
     this.#net = net;
     this.#counter = counter;
     this.#negotiate = negotiate;
+    this.#onFailed = onFailed;
     this.#pc = createPeer(net, videoCodecs(videoMimeType), audioCodecs(), headerExtensions());
     this.#pc.connectionStateChange.subscribe((state) => {
       this.#state = linkState(state);
       if (this.#state === 'connected') for (const group of this.#groups) group.linkUp();
+      if (this.#state === 'failed') this.#fail('the downlink peer connection failed');
     });
+  }
+
+  #fail(detail: string): void {
+    if (this.#failed || this.#closed) return;
+    this.#failed = true;
+    this.#onFailed(detail);
   }
 
   /**
@@ -54,7 +64,7 @@ export class SubscriberDownlink {
     }
     return new Promise((resolve, reject) => {
       this.#queue = this.#queue.then(async () => {
-        if (this.#closed) throw new Error('downlink closed');
+        if (this.#closed) throw new EngineError('closed', 'downlink closed');
         const { group, transceivers } = this.#addGroup();
         group.assign(sources, wants);
         this.#bySource.set(sourceId, group);
@@ -66,20 +76,17 @@ export class SubscriberDownlink {
         resolve(group.mids);
         await this.#pc.setRemoteDescription({ type: 'answer', sdp: await answer });
       }).catch((error: unknown) => {
-        reject(error instanceof Error ? error : new Error(String(error)));
-        this.#failed = true;
+        reject(EngineError.from(error, this.#closed ? 'closed' : 'negotiation-failed'));
+        this.#fail(`downlink negotiation failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     });
   }
 
-  /** True after a negotiation failed: the client must reset the downlink. */
-  get failed(): boolean {
-    return this.#failed;
-  }
-
-  /** Changes what flows of a subscribed source. */
-  update(sourceId: string, wants: ForwardWants): void {
-    this.#bySource.get(sourceId)?.update(wants);
+  /** Changes what flows of a subscribed source; false when it is not subscribed. */
+  update(sourceId: string, wants: ForwardWants): boolean {
+    const group = this.#bySource.get(sourceId);
+    group?.update(wants);
+    return group !== undefined;
   }
 
   /** Ends a subscription; its group stays for the next one. */

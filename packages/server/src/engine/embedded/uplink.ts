@@ -24,10 +24,13 @@ export class Uplink {
     this.#sources = sources;
   }
 
-  /** Negotiates from the client's offer; returns the uplink and the answer SDP. */
-  static async negotiate(net: PeerNetworkOptions, sources: PublisherSources, offerSdp: string): Promise<{ uplink: Uplink; answer: string }> {
+  /** Negotiates from the client's offer; returns the uplink and the answer SDP. `onUp` is called when the link connects. */
+  static async negotiate(net: PeerNetworkOptions, sources: PublisherSources, offerSdp: string, onUp: () => void): Promise<{ uplink: Uplink; answer: string }> {
     const pc = createPeer(net, videoCodecs(), audioCodecs(), headerExtensions());
     const uplink = new Uplink(pc, sources);
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected') onUp();
+    });
     pc.onTransceiverAdded.subscribe((transceiver) => {
       transceiver.onTrack.subscribe((track) => {
         const index = transceiver.mLineIndex ?? pc.getTransceivers().indexOf(transceiver);

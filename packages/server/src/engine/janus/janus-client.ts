@@ -23,6 +23,8 @@ export interface HandleEvent {
   /** 'media' events: the m-line and whether media flows on it. */
   mid?: string;
   receiving?: boolean;
+  /** 'hangup' events: why. */
+  reason?: string;
 }
 
 /** Raised for an error Janus or its plugin reported. */

@@ -13,7 +13,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus downlink (real Janus)', ()
   // much time" 20 s later).
   it('two subscriptions that arrive together share one Janus handle: every offer the client gets is of one ICE session', async () => {
     const { engine, cleanups } = janus;
-    for (const id of ['pub-a', 'pub-b', 'early', 'sub']) engine.placeParticipant(id, 'room-together');
+    for (const id of ['pub-a', 'pub-b', 'early', 'sub']) engine.joinRoom(id, 'room-together');
     for (const id of ['pub-a', 'pub-b']) {
       const publisher = await publishAndSend(engine, id);
       cleanups.push(publisher.stop);

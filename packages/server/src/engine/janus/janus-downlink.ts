@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { chooseLayer, type Layer } from '../layers.js';
-import type { DownlinkMids, DownlinkNegotiator, ForwardWants } from '../media-engine.js';
+import { EngineError, type DownlinkMids, type DownlinkNegotiator, type ForwardWants } from '../media-engine.js';
 import type { HandleEvent, JanusClient, PluginReply } from './janus-client.js';
 import { VIDEOROOM, type JanusPublisher } from './janus-publisher.js';
 
@@ -67,15 +67,20 @@ export class JanusDownlink {
   /** Waits for an offer Janus sends as an event (a renegotiation it deferred until the link was up). */
   #offerWaiter: ((sdp: string) => void) | undefined;
 
-  constructor(client: JanusClient, room: number, logger: Logger) {
+  readonly #onFailed: (detail: string) => void;
+
+  /** `onFailed` is told once when the downlink fails (Janus hung it up, a negotiation failed); the owner drops it. */
+  constructor(client: JanusClient, room: number, logger: Logger, onFailed: (detail: string) => void) {
     this.#client = client;
     this.#room = room;
     this.#logger = logger;
+    this.#onFailed = onFailed;
   }
 
-  /** True once a negotiation failed or the session is gone: the downlink must be rebuilt. */
-  get failed(): boolean {
-    return this.#failed || this.#client.closed;
+  #fail(detail: string): void {
+    if (this.#failed || this.#closed) return;
+    this.#failed = true;
+    this.#onFailed(detail);
   }
 
   /** Subscriptions carried now. */
@@ -120,9 +125,9 @@ export class JanusDownlink {
         await this.#apply(group);
         await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: await answer });
       }).catch((error: unknown) => {
-        this.#failed = true;
         if (this.#bySource.get(sourceId) === group) this.#bySource.delete(sourceId);
-        reject(error instanceof Error ? error : new Error(String(error)));
+        reject(EngineError.from(error, this.#closed ? 'closed' : 'negotiation-failed'));
+        this.#fail(`downlink negotiation failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     });
   }
@@ -130,7 +135,7 @@ export class JanusDownlink {
   /** Changes what flows of a subscribed source (queued). */
   update(sourceId: string, wants: ForwardWants): Promise<void> {
     const group = this.#bySource.get(sourceId);
-    if (!group) return Promise.resolve();
+    if (!group) return Promise.reject(new EngineError('not-subscribed', `no subscription to ${sourceId} on this downlink`));
     group.wants = wants;
     return this.#applyRetrying(group);
   }
@@ -166,7 +171,7 @@ export class JanusDownlink {
         return;
       } catch (error) {
         if (this.#closed) return;
-        if (attempt >= APPLY_TRIES) throw error;
+        if (attempt >= APPLY_TRIES) throw EngineError.from(error, 'refused');
         await new Promise((resolve) => setTimeout(resolve, APPLY_RETRY_MS));
       }
     }
@@ -216,8 +221,8 @@ export class JanusDownlink {
     }
     if (event.janus === 'webrtcup') this.#webrtcUp = true;
     if (event.janus === 'hangup') {
-      this.#failed = true;
       this.#webrtcUp = false;
+      this.#fail(`Janus hung up the downlink${event.reason ? `: ${event.reason}` : ''}`);
     }
   }
 
@@ -233,8 +238,8 @@ export class JanusDownlink {
       await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: answer });
       this.#logger.info({ handle: this.#handleId }, 'janus: downlink renegotiated (Janus offered after a switch)');
     } catch (error) {
-      this.#failed = true;
-      this.#logger.error({ err: error, handle: this.#handleId }, 'janus: renegotiating a downlink failed; its streams forward nothing until it is rebuilt');
+      this.#logger.error({ err: error, handle: this.#handleId }, 'janus: renegotiating a downlink failed; it is dropped and the client told');
+      this.#fail(`renegotiation failed: ${error instanceof Error ? error.message : String(error)}`);
       throw error;
     }
   }

@@ -35,7 +35,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus engine (real Janus)', () =
   });
 
   it('spawns Janus and answers a publisher offer (full ICE, with its candidates)', async () => {
-    engine.placeParticipant('alice', 'room-1');
+    engine.joinRoom('alice', 'room-1');
     const { pc, sdp } = await uplinkOffer();
     peers.push(pc);
     const answer = await engine.publish('alice', sdp);

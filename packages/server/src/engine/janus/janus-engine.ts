@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
-import { DataLinks } from '../data-links.js';
-import type { PeerNetworkOptions } from '../embedded/peer-factory.js';
-import type { DownlinkMids, DownlinkNegotiator, EngineStats, ForwardWants, MediaEngine, RtpForward, RtpForwardTargets } from '../media-engine.js';
+import { EngineEvents } from '../engine-events.js';
+import { EngineMembership } from '../engine-membership.js';
+import {
+  DEFAULT_SOURCE_WAIT_MS, EngineError,
+  type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type ForwardWants, type MediaEngine,
+  type RtpForward, type RtpForwardTargets,
+} from '../media-engine.js';
 import { JanusClient } from './janus-client.js';
 import { JanusProcess, type JanusEndpoint } from './janus-process.js';
 import { JanusPublisher } from './janus-publisher.js';
@@ -15,7 +19,7 @@ export interface JanusEngineOptions {
   url?: string;
   /** Its API secret, if it has one (CONCLAVE_JANUS_SECRET). */
   secret?: string;
-  /** Where the data links (werift) and a spawned Janus gather ICE candidates. */
+  /** Where a spawned Janus gathers ICE candidates. */
   iceAddress?: string;
   /** Public address advertised in candidates (1:1 NAT): Janus's nat_1_1_mapping. */
   announcedAddress?: string;
@@ -23,12 +27,14 @@ export interface JanusEngineOptions {
   portRange?: [number, number];
   logger: Logger;
   env?: NodeJS.ProcessEnv;
+  /** How long a subscription waits for its source to publish (default DEFAULT_SOURCE_WAIT_MS). */
+  sourceWaitMs?: number;
 }
 
 /** How long an engine call waits for Janus to be (back) up, e.g. during a restart. */
 const READY_TIMEOUT_MS = 20_000;
-/** How long a subscription waits for its source to publish. */
-const SOURCE_TIMEOUT_MS = 10_000;
+/** How long a republished feed may take to come up before its subscribers' move is logged as late. */
+const SOURCE_TIMEOUT_MS = DEFAULT_SOURCE_WAIT_MS;
 /** How long a republished feed may still come up after SOURCE_TIMEOUT_MS before its subscribers are left where they are. */
 const LATE_UP_MS = 50_000;
 /** Pause between attempts to reach an attached Janus that went away. */
@@ -39,11 +45,9 @@ const RECONNECT_MS = 1000;
  * forwarding; this class maps the engine interface onto it. A Conclave room is a private VideoRoom
  * room, a publisher is a publisher handle (feed ids are ours), a subscriber's downlink is one
  * multistream subscriber handle.
- * Custom messages keep the engine-independent data link (a small werift connection), because the
- * server reads, limits and stamps each message, which Janus's data channels (publisher → its
- * subscribers) cannot do. When Janus goes away every handle is gone: the engine forgets them, waits
- * for Janus to be back (restarted by the supervisor, or reachable again) and the clients, whose peer
- * connections fail, negotiate again through the normal reconnection.
+ * When Janus goes away every handle is gone: the engine forgets them, waits
+ * for Janus to be back (restarted by the supervisor, or reachable again), emits `engine-restarted`, and
+ * the clients negotiate again.
  */
 export class JanusEngine implements MediaEngine {
   readonly #options: JanusEngineOptions;
@@ -53,18 +57,23 @@ export class JanusEngine implements MediaEngine {
   readonly #rooms = new JanusRooms();
   readonly #publishers = new Map<string, JanusPublisher>();
   readonly #publishing = new Map<string, Promise<unknown>>();
-  readonly #publisherWaiters = new Map<string, (() => void)[]>();
+  readonly #members = new EngineMembership();
+  readonly #events = new EngineEvents();
+  readonly #sourceWaitMs: number;
   /** Each subscriber's one downlink. */
   readonly #downlinks = new Map<string, JanusDownlink>();
-  readonly #dataLinks: DataLinks;
   /** Feeds to media jobs (VideoRoom RTP forwarders), re-issued on each new publisher. */
-  readonly #forwards = new JanusForwards();
+  readonly #forwards = new JanusForwards((detail) => this.#cleanupFailed('rtp-forward-stop', detail));
   #closed = false;
 
   private constructor(options: JanusEngineOptions) {
     this.#options = options;
+    this.#sourceWaitMs = options.sourceWaitMs ?? DEFAULT_SOURCE_WAIT_MS;
     this.#process = options.url ? undefined : new JanusProcess({ iceAddress: options.iceAddress, announcedAddress: options.announcedAddress, portRange: options.portRange, logger: options.logger, env: options.env });
-    this.#dataLinks = new DataLinks({ iceAddress: options.iceAddress, icePortRange: options.portRange, announcedAddress: options.announcedAddress } satisfies PeerNetworkOptions);
+  }
+
+  #cleanupFailed(operation: CleanupOperation, detail: string): void {
+    this.#events.emit({ type: 'cleanup-failed', operation, detail });
   }
 
   /** Spawns (or reaches) Janus and opens a session; throws JanusMissingError when Janus is not installed. */
@@ -105,9 +114,11 @@ export class JanusEngine implements MediaEngine {
     this.#client = undefined;
     this.#options.logger.error({ publishers: this.#publishers.size, downlinks: this.#downlinks.size }, 'lost the Janus session; media links must be negotiated again');
     this.#publishers.clear();
+    for (const id of this.#members.participants()) this.#members.unpublished(id);
     this.#forwards.forgetAll();
     this.#downlinks.clear();
     this.#rooms.clear();
+    if (!this.#closed) this.#events.emit({ type: 'engine-restarted' });
     if (this.#process || this.#closed) return; // the supervisor restarts it and calls #connect
     const retry = () => {
       if (this.#closed) return;
@@ -118,10 +129,10 @@ export class JanusEngine implements MediaEngine {
 
   /** The current session, waiting (bounded) while Janus restarts. */
   #ready(): Promise<JanusClient> {
+    if (this.#closed) return Promise.reject(new EngineError('closed', 'media engine closed'));
     if (this.#client && !this.#client.closed) return Promise.resolve(this.#client);
-    if (this.#closed) return Promise.reject(new Error('media engine closed'));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('Janus is not available')), READY_TIMEOUT_MS);
+      const timer = setTimeout(() => reject(new EngineError('unavailable', 'Janus is not available')), READY_TIMEOUT_MS);
       this.#waiters.push((client) => {
         clearTimeout(timer);
         resolve(client);
@@ -129,23 +140,34 @@ export class JanusEngine implements MediaEngine {
     });
   }
 
-  /** Puts a participant in a group (a Conclave room): only members of one group subscribe to each other. */
-  placeParticipant(participantId: string, groupId: string): void {
-    this.#rooms.place(participantId, groupId);
+  /** Puts a participant in an engine room (one VideoRoom room per Conclave room). */
+  joinRoom(participantId: string, roomId: string): void {
+    this.#members.join(participantId, roomId);
+    this.#rooms.place(participantId, roomId);
   }
 
   async publish(participantId: string, offerSdp: string): Promise<string> {
+    this.#members.roomOf(participantId);
     const previous = this.#publishing.get(participantId) ?? Promise.resolve();
     const run = async () => {
       const client = await this.#ready();
-      const room = await this.#rooms.roomOf(client, participantId);
-      const { publisher, answer } = await JanusPublisher.join(client, room, this.#rooms.nextFeedId(), offerSdp);
+      let joined: { publisher: JanusPublisher; answer: string };
+      try {
+        const room = await this.#rooms.roomOf(client, participantId);
+        joined = await JanusPublisher.join(client, room, this.#rooms.nextFeedId(), offerSdp);
+      } catch (error) {
+        throw EngineError.from(error, client.closed ? 'unavailable' : 'negotiation-failed');
+      }
+      const { publisher, answer } = joined;
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
       this.#forwards.setPublisher(participantId, publisher);
       publisher.onMediaChange(() => void this.#moveSubscribers(participantId, publisher));
       void this.#republished(participantId, publisher, old);
-      for (const resolve of this.#publisherWaiters.get(participantId)?.splice(0) ?? []) resolve();
+      publisher.whenUp(LATE_UP_MS).then(() => {
+        if (this.#publishers.get(participantId) === publisher) this.#events.emit({ type: 'feed-up', participantId });
+      }, () => undefined);
+      this.#members.published(participantId);
       return answer;
     };
     const result = previous.then(run, run);
@@ -185,75 +207,74 @@ export class JanusEngine implements MediaEngine {
     })));
   }
 
-  unpublish(participantId: string): void {
+  async unpublish(participantId: string): Promise<void> {
     this.#publishers.get(participantId)?.close();
     this.#publishers.delete(participantId);
+    this.#members.unpublished(participantId);
     this.#forwards.setPublisher(participantId, undefined);
   }
 
-  /** The source's publisher, waiting (bounded) for a publish in progress or about to come. */
+  /** The source's publisher once its feed is up, waiting (bounded) for a publish in progress or about to come. */
   async #publisherOf(sourceId: string): Promise<JanusPublisher> {
-    const existing = this.#publishers.get(sourceId);
-    if (existing) {
-      await existing.whenUp(SOURCE_TIMEOUT_MS);
-      return existing;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the source does not publish')), SOURCE_TIMEOUT_MS);
-      const list = this.#publisherWaiters.get(sourceId) ?? [];
-      list.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-      this.#publisherWaiters.set(sourceId, list);
-    });
+    await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
     const publisher = this.#publishers.get(sourceId);
-    if (!publisher) throw new Error('the source does not publish');
-    await publisher.whenUp(SOURCE_TIMEOUT_MS);
+    if (!publisher) throw new EngineError('not-published', `participant ${sourceId} does not publish`);
+    try {
+      await publisher.whenUp(this.#sourceWaitMs);
+    } catch (error) {
+      throw EngineError.from(error, 'not-published');
+    }
     return publisher;
   }
 
   async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+    this.#members.assertSameRoom(subscriberId, sourceId);
     const client = await this.#ready();
     const publisher = await this.#publisherOf(sourceId);
-    const room = await this.#rooms.roomOf(client, subscriberId);
+    let room: number;
+    try {
+      room = await this.#rooms.roomOf(client, subscriberId);
+    } catch (error) {
+      throw EngineError.from(error, 'unavailable');
+    }
     // No await from here to the map: two subscriptions arriving together (a join's audio of every user)
     // once both made a downlink, two Janus handles offered to the client's one peer connection, Chromium
     // took the second offer as an ICE restart of a link whose DTLS was up, and that handle never got a
     // handshake ("DTLS taking too much time", no media for that page).
     let downlink = this.#downlinks.get(subscriberId);
-    if (downlink?.failed) {
-      downlink.close();
-      downlink = undefined;
-    }
     if (!downlink) {
-      downlink = new JanusDownlink(client, room, this.#options.logger);
+      const created: JanusDownlink = new JanusDownlink(client, room, this.#options.logger, (detail) => this.#downlinkFailed(subscriberId, created, detail));
+      downlink = created;
       this.#downlinks.set(subscriberId, downlink);
     }
     return downlink.subscribe(sourceId, publisher, wants, negotiate);
   }
 
-  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): void {
-    this.#downlinks.get(subscriberId)?.update(sourceId, wants).catch((error: unknown) => {
-      this.#options.logger.warn({ err: error }, 'janus subscription change failed');
-    });
+  #downlinkFailed(subscriberId: string, downlink: JanusDownlink, detail: string): void {
+    if (this.#downlinks.get(subscriberId) !== downlink) return;
+    this.#downlinks.delete(subscriberId);
+    downlink.close();
+    this.#events.emit({ type: 'downlink-failed', subscriberId, detail });
   }
 
-  unsubscribe(subscriberId: string, sourceId: string): void {
-    this.#downlinks.get(subscriberId)?.unsubscribe(sourceId).catch(() => undefined);
+  async updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<void> {
+    if (this.#closed) throw new EngineError('closed', 'media engine closed');
+    const downlink = this.#downlinks.get(subscriberId);
+    if (!downlink) throw new EngineError('not-subscribed', `${subscriberId} has no downlink`);
+    await downlink.update(sourceId, wants);
   }
 
-  resetDownlink(subscriberId: string): void {
+  async unsubscribe(subscriberId: string, sourceId: string): Promise<void> {
+    try {
+      await this.#downlinks.get(subscriberId)?.unsubscribe(sourceId);
+    } catch (error) {
+      throw EngineError.from(error, 'refused');
+    }
+  }
+
+  async resetDownlink(subscriberId: string): Promise<void> {
     this.#downlinks.get(subscriberId)?.close();
     this.#downlinks.delete(subscriberId);
-  }
-
-  openDataLink(participantId: string, offerSdp: string, onData: (data: Uint8Array) => void): Promise<string> {
-    return this.#dataLinks.open(participantId, offerSdp, onData);
-  }
-
-  sendData(participantId: string, data: Uint8Array): boolean {
-    return this.#dataLinks.send(participantId, data);
   }
 
   /**
@@ -264,26 +285,36 @@ export class JanusEngine implements MediaEngine {
     return this.#forwards.add(participantId, targets, this.#publishers.get(participantId));
   }
 
-  removeParticipant(participantId: string): void {
+  async removeParticipant(participantId: string): Promise<void> {
     this.#forwards.remove(participantId);
-    this.unpublish(participantId);
-    this.#dataLinks.close(participantId);
-    this.resetDownlink(participantId);
-    for (const downlink of this.#downlinks.values()) downlink.unsubscribe(participantId).catch(() => undefined);
-    this.#publisherWaiters.delete(participantId);
+    await this.unpublish(participantId);
+    await this.resetDownlink(participantId);
+    this.#members.leave(participantId);
     this.#publishing.delete(participantId);
-    const client = this.#client;
-    if (client) this.#rooms.leave(client, participantId);
+    const unsubscribed = [...this.#downlinks.values()].map((downlink) => downlink.unsubscribe(participantId).catch((error: unknown) => {
+      this.#cleanupFailed('unsubscribe', `${participantId}'s subscription: ${error instanceof Error ? error.message : String(error)}`);
+    }));
+    const left = this.#rooms.leave(this.#client, participantId).catch((error: unknown) => {
+      this.#cleanupFailed('room-destroy', `room of ${participantId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    await Promise.all([...unsubscribed, left]);
   }
 
+  onEvent(listener: EngineListener): () => void {
+    return this.#events.on(listener);
+  }
+
+  /** Janus's forwarding counters are its own (not read here): the packet and byte counters are unknown. */
   stats(): EngineStats {
     const downlinks = [...this.#downlinks.values()];
-    return { uplinks: this.#publishers.size, downlinks: downlinks.length, subscriptions: downlinks.reduce((sum, d) => sum + d.sources, 0), forwardedPackets: 0, forwardedBytes: 0 };
+    return {
+      uplinks: this.#publishers.size, downlinks: downlinks.length, subscriptions: downlinks.reduce((sum, d) => sum + d.sources, 0),
+      forwardedPackets: undefined, forwardedBytes: undefined, receivedPackets: undefined,
+    };
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#dataLinks.closeAll();
     this.#client?.close();
     this.#client = undefined;
     await this.#process?.stop();

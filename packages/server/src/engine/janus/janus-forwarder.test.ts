@@ -57,7 +57,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus
 
   it('a feed set up before the participant publishes carries its audio and video with the job payload types and one SSRC per stream, across a republish; key frames are asked of the publisher; stop is idempotent', async () => {
     const { engine, cleanups } = janus;
-    engine.placeParticipant('carol', 'room-fwd');
+    engine.joinRoom('carol', 'room-fwd');
     const video = await jobPort();
     const audio = await jobPort();
     cleanups.push(video.close, audio.close);
@@ -96,7 +96,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus
 
   it('a VP8 publisher\'s video is not forwarded (jobs decode H264 only); its audio is', async () => {
     const { engine, cleanups } = janus;
-    engine.placeParticipant('dave', 'room-fwd');
+    engine.joinRoom('dave', 'room-fwd');
     const video = await jobPort();
     const audio = await jobPort();
     cleanups.push(video.close, audio.close);

@@ -85,6 +85,7 @@ export class JanusForward implements RtpForward {
   readonly #targets: RtpForwardTargets;
   readonly #ssrcs: ForwardSsrcs = { video: randomSsrc(), audio: randomSsrc() };
   readonly #onStop: (forward: JanusForward) => void;
+  readonly #onStopFailed: (detail: string) => void;
   /** The publisher the forward should be on (the latest one). */
   #target: JanusPublisher | undefined;
   /** The publisher its forwarders are on, and their ids. */
@@ -92,9 +93,11 @@ export class JanusForward implements RtpForward {
   #queue: Promise<void> = Promise.resolve();
   #stopped = false;
 
-  constructor(targets: RtpForwardTargets, onStop: (forward: JanusForward) => void) {
+  /** `onStopFailed` hears of a forwarder Janus did not stop (it may keep sending to the job's port). */
+  constructor(targets: RtpForwardTargets, onStop: (forward: JanusForward) => void, onStopFailed: (detail: string) => void) {
     this.#targets = targets;
     this.#onStop = onStop;
+    this.#onStopFailed = onStopFailed;
   }
 
   /** The SSRCs this forward uses (for tests and logs). */
@@ -156,15 +159,23 @@ export class JanusForward implements RtpForward {
     const active = this.#active;
     this.#active = undefined;
     if (!active || active.publisher.client.closed) return;
-    // The publisher's handle may be gone already (republish, leave), and its forwarders with it.
+    // The publisher's handle may be gone already (republish, leave), and its forwarders with it: only a
+    // refusal while the publisher is still open is a leak worth telling.
     await Promise.all(active.streamIds.map((id) =>
-      active.publisher.client.message(active.publisher.handleId, stopRtpForwardRequest(active.publisher, id)).catch(() => undefined)));
+      active.publisher.client.message(active.publisher.handleId, stopRtpForwardRequest(active.publisher, id)).catch((error: unknown) => {
+        if (!active.publisher.closed) this.#onStopFailed(`stop_rtp_forward ${id} of feed ${active.publisher.feedId}: ${error instanceof Error ? error.message : String(error)}`);
+      })));
   }
 }
 
 /** Every feed to media jobs, by participant: what the engine calls when publishers come and go. */
 export class JanusForwards {
   readonly #byParticipant = new Map<string, Set<JanusForward>>();
+  readonly #onStopFailed: (detail: string) => void;
+
+  constructor(onStopFailed: (detail: string) => void) {
+    this.#onStopFailed = onStopFailed;
+  }
 
   /** A new feed of `participantId`, on `current` (its publisher, if it has one) and every later one. */
   add(participantId: string, targets: RtpForwardTargets, current: JanusPublisher | undefined): RtpForward {
@@ -172,7 +183,7 @@ export class JanusForwards {
       const set = this.#byParticipant.get(participantId);
       set?.delete(stopped);
       if (set?.size === 0) this.#byParticipant.delete(participantId);
-    });
+    }, this.#onStopFailed);
     const set = this.#byParticipant.get(participantId) ?? new Set();
     set.add(forward);
     this.#byParticipant.set(participantId, set);

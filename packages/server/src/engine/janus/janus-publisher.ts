@@ -26,6 +26,7 @@ export class JanusPublisher {
   readonly #receiving = new Set<string>();
   #onMediaChange: (() => void) | undefined;
   #up = false;
+  #closed = false;
   readonly #upWaiters: (() => void)[] = [];
 
   private constructor(readonly client: JanusClient, readonly room: number, readonly handleId: number, readonly feedId: number) {}
@@ -85,7 +86,13 @@ export class JanusPublisher {
 
   /** Leaves the room (its subscribers' streams go idle) and closes the handle. */
   close(): void {
+    this.#closed = true;
     this.client.detach(this.handleId);
+  }
+
+  /** True once closed (its handle and its forwarders are gone). */
+  get closed(): boolean {
+    return this.#closed || this.client.closed;
   }
 
   #readStreams(streams: unknown): void {

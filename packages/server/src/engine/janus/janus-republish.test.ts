@@ -10,8 +10,8 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus republish (real Janus)', (
   // and forwards nothing on them until its offer is answered.
   it('a source whose old feed left before it published again reaches its subscriber again (the offer Janus makes on the switch is answered)', async () => {
     const { engine, cleanups } = janus;
-    engine.placeParticipant('pub', 'room-republish');
-    engine.placeParticipant('sub', 'room-republish');
+    engine.joinRoom('pub', 'room-republish');
+    engine.joinRoom('sub', 'room-republish');
     const first = await publishAndSend(engine, 'pub');
     cleanups.push(first.stop);
     const sub = subscriberPeer();
@@ -22,7 +22,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus republish (real Janus)', (
 
     // Break before make: the old feed leaves first, then the source publishes on a new uplink.
     await first.stop();
-    engine.unpublish('pub');
+    await engine.unpublish('pub');
     const second = await publishAndSend(engine, 'pub');
     cleanups.push(second.stop);
     const mark = Date.now();

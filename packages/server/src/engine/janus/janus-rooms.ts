@@ -75,8 +75,13 @@ export class JanusRooms {
     return entry.id;
   }
 
-  /** A participant left; the last one out destroys the room. */
-  leave(client: JanusClient, participantId: string): void {
+  /** True when the participant was placed in a group. */
+  has(participantId: string): boolean {
+    return this.#groupOf.has(participantId);
+  }
+
+  /** A participant left; the last one out destroys the room (rejects when Janus refused the destroy). */
+  async leave(client: JanusClient | undefined, participantId: string): Promise<void> {
     const groupId = this.#groupOf.get(participantId);
     if (groupId === undefined) return;
     this.#groupOf.delete(participantId);
@@ -85,11 +90,15 @@ export class JanusRooms {
     entry.members.delete(participantId);
     if (entry.members.size > 0) return;
     this.#groups.delete(groupId);
-    if (!entry.created) return;
-    entry.created.then(async () => {
-      const handleId = await client.attach(VIDEOROOM, () => undefined);
-      await client.message(handleId, { request: 'destroy', room: entry.id }).finally(() => client.detach(handleId));
-    }).catch(() => undefined);
+    if (!entry.created || !client || client.closed) return;
+    // A room whose creation failed has nothing to destroy.
+    if (!await entry.created.then(() => true, () => false)) return;
+    const handleId = await client.attach(VIDEOROOM, () => undefined);
+    try {
+      await client.message(handleId, { request: 'destroy', room: entry.id });
+    } finally {
+      client.detach(handleId);
+    }
   }
 
   /** Janus restarted: no room exists any more; they are created again on next use. */

@@ -1,5 +1,8 @@
-import { DataLink } from './embedded/data-link.js';
-import type { PeerNetworkOptions } from './embedded/peer-factory.js';
+import { DataLink } from './data-link.js';
+import type { PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
+
+/** What signalling uses of the data links (a test may stand in for it). */
+export type DataLinkPort = Pick<DataLinks, 'open' | 'send' | 'close' | 'closeAll'>;
 
 /**
  * Every participant's data link (custom messages), the same for every engine: a small werift peer

@@ -1,0 +1,33 @@
+import { SERVER_CODE } from '@conclave/protocol';
+import { EngineError, type EngineRefusal } from '../engine/media-engine.js';
+
+/**
+ * The one error a command handler throws to refuse a command: it becomes a reply with its code and
+ * message. (A message that fails parsing or validation is an InvalidMessage instead: it is logged as
+ * invalid input and counts against the connection's invalid-message cap.)
+ */
+export class CommandError extends Error {
+  constructor(readonly code: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CommandError';
+  }
+}
+
+/** The reply code of each engine refusal. */
+const ENGINE_CODES: Record<EngineRefusal, number> = {
+  'not-joined': SERVER_CODE.NOT_JOINED,
+  'not-published': SERVER_CODE.STREAM_NOT_EXIST,
+  'not-subscribed': SERVER_CODE.SUBSCRIPTION_NOT_FOUND,
+  'negotiation-failed': SERVER_CODE.MEDIA_ERROR,
+  refused: SERVER_CODE.MEDIA_ERROR,
+  unavailable: SERVER_CODE.MEDIA_UNAVAILABLE,
+  closed: SERVER_CODE.MEDIA_UNAVAILABLE,
+};
+
+/** An engine failure as the command's refusal (a non-engine error is a media error). */
+export function engineRefusal(error: unknown, what: string): CommandError {
+  if (error instanceof CommandError) return error;
+  const reason: EngineRefusal = error instanceof EngineError ? error.reason : 'negotiation-failed';
+  const detail = error instanceof Error ? error.message : String(error);
+  return new CommandError(ENGINE_CODES[reason], `${what} failed (${reason}): ${detail}`, { cause: error });
+}
