@@ -162,8 +162,9 @@ export interface MediaEngine {
    * then the call rejects 'not-published'. When m-lines must be added, the engine calls `negotiate` with
    * its offer (one negotiation at a time per downlink). Resolves with the subscription's mids once they are
    * usable: at once for reused m-lines, once the offer adding them was handed to `negotiate` otherwise.
-   * Rejects 'not-joined' when either side has not joined the same room, 'negotiation-failed' when the
-   * client's answer fails (the downlink is then dropped and `downlink-failed` emitted).
+   * Rejects 'not-joined' when either side has not joined the same room. A client answer that fails (after
+   * the mids resolved, or before: then the call rejects 'negotiation-failed') drops the whole downlink and
+   * emits `downlink-failed`; the next subscribe makes a new one.
    */
   subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids>;
   /**

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { publishAndSend, realJanus, subscriberPeer, waitFor } from '../../test-support/janus-media.js';
+import { publishAndSend, subscriberPeer, waitFor } from '../../test-support/engine-peers.js';
+import { realJanus } from '../../test-support/janus-media.js';
 
 const iceUfrags = (sdp: string): string[] => [...new Set(sdp.match(/^a=ice-ufrag:\S+/gm) ?? [])];
 

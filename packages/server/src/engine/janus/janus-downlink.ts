@@ -119,6 +119,8 @@ export class JanusDownlink {
         this.#readMids(group, reply.data.streams, streams.map((s) => s.mid));
         this.#groups.push(group);
         const answer = negotiate(offer);
+        // Awaited after the pause below: a client that fails at once must not be an unhandled rejection meanwhile.
+        answer.catch(() => undefined);
         resolve(group.mids);
         // Streams not wanted (autoReceiveVideo false, say) are paused before `start`: with the link up first,
         // Janus forwarded a few kilobytes of them before the pause arrived.

@@ -2,7 +2,8 @@ import { createSocket } from 'node:dgram';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { RTP_FORWARD_PAYLOAD_TYPE } from '../media-engine.js';
-import { publishAndSend, realJanus, waitFor } from '../../test-support/janus-media.js';
+import { publishAndSend, waitFor } from '../../test-support/engine-peers.js';
+import { realJanus } from '../../test-support/janus-media.js';
 import { forwarderIds, forwardStreams, randomSsrc, rtpForwardRequest, stopRtpForwardRequest, type ForwardedPublisher } from './janus-forwarder.js';
 
 const ssrcs = { video: 1111, audio: 2222 };
