@@ -30,7 +30,7 @@ export default tseslint.config(
     // Promises are awaited, returned, or explicitly `void`ed / caught with logging; none is passed where a
     // void callback is expected. Unit tests (outside the projects) are linted without types.
     files: TYPED_SOURCES,
-    ignores: ['**/*.test.ts', 'packages/server/src/test-support/**'],
+    ignores: ['**/*.test.ts', 'packages/server/src/test-support/**', 'packages/server/src/engine/conformance/**'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
