@@ -64,7 +64,7 @@ export class ServerProcess implements TestServer {
   readonly config: ServerConfig;
   /** Not a cluster node. */
   readonly nodeId = undefined;
-  #lastStats: ServerStats = { rooms: 0, users: 0, uplinks: 0, downlinks: 0, forwardedPackets: 0, forwardedBytes: 0 };
+  #lastStats: ServerStats = { rooms: 0, users: 0, uplinks: 0, downlinks: 0, subscriptions: 0, forwardedPackets: 0, forwardedBytes: 0, receivedPackets: undefined };
   #nextId = 1;
   readonly #pending = new Map<number, (reply: { stats: ServerStats; cpu: NodeJS.CpuUsage }) => void>();
 

@@ -54,7 +54,8 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const { limits } = config;
   const logger = parts.logger ?? createLogger(config.logLevel);
   const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
-  const jobs = new JobManager({ engine: parts.engine, rooms, logger, metrics });
+  const jobs = new JobManager({ engine: parts.engine, rooms, logger });
+  metrics.trackJobs(() => jobs.snapshot());
   const dataLinks = new DataLinks({
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
   });

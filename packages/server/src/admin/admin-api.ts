@@ -1,14 +1,14 @@
 import { type AdminRoom, type AdminUser, decodeFlag, HTTP_CODE, ROLE_CODE, SERVER_CODE } from '@conclave/protocol';
 import type { AppConfig } from '../config/config.js';
-import type { ServerContext } from '../context.js';
+import type { AdminDeps } from './admin-deps.js';
 import { KeyedRateLimiter } from '../limits/rate-limiter.js';
 import { evictParticipant } from '../room/eviction.js';
 import type { Participant } from '../room/participant.js';
-import { parseRoomRef, roomRef } from '../room/room-ref.js';
+import { parseRoomRef, roomRef } from '../ids/room-ref.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import { HttpError } from '../http/respond.js';
 import type { Bindings, RouteInput } from '../http/router.js';
-import { mediaBindings, type MediaAdminOperation } from '../jobs/admin-routes.js';
+import { mediaBindings, type MediaAdminOperation } from './media-routes.js';
 
 /** The admin API's operations (HTTP_ROUTES entries tagged admin). */
 type AdminOperation = 'getApp' | 'listRooms' | 'getRoom' | 'listUsers' | 'kickUser' | 'banUser' | 'unbanUser' | 'listBans' | 'dismissRoom' | 'listLogs' | MediaAdminOperation;
@@ -71,13 +71,13 @@ function parseTime(value: string | undefined, name: string): number | undefined 
  * another. Failed keys are rate-limited per address.
  */
 export class AdminApi {
-  readonly #ctx: ServerContext;
+  readonly #ctx: AdminDeps;
   readonly #failures = new KeyedRateLimiter({ amount: 20, windowMs: 60_000 });
   readonly #lockedUntil = new Map<string, number>();
   /** The app each request authenticated for (set by the key check, which runs first). */
   readonly #apps = new WeakMap<object, AppConfig>();
 
-  constructor(ctx: ServerContext) {
+  constructor(ctx: AdminDeps) {
     this.#ctx = ctx;
   }
 

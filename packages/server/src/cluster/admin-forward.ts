@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { parseRoomRef, roomRef } from '../room/room-ref.js';
+import { parseRoomRef, roomRef } from '../ids/room-ref.js';
 import { clusterRoom } from './keys.js';
 import type { NodeInfo } from './node-registry.js';
 

@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SIGNAL_PATH } from '@conclave/protocol';
 import { Redis } from 'ioredis';
-import { Gauge } from 'prom-client';
-import type { ServerContext } from '../context.js';
+import type { Logger } from 'pino';
+import { Gauge, type Registry } from 'prom-client';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { BanList } from '../room/ban-list.js';
+import type { RoomRegistry } from '../room/room.js';
 import { forwardAdmin } from './admin-forward.js';
 import { ClusterBans } from './cluster-bans.js';
 import { clusterRoom } from './keys.js';
@@ -29,6 +32,16 @@ export interface ClusterOptions {
 /** A node's signalling URL from its base URL. */
 export const signalUrlOf = (node: NodeInfo): string => `${node.url.replace(/^http/, 'ws')}${SIGNAL_PATH}`;
 
+/** What a cluster node works with. */
+export interface ClusterDeps {
+  rooms: RoomRegistry;
+  bans: BanList;
+  auth: Authenticator;
+  logger: Logger;
+  /** Where the cluster's gauges are registered (the server's metrics registry). */
+  registry: Registry;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -40,7 +53,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class Cluster {
   readonly selfId: string;
   readonly selfUrl: string;
-  readonly #ctx: ServerContext;
+  readonly #ctx: ClusterDeps;
   readonly #redis: Redis;
   readonly #subscriber: Redis;
   readonly #registry: NodeRegistry;
@@ -52,7 +65,7 @@ export class Cluster {
   #draining = false;
   #nodes: NodeInfo[] = [];
 
-  private constructor(ctx: ServerContext, options: ClusterOptions, redis: Redis, subscriber: Redis) {
+  private constructor(ctx: ClusterDeps, options: ClusterOptions, redis: Redis, subscriber: Redis) {
     this.#ctx = ctx;
     this.selfId = options.nodeId ?? `node-${randomBytes(4).toString('hex')}`;
     this.selfUrl = options.nodeUrl.replace(/\/$/, '');
@@ -65,7 +78,7 @@ export class Cluster {
   }
 
   /** Connects to Redis, loads the cluster's bans, registers this node and starts its heartbeat. Throws ClusterError. */
-  static async start(ctx: ServerContext, options: ClusterOptions): Promise<Cluster> {
+  static async start(ctx: ClusterDeps, options: ClusterOptions): Promise<Cluster> {
     const connect = async () => {
       const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 3000, commandTimeout: 3000 });
       let lastLog = 0;
@@ -208,7 +221,7 @@ export class Cluster {
 
   /** Per node gauges plus a cluster summary on /metrics, from the last heartbeat's view. */
   #registerMetrics(): void {
-    const registers = [this.#ctx.metrics.registry];
+    const registers = [this.#ctx.registry];
     const nodes = () => this.#nodes;
     const draining = () => this.#draining;
     new Gauge({ name: 'conclave_cluster_nodes', help: 'Live nodes of the cluster', registers, collect() { this.set(nodes().length); } });

@@ -1,13 +1,14 @@
 import { LIMITS, SERVER_CODE } from '@conclave/protocol';
-import type { ServerContext } from '../context.js';
-import { roomRef } from '../room/room-ref.js';
+import type { Logger } from 'pino';
+import type { Cluster } from './cluster.js';
+import { roomRef } from '../ids/room-ref.js';
 
 /**
  * Scheduling in a cluster: the signalling URLs of the node hosting the form's room (groupId,
  * isStrGroupId), placed now when new, and of a backup node. Undefined without a cluster; a coded
  * refusal for a bad room id or when no node can take the room.
  */
-export async function clusterDomains(ctx: ServerContext, sdkAppId: number, form: { groupId?: string; isStrGroupId?: string }):
+export async function clusterDomains(ctx: { cluster?: Cluster; logger: Logger }, sdkAppId: number, form: { groupId?: string; isStrGroupId?: string }):
   Promise<{ main: string; backup: string } | { code: number; msg: string } | undefined> {
   if (!ctx.cluster) return undefined;
   const isString = form.isStrGroupId === 'true';

@@ -1,20 +1,20 @@
 import { createHmac } from 'node:crypto';
 import { SERVER_CODE, type AiDenoiseAuthReply } from '@conclave/protocol';
-import type { ServerContext } from '../context.js';
-import { roomRef } from '../room/room-ref.js';
+import type { HttpDeps } from './http-deps.js';
+import { roomRef } from '../ids/room-ref.js';
 import { HttpError } from './respond.js';
 import type { Bindings } from './router.js';
 
 /** Largest statistics beacon body. */
 const BEACON_LIMIT_BYTES = 64 * 1024;
 
-function limitRate(ctx: ServerContext, address: string): void {
+function limitRate(ctx: HttpDeps, address: string): void {
   if (!ctx.uploads.take(address)) {
     throw new HttpError(429, SERVER_CODE.RATE_LIMITED, `too many uploads from this address (${ctx.config.limits.logUploadsPerMinute} per minute)`);
   }
 }
 
-function knownApp(ctx: ServerContext, sdkAppId: number): void {
+function knownApp(ctx: HttpDeps, sdkAppId: number): void {
   if (!ctx.auth.hasApp(sdkAppId)) throw new HttpError(404, SERVER_CODE.UNKNOWN_APP, `sdkAppId ${sdkAppId} is not configured on this server`);
 }
 
@@ -23,7 +23,7 @@ const AI_ERR = { PARAMS: 1, NEED_PACKAGE: 2, PACKAGE_EXPIRED: 5 } as const;
 const aiRefusal = (errCode: number, errMsg: string): AiDenoiseAuthReply => ({ data: { errCode, errMsg, sign: '', status: 0 } });
 
 /** The endpoints the SDK calls besides scheduling (SPEC §7): log upload, statistics beacon, AI-denoise authorisation. */
-export function sdkEndpoints(ctx: ServerContext): Bindings<'uploadLog' | 'statsBeacon' | 'aiDenoiseAuth'> {
+export function sdkEndpoints(ctx: HttpDeps): Bindings<'uploadLog' | 'statsBeacon' | 'aiDenoiseAuth'> {
   return {
     /**
      * Log upload: validated, size- and rate-limited, stored; filed under the body's room when it names one,

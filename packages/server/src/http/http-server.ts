@@ -3,7 +3,7 @@ import type { Server as HttpsServer } from 'node:https';
 import { HTTP_CODE, SIGNAL_PATH } from '@conclave/protocol';
 import sirv from 'sirv';
 import { AdminApi } from '../admin/admin-api.js';
-import type { ServerContext } from '../context.js';
+import type { HttpDeps } from './http-deps.js';
 import type { SignalServer } from '../signal/signal-server.js';
 import { sdkEndpoints } from './endpoints.js';
 import { opsEndpoints } from './ops.js';
@@ -15,7 +15,7 @@ import { createListener } from '../tls/listener.js';
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /** Every HTTP route of HTTP_ROUTES bound to its handler. */
-export function createRouter(ctx: ServerContext): Router {
+export function createRouter(ctx: HttpDeps): Router {
   return new Router(ctx, { ...scheduleEndpoint(ctx), ...sdkEndpoints(ctx), ...opsEndpoints(ctx), ...new AdminApi(ctx).bindings() });
 }
 
@@ -24,7 +24,7 @@ export function createRouter(ctx: ServerContext): Router {
  * statistics beacon, the admin API, health and metrics, the dev-app keys), the SDK builds at /sdk/, the
  * demo app at /, and the WebSocket upgrade for signalling.
  */
-export function createHttpServer(ctx: ServerContext, signal: SignalServer): Server | HttpsServer {
+export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | HttpsServer {
   const sdkFiles: Middleware | undefined = ctx.config.sdkDir ? sirv(ctx.config.sdkDir, { dev: true }) : undefined;
   const demoFiles: Middleware | undefined = ctx.config.demoDir ? sirv(ctx.config.demoDir, { single: true, dev: true }) : undefined;
   const router = createRouter(ctx);

@@ -1,5 +1,5 @@
 import { openApiDocument } from '@conclave/protocol/schemas';
-import type { ServerContext } from '../context.js';
+import type { HttpDeps } from './http-deps.js';
 import { HttpError } from './respond.js';
 import { HttpReply, type Bindings } from './router.js';
 import { HTTP_CODE } from '@conclave/protocol';
@@ -12,7 +12,7 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /** Health, Prometheus metrics, the OpenAPI document and the dev app's keys. */
-export function opsEndpoints(ctx: ServerContext): Bindings<'health' | 'metrics' | 'openApi' | 'devApp'> {
+export function opsEndpoints(ctx: HttpDeps): Bindings<'health' | 'metrics' | 'openApi' | 'devApp'> {
   let openapi: Record<string, unknown> | undefined;
   return {
     health: {

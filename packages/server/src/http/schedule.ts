@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { SIGNAL_PATH } from '@conclave/protocol';
-import type { ServerContext } from '../context.js';
+import type { HttpDeps } from './http-deps.js';
 import type { Bindings } from './router.js';
 import { scheduledIce, scheduledTurnTcpInfo } from '../turn/turn-credentials.js';
 import { clusterDomains } from '../cluster/schedule-domains.js';
@@ -22,7 +22,7 @@ function signalUrl(req: IncomingMessage): string {
  * The scheduling endpoint (SPEC §7): checks the app and the userSig, and answers with the signalling
  * domains, ICE servers and client config. Refusals are status 200 with a code.
  */
-export function scheduleEndpoint(ctx: ServerContext): Bindings<'schedule'> {
+export function scheduleEndpoint(ctx: HttpDeps): Bindings<'schedule'> {
   return {
     schedule: {
       refuse: (error) => ({ code: error.code, msg: error.message }),

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { MediaEngine } from '../engine/media-engine.js';
-import type { Metrics } from '../ops/metrics.js';
 import type { Room, RoomRegistry } from '../room/room.js';
 import { MediaJob, type JobInfo, type MediaJobOptions } from './media-job.js';
 
@@ -9,6 +8,13 @@ import { MediaJob, type JobInfo, type MediaJobOptions } from './media-job.js';
 const TICK_MS = 500;
 /** How long a start may take until the outputs write (RTMP connected, first frame encoded). */
 export const START_TIMEOUT_MS = 12_000;
+
+/** The jobs as metrics see them. */
+export interface JobsSnapshot {
+  jobs: Record<string, number>;
+  restarts: number;
+  fps: { jobId: string; kind: string; fps: number }[];
+}
 
 /** Something that wants to see every room on each tick (the recording manager). */
 export type RoomWatcher = (rooms: Room[]) => void;
@@ -26,20 +32,24 @@ export class JobManager {
   readonly #watchers: RoomWatcher[] = [];
   #restarts = 0;
 
-  constructor(parts: { engine: MediaEngine; rooms: RoomRegistry; logger: Logger; metrics: Metrics }) {
+  constructor(parts: { engine: MediaEngine; rooms: RoomRegistry; logger: Logger }) {
     this.#engine = parts.engine;
     this.#rooms = parts.rooms;
     this.#logger = parts.logger;
     this.#timer = setInterval(() => this.tick(), TICK_MS);
     this.#timer.unref();
-    parts.metrics.trackJobs(() => ({
+  }
+
+  /** What metrics read of the jobs when scraped: running jobs by kind, restarts so far, each job's frame rate. */
+  snapshot(): JobsSnapshot {
+    return {
       jobs: this.list().reduce<Record<string, number>>((acc, job) => {
         if (job.state !== 'stopped' && job.state !== 'failed') acc[job.kind] = (acc[job.kind] ?? 0) + 1;
         return acc;
       }, {}),
       restarts: this.#restarts,
       fps: [...this.#jobs.values()].map((job) => ({ jobId: job.id, kind: job.options.kind, fps: job.fps })),
-    }));
+    };
   }
 
   /** Adds a watcher called with every room on each tick. */

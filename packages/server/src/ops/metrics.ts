@@ -1,6 +1,7 @@
 import { FLAG, ROLE_CODE } from '@conclave/protocol';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { EngineListener, EngineStats } from '../engine/media-engine.js';
+import type { JobsSnapshot } from '../jobs/job-manager.js';
 import type { RoomRegistry } from '../room/room.js';
 
 /** What the metrics read when scraped. */
@@ -155,7 +156,7 @@ export class Metrics {
    * Media job metrics, read from `source` when scraped: conclave_media_jobs{kind}, conclave_media_job_restarts_total,
    * conclave_media_job_encode_fps{job,kind}.
    */
-  trackJobs(source: () => { jobs: Record<string, number>; restarts: number; fps: { jobId: string; kind: string; fps: number }[] }): void {
+  trackJobs(source: () => JobsSnapshot): void {
     const registers = [this.registry];
     new Gauge({
       name: 'conclave_media_jobs', help: 'Running media jobs (mix, CDN relay, recording), by kind', labelNames: ['kind'], registers,

@@ -1,5 +1,5 @@
 import type { Store, StoredBan } from '../store/store.js';
-import type { RoomRef } from './room-ref.js';
+import type { RoomRef } from '../ids/room-ref.js';
 
 /** A ban made or lifted, as announced to the other nodes of a cluster. */
 export type BanChange = { ban: StoredBan } | { unban: { sdkAppId: number; roomRef: RoomRef; userId: string } };

@@ -1,10 +1,18 @@
 import type { LeaveReason, PushMap } from '@conclave/protocol';
-import type { ServerContext } from '../context.js';
+import type { Logger } from 'pino';
 import type { Participant } from './participant.js';
-import type { Room } from './room.js';
+import type { Room, RoomRegistry } from './room.js';
+
+/** What ending a participant's session needs. */
+export interface LeaveDeps {
+  rooms: RoomRegistry;
+  logger: Logger;
+  /** Releases what the participant holds outside its room (media links, data link, message limits). Never throws. */
+  releaseParticipant(participantId: string): void;
+}
 
 /** Ends a participant's session: media, subscriptions, membership (and the room when it empties). */
-export function removeParticipant(ctx: ServerContext, room: Room, participant: Participant, reason: LeaveReason): void {
+export function removeParticipant(ctx: LeaveDeps, room: Room, participant: Participant, reason: LeaveReason): void {
   participant.dispose();
   if (room.get(participant.userId) !== participant) return;
   ctx.releaseParticipant(participant.id);
@@ -18,7 +26,7 @@ export function removeParticipant(ctx: ServerContext, room: Room, participant: P
  * Removes a participant on the server's initiative (kick, ban, room dismissal): a connected client is
  * told `banned` with the reason and its connection closed; a session waiting to be resumed is ended.
  */
-export function evictParticipant(ctx: ServerContext, room: Room, participant: Participant, banned: PushMap['banned']): void {
+export function evictParticipant(ctx: LeaveDeps, room: Room, participant: Participant, banned: PushMap['banned']): void {
   participant.link.evict(banned);
   if (room.get(participant.userId) === participant) removeParticipant(ctx, room, participant, 'kick');
 }

@@ -1,6 +1,6 @@
 import { ROLE_CODE, type LeaveReason, type PushMap, type PushName } from '@conclave/protocol';
 import type { Participant } from './participant.js';
-import { roomRef, type RoomRef } from './room-ref.js';
+import { roomRef, type RoomRef } from '../ids/room-ref.js';
 
 /**
  * One room of one app. Every push about a participant goes only to the other participants

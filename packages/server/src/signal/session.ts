@@ -3,16 +3,16 @@ import {
   DATA_RECORD, decodeRecords, encodeRecords, LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, SUPPORTED_PROTOCOL_VERSIONS,
   type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason,
 } from '@conclave/protocol';
-import type { ServerContext } from '../context.js';
+import type { SignalDeps } from './signal-deps.js';
 import { Participant } from '../room/participant.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import { removeParticipant } from '../room/eviction.js';
 import { capacityRefusal } from '../room/capacity.js';
-import { parseRoomRef, roomRef } from '../room/room-ref.js';
+import { parseRoomRef, roomRef } from '../ids/room-ref.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 import { downlinkSignal } from './downlink-signal.js';
-import { cdnCommandHandlers } from '../jobs/cdn-commands.js';
+import { cdnCommandHandlers } from './cdn-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
@@ -30,7 +30,7 @@ let tinyIdCounter = 0;
  * Bad input never throws out of here; it gets a reply and the connection goes on.
  */
 export class SignalSession {
-  readonly #ctx: ServerContext;
+  readonly #ctx: SignalDeps;
   readonly #transport: SessionTransport;
   #participant: Participant | undefined;
   #room: Room | undefined;
@@ -41,7 +41,7 @@ export class SignalSession {
   #joining = false;
   readonly #invalidLog: InvalidMessageLog;
 
-  constructor(ctx: ServerContext, transport: SessionTransport) {
+  constructor(ctx: SignalDeps, transport: SessionTransport) {
     this.#ctx = ctx;
     this.#transport = transport;
     this.#invalidLog = new InvalidMessageLog(ctx.logger);

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { LIMITS, SERVER_CODE } from '@conclave/protocol';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ServerContext } from '../context.js';
+import type { SignalDeps } from './signal-deps.js';
 import { clientAddress } from '../http/respond.js';
 import { SignalSession } from './session.js';
 
@@ -21,11 +21,11 @@ const REFUSED_CONNECTION_MS = 10_000;
  */
 export class SignalServer {
   readonly #wss: WebSocketServer;
-  readonly #ctx: ServerContext;
+  readonly #ctx: SignalDeps;
   readonly #sockets = new Set<WebSocket>();
   readonly #refused = new Set<WebSocket>();
 
-  constructor(ctx: ServerContext) {
+  constructor(ctx: SignalDeps) {
     this.#ctx = ctx;
     this.#wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
     this.#wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {

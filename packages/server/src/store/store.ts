@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { RoomRef } from '../room/room-ref.js';
+import type { RoomRef } from '../ids/room-ref.js';
 
 /** A stored log upload (or server event). */
 export interface StoredLog {

@@ -1,11 +1,11 @@
 import { basename } from 'node:path';
 import { HTTP_CODE, MIX_IMAGE_LIMITS, SERVER_CODE } from '@conclave/protocol';
 import type { AppConfig } from '../config/config.js';
-import type { ServerContext } from '../context.js';
+import type { AdminDeps } from './admin-deps.js';
 import { HttpError } from '../http/respond.js';
 import { HttpFileReply, type Bindings, type RouteInput } from '../http/router.js';
 import type { Room } from '../room/room.js';
-import { MixImageError } from './mix-images.js';
+import { MixImageError } from '../jobs/mix-images.js';
 
 /** The admin API's media operations (HTTP_ROUTES). */
 export type MediaAdminOperation = 'listJobs' | 'stopJob' | 'startRecording' | 'listRecordings' | 'downloadRecording' | 'deleteRecording'
@@ -25,7 +25,7 @@ const notFound = (what: string) => new HttpError(404, HTTP_CODE.NOT_FOUND, what)
  * recordings), start recording a room, list, download and delete recordings; upload, list and delete mix
  * background images.
  */
-export function mediaBindings(ctx: ServerContext, access: AdminAccess): Bindings<MediaAdminOperation> {
+export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<MediaAdminOperation> {
   const { before } = access;
   const writing = (sdkAppId: number) => new Set(ctx.jobs.list(sdkAppId).flatMap((job) => job.outputs.map((o) => basename(o))));
   return {

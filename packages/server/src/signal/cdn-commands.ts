@@ -1,10 +1,10 @@
 import { CDN_CODE, SERVER_CODE, type CdnPublishMode, type CdnStartData, type CdnStartReply, type CommandMap } from '@conclave/protocol';
-import type { ServerContext } from '../context.js';
+import type { SignalDeps } from './signal-deps.js';
 import type { Participant } from '../room/participant.js';
 import type { Room } from '../room/room.js';
-import { InvalidMessage } from '../signal/validate.js';
-import { inputsOf, MixRuleError, pipelineOf, targetUrl } from './cdn-spec.js';
-import type { JobKind, MediaJob } from './media-job.js';
+import { CommandError } from './command-error.js';
+import { inputsOf, MixRuleError, pipelineOf, targetUrl } from '../jobs/cdn-spec.js';
+import type { JobKind, MediaJob } from '../jobs/media-job.js';
 
 /** The session a CDN command comes from (throws when it has not joined). */
 export type JobCaller = () => { participant: Participant; room: Room };
@@ -16,10 +16,10 @@ const KIND: Record<CdnPublishMode, JobKind> = {
   PublishMainStreamToCDN: 'cdn-main', PublishSubStreamToCDN: 'cdn-sub', PublishMixStreamToCDN: 'cdn-mix',
 };
 
-/** A coded reply (the session sends InvalidMessage's code and message). */
-const fail = (code: number, message: string) => new InvalidMessage(message, undefined, code);
+/** A coded refusal of a CDN command. */
+const fail = (code: number, message: string) => new CommandError(code, message);
 
-function jobOf(ctx: ServerContext, room: Room, participant: Participant, mode: CdnPublishMode): MediaJob | undefined {
+function jobOf(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, room: Room, participant: Participant, mode: CdnPublishMode): MediaJob | undefined {
   return ctx.jobs.find((job) => job.options.roomKey === room.key && job.options.ownerId === participant.id && job.options.kind === KIND[mode])[0];
 }
 
@@ -36,7 +36,7 @@ function inputsFor(data: CdnStartData, userId: string) {
  * The file of mix.backgroundImage, looked up in the caller's app's folder only (an image of another app is
  * as unknown as a missing one); undefined when none is asked for.
  */
-function backgroundImageOf(ctx: ServerContext, room: Room, data: CdnStartData): string | undefined {
+function backgroundImageOf(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, room: Room, data: CdnStartData): string | undefined {
   const name = data.publishMode === 'PublishMixStreamToCDN' ? data.mix?.backgroundImage : undefined;
   if (!name) return undefined;
   const path = ctx.mixImages.path(room.sdkAppId, name);
@@ -44,7 +44,7 @@ function backgroundImageOf(ctx: ServerContext, room: Room, data: CdnStartData): 
   return path;
 }
 
-async function start(ctx: ServerContext, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
+async function start(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
   const { participant, room } = caller();
   const isMix = data.publishMode === 'PublishMixStreamToCDN';
   const inputs = inputsFor(data, participant.userId);
@@ -69,7 +69,7 @@ async function start(ctx: ServerContext, caller: JobCaller, data: CdnStartData):
   }
 }
 
-async function update(ctx: ServerContext, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
+async function update(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
   const { participant, room } = caller();
   const job = jobOf(ctx, room, participant, data.publishMode);
   if (!job) return start(ctx, caller, data);
@@ -92,7 +92,7 @@ async function update(ctx: ServerContext, caller: JobCaller, data: CdnStartData)
  * command) for one signalling session: each runs a media job owned by the caller. `context` is read at
  * call time (the session builds its handler table before its constructor runs).
  */
-export function cdnCommandHandlers(context: () => ServerContext, caller: JobCaller): CdnHandlers {
+export function cdnCommandHandlers(context: () => Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, caller: JobCaller): CdnHandlers {
   return {
     'cdn-start': (data) => start(context(), caller, data),
     'cdn-update': (data) => update(context(), caller, data),

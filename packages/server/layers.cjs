@@ -1,0 +1,34 @@
+/**
+ * The server's layer rules (docs/architecture.md "Layers"), checked by dependency-cruiser in
+ * src/layers.test.ts: transports → domain → engine → base, never back; the composition root alone knows
+ * every part. Paths are relative to the package folder.
+ */
+const LAYERS = {
+  root: '^src/(server|context|cli|index)\\.ts$',
+  transport: '^src/(signal|http|admin|ops|data-link)/',
+  domain: '^src/(room|jobs|recording|cluster|auth)/',
+  engine: '^src/engine/',
+  base: '^src/(config|log|limits|store|lifecycle|tls|turn|ids)/',
+};
+const TESTS = '(\\.test\\.ts$|^src/test-support/|^src/engine/conformance/)';
+
+/** A rule that `from` may not import `to`. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from, pathNot: TESTS }, to: { path: to, pathNot: TESTS } });
+
+module.exports = {
+  forbidden: [
+    forbid('no-root-imports', 'Only the composition root (server.ts, cli.ts, index.ts) knows the context and every part.', '^src/(?!(server|cli|index)\\.ts$)', LAYERS.root),
+    forbid('domain-not-transports', 'The domain never imports a transport (signalling, HTTP, admin, metrics, data links).', LAYERS.domain, LAYERS.transport),
+    forbid('engine-not-above', 'The media engine never imports the domain or the transports.', LAYERS.engine, `${LAYERS.domain}|${LAYERS.transport}`),
+    forbid('engine-not-wire', 'The media engine never imports the wire protocol.', LAYERS.engine, '@conclave/protocol|^\\.\\./protocol/|packages/protocol/'),
+    forbid('base-not-above', 'Base modules (config, log, limits, store, …) import nothing above them.', LAYERS.base, `${LAYERS.engine}|${LAYERS.domain}|${LAYERS.transport}`),
+    forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(${['server', 'context', 'cli', 'index'].join('|')})\\.ts$)(?!(signal|http|admin|ops|data-link|room|jobs|recording|cluster|auth|engine|config|log|limits|store|lifecycle|tls|turn|ids|test-support)/)`),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: TESTS },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+  },
+};
