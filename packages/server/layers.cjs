@@ -20,7 +20,7 @@ module.exports = {
     forbid('no-root-imports', 'Only the composition root (server.ts, cli.ts, index.ts) knows the context and every part.', '^src/(?!(server|cli|index)\\.ts$)', LAYERS.root),
     forbid('domain-not-transports', 'The domain never imports a transport (signalling, HTTP, admin, metrics, data links).', LAYERS.domain, LAYERS.transport),
     forbid('engine-not-above', 'The media engine never imports the domain or the transports.', LAYERS.engine, `${LAYERS.domain}|${LAYERS.transport}`),
-    forbid('engine-not-wire', 'The media engine never imports the wire protocol.', LAYERS.engine, '@conclave/protocol|^\\.\\./protocol/|packages/protocol/'),
+    forbid('engine-not-wire', 'The media engine never imports the wire protocol (only its media facts, @conclave/protocol/media).', LAYERS.engine, 'protocol/(dist|src)/(?!media\\.)'),
     forbid('base-not-above', 'Base modules (config, log, limits, store, …) import nothing above them.', LAYERS.base, `${LAYERS.engine}|${LAYERS.domain}|${LAYERS.transport}`),
     forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(${['server', 'context', 'cli', 'index'].join('|')})\\.ts$)(?!(signal|http|admin|ops|data-link|room|jobs|recording|cluster|auth|engine|config|log|limits|store|lifecycle|tls|turn|ids|test-support)/)`),
   ],

@@ -4,6 +4,7 @@
  * `@conclave/protocol/schemas` (imported here as types only).
  */
 export * from './messages.js';
+export * from './media.js';
 export * from './flags.js';
 export * from './codes.js';
 export * from './version.js';

@@ -8,8 +8,8 @@
 import type { z } from 'zod';
 import type { COMMAND_SCHEMAS } from './commands/index.js';
 import type {
-  downlinkAnswerData, downlinkMids, downlinkOffer, empty, flagData, joinData, joinReply, peerInfo, roleCode, sceneCode, sdpData,
-  subscribeData, subscriptionWants, switchRoleData, unsubscribeData,
+  downlinkAnswerData, downlinkOffer, empty, flagData, joinData, joinReply, peerInfo, roleCode, sceneCode, sdpData,
+  subscribeData, switchRoleData, unsubscribeData,
 } from './commands/index.js';
 import type { bannedReason, leaveReason, PUSH_SCHEMAS } from './pushes.js';
 
@@ -23,7 +23,6 @@ export type SceneCode = z.infer<typeof sceneCode>;
 /** A remote user as the server describes it. */
 export type PeerInfo = z.infer<typeof peerInfo>;
 /** Which of a source user's streams a subscriber wants. */
-export type SubscriptionWants = z.infer<typeof subscriptionWants>;
 export type JoinData = z.infer<typeof joinData>;
 export type JoinReply = z.infer<typeof joinReply>;
 export type SdpData = z.infer<typeof sdpData>;
@@ -33,7 +32,6 @@ export type UnsubscribeData = z.infer<typeof unsubscribeData>;
 export type SwitchRoleData = z.infer<typeof switchRoleData>;
 export type Empty = z.infer<typeof empty>;
 /** Where one subscription's streams arrive on the client's downlink: the mids of its three m-lines. */
-export type DownlinkMids = z.infer<typeof downlinkMids>;
 /** A server offer for the client's downlink. */
 export type DownlinkOffer = z.infer<typeof downlinkOffer>;
 export type DownlinkAnswerData = z.infer<typeof downlinkAnswerData>;

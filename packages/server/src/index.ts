@@ -9,5 +9,5 @@ export {
 } from './config/config.js';
 export { StoreError } from './store/store.js';
 export { CustomMessageLimiter, KeyedRateLimiter, type MessageVerdict, type RateBudget } from './limits/rate-limiter.js';
-export type { MediaEngine, ForwardWants, EngineStats } from './engine/media-engine.js';
+export type { MediaEngine, SubscriptionWants, EngineStats } from './engine/media-engine.js';
 export { EmbeddedEngine } from './engine/embedded/embedded-engine.js';

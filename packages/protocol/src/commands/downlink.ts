@@ -8,13 +8,14 @@
  * `subscribe` starts a new one.
  */
 import { z } from 'zod';
+import type { DownlinkMids } from '../media.js';
 import { command, empty } from './fields.js';
 
 /** A downlink SDP: it grows with the m-lines of every subscription (3 per remote user). */
 export const downlinkSdp = z.string().max(256 * 1024);
 
 /** Where one subscription's streams arrive on the downlink: the mids of its three m-lines. */
-export const downlinkMids = z.object({ audio: z.string().max(16), video: z.string().max(16), aux: z.string().max(16) });
+export const downlinkMids = z.object({ audio: z.string().max(16), video: z.string().max(16), aux: z.string().max(16) }) satisfies z.ZodType<DownlinkMids>;
 
 /** A server offer for the downlink (push `downlink-offer`); the answer names its `seq`. */
 export const downlinkOffer = z.object({ seq: z.int().min(1), sdp: downlinkSdp });

@@ -3,6 +3,7 @@
  * SDP is checked the same way wherever it travels.
  */
 import { z } from 'zod';
+import type { SubscriptionWants } from '../media.js';
 import { LIMITS } from '../limits.js';
 
 /** A user id as it travels (the SDK limits its own to 32 characters; the server is lenient up to 4×). */
@@ -33,7 +34,7 @@ export const subscriptionWants = z.object({
   bigVideo: z.boolean(),
   smallVideo: z.boolean(),
   auxVideo: z.boolean(),
-});
+}) satisfies z.ZodType<SubscriptionWants>;
 
 /** An ICE server as the schedule and the join reply hand it out (same shape as RTCIceServer). */
 export const iceServer = z.object({

@@ -1,16 +1,11 @@
-import { decodeFlag, type PublishState } from '@conclave/protocol';
+import { decodeFlag, type PublishState, type SubscriptionWants } from '@conclave/protocol';
 import { SerialQueue } from '../common/resource-queue.js';
 import type { AudioPlayer } from '../playback/audio-player.js';
 import type { RemoteVideo } from '../playback/remote-video.js';
 import type { FillMode } from '../playback/video-player.js';
 
-/** What is subscribed of a remote user (the wire's SubscriptionWants). */
-export interface Wants {
-  audio: boolean;
-  bigVideo: boolean;
-  smallVideo: boolean;
-  auxVideo: boolean;
-}
+/** What is subscribed of a remote user. */
+export type Wants = SubscriptionWants;
 
 /** Where and how a remote video should render once its track is there. */
 export interface VideoRequest {

@@ -1,3 +1,4 @@
+import { UPLINK_SLOTS } from '@conclave/protocol';
 import type { Emitter } from '../common/emitter.js';
 import { log } from '../log/logger.js';
 import { LocalMeter } from './local-meter.js';
@@ -11,8 +12,7 @@ import {
 /** Statistics and network quality are reported every 2 s (API.md). */
 export const STATS_INTERVAL_MS = 2000;
 
-/** Slot names by transceiver index. */
-const UPLINK_ORDER = ['audio', 'video', 'small', 'aux'];
+/** Downlink slot names by transceiver index in a group (the uplink's are UPLINK_SLOTS). */
 const DOWNLINK_ORDER = ['audio', 'video', 'aux'];
 
 /** Where the reporter finds the peer connections of the room. */
@@ -144,7 +144,7 @@ export class StatsReporter {
   private async _tick(): Promise<void> {
     const uplinkPc = this._sources.uplink();
     const up = uplinkPc && uplinkPc.connectionState !== 'closed'
-      ? await this._snapshot(uplinkPc, UPLINK_ORDER, this._prevStats).then(({ stats, before, slotOf }) => sendFigures(stats, before, slotOf))
+      ? await this._snapshot(uplinkPc, UPLINK_SLOTS, this._prevStats).then(({ stats, before, slotOf }) => sendFigures(stats, before, slotOf))
       : undefined;
     const remotes: { userId: string; figures: DirectionFigures; down: boolean }[] = [];
     const shared = new Map<RTCPeerConnection, Promise<Snapshot>>();
@@ -216,7 +216,7 @@ export class StatsReporter {
     let local = 0;
     let measured = false;
     if (uplinkPc && uplinkPc.connectionState !== 'closed') {
-      const { stats, before } = await this._snapshot(uplinkPc, UPLINK_ORDER, this._prevVolume);
+      const { stats, before } = await this._snapshot(uplinkPc, UPLINK_SLOTS, this._prevVolume);
       const prev = new Map(before.map((s) => [s.id, s]));
       for (const s of stats) {
         if (s.type === 'media-source' && s.kind === 'audio' && prev.has(s.id)) {

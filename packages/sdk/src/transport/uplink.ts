@@ -1,14 +1,9 @@
+import { UPLINK_SLOTS, type UplinkSlot } from '@conclave/protocol';
 import { log } from '../log/logger.js';
 import { preferVideoCodecs } from './uplink-codec.js';
 
-/**
- * The uplink's slots, in the m-line order the server expects (SPEC §4):
- * 0 audio, 1 big (main) video, 2 small video, 3 auxiliary (screen) video.
- */
-export type UplinkSlot = 'audio' | 'video' | 'small' | 'aux';
-
-/** The slots in m-line order. */
-export const UPLINK_SLOTS: readonly UplinkSlot[] = ['audio', 'video', 'small', 'aux'];
+/** The uplink's slots, in the m-line order the server expects: @conclave/protocol's media facts. */
+export { UPLINK_SLOTS, type UplinkSlot } from '@conclave/protocol';
 
 /** The slots whose encoder can be chosen (useHWEncoder): the camera and the screen. */
 export type HWSlot = 'video' | 'aux';

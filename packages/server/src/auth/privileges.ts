@@ -1,4 +1,4 @@
-import { FLAG } from '@conclave/protocol';
+import { FLAG, type SubscriptionWants } from '@conclave/protocol';
 import { PRIVILEGE, hasPrivilege } from '@conclave/usersig';
 
 /** Privilege bits that allow sending anything. */
@@ -22,19 +22,12 @@ export function maySend(privileges: number): boolean {
   return (privileges & SEND_PRIVILEGES) !== 0;
 }
 
-/** Which of a source's streams a subscriber asks for. */
-export interface Wants {
-  audio: boolean;
-  bigVideo: boolean;
-  smallVideo: boolean;
-  auxVideo: boolean;
-}
 
 /**
  * What actually flows on a subscription: only what the source may send and the subscriber may receive,
  * so media a privateMapKey does not allow never reaches anyone even if a client sends it.
  */
-export function allowedWants<W extends Wants>(wants: W, source: number, subscriber: number): W {
+export function allowedWants<W extends SubscriptionWants>(wants: W, source: number, subscriber: number): W {
   const can = (send: number, recv: number) => hasPrivilege(source, send) && hasPrivilege(subscriber, recv);
   return {
     ...wants,

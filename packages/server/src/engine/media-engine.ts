@@ -11,7 +11,7 @@
  *   Error, never a silent no-op where the caller asked for something the engine cannot do).
  * - A participant joins an engine room (`joinRoom`) before it publishes or subscribes; only members of
  *   one room subscribe to each other.
- * - Uplink m-line order is fixed: 0 audio, 1 main (big) video, 2 small video, 3 auxiliary (screen) video.
+ * - Uplink m-line order is fixed (UPLINK_SLOTS of @conclave/protocol/media).
  * - Each subscriber has one downlink whatever the number of sources: a subscription occupies a group of
  *   three m-lines on it (audio, main video, auxiliary video), reusing the group of an ended subscription
  *   when there is one, else adding one through a server-offered renegotiation (serialised per downlink).
@@ -21,20 +21,9 @@
  *   told through `onEvent`, so signalling can tell the client instead of the client guessing.
  */
 
-/** Which of a source's streams a subscriber receives. */
-export interface ForwardWants {
-  audio: boolean;
-  bigVideo: boolean;
-  smallVideo: boolean;
-  auxVideo: boolean;
-}
+import type { DownlinkMids, SubscriptionWants, UplinkSlot } from '@conclave/protocol/media';
 
-/** Where one subscription's streams arrive on the subscriber's downlink. */
-export interface DownlinkMids {
-  audio: string;
-  video: string;
-  aux: string;
-}
+export type { DownlinkMids, SubscriptionWants } from '@conclave/protocol/media';
 
 /**
  * Renegotiates a subscriber's downlink with its client: sends the server's offer, resolves with the
@@ -112,7 +101,7 @@ export interface EngineStats {
 }
 
 /** The streams of one publisher, in uplink m-line order. */
-export type SourceSlot = 'audio' | 'video' | 'small' | 'aux';
+export type SourceSlot = UplinkSlot;
 
 /** Connection state of one peer connection, as the engine reports it. */
 export type LinkState = 'connecting' | 'connected' | 'failed' | 'closed';
@@ -166,12 +155,12 @@ export interface MediaEngine {
    * the mids resolved, or before: then the call rejects 'negotiation-failed') drops the whole downlink and
    * emits `downlink-failed`; the next subscribe makes a new one.
    */
-  subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids>;
+  subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids>;
   /**
    * Changes which streams flow for an existing subscription (no renegotiation). Rejects 'not-subscribed'
    * when there is no such subscription, 'refused' when the media server refused the change.
    */
-  updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<void>;
+  updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void>;
   /** Ends one subscription; its m-lines stay on the downlink for reuse. Resolves when there was none. */
   unsubscribe(subscriberId: string, sourceId: string): Promise<void>;
   /** Closes the subscriber's downlink and every subscription on it (the client builds a new one). Resolves when there was none. */

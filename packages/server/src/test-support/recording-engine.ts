@@ -3,11 +3,11 @@
  * contract's bookkeeping (rooms, subscriptions). Not an engine the conformance suite is meant to pass.
  */
 import { EngineEvents } from '../engine/engine-events.js';
-import { EngineError, type DownlinkMids, type EngineListener, type EngineStats, type ForwardWants, type MediaEngine } from '../engine/media-engine.js';
+import { EngineError, type DownlinkMids, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine } from '../engine/media-engine.js';
 
 export class RecordingEngine implements MediaEngine {
   readonly published: string[] = [];
-  readonly subscriptions: { subscriberId: string; sourceId: string; wants: ForwardWants }[] = [];
+  readonly subscriptions: { subscriberId: string; sourceId: string; wants: SubscriptionWants }[] = [];
   readonly rooms = new Map<string, string>();
   readonly events = new EngineEvents();
 
@@ -22,14 +22,14 @@ export class RecordingEngine implements MediaEngine {
 
   async unpublish(): Promise<void> {}
 
-  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<DownlinkMids> {
+  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<DownlinkMids> {
     this.subscriptions.push({ subscriberId, sourceId, wants: { ...wants } });
     return { audio: '0', video: '1', aux: '2' };
   }
 
   async resetDownlink(): Promise<void> {}
 
-  async updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<void> {
+  async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
     if (!this.subscriptions.some((s) => s.subscriberId === subscriberId && s.sourceId === sourceId)) {
       throw new EngineError('not-subscribed', `${subscriberId} has no subscription to ${sourceId}`);
     }

@@ -5,7 +5,7 @@
  * the suite can also be shown failing on a broken engine (conformance.test.ts).
  */
 import { expect } from 'vitest';
-import { EngineError, type EngineEvent, type EngineRefusal, type ForwardWants, type MediaEngine } from '../media-engine.js';
+import { EngineError, type EngineEvent, type EngineRefusal, type SubscriptionWants, type MediaEngine } from '../media-engine.js';
 import { publishAndSend, subscriberPeer, uplink, waitFor } from '../../test-support/engine-peers.js';
 
 /** The source wait the suite's engines are made with (shorter than the default, to keep the suite quick). */
@@ -25,8 +25,8 @@ export interface ConformanceCase {
   run(ctx: CaseContext): Promise<void>;
 }
 
-const ALL: ForwardWants = { audio: true, bigVideo: true, smallVideo: false, auxVideo: false };
-const AUDIO_ONLY: ForwardWants = { audio: true, bigVideo: false, smallVideo: false, auxVideo: false };
+const ALL: SubscriptionWants = { audio: true, bigVideo: true, smallVideo: false, auxVideo: false };
+const AUDIO_ONLY: SubscriptionWants = { audio: true, bigVideo: false, smallVideo: false, auxVideo: false };
 
 /** Asserts that `promise` rejects with an EngineError of `reason`. */
 async function rejectsWith(promise: Promise<unknown>, reason: EngineRefusal): Promise<void> {

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedEngine } from '../embedded/embedded-engine.js';
 import { JanusEngine } from '../janus/janus-engine.js';
-import type { ForwardWants, MediaEngine } from '../media-engine.js';
+import type { SubscriptionWants, MediaEngine } from '../media-engine.js';
 import { CONFORMANCE_CASES, CONFORMANCE_SOURCE_WAIT_MS, type CaseContext, type ConformanceCase } from './conformance-cases.js';
 
 /** Runs one case with its own ids and clean-ups. */
@@ -37,7 +37,7 @@ conformance('Janus', () => JanusEngine.start({ iceAddress: '127.0.0.1', logger: 
  * subscription that does not exist "succeeds", and a failed downlink is not told.
  */
 class SwallowingEngine extends EmbeddedEngine {
-  override async updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<void> {
+  override async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
     await super.updateSubscription(subscriberId, sourceId, wants).catch(() => undefined);
   }
 

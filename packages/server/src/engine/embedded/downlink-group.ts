@@ -1,6 +1,6 @@
 import type { RTCRtpSender, RtpPacket } from 'werift';
 import { chooseLayer, type Layer } from '../layers.js';
-import type { ForwardWants } from '../media-engine.js';
+import type { SubscriptionWants } from '../media-engine.js';
 import type { PacketSink } from './forward-source.js';
 import { KeyframePrefetch } from './keyframe-prefetch.js';
 import type { PublisherSources } from './uplink.js';
@@ -16,7 +16,7 @@ export type GroupSlot = 'audio' | 'video' | 'aux';
 /** The three senders of a group, on the subscriber's downlink. */
 export type GroupSenders = Record<GroupSlot, RTCRtpSender>;
 
-const NOTHING: ForwardWants = { audio: false, bigVideo: false, smallVideo: false, auxVideo: false };
+const NOTHING: SubscriptionWants = { audio: false, bigVideo: false, smallVideo: false, auxVideo: false };
 
 /**
  * Three m-lines of a subscriber's downlink (audio, main video, auxiliary video) and the source they
@@ -34,7 +34,7 @@ export class DownlinkGroup {
   readonly #counter: ForwardCounter;
   readonly #connected: () => boolean;
   #sources: PublisherSources | undefined;
-  #wants: ForwardWants = NOTHING;
+  #wants: SubscriptionWants = NOTHING;
   #detach: (() => void)[] = [];
   /** The sink this group gave each source of its publisher (replay hands recent frames to it). */
   #sinks: Record<keyof PublisherSources, PacketSink> = { audio: () => undefined, video: () => undefined, small: () => undefined, aux: () => undefined };
@@ -59,7 +59,7 @@ export class DownlinkGroup {
   }
 
   /** Starts carrying `sources`. */
-  assign(sources: PublisherSources, wants: ForwardWants): void {
+  assign(sources: PublisherSources, wants: SubscriptionWants): void {
     this.release();
     this.#sources = sources;
     this.#wants = wants;
@@ -85,7 +85,7 @@ export class DownlinkGroup {
   }
 
   /** Changes which streams flow; newly wanted video starts at a key frame. */
-  update(wants: ForwardWants): void {
+  update(wants: SubscriptionWants): void {
     const sources = this.#sources;
     if (!sources) return;
     const videoAdded = (wants.bigVideo || wants.smallVideo) && !(this.#wants.bigVideo || this.#wants.smallVideo);

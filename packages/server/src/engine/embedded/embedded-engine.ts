@@ -1,6 +1,6 @@
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
-  type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type ForwardWants, type MediaEngine,
+  type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type RtpForward, type RtpForwardTargets, type SourceSlot,
 } from '../media-engine.js';
 import { EngineEvents } from '../engine-events.js';
@@ -85,7 +85,7 @@ export class EmbeddedEngine implements MediaEngine {
     this.#closeUplink(participantId);
   }
 
-  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     this.#open();
     this.#members.assertSameRoom(subscriberId, sourceId);
     await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
@@ -108,7 +108,7 @@ export class EmbeddedEngine implements MediaEngine {
     this.#events.emit({ type: 'downlink-failed', subscriberId, detail });
   }
 
-  async updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<void> {
+  async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
     this.#open();
     if (!this.#downlinks.get(subscriberId)?.update(sourceId, wants)) {
       throw new EngineError('not-subscribed', `${subscriberId} has no subscription to ${sourceId}`);

@@ -1,5 +1,5 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
-import { EngineError, type DownlinkMids, type DownlinkNegotiator, type ForwardWants, type LinkState } from '../media-engine.js';
+import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants, type LinkState } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
@@ -49,7 +49,7 @@ export class SubscriberDownlink {
    * they are usable: at once for a reused group, after the offer adding it was sent otherwise (the
    * answer comes later; the next negotiation waits for it).
    */
-  subscribe(sourceId: string, sources: PublisherSources, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+  subscribe(sourceId: string, sources: PublisherSources, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     this.#negotiate = negotiate;
     const existing = this.#bySource.get(sourceId);
     if (existing) {
@@ -83,7 +83,7 @@ export class SubscriberDownlink {
   }
 
   /** Changes what flows of a subscribed source; false when it is not subscribed. */
-  update(sourceId: string, wants: ForwardWants): boolean {
+  update(sourceId: string, wants: SubscriptionWants): boolean {
     const group = this.#bySource.get(sourceId);
     group?.update(wants);
     return group !== undefined;

@@ -1,3 +1,4 @@
+import { UPLINK_SLOTS } from '@conclave/protocol/media';
 import type { RTCPeerConnection } from 'werift';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
@@ -11,8 +12,6 @@ export interface PublisherSources {
   aux: ForwardSource;
 }
 
-/** Uplink m-line index → slot. */
-export const UPLINK_SLOTS: readonly (keyof PublisherSources)[] = ['audio', 'video', 'small', 'aux'];
 
 /** A publisher's receive-only peer connection: attaches each incoming track to its forward source. */
 export class Uplink {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { chooseLayer, type Layer } from '../layers.js';
-import { EngineError, type DownlinkMids, type DownlinkNegotiator, type ForwardWants } from '../media-engine.js';
+import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants } from '../media-engine.js';
 import type { HandleEvent, JanusClient, PluginReply } from './janus-client.js';
 import { VIDEOROOM, type JanusPublisher } from './janus-publisher.js';
 
@@ -11,7 +11,7 @@ const APPLY_RETRY_MS = 500;
 /** How long Janus may take to send a deferred offer. */
 const OFFER_TIMEOUT_MS = 10_000;
 
-const NOTHING: ForwardWants = { audio: false, bigVideo: false, smallVideo: false, auxVideo: false };
+const NOTHING: SubscriptionWants = { audio: false, bigVideo: false, smallVideo: false, auxVideo: false };
 
 interface SubStream {
   mid?: string;
@@ -33,7 +33,7 @@ interface Group {
   mids: DownlinkMids;
   sourceId: string | undefined;
   publisher: JanusPublisher;
-  wants: ForwardWants;
+  wants: SubscriptionWants;
   sent: Sent;
 }
 
@@ -89,7 +89,7 @@ export class JanusDownlink {
   }
 
   /** Carries `publisher`'s feed as `sourceId`; resolves with the group's mids once they are usable. */
-  subscribe(sourceId: string, publisher: JanusPublisher, wants: ForwardWants, clientNegotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+  subscribe(sourceId: string, publisher: JanusPublisher, wants: SubscriptionWants, clientNegotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     // Every offer of this link reaches the client with Janus as the DTLS client (janusLeadsDtls).
     const negotiate: DownlinkNegotiator = (offer) => clientNegotiate(janusLeadsDtls(offer));
     this.#negotiate = negotiate;
@@ -135,7 +135,7 @@ export class JanusDownlink {
   }
 
   /** Changes what flows of a subscribed source (queued). */
-  update(sourceId: string, wants: ForwardWants): Promise<void> {
+  update(sourceId: string, wants: SubscriptionWants): Promise<void> {
     const group = this.#bySource.get(sourceId);
     if (!group) return Promise.reject(new EngineError('not-subscribed', `no subscription to ${sourceId} on this downlink`));
     group.wants = wants;

@@ -3,7 +3,7 @@ import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
-  type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type ForwardWants, type MediaEngine,
+  type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type RtpForward, type RtpForwardTargets,
 } from '../media-engine.js';
 import { JanusClient } from './janus-client.js';
@@ -227,7 +227,7 @@ export class JanusEngine implements MediaEngine {
     return publisher;
   }
 
-  async subscribe(subscriberId: string, sourceId: string, wants: ForwardWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     this.#members.assertSameRoom(subscriberId, sourceId);
     const client = await this.#ready();
     const publisher = await this.#publisherOf(sourceId);
@@ -257,7 +257,7 @@ export class JanusEngine implements MediaEngine {
     this.#events.emit({ type: 'downlink-failed', subscriberId, detail });
   }
 
-  async updateSubscription(subscriberId: string, sourceId: string, wants: ForwardWants): Promise<void> {
+  async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
     if (this.#closed) throw new EngineError('closed', 'media engine closed');
     const downlink = this.#downlinks.get(subscriberId);
     if (!downlink) throw new EngineError('not-subscribed', `${subscriberId} has no downlink`);

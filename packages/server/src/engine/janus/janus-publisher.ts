@@ -1,3 +1,4 @@
+import { UPLINK_SLOTS } from '@conclave/protocol/media';
 import type { SourceSlot } from '../media-engine.js';
 import type { HandleEvent, JanusClient } from './janus-client.js';
 
@@ -5,7 +6,6 @@ import type { HandleEvent, JanusClient } from './janus-client.js';
 export const VIDEOROOM = 'janus.plugin.videoroom';
 
 /** Uplink m-line index → slot (0 audio, 1 big video, 2 small video, 3 auxiliary). */
-const SLOTS: readonly SourceSlot[] = ['audio', 'video', 'small', 'aux'];
 
 interface StreamInfo {
   mindex?: number;
@@ -42,7 +42,7 @@ export class JanusPublisher {
         { type: 'offer', sdp: offerSdp });
       if (!reply.jsep || reply.jsep.type !== 'answer') throw new Error('Janus gave no answer to the publisher offer');
       publisher.#readStreams(reply.data.streams);
-      for (const [index, slot] of SLOTS.entries()) publisher.mids[slot] ??= String(index);
+      for (const [index, slot] of UPLINK_SLOTS.entries()) publisher.mids[slot] ??= String(index);
       return { publisher, answer: reply.jsep.sdp };
     } catch (error) {
       client.detach(handleId);
@@ -98,7 +98,7 @@ export class JanusPublisher {
   #readStreams(streams: unknown): void {
     if (!Array.isArray(streams)) return;
     for (const stream of streams as StreamInfo[]) {
-      const slot = stream.mindex !== undefined ? SLOTS[stream.mindex] : undefined;
+      const slot = stream.mindex !== undefined ? UPLINK_SLOTS[stream.mindex] : undefined;
       if (slot && stream.mid !== undefined) this.mids[slot] = stream.mid;
       if (slot && typeof stream.codec === 'string') this.codecs[slot] = stream.codec.toLowerCase();
     }
