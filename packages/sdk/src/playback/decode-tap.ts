@@ -1,5 +1,5 @@
 /**
- * The decoder fallback's hook in the core (issue 15): when the schedule turns `videoDecodeFallback` on, each
+ * The decoder fallback's hook in the core: when the schedule turns `videoDecodeFallback` on, each
  * received video m-line gets an RTCRtpScriptTransform as its track arrives — Chromium takes a receiver's
  * transform only before its first frame, and downlink m-lines are reused across users, so it cannot wait for
  * a decode failure. The transform runs in one tiny worker per page and passes every frame through untouched;

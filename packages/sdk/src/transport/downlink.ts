@@ -34,7 +34,7 @@ export class Downlink {
         piped.add(event.receiver);
         encoded(mid, SLOTS[this._pc.getTransceivers().indexOf(event.transceiver) % 3], event.receiver);
       }
-      // The decoder fallback's tap (issue 15) must be in place before the first frame; not beside SEI's streams.
+      // The decoder fallback's tap must be in place before the first frame; not beside SEI's streams.
       if (!encoded && event.track.kind === 'video') installDecodeTap(event.receiver);
       onTrack();
     });
