@@ -52,7 +52,7 @@ export function operationAbort(message: string, functionName?: string): RtcError
   return new RtcError({ code: ERROR_CODE.OPERATION_ABORT, message, functionName });
 }
 
-/** Maps a getUserMedia / getDisplayMedia failure to DEVICE_ERROR (5300) with SPEC's extra codes. */
+/** Maps a getUserMedia / getDisplayMedia failure to DEVICE_ERROR (5300) with its extra codes (docs/behaviour.md §8.1). */
 export function deviceError(error: unknown, kind: 'camera' | 'microphone' | 'screen', functionName?: string): RtcError {
   const name = error instanceof Error ? error.name : '';
   const extra: Record<string, number> = {

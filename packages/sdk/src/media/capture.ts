@@ -55,7 +55,7 @@ function privacySettingsHandler(kind: 'camera' | 'microphone' | 'screen'): (() =
   };
 }
 
-/** DEVICE_ERROR (5300) for a capture failure, with SPEC's messages and the 5302 handler. */
+/** DEVICE_ERROR (5300) for a capture failure, with the catalogue's messages and the 5302 handler. */
 export function captureError(error: unknown, kind: 'camera' | 'microphone' | 'screen', functionName: string): RtcError {
   const converted = deviceError(error, kind, functionName);
   if (converted.extraCode === EXTRA_CODE.NotAllowed) {
@@ -67,7 +67,7 @@ export function captureError(error: unknown, kind: 'camera' | 'microphone' | 'sc
   return converted;
 }
 
-/** 5301 with SPEC's 'no camera detected' / 'no microphone detected'. */
+/** 5301 with the original's 'no camera detected' / 'no microphone detected'. */
 export function notFound(kind: 'camera' | 'microphone', functionName: string): RtcError {
   const error = new Error(kind === 'camera' ? MESSAGE.NO_CAMERA : MESSAGE.NO_MICROPHONE);
   error.name = 'NotFoundError';
@@ -126,7 +126,7 @@ export function cameraConstraints(profile: VideoProfile, cameraId: string | unde
   };
 }
 
-/** Captures the camera at a profile; rejects with DEVICE_ERROR (SPEC's 5301… codes). */
+/** Captures the camera at a profile; rejects with DEVICE_ERROR (5301… codes, docs/behaviour.md §8.1). */
 export async function captureCamera(profile: VideoProfile, cameraId: string | undefined, functionName: string,
   options: { useFrontCamera?: boolean; avoidCropping?: boolean } = {}): Promise<MediaStreamTrack> {
   const facing = options.useFrontCamera === undefined ? undefined : options.useFrontCamera ? 'user' : 'environment';

@@ -18,7 +18,7 @@ const loaded = new Map<string, Promise<unknown>>();
 export const LOAD_RETRIES = 3;
 export const LOAD_TIMEOUT_MS = 3000;
 
-/** Imports a module of the SDK's server (a plugin, a lazily loaded part), with SPEC's retries and time-out. */
+/** Imports a module of the SDK's server (a plugin, a lazily loaded part), with the retries and time-out of docs/behaviour.md §7.4. */
 export async function importWithRetries<T = { default: TRTCPlugin }>(url: string): Promise<T> {
   let lastError: unknown;
   for (let attempt = 0; attempt <= LOAD_RETRIES; attempt += 1) {

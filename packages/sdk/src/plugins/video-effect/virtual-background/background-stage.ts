@@ -58,7 +58,7 @@ export interface BackgroundSettings {
 
 type Ctx2d = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
-/** VirtualBackground as a pipeline stage (WebGL2 only: SPEC has no 2d virtual background). */
+/** VirtualBackground as a pipeline stage (WebGL2 only: no 2d virtual background, docs/behaviour.md §5.6). */
 export class BackgroundStage implements EffectStage {
   readonly name = 'VirtualBackground' as const;
   settings: BackgroundSettings;
