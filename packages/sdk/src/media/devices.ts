@@ -32,7 +32,7 @@ export async function listDevices(kind: Kind, requestPermission = true, function
 /** SPEC §9: the device list is polled every 10 s where the browser has no devicechange event. */
 export const DEVICE_POLL_MS = 10_000;
 
-/** A device-changed event (API.md). */
+/** A device-changed event, as the original's API defines it. */
 export interface DeviceChange {
   type: 'camera' | 'microphone' | 'speaker';
   action: 'add' | 'remove' | 'active';

@@ -4,7 +4,7 @@ import { invalidParameter } from '../errors/catalogue.js';
 import type { EnterRoomConfig } from '../types.js';
 
 const FN = 'enterRoom';
-/** strRoomId characters (API.md): letters, digits, space and a set of punctuation. */
+/** strRoomId characters (docs/behaviour.md §5.1): letters, digits, space and a set of punctuation. */
 const STR_ROOM_ID = /^[a-zA-Z0-9 !#$%&()+\-:;<=.>?@[\]^_{}|~,]{1,64}$/;
 
 /** The room an enterRoom config names: the integer roomId wins when both are given. */
