@@ -33,7 +33,7 @@ import { lenientCreateOptions, lenientEnterRoom } from './validate/lenient.js';
 import { resolveProxy, validateEnterRoom } from './validate/enter-room.js';
 import { validateCustomMessage, validateVolume, validateVolumeInterval } from './validate/messages.js';
 
-/** Calls per second each API function allows (SPEC §5 'call frequency limit exceeded'). */
+/** Calls per second each API function allows (docs/behaviour.md §5 'call frequency limit exceeded'). */
 const CALLS_PER_SECOND = 20;
 
 /**
@@ -75,7 +75,7 @@ export class TRTC extends TRTCStatic {
         .catch((error: unknown) => log.warn('video decoder fallback failed to start:', error));
       return true;
     });
-    // CPU pressure (SPEC §4) also raises running decoders' lowest downgrade level.
+    // CPU pressure (docs/behaviour.md §4) also raises running decoders' lowest downgrade level.
     this._room.onPressure = (state) => this._plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(state).downgradeFloor });
     this._plugins.emit = (event, data) => (event === 'error' ? this._events.emit('error', data as RtcError) : this._events.emit(event, data));
     for (const plugin of options.plugins ?? []) this._plugins.use(plugin);

@@ -1,7 +1,7 @@
 import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
 import { RtcError } from './rtc-error.js';
 
-/** Messages with SPEC §8's wording, in one place. */
+/** Messages with docs/behaviour.md §8's wording, in one place. */
 export const MESSAGE = Object.freeze({
   DUPLICATE_JOIN: 'duplicate join() called',
   NOT_JOINED: 'please call join() before publish()',

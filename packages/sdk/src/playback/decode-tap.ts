@@ -126,7 +126,7 @@ export function pipedDecodeTap(receiver: RTCRtpReceiver): ((frame: EncodedVideoF
   };
 }
 
-/** SPEC §8: decode failure checks run 5 s after subscribe. */
+/** docs/behaviour.md §8: decode failure checks run 5 s after subscribe. */
 export const DECODE_CHECK_MS = 5000;
 
 /** Starts the fallback decoder for a remote track when it is this client's; true when it was. */

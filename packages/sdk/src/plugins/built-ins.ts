@@ -14,7 +14,7 @@ export const BUILT_IN_PLUGINS: Readonly<Record<string, string>> = Object.freeze(
 
 const loaded = new Map<string, Promise<unknown>>();
 
-/** SPEC §2 / §7: the debug dialog script loads with 3 retries and a 3 s time-out; the same holds for every built-in. */
+/** docs/behaviour.md §2 / §7: the debug dialog script loads with 3 retries and a 3 s time-out; the same holds for every built-in. */
 export const LOAD_RETRIES = 3;
 export const LOAD_TIMEOUT_MS = 3000;
 

@@ -7,7 +7,7 @@ export type DownlinkSlot = keyof DownlinkMids;
 const SLOTS: readonly DownlinkSlot[] = ['audio', 'video', 'aux'];
 
 /**
- * The client's one receive-only peer connection, whatever the number of remote users (DESIGN "Media
+ * The client's one receive-only peer connection, whatever the number of remote users (docs/architecture.md "Media
  * path"). The server offers: each subscription occupies three m-lines (audio, main video, auxiliary
  * video) named by the mids the `subscribe` reply carries; an ended subscription's m-lines carry the
  * next one. Offers are applied one at a time, in order. Receiver tracks are never stopped here: a

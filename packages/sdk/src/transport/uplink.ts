@@ -2,7 +2,7 @@ import { log } from '../log/logger.js';
 import { preferVideoCodecs } from './uplink-codec.js';
 
 /**
- * The uplink's slots, in the m-line order the server expects (SPEC §4):
+ * The uplink's slots, in the m-line order the server expects (docs/behaviour.md §4):
  * 0 audio, 1 big (main) video, 2 small video, 3 auxiliary (screen) video.
  */
 export type UplinkSlot = 'audio' | 'video' | 'small' | 'aux';
@@ -18,7 +18,7 @@ export type Negotiator = (offerSdp: string) => Promise<string>;
 
 /** How a slot's track is encoded. */
 export interface SlotEncoding {
-  /** Maximum bitrate in kbit/s (set on the sender as kbit/s × 1000, SPEC §9). */
+  /** Maximum bitrate in kbit/s (set on the sender as kbit/s × 1000, docs/behaviour.md §9). */
   maxBitrateKbps?: number;
   /** Maximum frame rate. */
   maxFramerate?: number;
@@ -38,10 +38,10 @@ export interface UplinkMediaSettings {
   audioBitrateKbps?: number;
 }
 
-/** SPEC §9: start bitrate cap 5000 kbit/s. */
+/** docs/behaviour.md §9: start bitrate cap 5000 kbit/s. */
 export const START_BITRATE_CAP_KBPS = 5000;
 
-/** Video codecs in preference order: H264 by default, VP8 as the fallback (SPEC §3). */
+/** Video codecs in preference order: H264 by default, VP8 as the fallback (docs/behaviour.md §3). */
 const VIDEO_CODECS = ['video/h264', 'video/vp8'];
 
 /** True when this browser can encode H264 or VP8 (else NOT_SUPPORTED_H264). */

@@ -5,7 +5,7 @@ import type { Segmenter } from './segmenter.js';
 /** 'image' and 'blur' use the person mask; 'green' keys out a green screen (no model). */
 export type BackgroundType = 'image' | 'blur' | 'green';
 
-/** SPEC §9 / §3: the default blur level (radius 3). */
+/** docs/behaviour.md §9 / §3: the default blur level (radius 3). */
 export const DEFAULT_BLUR_LEVEL = 3;
 
 /** Green-screen keying: the green weight of the pixel decides how much of the background image shows. */
