@@ -1,5 +1,5 @@
 /**
- * Canvas player benchmark (issue 15): the CPU one remote 640×480 stream costs the viewing browser when it
+ * Canvas player benchmark: the CPU one remote 640×480 stream costs the viewing browser when it
  * renders in the <video> player and when it renders with canvasRender (renderer and GPU processes, ms of
  * CPU per second, from /proc), over the same window length, the publisher in another browser.
  */

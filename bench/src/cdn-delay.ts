@@ -1,5 +1,5 @@
 /**
- * End-to-end delay of a mixed CDN stream (issue 14): a page publishes a canvas track through the server, the
+ * End-to-end delay of a mixed CDN stream: a page publishes a canvas track through the server, the
  * CDNStreaming plugin mixes it to a loopback nginx-rtmp, and ffmpeg reads the RTMP output back; each colour
  * change painted on the canvas is timed until the output's centre shows it. The figure is the whole path: canvas
  * capture, browser encode, SFU, RTP to the mix job, decode, compose, x264 encode, RTMP, nginx, ffmpeg decode.

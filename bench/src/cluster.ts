@@ -1,5 +1,5 @@
 /**
- * Cluster benchmarks (issue 17): scheduling requests per second one node answers with Redis placement
+ * Cluster benchmarks: scheduling requests per second one node answers with Redis placement
  * (p50/p99 latency), and the time for the clients of a SIGKILLed node to decode video again on the other
  * node through the SDK's reconnection (median of BENCH_FAILOVER_ITERATIONS, default 5).
  */

@@ -1,5 +1,5 @@
 /**
- * Media job benchmarks (issue 14): CPU of one mix job (2 and 4 inputs, 640×360 and 1280×720 output), job start
+ * Media job benchmarks: CPU of one mix job (2 and 4 inputs, 640×360 and 1280×720 output), job start
  * → first RTMP frame read back from the CDN, and a layout change → visible in the RTMP output. The job is the
  * server's own GStreamer controller (JobProcess), fed by synthetic H264/opus RTP senders (gst-launch), pushing
  * to a loopback nginx-rtmp; frames are read back with ffmpeg.

@@ -1,5 +1,5 @@
 /**
- * Software decoder benchmark (issue 15): frames per second TRTCVideoDecoder's decode worker gets through at
+ * Software decoder benchmark: frames per second TRTCVideoDecoder's decode worker gets through at
  * 640×480 in real Chromium — the wasm software decoder (TinyH264) and WebCodecs — on a baseline-profile H264
  * stream the page first encodes with WebCodecs (a moving picture, a key frame every 60 frames). Frames go to
  * the worker as the core's encoded-frame tap would hand them, all at once, and the clock runs from the first

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 
 /**
- * What every browser bundle shares. es2020 is SPEC §2's browser floor (Edge 80, Chrome 80), where ES private
+ * What every browser bundle shares. es2020 is docs/behaviour.md §2's browser floor (Edge 80, Chrome 80), where ES private
  * members would be lowered to WeakMap helpers: the sources use TypeScript's `private _name` instead (a lint
  * rule keeps it so), `_name` properties are mangled to short names, and class fields are plain assignments
  * (tsconfig.json's useDefineForClassFields: false, which esbuild and vitest read too).

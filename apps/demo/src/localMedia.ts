@@ -150,7 +150,7 @@ export class LocalMediaControls {
     if (this.cameraRunning) await this.run('Mirror', () => this.trtc.updateLocalVideo({ option: { mirror: mirror === 'none' ? false : mirror } }));
   }
 
-  /** The small stream can only change while the camera is off (SPEC: not after publish). */
+  /** The small stream can only change while the camera is off (not after publish: docs/behaviour.md §5.2). */
   setSmallStream(smallStream: boolean): void {
     if (!this.cameraRunning) this.update({ smallStream });
   }

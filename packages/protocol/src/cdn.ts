@@ -1,5 +1,5 @@
 /**
- * CDN publishing and mix transcoding (SPEC §7 "mix transcode start/stop; CDN publish start/stop"): the
+ * CDN publishing and mix transcoding (docs/behaviour.md §7 "mix transcode start/stop; CDN publish start/stop"): the
  * commands the CDNStreaming plugin sends (schemas in commands/cdn.ts, part of CommandMap); the server runs
  * each as a media job (see the server's jobs/).
  */
@@ -19,7 +19,7 @@ export type CdnStartData = z.infer<typeof cdnStartData>;
 export type CdnStopData = z.infer<typeof cdnStopData>;
 export type CdnStartReply = z.infer<typeof cdnStartReply>;
 
-/** Reply codes of the CDN commands: SPEC §8 reading A's numbers for these failures. */
+/** Reply codes of the CDN commands: docs/behaviour.md §8 reading A's numbers for these failures. */
 export const CDN_CODE = Object.freeze({
   START_PUBLISH_CDN_FAILED: 16453,
   STOP_PUBLISH_CDN_FAILED: 16454,
@@ -27,7 +27,7 @@ export const CDN_CODE = Object.freeze({
   STOP_MIX_TRANSCODE_FAILED: 16456,
 } as const);
 
-/** SPEC §5 mix transcode limits. */
+/** docs/behaviour.md §5 mix transcode limits. */
 export const MIX_LIMITS = Object.freeze({
   FRAMERATE: [1, 30], GOP: [1, 8], AUDIO_BITRATE: [32, 192], Z_ORDER: [1, 15],
   MAX_WIDTH: 1920, MAX_HEIGHT: 1920, MAX_LAYOUTS: 16,

@@ -66,9 +66,9 @@ export const SERVER_CODE = Object.freeze({
   PRIVATE_MAP_KEY_WRONG_ROOM: -100027,
   /** The privateMapKey lacks the privilege bit for this action (enter the room, send audio, video or sub video). */
   PRIVILEGE_DENIED: -100006,
-  /** The app has no package: "need to buy packages" (SPEC §8 5401; the SDK shows SERVER_ERROR 5400 / 5401). */
+  /** The app has no package: "need to buy packages" (docs/behaviour.md §8 5401; the SDK shows SERVER_ERROR 5400 / 5401). */
   NEED_PACKAGE: 5401,
-  /** The app's account is out of credit: recharge (SPEC §8 -100013). */
+  /** The app's account is out of credit: recharge (docs/behaviour.md §8 -100013). */
   OUT_OF_CREDIT: -100013,
 } as const);
 

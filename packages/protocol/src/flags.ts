@@ -1,5 +1,5 @@
 /**
- * Publish-state flag bits of a remote user (SPEC §3 "Flag bits").
+ * Publish-state flag bits of a remote user (docs/behaviour.md §3 "Flag bits").
  * A user's `flag` is the OR of the bits of what it publishes and what it has muted.
  */
 export const FLAG = Object.freeze({
@@ -12,16 +12,16 @@ export const FLAG = Object.freeze({
   AUDIO_MUTE: 64,
 } as const);
 
-/** Role codes on the wire (SPEC §3). */
+/** Role codes on the wire (docs/behaviour.md §3). */
 export const ROLE_CODE = Object.freeze({ anchor: 20, audience: 21 } as const);
 
 /** Scene codes on the wire: trtcScene 1 (rtc) or 2 (live). */
 export const SCENE_CODE = Object.freeze({ rtc: 1, live: 2 } as const);
 
-/** Stream type codes (SPEC §3): main 2, small 3, auxiliary 7. */
+/** Stream type codes (docs/behaviour.md §3): main 2, small 3, auxiliary 7. */
 export const STREAM_TYPE_CODE = Object.freeze({ main: 2, small: 3, aux: 7 } as const);
 
-/** Terminal type sent on join (SPEC §9). */
+/** Terminal type sent on join (docs/behaviour.md §9). */
 export const TERMINAL_TYPE = 15;
 
 /** Which media a user publishes, derived from its flag. */

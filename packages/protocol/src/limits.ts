@@ -1,4 +1,4 @@
-/** Limits and timings shared by both ends (SPEC §9). */
+/** Limits and timings shared by both ends (docs/behaviour.md §9). */
 export const LIMITS = Object.freeze({
   /** Largest signalling message the server accepts, in bytes. */
   MAX_MESSAGE_BYTES: 64 * 1024,
@@ -27,10 +27,10 @@ export const LIMITS = Object.freeze({
   MAX_USERS_RTC: 300,
   /** Anchors in a live-scene room. */
   MAX_ANCHORS_LIVE: 50,
-  /** Custom and SEI messages one sender may send per second (SPEC §7). */
+  /** Custom and SEI messages one sender may send per second (docs/behaviour.md §7). */
   MAX_CUSTOM_MESSAGES_PER_SECOND: 30,
-  /** Bytes of custom and SEI messages one sender may send per second (SPEC §7). */
+  /** Bytes of custom and SEI messages one sender may send per second (docs/behaviour.md §7). */
   MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND: 8000,
-  /** Largest custom or SEI message payload (SPEC §9). */
+  /** Largest custom or SEI message payload (docs/behaviour.md §9). */
   MAX_CUSTOM_MESSAGE_BYTES: 1000,
 } as const);

@@ -46,7 +46,7 @@ export type CommandMap = {
 export type Command = keyof CommandMap;
 
 /**
- * Custom messages on the data link (SPEC §3 data channel message): a binary message is a sequence of
+ * Custom messages on the data link (docs/behaviour.md §3 data channel message): a binary message is a sequence of
  * tagged records, each `tag (1 byte) | length (2 bytes, big-endian) | value`. Tag 1 is the sender's
  * tinyId as text (the server sets it on what it forwards), tag 2 the payload, tag 3 the cmdId (1 byte),
  * tag 4 the stream sequence number (4 bytes, big-endian).
@@ -67,9 +67,9 @@ export interface ReplyMessage<C extends Command = Command> {
   data?: CommandMap[C]['reply'];
 }
 
-/** Why a user left (SPEC §3 leave reasons). */
+/** Why a user left (docs/behaviour.md §3 leave reasons). */
 export type LeaveReason = z.infer<typeof leaveReason>;
-/** Why the server removed this client (SPEC §3 banned reasons). */
+/** Why the server removed this client (docs/behaviour.md §3 banned reasons). */
 export type BannedReason = z.infer<typeof bannedReason>;
 
 /** Every push: its data (from PUSH_SCHEMAS). */

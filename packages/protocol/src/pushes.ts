@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { downlinkOffer } from './commands/downlink.js';
 import { empty, peerInfo } from './commands/fields.js';
 
-/** Why a user left (SPEC §3 leave reasons). */
+/** Why a user left (docs/behaviour.md §3 leave reasons). */
 export const leaveReason = z.enum(['normal', 'timeout', 'kick', 'role change']);
-/** Why the server removed this client (SPEC §3 banned reasons). */
+/** Why the server removed this client (docs/behaviour.md §3 banned reasons). */
 export const bannedReason = z.enum(['banned', 'kick', 'user_time_out', 'room_disband']);
 
 export const PUSH_SCHEMAS = {

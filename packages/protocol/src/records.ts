@@ -1,5 +1,5 @@
 /**
- * Tagged records (SPEC §3 data channel message): `tag (1 byte) | length (2 bytes, big-endian) | value`,
+ * Tagged records (docs/behaviour.md §3 data channel message): `tag (1 byte) | length (2 bytes, big-endian) | value`,
  * repeated. See DATA_RECORD for the tags of a custom message.
  */
 

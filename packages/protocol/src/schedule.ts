@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { iceServer } from './commands/fields.js';
 import type { scheduleRequest, scheduleResponse } from './http/schedule.js';
 
-/** Scheduling endpoint (SPEC §7): POST form data to this path. */
+/** Scheduling endpoint (docs/behaviour.md §7): POST form data to this path. */
 export const SCHEDULE_PATH = '/api/v1/config';
 
 /** Path of the WebSocket signalling endpoint. */

@@ -20,7 +20,7 @@ describe('wire schemas', () => {
     expect(Object.keys(PUSH_SCHEMAS).sort()).toEqual(['banned', 'downlink-closed', 'downlink-offer', 'peer-join', 'peer-leave', 'publish-list', 'server-shutdown']);
   });
 
-  it('join: userDefineRecordId follows SPEC §5 (1 to 64 letters, digits, hyphens, underscores)', () => {
+  it('join: userDefineRecordId follows docs/behaviour.md §5 (1 to 64 letters, digits, hyphens, underscores)', () => {
     for (const ok of ['a', 'rec_01-A', 'x'.repeat(64)]) expect(joinErrors({ ...join, userDefineRecordId: ok })).toEqual([]);
     for (const bad of ['', 'x'.repeat(65), 'has space', 'dot.ted', 'é', 7]) {
       expect(joinErrors({ ...join, userDefineRecordId: bad })).toEqual([expect.stringMatching(/^userDefineRecordId: /)]);

@@ -33,7 +33,7 @@ import { lenientCreateOptions, lenientEnterRoom } from './validate/lenient.js';
 import { resolveProxy, validateEnterRoom } from './validate/enter-room.js';
 import { validateCustomMessage, validateVolume, validateVolumeInterval } from './validate/messages.js';
 
-/** Calls per second each API function allows (SPEC §5 'call frequency limit exceeded'). */
+/** Calls per second each API function allows (docs/behaviour.md §5 'call frequency limit exceeded'). */
 const CALLS_PER_SECOND = 20;
 
 /**
@@ -66,7 +66,7 @@ export class TRTC extends TRTCStatic {
     });
     this._local = new LocalMedia(this._room, this._events, this._devices, { audio: this._plugins.audio, video: this._plugins.video });
     this._plugins.signal = pluginSignal(() => this._room.joinedSignal);
-    // The decoder fallback (issue 15): a tapped remote video that does not decode starts TRTCVideoDecoder.
+    // The decoder fallback: a tapped remote video that does not decode starts TRTCVideoDecoder.
     this._offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
       if (this._room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;
       log.warn(`remote ${streamType} video of ${userId} does not decode: falling back to TRTCVideoDecoder`);
@@ -75,7 +75,7 @@ export class TRTC extends TRTCStatic {
         .catch((error: unknown) => log.warn('video decoder fallback failed to start:', error));
       return true;
     });
-    // CPU pressure (SPEC §4) also raises running decoders' lowest downgrade level.
+    // CPU pressure (docs/behaviour.md §4) also raises running decoders' lowest downgrade level.
     this._room.onPressure = (state) => this._plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(state).downgradeFloor });
     this._plugins.emit = (event, data) => (event === 'error' ? this._events.emit('error', data as RtcError) : this._events.emit(event, data));
     for (const plugin of options.plugins ?? []) this._plugins.use(plugin);

@@ -44,7 +44,7 @@ describe('compute pressure', () => {
     await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 30_000, interval: 500 }).toBe(640);
 
     await cdp.send('Emulation.setPressureStateOverride', { source: 'cpu', state: 'serious' });
-    // The default small stream is 160x120 (SPEC §3).
+    // The default small stream is 160x120 (docs/behaviour.md §3).
     await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 30_000, interval: 500 }).toBe(160);
 
     await cdp.send('Emulation.setPressureStateOverride', { source: 'cpu', state: 'nominal' });

@@ -146,7 +146,7 @@ describe('CDN publishing and mix transcode (issue 14)', () => {
     await bob.close();
   });
 
-  it('invalid mix parameters give SPEC §5\'s errors; an unreachable RTMP URL gives START_PUBLISH_CDN_FAILED; the job\'s death mid-stream is restarted', async () => {
+  it('invalid mix parameters give docs/behaviour.md §5\'s errors; an unreachable RTMP URL gives START_PUBLISH_CDN_FAILED; the job\'s death mid-stream is restarted', async () => {
     const { alice, bob } = await twoUsers(14004);
     const url = rtmp.url('mix14004');
     const bad = async (patch: (o: ReturnType<typeof mixOptions>) => unknown) => cdn(alice, 'startPlugin', patch(mixOptions(url)));

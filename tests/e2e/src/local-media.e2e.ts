@@ -165,7 +165,7 @@ describe('local media in real Chromium', () => {
     if (E2E_ENGINE === 'embedded') await expect.poll(() => (server.stats().receivedPackets?.small ?? 0) - before, { timeout: 15_000 }).toBeGreaterThan(50);
     await expect.poll(async () => (await eventsOf(bob, 'remote-video-available')).length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(await watch(bob, 'alice', 'main', { small: true })).toMatchObject({ ok: true });
-    // SPEC §3 default small stream: 160x120.
+    // docs/behaviour.md §3 default small stream: 160x120.
     await expect.poll(async () => (await inbound(bob)).frameWidth, { timeout: 30_000, interval: 500 }).toBe(160);
     expect((await inbound(bob)).frameHeight).toBe(120);
     // Switching back to the big stream on the same m-line (no renegotiation).

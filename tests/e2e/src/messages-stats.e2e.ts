@@ -223,7 +223,7 @@ describe('custom messages, SEI, statistics, network quality, volume and logs', (
       return (await seiOf()).some((m) => m.streamType === 'sub');
     }, { timeout: 15_000, interval: 1000 }).toBe(true);
     expect((await seiOf()).find((m) => m.streamType === 'sub')).toEqual({ bytes: subPayload, userId: 'alice', streamType: 'sub', seiPayloadType: 243 });
-    // SPEC §5: bob publishes no video, so sending is refused (5109).
+    // docs/behaviour.md §5: bob publishes no video, so sending is refused (5109).
     const refused = await bob.evaluate(() => {
       try {
         (window as unknown as E2EWindow).e2e.client.sendSEIMessage(new Uint8Array([1]).buffer);

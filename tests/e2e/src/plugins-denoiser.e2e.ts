@@ -5,7 +5,7 @@ import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixt
 import { TEST_APP } from './harness/server.js';
 import { enterWithAudio, generateMedia, levels, listenTo, percentile, RAW_MIC, type TestMedia } from './plugins-media.js';
 
-/** A second app on the server that has bought no package (SPEC §8 reason 2). */
+/** A second app on the server that has bought no package (docs/behaviour.md §8 reason 2). */
 const NO_PACKAGE_APP = { sdkAppId: 1400700099, secretKey: 'conclave-e2e-no-package-secret-0123', billing: 'no-package' as const };
 
 type Outcome = { ok: boolean; code?: number; extraCode?: number; message?: string };
@@ -75,13 +75,13 @@ describe('Must show 2: with a fake microphone of speech plus white noise, the de
     expect(await uplinkSdp()).toBe(sdp); // replaceTrack only: no renegotiation
   });
 
-  it('a bad userSig or an app without a package gives SPEC §8\'s denoise error', async () => {
+  it('a bad userSig or an app without a package gives docs/behaviour.md §8\'s denoise error', async () => {
     const badSig = await plugin('startPlugin', { sdkAppId: TEST_APP.sdkAppId, userId: 'speaker', userSig: 'not-a-valid-sig' });
     expect(badSig).toMatchObject({ ok: false, code: 5000, message: expect.stringMatching(/^Init RTCAudioProcessor failed\. Reason: .*Please check your params\./) });
     const userSig = genUserSig({ sdkAppId: NO_PACKAGE_APP.sdkAppId, secretKey: NO_PACKAGE_APP.secretKey, userId: 'speaker' });
     const noPackage = await plugin('startPlugin', { sdkAppId: NO_PACKAGE_APP.sdkAppId, userId: 'speaker', userSig: await userSig });
     expect(noPackage).toMatchObject({ ok: false, code: 5000, message: expect.stringContaining('You need to buy packages') });
-    // SPEC §5: the microphone must be on.
+    // docs/behaviour.md §5: the microphone must be on.
     expect(await plugin('startPlugin', { sdkAppId: TEST_APP.sdkAppId, userId: 'listener', userSig: await fx!.server.sig('listener') }, () => receiver))
       .toMatchObject({ ok: false, code: 5100, extraCode: 5106 });
     expect(await plugin('startPlugin', { sdkAppId: TEST_APP.sdkAppId, userId: 'speaker' })).toMatchObject({ ok: false, code: 5000, extraCode: 5001 });

@@ -329,7 +329,7 @@ describe('remote media: subscriptions, players, autoplay, volume', () => {
     await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 20_000, interval: 500 }).toBe(640);
 
     expect(await call(bob, 'updateRemoteVideo', { userId: 'alice', streamType: 'main', option: { small: true } })).toMatchObject({ ok: true });
-    // The default small stream: 160x120 (SPEC §3).
+    // The default small stream: 160x120 (docs/behaviour.md §3).
     await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 20_000, interval: 500 }).toBe(160);
 
     expect(await call(bob, 'updateRemoteVideo', { userId: 'alice', streamType: 'main', option: { small: false } })).toMatchObject({ ok: true });

@@ -2,7 +2,7 @@
  * Issue 15, decoder with fallbacks: with the server's videoDecodeFallback on, TRTCVideoDecoder (a built-in
  * loaded from the server) decodes a remote H264 video from its encoded frames — with the wasm software decoder
  * or WebCodecs — into a canvas in the player's view; injected failures walk the fallback chain to FAILED after 5
- * retries with SPEC §8's codes; a slow decoder moves up the downgrade levels.
+ * retries with docs/behaviour.md §8's codes; a slow decoder moves up the downgrade levels.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -50,7 +50,7 @@ describe('video decoder with fallbacks (TRTCVideoDecoder)', () => {
     browser = await launchBrowser(fakeMediaArgs(red));
     alice = await app.open(browser.context);
     bob = await app.open(browser.context);
-    // The machine's real load must not set the decoder's pressure floor (SPEC §4) under these tests.
+    // The machine's real load must not set the decoder's pressure floor (docs/behaviour.md §4) under these tests.
     await pinPressure(browser.context, bob);
     expect(await join(alice, server, 'alice', { roomId: 1515 })).toEqual({ ok: true });
     expect(await join(bob, server, 'bob', { roomId: 1515 }, { publish: false })).toEqual({ ok: true });
@@ -106,7 +106,7 @@ describe('video decoder with fallbacks (TRTCVideoDecoder)', () => {
       ['STARTING', 'wasm', 'videoFrame'],
       ['FAILED', 'wasm', 'videoFrame'],
     ]);
-    // SPEC §8: 4 webcodecs decode error, 6 wasm creation, 8 wasm decode error, 7 graphics context, 11 render error.
+    // docs/behaviour.md §8: 4 webcodecs decode error, 6 wasm creation, 8 wasm decode error, 7 graphics context, 11 render error.
     expect(events.slice(1).map((e) => e.code)).toEqual([4, 6, 8, 7, 11, 8]);
     expect(events.at(-1)).toMatchObject({ retries: 5, failures: [4, 6, 8, 7, 11, 8] });
     const errors = (await eventsOf(bob, 'error')).map((e) => e.data as { code: number; extraCode: number; message: string });

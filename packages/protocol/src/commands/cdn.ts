@@ -1,7 +1,7 @@
 /**
- * CDN publishing and mix transcoding (SPEC §7 "mix transcode start/stop; CDN publish start/stop"): the
+ * CDN publishing and mix transcoding (docs/behaviour.md §7 "mix transcode start/stop; CDN publish start/stop"): the
  * commands the CDNStreaming plugin sends on the room's WebSocket. The server runs each as a media job.
- * Limits are SPEC §5's mix rules (cdn.ts); the plugin checks the same first, with the original's messages.
+ * Limits are docs/behaviour.md §5's mix rules (cdn.ts); the plugin checks the same first, with the original's messages.
  */
 import { z } from 'zod';
 import { CDN_PUBLISH_MODES, MIX_IMAGE_NAME, MIX_LIMITS } from '../cdn.js';

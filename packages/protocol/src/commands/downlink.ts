@@ -1,5 +1,5 @@
 /**
- * The client's one downlink (DESIGN "Media path"): a receive-only peer connection the server offers.
+ * The client's one downlink (docs/architecture.md "Media path"): a receive-only peer connection the server offers.
  * Each subscription occupies three of its m-lines (audio, main video, auxiliary video); `subscribe`
  * replies with their mids (`downlinkMids`). When m-lines must be added, the server pushes
  * `downlink-offer` before that reply and the client answers with `downlink-answer` (one negotiation at

@@ -14,7 +14,7 @@ export const sdp = z.string().max(32 * 1024);
 export const roleCode = z.literal([20, 21]);
 /** Wire scene code: rtc 1, live 2. */
 export const sceneCode = z.literal([1, 2]);
-/** A privateMapKey (SPEC §5): the room-entry and publish privileges the app grants. */
+/** A privateMapKey (docs/behaviour.md §5): the room-entry and publish privileges the app grants. */
 export const privateMapKey = z.string().max(4096);
 /** A data-less request or reply. */
 export const empty = z.object({});

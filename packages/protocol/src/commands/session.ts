@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { command, empty, iceServer, peerInfo, privateMapKey, roleCode, sceneCode, userId } from './fields.js';
 
-/** userDefineRecordId (SPEC §5): 1 to 64 letters, digits, hyphens and underscores. */
+/** userDefineRecordId (docs/behaviour.md §5): 1 to 64 letters, digits, hyphens and underscores. */
 export const userDefineRecordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, hyphens or underscores');
 
 export const joinData = z.object({
@@ -18,7 +18,7 @@ export const joinData = z.object({
   trtcRole: roleCode,
   trtcScene: sceneCode,
   businessInfo: z.string().max(4096).optional(),
-  /** The app's own id for the cloud recording of this user's streams (SPEC §5). */
+  /** The app's own id for the cloud recording of this user's streams (docs/behaviour.md §5). */
   userDefineRecordId: userDefineRecordId.optional(),
   version: z.string().max(64),
   /** The wire protocol version the client speaks (version.ts); absent: 1. */
@@ -50,7 +50,7 @@ export const joinReply = z.object({
 export const switchRoleData = z.object({
   role: roleCode,
   privateMapKey: privateMapKey.optional(),
-  /** SPEC §5: 1 to 5. */
+  /** docs/behaviour.md §5: 1 to 5. */
   latencyLevel: z.int().min(1).max(5).optional(),
 });
 

@@ -47,7 +47,7 @@ export const adminUser = z.object({
   userId: z.string(),
   tinyId: z.string(),
   role: z.enum(['anchor', 'audience']),
-  /** Publish flag bits (SPEC §3) and what they mean. */
+  /** Publish flag bits (docs/behaviour.md §3) and what they mean. */
   flag: z.int().meta({ description: 'Publish flag bits (video 1, small 2, aux 4, audio 8, video-mute 16, aux-mute 32, audio-mute 64).' }),
   streams: adminStreams,
   /** False while the connection dropped and the session waits to be resumed. */

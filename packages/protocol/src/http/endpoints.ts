@@ -1,4 +1,4 @@
-/** The other HTTP calls of SPEC §7: log upload, AI-denoise authorisation, statistics beacon; and health. */
+/** The other HTTP calls of docs/behaviour.md §7: log upload, AI-denoise authorisation, statistics beacon; and health. */
 import { z } from 'zod';
 import { LOG_CMD_TYPES } from '../endpoints.js';
 import { LIMITS } from '../limits.js';
@@ -37,7 +37,7 @@ export const statsBeaconBody = z.object({
   userId: httpUserId.optional(),
   /** SDK basic info: sdk version, terminal type, framework, network type. */
   msg_sdk_basic_info: z.record(z.string().max(64), z.union([z.string().max(256), z.number(), z.boolean()])).optional(),
-  /** Counters: key (a number whose last three digits class it, SPEC §9) and count. */
+  /** Counters: key (a number whose last three digits class it, docs/behaviour.md §9) and count. */
   stats_count: z.array(z.object({ key: z.int(), count: z.int().min(0).max(1_000_000) })).max(500).optional(),
   /** Distributions: key and items of key and value. */
   stats_distribution: z.array(z.object({

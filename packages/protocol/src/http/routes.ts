@@ -66,14 +66,14 @@ const imageParams = adminMediaParams.pick({ sdkAppId: true, name: true });
 export const HTTP_ROUTES = {
   schedule: {
     method: 'POST', path: SCHEDULE_PATH, tag: 'sdk',
-    summary: 'Scheduling: the signalling domains, ICE servers and client config (SPEC §7)',
+    summary: 'Scheduling: the signalling domains, ICE servers and client config (docs/behaviour.md §7)',
     description: 'Checks the app and the userSig. Refusals are status 200 with a nonzero `code` and `msg`.',
     body: { schema: scheduleRequest, type: 'application/x-www-form-urlencoded', required: true },
     reply: { schema: scheduleResponse, description: 'The schedule, or a refusal.' },
   },
   uploadLog: {
     method: 'POST', path: LOG_UPLOAD_PATH, tag: 'sdk',
-    summary: 'Log upload (SPEC §7)',
+    summary: 'Log upload (docs/behaviour.md §7)',
     description: 'JSON, gzip allowed (Content-Encoding: gzip, or gzip magic bytes with any content type); at most limits.logUploadBytes before and after decompression. Filed under the body\'s room, else the room the user joined last.',
     query: logUploadQuery,
     body: { schema: logUploadBody, type: json, required: true },
@@ -89,7 +89,7 @@ export const HTTP_ROUTES = {
   },
   aiDenoiseAuth: {
     method: 'GET', path: AI_DENOISE_AUTH_PATH, tag: 'sdk',
-    summary: 'AI-denoise authorisation (SPEC §7)',
+    summary: 'AI-denoise authorisation (docs/behaviour.md §7)',
     description: 'Refusals are status 200 with errCode 1 (check params), 2 (need to buy package) or 5 (package expired).',
     query: aiDenoiseAuthQuery,
     reply: { schema: aiDenoiseAuthReply, description: 'Authorised (status 1, sign = HMAC-SHA256(secret, "sdkAppId:userId:timestamp")) or refused.' },

@@ -1,4 +1,4 @@
-/** Scheduling (SPEC §7): `POST /api/v1/config`, form data. */
+/** Scheduling (docs/behaviour.md §7): `POST /api/v1/config`, form data. */
 import { z } from 'zod';
 import { iceServer } from '../commands/fields.js';
 
@@ -37,7 +37,7 @@ export const scheduleResponse = z.object({
       /** When false the client must not cache this result. */
       scheduleCache: z.boolean().optional(),
       /**
-       * Relay switching (SPEC §4): the client tries TURN (over TCP when offered) once the media path's
+       * Relay switching (docs/behaviour.md §4): the client tries TURN (over TCP when offered) once the media path's
        * round trip exceeds signalling's by `rttRatioThreshold` times and `rttThreshold` ms for 5 checks.
        */
       useTurnTcpInfo: z.object({ rttRatioThreshold: z.number().positive(), rttThreshold: z.number().nonnegative() }).optional(),

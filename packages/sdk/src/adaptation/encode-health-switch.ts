@@ -6,7 +6,7 @@ import { EncodeHealthMonitor } from './encode-health.js';
 
 /**
  * The encode-health monitor of the room's published videos (camera and screen), wired to the encoder
- * switch: a bad-health event (SPEC §4) moves that slot back to the default payload, H264 42e01f — the
+ * switch: a bad-health event (docs/behaviour.md §4) moves that slot back to the default payload, H264 42e01f — the
  * software encoder — as the original's onBadHealth → useHWEncoder(false). Events are at least 30 s apart.
  */
 export function encodeHealthFor(publisher: Publisher): EncodeHealthMonitor {

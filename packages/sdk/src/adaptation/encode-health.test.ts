@@ -3,7 +3,7 @@ import { BAD_HEALTH_SPACING_MS, EncodeHealthRule, encodeSampleOf, type EncodeSam
 
 const bad: EncodeSample = { fps: 29, targetFps: 30, bitrate: 400_000, targetBitrate: 1_000_000, hardware: true, mimeType: 'video/H264' };
 
-describe('EncodeHealthRule (SPEC §4)', () => {
+describe('EncodeHealthRule (docs/behaviour.md §4)', () => {
   it('a publishing encoder under half its bitrate at > 0.9 of its frame rate for more than 3 heartbeats switches to the software encoder (the 4th bad heartbeat raises the event)', () => {
     const rule = new EncodeHealthRule();
     for (let i = 0; i < 3; i++) expect(rule.check(bad, i * 2000)).toBe(false);

@@ -1,12 +1,12 @@
 import { log } from '../log/logger.js';
 
-/** Heartbeats in a row that must look bad; the event fires on the one after (SPEC §4: "more than 3"). */
+/** Heartbeats in a row that must look bad; the event fires on the one after (docs/behaviour.md §4: "more than 3"). */
 export const BAD_ENCODE_HEARTBEATS = 3;
-/** Frame-rate ratio above which the encoder keeps pace (SPEC §4). */
+/** Frame-rate ratio above which the encoder keeps pace (docs/behaviour.md §4). */
 export const ENCODE_FPS_RATIO = 0.9;
-/** Bitrate ratio below which the encoder under-delivers (SPEC §4). */
+/** Bitrate ratio below which the encoder under-delivers (docs/behaviour.md §4). */
 export const ENCODE_BITRATE_RATIO = 0.5;
-/** At least this long between two bad-health events (SPEC §9: bad-health spacing 30000 ms). */
+/** At least this long between two bad-health events (docs/behaviour.md §9: bad-health spacing 30000 ms). */
 export const BAD_HEALTH_SPACING_MS = 30_000;
 
 /** One heartbeat's figures of the published main video. */
@@ -26,7 +26,7 @@ export interface EncodeSample {
 }
 
 /**
- * The encode-health rule (SPEC §4): a hardware H264 encoder that keeps its frame rate (ratio > 0.9) but
+ * The encode-health rule (docs/behaviour.md §4): a hardware H264 encoder that keeps its frame rate (ratio > 0.9) but
  * delivers under half its bitrate (ratio < 0.5) for more than 3 heartbeats in a row is bad; events are at
  * least 30 s apart. Other encoders never count.
  */

@@ -1,12 +1,12 @@
 import { log } from '../log/logger.js';
 
-/** Compute Pressure states (SPEC §4). */
+/** Compute Pressure states (docs/behaviour.md §4). */
 export type PressureState = 'nominal' | 'fair' | 'serious' | 'critical';
 
-/** Pressure sampling interval (SPEC §9). */
+/** Pressure sampling interval (docs/behaviour.md §9). */
 export const PRESSURE_SAMPLE_MS = 2000;
 
-/** What pressure changes: prefer remote small streams, and the lowest decoder downgrade level (0-4, SPEC §4). */
+/** What pressure changes: prefer remote small streams, and the lowest decoder downgrade level (0-4, docs/behaviour.md §4). */
 export interface PressureEffect {
   preferSmall: boolean;
   downgradeFloor: number;

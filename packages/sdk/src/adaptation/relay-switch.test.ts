@@ -4,7 +4,7 @@ import { MediaRttMeter, selectedPair } from './media-rtt.js';
 
 const thresholds = { rttRatioThreshold: 3, rttThreshold: 400 };
 
-describe('RelayRttRule (SPEC §4)', () => {
+describe('RelayRttRule (docs/behaviour.md §4)', () => {
   it('triggers on the 5th slow check in a row, not before', () => {
     const rule = new RelayRttRule(thresholds);
     for (let i = 0; i < 4; i++) expect(rule.check(500, 20)).toBe(false);

@@ -1,6 +1,6 @@
 import { log } from '../log/logger.js';
 
-/** The schedule's useTurnTcpInfo: when the media path is slow enough to try TURN (SPEC §3, §4). */
+/** The schedule's useTurnTcpInfo: when the media path is slow enough to try TURN (docs/behaviour.md §3, §4). */
 export interface RttThresholds {
   /** Media round trip must exceed signalling's times this. */
   rttRatioThreshold: number;
@@ -8,15 +8,15 @@ export interface RttThresholds {
   rttThreshold: number;
 }
 
-/** Consecutive slow checks before relay is tried (SPEC §4). */
+/** Consecutive slow checks before relay is tried (docs/behaviour.md §4). */
 export const RELAY_SLOW_CHECKS = 5;
-/** A check every signalling ping (SPEC §9: ping interval 2 s). */
+/** A check every signalling ping (docs/behaviour.md §9: ping interval 2 s). */
 export const RELAY_CHECK_INTERVAL_MS = 2000;
-/** Links not connected this long after the switch: the relay failed (SPEC §9). */
+/** Links not connected this long after the switch: the relay failed (docs/behaviour.md §9). */
 export const RELAY_SWITCH_TIMEOUT_MS = 10_000;
 
 /**
- * The relay-switch rule (SPEC §4): a check is slow when the media path's round trip exceeds signalling's
+ * The relay-switch rule (docs/behaviour.md §4): a check is slow when the media path's round trip exceeds signalling's
  * by the ratio threshold and is above the time threshold; 5 slow checks in a row trigger the switch. A
  * check without both figures (no new answer since the last) neither counts nor breaks the series.
  */
@@ -70,7 +70,7 @@ export interface RelaySwitchHost {
 export type RelaySwitchState = 'direct' | 'relay' | 'fallback';
 
 /**
- * Relay switching (SPEC §4): checks the media path against signalling every 2 s; after 5 slow checks in a
+ * Relay switching (docs/behaviour.md §4): checks the media path against signalling every 2 s; after 5 slow checks in a
  * row the links are rebuilt through TURN, once per session. A forced relay whose link fails, or whose links
  * are not connected 10 s after the switch, switches back to direct (all candidates).
  */

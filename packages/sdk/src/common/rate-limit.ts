@@ -1,7 +1,7 @@
 import { invalidOperation, MESSAGE } from '../errors/catalogue.js';
 
 /**
- * The per-second call frequency limit (SPEC §5): each API function may be called at most
+ * The per-second call frequency limit (docs/behaviour.md §5): each API function may be called at most
  * `perSecond` times in any one-second window; beyond that it fails with 'call frequency limit exceeded'.
  */
 export class CallRateLimiter {

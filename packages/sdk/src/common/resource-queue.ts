@@ -21,7 +21,7 @@ export class SerialQueue {
 }
 
 /**
- * Serialises start / update / stop of one local resource (SPEC §4): a repeated start is rejected as
+ * Serialises start / update / stop of one local resource (docs/behaviour.md §4): a repeated start is rejected as
  * a duplicate; an update before start or after stop is rejected; repeated stops are merged; a failed
  * start cancels the updates queued behind it.
  */

@@ -1,7 +1,7 @@
 import { invalidOperation } from '../errors/catalogue.js';
 
 /**
- * A small state machine (SPEC §4): an action is refused unless the current state is one of its
+ * A small state machine (docs/behaviour.md §4): an action is refused unless the current state is one of its
  * allowed origins.
  */
 export class StateMachine<S extends string> {

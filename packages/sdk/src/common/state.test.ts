@@ -4,7 +4,7 @@ import { CallRateLimiter } from './rate-limit.js';
 import { ResourceQueue } from './resource-queue.js';
 import { StateMachine } from './state-machine.js';
 
-describe('StateMachine (SPEC §4 room states)', () => {
+describe('StateMachine (docs/behaviour.md §4 room states)', () => {
   it('refuses an action whose origin is not allowed, and reports transitions', () => {
     const changes: string[] = [];
     const machine = new StateMachine<'initial' | 'joining' | 'joined' | 'left'>('initial', (from, to) => changes.push(`${from}>${to}`));
@@ -25,7 +25,7 @@ const deferred = () => {
   return { promise, resolve, reject };
 };
 
-describe('ResourceQueue (SPEC §4 per-resource serialisation)', () => {
+describe('ResourceQueue (docs/behaviour.md §4 per-resource serialisation)', () => {
   it('rejects a duplicate start', async () => {
     const queue = new ResourceQueue('camera');
     const gate = deferred();
@@ -86,7 +86,7 @@ describe('ResourceQueue (SPEC §4 per-resource serialisation)', () => {
   });
 });
 
-describe('CallRateLimiter (SPEC §5 call frequency limit)', () => {
+describe('CallRateLimiter (docs/behaviour.md §5 call frequency limit)', () => {
   it("allows N calls per second per function, then 'call frequency limit exceeded'", () => {
     let now = 0;
     const limiter = new CallRateLimiter(3, () => now);

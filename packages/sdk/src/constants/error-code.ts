@@ -12,7 +12,7 @@ export const ERROR_CODE = Object.freeze({
 
 export type ErrorCode = (typeof ERROR_CODE)[keyof typeof ERROR_CODE];
 
-/** Detail codes (`RtcError.extraCode`), SPEC §8 reading B. */
+/** Detail codes (`RtcError.extraCode`), docs/behaviour.md §8 reading B. */
 export const EXTRA_CODE = Object.freeze({
   PARAMETER_REQUIRED: 5001,
   TYPE: 5002,

@@ -1,7 +1,7 @@
 import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
 import { RtcError } from './rtc-error.js';
 
-/** Messages with SPEC §8's wording, in one place. */
+/** Messages with docs/behaviour.md §8's wording, in one place. */
 export const MESSAGE = Object.freeze({
   DUPLICATE_JOIN: 'duplicate join() called',
   NOT_JOINED: 'please call join() before publish()',
@@ -52,7 +52,7 @@ export function operationAbort(message: string, functionName?: string): RtcError
   return new RtcError({ code: ERROR_CODE.OPERATION_ABORT, message, functionName });
 }
 
-/** Maps a getUserMedia / getDisplayMedia failure to DEVICE_ERROR (5300) with SPEC's extra codes. */
+/** Maps a getUserMedia / getDisplayMedia failure to DEVICE_ERROR (5300) with its extra codes (docs/behaviour.md §8.1). */
 export function deviceError(error: unknown, kind: 'camera' | 'microphone' | 'screen', functionName?: string): RtcError {
   const name = error instanceof Error ? error.name : '';
   const extra: Record<string, number> = {

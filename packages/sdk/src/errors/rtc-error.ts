@@ -17,7 +17,7 @@ const CODE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(ERR
 
 /**
  * The one error class of the SDK: every public method rejects only with an RtcError.
- * `code` is a TRTC.ERROR_CODE value; `extraCode` refines it (SPEC §8 reading B, or a server code).
+ * `code` is a TRTC.ERROR_CODE value; `extraCode` refines it (docs/behaviour.md §8 reading B, or a server code).
  */
 export class RtcError extends Error {
   override readonly name = 'RtcError';
@@ -37,7 +37,7 @@ export class RtcError extends Error {
     this.handler = init.handler;
   }
 
-  /** The text: message, code name and hex code (SPEC §8). */
+  /** The text: message, code name and hex code (docs/behaviour.md §8). */
   private static _format(init: RtcErrorInit): string {
     const name = CODE_NAMES[init.code] ?? 'UNKNOWN_ERROR';
     const extra = init.extraCode !== undefined ? ` extraCode:${init.extraCode}` : '';

@@ -18,7 +18,7 @@ import { LocalResource } from './local-resource.js';
 
 /**
  * The client's local media: camera, microphone and screen share, each a LocalResource bound to the
- * room's uplink slots. Publishing is refused for an audience in live (SPEC §6); tracks started before
+ * room's uplink slots. Publishing is refused for an audience in live (docs/behaviour.md §6); tracks started before
  * joining wait for the join (or for switchRole('anchor')).
  */
 export class LocalMedia {
@@ -69,7 +69,7 @@ export class LocalMedia {
     });
   }
 
-  /** Refuses publishing for an audience in live (SPEC §6) once joined. */
+  /** Refuses publishing for an audience in live (docs/behaviour.md §6) once joined. */
   private _checkMayPublish(functionName: string, publishes: boolean): void {
     if (publishes && this._room.machine.is('joined') && !this._room.canPublish) {
       throw invalidOperation(EXTRA_CODE.ROLE_AUDIENCE, MESSAGE.AUDIENCE_PUBLISH, functionName);

@@ -25,7 +25,7 @@ export interface LocalResourceKind<T extends LocalMediaResource<S, U>, S, U> {
 }
 
 /**
- * The start / update / stop trio of one local resource (SPEC §4): validation, the permission check,
+ * The start / update / stop trio of one local resource (docs/behaviour.md §4): validation, the permission check,
  * then the operation serialised on the resource's queue. A failed start releases what it captured.
  */
 export class LocalResource<T extends LocalMediaResource<S, U>, S, U> {

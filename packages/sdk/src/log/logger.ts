@@ -1,4 +1,4 @@
-/** Log levels (SPEC §9): TRACE 0 … NONE 5. */
+/** Log levels (docs/behaviour.md §9): TRACE 0 … NONE 5. */
 export const LOG_LEVEL = Object.freeze({ TRACE: 0, DEBUG: 1, INFO: 2, WARN: 3, ERROR: 4, NONE: 5 } as const);
 export type LogLevel = 0 | 1 | 2 | 3 | 4 | 5;
 
@@ -52,7 +52,7 @@ export function formatEntry(entry: LogEntry): string {
 
 const write = (at: LogLevel, fn: (...args: unknown[]) => void) => (...args: unknown[]) => {
   if (at >= level) fn('[conclave]', ...args);
-  // Uploads keep INFO and above whatever the console level (SPEC §9 default INFO).
+  // Uploads keep INFO and above whatever the console level (docs/behaviour.md §9 default INFO).
   if (uploadEnabled && at >= LOG_LEVEL.INFO && sinks.size > 0) {
     const entry: LogEntry = { time: Date.now(), level: at, text: args.map(textOf).join(' ').slice(0, 2000) };
     for (const sink of sinks) sink(entry);

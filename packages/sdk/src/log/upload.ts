@@ -1,7 +1,7 @@
 import { LOG_UPLOAD_PATH, STATS_BEACON_PATH, type LogCmdType, type LogUploadBody, type StatsBeaconBody } from '@conclave/protocol';
 import { addLogSink, formatEntry, uploadIsEnabled, type LogEntry } from './logger.js';
 
-/** Upload cadence and limits (SPEC §7, §9). */
+/** Upload cadence and limits (docs/behaviour.md §7, §9). */
 export const LOG_UPLOAD = Object.freeze({
   INTERVAL_MS: 5000,
   MAX_BATCH: 50,
@@ -15,7 +15,7 @@ export const LOG_UPLOAD = Object.freeze({
   MAX_BUFFERED: 1000,
 } as const);
 
-/** Counter keys of the key-value statistics (last three digits 0–599: counts, SPEC §9). */
+/** Counter keys of the key-value statistics (last three digits 0–599: counts, docs/behaviour.md §9). */
 export const STAT_KEY = Object.freeze({ ENTER_ROOM: 1, EXIT_ROOM: 2, CUSTOM_MESSAGE: 3, SEI_MESSAGE: 4, ERROR_EVENT: 5 } as const);
 
 /** Who the logs are about. */
@@ -76,7 +76,7 @@ async function post(url: string, body: { data: string | Uint8Array<ArrayBuffer>;
 }
 
 /**
- * Uploads one client's log lines while it is in a room (SPEC §7): every 5 s a batch of at most 50 lines,
+ * Uploads one client's log lines while it is in a room (docs/behaviour.md §7): every 5 s a batch of at most 50 lines,
  * gzip above 2800 characters, 3 retries 2 s apart, 5 s time-out; the rest on leave. Also the failure-event
  * upload and the key-value statistics beacon.
  */
@@ -153,7 +153,7 @@ export class LogUploader {
     }, LOG_UPLOAD.EVENT_DELAY_MS);
   }
 
-  /** Counts a key for the key-value statistics beacon (keys classed by their last three digits, SPEC §9). */
+  /** Counts a key for the key-value statistics beacon (keys classed by their last three digits, docs/behaviour.md §9). */
   count(key: number): void {
     this._counts.set(key, (this._counts.get(key) ?? 0) + 1);
   }
@@ -200,7 +200,7 @@ export class LogUploader {
   }
 }
 
-/** The browser's network type (SPEC §3 network types), best effort. */
+/** The browser's network type (docs/behaviour.md §3 network types), best effort. */
 function networkType(): number {
   const type = (globalThis.navigator as { connection?: { type?: string; effectiveType?: string } } | undefined)?.connection;
   switch (type?.type ?? type?.effectiveType) {

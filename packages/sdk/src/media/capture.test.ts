@@ -15,7 +15,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('capture retries (SPEC §8)', () => {
+describe('capture retries (docs/behaviour.md §8)', () => {
   it('retries with a lower frame rate and no exact demands, then device id only, then plain true', () => {
     const base = cameraConstraints(VIDEO_PROFILES['720p'], 'cam-1');
     expect(base).toEqual({ width: { ideal: 1280 }, height: { ideal: 720 }, frameRate: { ideal: 15 }, deviceId: { exact: 'cam-1' } });
@@ -77,7 +77,7 @@ describe('capture retries (SPEC §8)', () => {
 });
 
 describe('screen capture options', () => {
-  it('screen audio: echo cancellation on, noise suppression and gain control off (SPEC §9)', () => {
+  it('screen audio: echo cancellation on, noise suppression and gain control off (docs/behaviour.md §9)', () => {
     expect(screenAudioConstraints({})).toEqual({ echoCancellation: true, noiseSuppression: false, autoGainControl: false });
     expect(screenAudioConstraints({ noiseSuppression: true })).toMatchObject({ noiseSuppression: true });
   });

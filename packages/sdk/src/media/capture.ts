@@ -4,7 +4,7 @@ import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import type { AudioProfile, VideoProfile } from './profiles.js';
 
-/** SPEC §9: capture retries 3 at 500 ms. */
+/** docs/behaviour.md §9: capture retries 3 at 500 ms. */
 export const CAPTURE_RETRIES = 3;
 export const CAPTURE_RETRY_DELAY_MS = 500;
 
@@ -15,7 +15,7 @@ export function checkCaptureSupport(functionName: string): void {
 }
 
 /**
- * The constraints of each capture attempt (SPEC §8): the full demand first; on a not-readable or
+ * The constraints of each capture attempt (docs/behaviour.md §8): the full demand first; on a not-readable or
  * over-constrained failure, (1) a lower frame rate (10, or 5) without maximum sizes or exact-device
  * demands, (2) the device id only, (3) plain `true`.
  */
@@ -55,7 +55,7 @@ function privacySettingsHandler(kind: 'camera' | 'microphone' | 'screen'): (() =
   };
 }
 
-/** DEVICE_ERROR (5300) for a capture failure, with SPEC's messages and the 5302 handler. */
+/** DEVICE_ERROR (5300) for a capture failure, with the catalogue's messages and the 5302 handler. */
 export function captureError(error: unknown, kind: 'camera' | 'microphone' | 'screen', functionName: string): RtcError {
   const converted = deviceError(error, kind, functionName);
   if (converted.extraCode === EXTRA_CODE.NotAllowed) {
@@ -67,7 +67,7 @@ export function captureError(error: unknown, kind: 'camera' | 'microphone' | 'sc
   return converted;
 }
 
-/** 5301 with SPEC's 'no camera detected' / 'no microphone detected'. */
+/** 5301 with the original's 'no camera detected' / 'no microphone detected'. */
 export function notFound(kind: 'camera' | 'microphone', functionName: string): RtcError {
   const error = new Error(kind === 'camera' ? MESSAGE.NO_CAMERA : MESSAGE.NO_MICROPHONE);
   error.name = 'NotFoundError';
@@ -86,7 +86,7 @@ async function checkDevice(kind: 'camera' | 'microphone', deviceId: string | und
   if (deviceId && idsKnown && !devices.some((d) => d.deviceId === deviceId)) throw notFound(kind, functionName);
 }
 
-/** Captures one track with SPEC §8's retries; rejects with DEVICE_ERROR. */
+/** Captures one track with docs/behaviour.md §8's retries; rejects with DEVICE_ERROR. */
 async function captureWithRetries(kind: 'camera' | 'microphone', base: MediaTrackConstraints, deviceId: string | undefined,
   functionName: string, getUserMedia: (c: MediaStreamConstraints) => Promise<MediaStream>): Promise<MediaStreamTrack> {
   checkCaptureSupport(functionName);
@@ -126,7 +126,7 @@ export function cameraConstraints(profile: VideoProfile, cameraId: string | unde
   };
 }
 
-/** Captures the camera at a profile; rejects with DEVICE_ERROR (SPEC's 5301… codes). */
+/** Captures the camera at a profile; rejects with DEVICE_ERROR (5301… codes, docs/behaviour.md §8.1). */
 export async function captureCamera(profile: VideoProfile, cameraId: string | undefined, functionName: string,
   options: { useFrontCamera?: boolean; avoidCropping?: boolean } = {}): Promise<MediaStreamTrack> {
   const facing = options.useFrontCamera === undefined ? undefined : options.useFrontCamera ? 'user' : 'environment';

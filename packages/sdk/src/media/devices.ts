@@ -5,7 +5,7 @@ const LABEL: Record<Kind, string> = { videoinput: 'camera', audioinput: 'microph
 
 /**
  * Lists devices of a kind. With requestPermission (default) and no labels yet, asks for access first so
- * labels are filled in; an empty label falls back to kind plus index (SPEC §3).
+ * labels are filled in; an empty label falls back to kind plus index (docs/behaviour.md §3).
  */
 export async function listDevices(kind: Kind, requestPermission = true, functionName: string): Promise<MediaDeviceInfo[]> {
   if (typeof navigator === 'undefined' || !navigator.mediaDevices?.enumerateDevices) return [];
@@ -29,10 +29,10 @@ export async function listDevices(kind: Kind, requestPermission = true, function
   } as MediaDeviceInfo));
 }
 
-/** SPEC §9: the device list is polled every 10 s where the browser has no devicechange event. */
+/** docs/behaviour.md §9: the device list is polled every 10 s where the browser has no devicechange event. */
 export const DEVICE_POLL_MS = 10_000;
 
-/** A device-changed event (API.md). */
+/** A device-changed event, as the original's API defines it. */
 export interface DeviceChange {
   type: 'camera' | 'microphone' | 'speaker';
   action: 'add' | 'remove' | 'active';

@@ -9,7 +9,7 @@ import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
 import { AUDIO_PROFILES, DEFAULT_AUDIO_PROFILE, type AudioProfile } from './profiles.js';
 import { CaptureRecovery } from './recovery.js';
 
-/** Checks start/updateLocalAudio's options (SPEC §5). */
+/** Checks start/updateLocalAudio's options (docs/behaviour.md §5). */
 export function validateLocalAudioConfig(config: LocalAudioConfig | undefined, functionName: string): void {
   if (config === undefined) return;
   if (typeof config !== 'object' || config === null) throw invalidParameter(EXTRA_CODE.TYPE, 'config must be an object', functionName);

@@ -33,7 +33,7 @@ export function resolveVideoProfile(profile: VideoProfileName | VideoProfile | u
   return { width, height, frameRate, bitrate };
 }
 
-/** The small-stream profile of an option: true → SPEC's default 120p; a name or object → that profile. */
+/** The small-stream profile of an option: true → the default small stream (120p); a name or object → that profile. */
 export function resolveSmallProfile(small: VideoProfileName | VideoProfile | boolean | undefined, functionName: string): VideoProfile | undefined {
   if (small === undefined || small === false) return undefined;
   if (small === true) return DEFAULT_SMALL_PROFILE;

@@ -8,7 +8,7 @@ const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 const SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
 const IOS_15_0 = 'Mozilla/5.0 (iPhone; CPU iPhone OS 15_0 like Mac OS X) AppleWebKit/605.1.15 Version/15.0 Mobile/15E148 Safari/604.1';
 
-describe('profiles (SPEC §3)', () => {
+describe('profiles (docs/behaviour.md §3)', () => {
   it('has every camera profile with its _2 variant, the screen and audio profiles', () => {
     expect(VIDEO_PROFILES['360p']).toEqual({ width: 640, height: 360, frameRate: 15, bitrate: 800 });
     expect(VIDEO_PROFILES['720p']).toEqual({ width: 1280, height: 720, frameRate: 15, bitrate: 1500 });
@@ -34,7 +34,7 @@ describe('profiles (SPEC §3)', () => {
   });
 });
 
-describe('resolution rules (SPEC §5)', () => {
+describe('resolution rules (docs/behaviour.md §5)', () => {
   it('2k/4k only when scheduling enables it, else 1920x1080 with an upgrade warning', () => {
     const off = applyResolutionRules(VIDEO_PROFILES['4K'], { enable2k4k: false, userAgent: CHROME });
     expect(off.profile).toMatchObject({ width: 1920, height: 1080, frameRate: 30 });

@@ -13,7 +13,7 @@ export interface AudioProfile {
   bitrate: number;
 }
 
-/** Camera profiles (SPEC §3), the single table. The _2 variants are the low-bitrate ones. */
+/** Camera profiles (docs/behaviour.md §3), the single table. The _2 variants are the low-bitrate ones. */
 export const VIDEO_PROFILES: Readonly<Record<string, VideoProfile>> = Object.freeze({
   '120p': { width: 160, height: 120, frameRate: 15, bitrate: 200 },
   '120p_2': { width: 160, height: 120, frameRate: 15, bitrate: 100 },
@@ -53,20 +53,20 @@ export const AUDIO_PROFILES: Readonly<Record<string, AudioProfile>> = Object.fre
   'high-stereo': { sampleRate: 48000, channelCount: 2, bitrate: 192 },
 });
 
-/** Default camera profile: 480p (SPEC §3 local video track profile 640x480/15/500 is the 480p_2 figure). */
+/** Default camera profile: 480p (docs/behaviour.md §3 local video track profile 640x480/15/500 is the 480p_2 figure). */
 export const DEFAULT_VIDEO_PROFILE = '480p';
 export const DEFAULT_AUDIO_PROFILE = 'standard';
 
-/** SPEC §3: the default small stream, 160x120 at 15 fps and 100 kbit/s. */
+/** docs/behaviour.md §3: the default small stream, 160x120 at 15 fps and 100 kbit/s. */
 export const DEFAULT_SMALL_PROFILE: VideoProfile = Object.freeze({ width: 160, height: 120, frameRate: 15, bitrate: 100 });
 
-/** SPEC §5: 2k/4k begins at this area (2560x1440). */
+/** docs/behaviour.md §5: 2k/4k begins at this area (2560x1440). */
 export const AREA_2K4K = 3_686_400;
-/** SPEC §5: at or below this area some browsers fall back to 240x180. */
+/** docs/behaviour.md §5: at or below this area some browsers fall back to 240x180. */
 export const AREA_TINY = 19_200;
-/** SPEC §5: above this area one iOS range resets to 1280x720. */
+/** docs/behaviour.md §5: above this area one iOS range resets to 1280x720. */
 export const AREA_IOS_LIMIT = 921_600;
-/** SPEC §9: hardware encode is preferred from this area up. */
+/** docs/behaviour.md §9: hardware encode is preferred from this area up. */
 export const AREA_PREFER_HW = 921_600;
 
 /** What the resolution rules need to know about the environment. */
@@ -77,25 +77,25 @@ export interface ResolutionEnv {
   userAgent?: string;
 }
 
-/** The profile after SPEC §5's resolution rules, with the warnings to log. */
+/** The profile after docs/behaviour.md §5's resolution rules, with the warnings to log. */
 export interface ResolvedResolution {
   profile: VideoProfile;
   warnings: string[];
 }
 
-/** Browsers whose encoders mishandle tiny frames (SPEC §5 'some browsers'): Safari and iOS WebKit. */
+/** Browsers whose encoders mishandle tiny frames (docs/behaviour.md §5 'some browsers'): Safari and iOS WebKit. */
 function isTinyAreaBrowser(ua: string): boolean {
   return /iPhone|iPad|iPod/.test(ua) || (/Safari\//.test(ua) && !/Chrome\/|Chromium\/|Edg\//.test(ua));
 }
 
-/** SPEC §5 'one iOS version range': iOS 15.0–15.1 could not capture above 921,600 pixels. */
+/** docs/behaviour.md §5 'one iOS version range': iOS 15.0–15.1 could not capture above 921,600 pixels. */
 function isLimitedIos(ua: string): boolean {
   const match = /OS (\d+)_(\d+)/.exec(ua);
   return /iPhone|iPad|iPod/.test(ua) && !!match && Number(match[1]) === 15 && Number(match[2]) <= 1;
 }
 
 /**
- * Applies SPEC §5's resolution rules to a camera profile: 2k/4k only when scheduling enables it
+ * Applies docs/behaviour.md §5's resolution rules to a camera profile: 2k/4k only when scheduling enables it
  * (else 1920x1080 with an upgrade warning); tiny areas fall back to 240x180 (180x240 portrait) with
  * at least 150 kbit/s on browsers that need it; the limited iOS range resets to 1280x720.
  */
@@ -120,7 +120,7 @@ export function applyResolutionRules(input: VideoProfile, env: ResolutionEnv): R
   return { profile, warnings };
 }
 
-/** SPEC §9: hardware encoding is preferred for 921,600 pixels (1280x720) or more. */
+/** docs/behaviour.md §9: hardware encoding is preferred for 921,600 pixels (1280x720) or more. */
 export function prefersHardwareEncode(profile: VideoProfile): boolean {
   return profile.width * profile.height >= AREA_PREFER_HW;
 }

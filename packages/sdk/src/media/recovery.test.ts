@@ -4,7 +4,7 @@ import { CaptureRecovery, MUTE_RECAPTURE_MS, RECOVERY_INTERVAL_MS, recoveryPlan 
 
 const device = (kind: string, deviceId: string) => ({ kind, deviceId, groupId: '', label: deviceId, toJSON: () => ({}) }) as MediaDeviceInfo;
 
-describe('capture recovery (SPEC §4)', () => {
+describe('capture recovery (docs/behaviour.md §4)', () => {
   it('tries the device in use 3 times, then each other device', () => {
     expect(recoveryPlan('a', ['a', 'b', 'c'])).toEqual(['a', 'a', 'a', 'b', 'c']);
     expect(recoveryPlan(undefined, ['a'])).toEqual([undefined, undefined, undefined, 'a']);

@@ -2,11 +2,11 @@ import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 
-/** SPEC §9: recapture after 5 s of mute (while the page is visible). */
+/** docs/behaviour.md §9: recapture after 5 s of mute (while the page is visible). */
 export const MUTE_RECAPTURE_MS = 5000;
-/** SPEC §9: capture recovery interval 2 s. */
+/** docs/behaviour.md §9: capture recovery interval 2 s. */
 export const RECOVERY_INTERVAL_MS = 2000;
-/** SPEC §4: after 3 failures, another device is tried. */
+/** docs/behaviour.md §4: after 3 failures, another device is tried. */
 export const RECOVERY_FAILURES_BEFORE_SWITCH = 3;
 
 /** What recovery needs from its owner. */
@@ -32,7 +32,7 @@ export function recoveryPlan(current: string | undefined, devices: string[]): (s
 }
 
 /**
- * Local capture recovery (SPEC §4): a track that ends, or stays muted for 5 s while the page is
+ * Local capture recovery (docs/behaviour.md §4): a track that ends, or stays muted for 5 s while the page is
  * visible, is captured again; after 3 failures another device is tried; when nothing works the
  * room emits error 5308 / 5309.
  */

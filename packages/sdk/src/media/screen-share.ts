@@ -31,7 +31,7 @@ export function validateScreenShareConfig(config: ScreenShareConfig | undefined,
   }
 }
 
-/** SPEC §9: screen audio has echo cancellation on, noise suppression and automatic gain off (unless overridden). */
+/** docs/behaviour.md §9: screen audio has echo cancellation on, noise suppression and automatic gain off (unless overridden). */
 export function screenAudioConstraints(option: NonNullable<ScreenShareConfig['option']>): MediaTrackConstraints {
   return {
     echoCancellation: option.echoCancellation ?? true,

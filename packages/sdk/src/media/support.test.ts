@@ -3,7 +3,7 @@ import { browserInfo, isBrowserSupported, isSmallStreamSupported } from './suppo
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
-describe('browser support rules (SPEC §9)', () => {
+describe('browser support rules (docs/behaviour.md §9)', () => {
   it('refuses old IE, legacy Edge, UC, Edg below 80, Firefox below 56', () => {
     expect(isBrowserSupported(CHROME)).toBe(true);
     expect(isBrowserSupported('Mozilla/5.0 (Windows NT 10.0; Trident/7.0; rv:11.0) like Gecko')).toBe(false);

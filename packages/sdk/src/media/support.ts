@@ -13,7 +13,7 @@ export function browserInfo(ua: string = typeof navigator !== 'undefined' ? navi
   return { name: 'unknown', version: 0 };
 }
 
-/** SPEC §9: old IE, legacy Edge, UC, Edg below 80 and Firefox below 56 are unsupported. */
+/** docs/behaviour.md §9: old IE, legacy Edge, UC, Edg below 80 and Firefox below 56 are unsupported. */
 export function isBrowserSupported(ua?: string): boolean {
   const { name, version } = browserInfo(ua);
   if (name === 'ie' || name === 'legacy-edge' || name === 'uc') return false;
@@ -22,7 +22,7 @@ export function isBrowserSupported(ua?: string): boolean {
   return true;
 }
 
-/** SPEC §9: no small stream on WeChat, iOS, or Chrome below 63. */
+/** docs/behaviour.md §9: no small stream on WeChat, iOS, or Chrome below 63. */
 export function isSmallStreamSupported(ua: string = typeof navigator !== 'undefined' ? navigator.userAgent : ''): boolean {
   if (/MicroMessenger/i.test(ua) || /iPhone|iPad|iPod/.test(ua)) return false;
   const { name, version } = browserInfo(ua);

@@ -7,7 +7,7 @@ import type { TRTCEventTypes } from '../types.js';
 import { ORDERING, realTimers, StreamOrderer, type Timers } from './orderer.js';
 import { RateWindow } from './rate-window.js';
 
-/** Sequence numbers start at a random value below this (SPEC §9). */
+/** Sequence numbers start at a random value below this (docs/behaviour.md §9). */
 export const SEQ_START_BELOW = 16383;
 
 /** What the messages need from the room. */
@@ -26,7 +26,7 @@ interface Pending {
 }
 
 /**
- * Custom messages (SPEC §3, §9): numbered per cmdId stream, limited to 30 messages and 8000 bytes per
+ * Custom messages (docs/behaviour.md §3, §9): numbered per cmdId stream, limited to 30 messages and 8000 bytes per
  * second, sent on the data link; received messages are put back in order per sender and stream, and a
  * message from a user not yet announced waits up to 2 s for its peer join.
  */

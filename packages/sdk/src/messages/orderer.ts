@@ -1,4 +1,4 @@
-/** Ordering constants of custom messages (SPEC §9). */
+/** Ordering constants of custom messages (docs/behaviour.md §9). */
 export const ORDERING = Object.freeze({
   /** A jump larger than this (either way) means the sender restarted its numbering: ordering resets. */
   MAX_GAP: 300,
@@ -22,7 +22,7 @@ export const realTimers: Timers = {
 };
 
 /**
- * Puts the messages of one stream back in sequence order (SPEC §9): the first message waits 100 ms for
+ * Puts the messages of one stream back in sequence order (docs/behaviour.md §9): the first message waits 100 ms for
  * earlier ones; a message ahead of the next expected one waits up to 5 s for the gap to fill, after
  * which what is held is delivered in order and the gap is skipped; a jump of more than 300 either way
  * resets the ordering; an old duplicate is dropped.

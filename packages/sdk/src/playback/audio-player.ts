@@ -10,14 +10,14 @@ const players = new Set<AudioPlayer>();
 let defaultSpeaker: string | undefined;
 let context: SinkContext | undefined;
 
-/** Resumes of the AudioContext are at least this far apart (SPEC §4). */
+/** Resumes of the AudioContext are at least this far apart (docs/behaviour.md §4). */
 const CONTEXT_RESUME_SPACING_MS = 1000;
 let lastResumeAt = 0;
 let resumeTimer: ReturnType<typeof setTimeout> | undefined;
 let clickArmed = false;
 
 /**
- * The shared AudioContext used to amplify above 100 (created on first need). SPEC §4: a suspended
+ * The shared AudioContext used to amplify above 100 (created on first need). docs/behaviour.md §4: a suspended
  * context resumes on the next click, an interrupted one at once; resumes at least 1 s apart.
  */
 function audioContext(): SinkContext | undefined {

@@ -4,7 +4,7 @@ import { importOnce } from '../plugins/built-ins.js';
 import type { AutoplayDialog } from './autoplay-dialog.js';
 
 /**
- * The autoplay dialog (SPEC §2) is UI most sessions never show: its module (markup, styles, both languages)
+ * The autoplay dialog (docs/behaviour.md §2) is UI most sessions never show: its module (markup, styles, both languages)
  * stays out of the core bundle and is loaded from the server's /sdk/assets on first need, like the built-in
  * plugins (3 retries, 3 s time-out). If it cannot load, the blocked players resume on the next click instead.
  */

@@ -18,7 +18,7 @@ afterEach(() => {
   document.documentElement.lang = '';
 });
 
-describe('the autoplay dialog (SPEC §2)', () => {
+describe('the autoplay dialog (docs/behaviour.md §2)', () => {
   it('shows the host, the message, a Detail toggle, a help icon and Resume; labelled for screen readers; focus on Resume', () => {
     AutoplayDialog.show(() => undefined);
     const box = dialogEl()!;
@@ -78,7 +78,7 @@ describe('the autoplay dialog (SPEC §2)', () => {
   });
 });
 
-describe('autoplay refusals (SPEC §2, §8 PLAY_NOT_ALLOWED)', () => {
+describe('autoplay refusals (docs/behaviour.md §2, §8 PLAY_NOT_ALLOWED)', () => {
   it('with the dialog on: autoplay-failed, the dialog, and Resume resumes every refused player', () => {
     const events: { userId: string; mediaType: string }[] = [];
     const guard = new AutoplayGuard(() => true, (e) => events.push(e));

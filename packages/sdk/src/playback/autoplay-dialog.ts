@@ -24,7 +24,7 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, te
 }
 
 /**
- * The autoplay-blocked dialog (SPEC §2): the page host as title, the message, a Detail toggle with
+ * The autoplay-blocked dialog (docs/behaviour.md §2): the page host as title, the message, a Detail toggle with
  * the autoplay policy and a tutorial link, a help icon opening the tutorial, a Resume button.
  * Resume or the backdrop close it and resume playback (onClose(true)); Escape only closes it
  * (onClose(false)). One dialog at a time, shared by every client of the page.

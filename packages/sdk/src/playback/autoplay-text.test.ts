@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { autoplayText, isChinese } from './autoplay-text.js';
 
-describe('autoplay dialog wording (SPEC §2)', () => {
+describe('autoplay dialog wording (docs/behaviour.md §2)', () => {
   it("has SPEC's English message", () => {
     expect(autoplayText('en', 'en-US').message).toBe('Media playback failed. Click the "Resume" to resume playback.');
     expect(autoplayText('', 'en-US').resume).toBe('Resume');

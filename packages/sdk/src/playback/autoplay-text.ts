@@ -1,4 +1,4 @@
-/** The autoplay dialog's wording (SPEC §2), English and Chinese. */
+/** The autoplay dialog's wording (docs/behaviour.md §2), English and Chinese. */
 export interface AutoplayText {
   message: string;
   resume: string;

@@ -9,7 +9,7 @@ export interface BlockedPlayer {
 }
 
 /**
- * What happens when the browser blocks playback (SPEC §2): with the dialog on, the autoplay dialog,
+ * What happens when the browser blocks playback (docs/behaviour.md §2): with the dialog on, the autoplay dialog,
  * whose Resume (or backdrop) resumes every blocked player; with it off, the next click anywhere on
  * the page resumes them. Either way the client emits autoplay-failed with a resume().
  */

@@ -1,7 +1,7 @@
 import { log } from '../log/logger.js';
 import { linearTexture, useQuadProgram } from './gl-quad.js';
 
-/** Frame rates the canvas player runs at (SPEC §9): it starts at the first and snaps to the source's. */
+/** Frame rates the canvas player runs at (docs/behaviour.md §9): it starts at the first and snaps to the source's. */
 export const CANVAS_FPS_STEPS = [15, 30, 45, 60] as const;
 
 /** The canvas player's frame rate for a source measured at `sourceFps`: the lowest step at or above it. */

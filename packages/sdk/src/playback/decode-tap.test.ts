@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkDecode, DECODE_CHECK_MS, onDecodeFailure, openDecodeTap, pipedDecodeTap, setDecodeTap } from './decode-tap.js';
 
 /*
- * The automatic decoder fallback (SPEC §4/§8, issue 15): a tapped remote video whose frames arrive but are
+ * The automatic decoder fallback (docs/behaviour.md §4/§8): a tapped remote video whose frames arrive but are
  * not decoded 5 s in starts TRTCVideoDecoder. No browser can be made to fail its own decoder honestly, so
  * the receiver's statistics are given here; the e2e tests cover the decoder itself and the tap's frames.
  */

@@ -1,5 +1,5 @@
 /**
- * The decoder fallback's hook in the core (issue 15): when the schedule turns `videoDecodeFallback` on, each
+ * The decoder fallback's hook in the core: when the schedule turns `videoDecodeFallback` on, each
  * received video m-line gets an RTCRtpScriptTransform as its track arrives — Chromium takes a receiver's
  * transform only before its first frame, and downlink m-lines are reused across users, so it cannot wait for
  * a decode failure. The transform runs in one tiny worker per page and passes every frame through untouched;
@@ -126,7 +126,7 @@ export function pipedDecodeTap(receiver: RTCRtpReceiver): ((frame: EncodedVideoF
   };
 }
 
-/** SPEC §8: decode failure checks run 5 s after subscribe. */
+/** docs/behaviour.md §8: decode failure checks run 5 s after subscribe. */
 export const DECODE_CHECK_MS = 5000;
 
 /** Starts the fallback decoder for a remote track when it is this client's; true when it was. */

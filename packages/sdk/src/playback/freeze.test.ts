@@ -6,7 +6,7 @@ const clock = () => {
   return { now: () => now, advance: (ms: number) => { now += ms; } };
 };
 
-describe('freeze detection (SPEC §4, §9)', () => {
+describe('freeze detection (docs/behaviour.md §4, §9)', () => {
   it('video freeze: starts when the remote track is muted, stops on unmute', () => {
     const c = clock();
     const m = new FreezeMonitor('u', 'main', c.now);

@@ -1,6 +1,6 @@
-/** Render freeze: decode fps at or below this (SPEC §9 'render-freeze fps threshold 2'). */
+/** Render freeze: decode fps at or below this (docs/behaviour.md §9 'render-freeze fps threshold 2'). */
 export const RENDER_FREEZE_FPS = 2;
-/** A single freeze counts at most this long (SPEC §9 'freeze durations capped 5000 ms'). */
+/** A single freeze counts at most this long (docs/behaviour.md §9 'freeze durations capped 5000 ms'). */
 export const FREEZE_CAP_MS = 5000;
 
 /** The figures of one kind of freeze. */
@@ -49,7 +49,7 @@ class Span {
 }
 
 /**
- * Freeze detection of one remote video (SPEC §4). Video freeze: starts when the remote track is
+ * Freeze detection of one remote video (docs/behaviour.md §4). Video freeze: starts when the remote track is
  * muted, stops on unmute, unsubscribe or a publish change. Render freeze: starts when the rendered
  * frame rate is 2 fps or less, ends above 2. Pure: the caller feeds events and frame counts.
  */

@@ -41,7 +41,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('a player (SPEC §4 player states, §8 PLAY_NOT_ALLOWED, decode errors)', () => {
+describe('a player (docs/behaviour.md §4 player states, §8 PLAY_NOT_ALLOWED, decode errors)', () => {
   it('follows the element and the track: PLAYING, PAUSED (mute / pause), PLAYING (unmute), STOPPED (ended)', async () => {
     const { element, pause } = fakeElement(async () => undefined);
     const track = fakeTrack();

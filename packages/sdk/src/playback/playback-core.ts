@@ -2,7 +2,7 @@ import { log } from '../log/logger.js';
 import { autoplayDialog } from './autoplay-dialog-loader.js';
 import { PlayerStateMachine, ResumeBudget, type PlayerState, type PlayReason } from './player-state.js';
 
-/** Delay before a media element that failed to decode gets a fresh MediaStream (SPEC §8). */
+/** Delay before a media element that failed to decode gets a fresh MediaStream (docs/behaviour.md §8). */
 export const RECREATE_STREAM_DELAY_MS = 1000;
 
 /** What a player tells its owner. */

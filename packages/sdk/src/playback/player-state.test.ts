@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAUSED_RETRIES, PlayerStateMachine, ResumeBudget, type PlayerState, type PlayReason } from './player-state.js';
 
-describe('player states (SPEC §4): STOPPED, PLAYING, PAUSED', () => {
+describe('player states (docs/behaviour.md §4): STOPPED, PLAYING, PAUSED', () => {
   const record = () => {
     const changes: [PlayerState, PlayReason][] = [];
     return { changes, machine: new PlayerStateMachine((state, reason) => changes.push([state, reason])) };
@@ -29,7 +29,7 @@ describe('player states (SPEC §4): STOPPED, PLAYING, PAUSED', () => {
   });
 });
 
-describe('auto-resume of a paused player: 5 retries (SPEC §4, §9)', () => {
+describe('auto-resume of a paused player: 5 retries (docs/behaviour.md §4, §9)', () => {
   it('gives 5 tries, then none until reset (the view was recreated)', () => {
     const budget = new ResumeBudget();
     expect(PAUSED_RETRIES).toBe(5);

@@ -1,10 +1,10 @@
-/** Player states (SPEC §4): STOPPED, PLAYING, PAUSED. */
+/** Player states (docs/behaviour.md §4): STOPPED, PLAYING, PAUSED. */
 export type PlayerState = 'STOPPED' | 'PLAYING' | 'PAUSED';
 
 /** Why a player changed state, as audio-/video-play-state-changed report it. */
 export type PlayReason = 'playing' | 'mute' | 'unmute' | 'ended' | 'pause' | 'error';
 
-/** Paused players resume on their own this many times (SPEC §9 'paused-play retry 5'). */
+/** Paused players resume on their own this many times (docs/behaviour.md §9 'paused-play retry 5'). */
 export const PAUSED_RETRIES = 5;
 
 /**

@@ -25,7 +25,7 @@ export interface PlaybackHost {
 
 /**
  * Playing what is received of remote users: audio and video players (play states, autoplay, volume,
- * first frame, the `track` event), freeze sampling (SPEC §4 video and render freeze) and the
+ * first frame, the `track` event), freeze sampling (docs/behaviour.md §4 video and render freeze) and the
  * visibility of views with receiveWhenViewVisible.
  */
 export class RemotePlayback {
@@ -74,7 +74,7 @@ export class RemotePlayback {
     this._updateFreezeTimer();
   }
 
-  /** The remote's publish state changed: that ends a video freeze (SPEC §4). */
+  /** The remote's publish state changed: that ends a video freeze (docs/behaviour.md §4). */
   publishChanged(user: RemoteUser): void {
     user.videoPlayers.main?.freeze.videoResumed();
     user.videoPlayers.sub?.freeze.videoResumed();

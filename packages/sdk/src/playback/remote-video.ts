@@ -12,7 +12,7 @@ export class RemoteVideo {
   private readonly _track: MediaStreamTrack;
   private readonly _onMute = () => this.freeze.trackMuted();
   private readonly _onUnmute = () => this.freeze.videoResumed();
-  /** Cancels the decode failure check (the decoder fallback, issue 15). */
+  /** Cancels the decode failure check (the decoder fallback). */
   private readonly _cancelDecodeCheck: () => void;
 
   constructor(userId: string, streamType: 'main' | 'sub', track: MediaStreamTrack, views: HTMLElement[],

@@ -30,7 +30,7 @@ type FrameCallbackVideo = HTMLVideoElement & {
  * that fills the view. The first element drives the player state, the first-frame report and the
  * rendered-frame count (for render-freeze detection). With `canvas`, each <video> is hidden and a
  * <canvas> beside it shows its frames (WebGL2, else 2d), drawn at 15 fps at first, then at the step of
- * 15/30/45/60 fps that the source's frame rate snaps to (SPEC §9); fill mode and mirror apply to the canvas.
+ * 15/30/45/60 fps that the source's frame rate snaps to (docs/behaviour.md §9); fill mode and mirror apply to the canvas.
  */
 export class VideoPlayer {
   private readonly _elements: HTMLVideoElement[] = [];

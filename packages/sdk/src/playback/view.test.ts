@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RtcError } from '../errors/rtc-error.js';
 import { resolveView } from './view.js';
 
-describe('view option (SPEC §5): an element id present in the document, an element, null, or an array of elements', () => {
+describe('view option (docs/behaviour.md §5): an element id present in the document, an element, null, or an array of elements', () => {
   it('resolves ids, elements, arrays and null', () => {
     const a = document.createElement('div');
     a.id = 'present';

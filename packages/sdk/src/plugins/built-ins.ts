@@ -14,11 +14,11 @@ export const BUILT_IN_PLUGINS: Readonly<Record<string, string>> = Object.freeze(
 
 const loaded = new Map<string, Promise<unknown>>();
 
-/** SPEC §2 / §7: the debug dialog script loads with 3 retries and a 3 s time-out; the same holds for every built-in. */
+/** docs/behaviour.md §2 / §7: the debug dialog script loads with 3 retries and a 3 s time-out; the same holds for every built-in. */
 export const LOAD_RETRIES = 3;
 export const LOAD_TIMEOUT_MS = 3000;
 
-/** Imports a module of the SDK's server (a plugin, a lazily loaded part), with SPEC's retries and time-out. */
+/** Imports a module of the SDK's server (a plugin, a lazily loaded part), with the retries and time-out of docs/behaviour.md §7.4. */
 export async function importWithRetries<T = { default: TRTCPlugin }>(url: string): Promise<T> {
   let lastError: unknown;
   for (let attempt = 0; attempt <= LOAD_RETRIES; attempt += 1) {

@@ -15,7 +15,7 @@ export interface AdaptationWiring extends RelayWiring {
 }
 
 /**
- * The room's adaptation (SPEC §4), running while joined: relay switching, encode health of the published
+ * The room's adaptation (docs/behaviour.md §4), running while joined: relay switching, encode health of the published
  * video, and CPU pressure (serious or critical receives remote small streams where published; the
  * decoder's downgrade floor is pressureEffect(state).downgradeFloor, wired through onPressure).
  */

@@ -4,11 +4,11 @@ import type { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import type { RemoteUser } from './remote-user.js';
 
-/** Peer-connection connecting time-out (SPEC §9). */
+/** Peer-connection connecting time-out (docs/behaviour.md §9). */
 const PC_CONNECT_TIMEOUT_MS = 10_000;
-/** Connection time-outs with signalling up that indicate a firewall (SPEC §8). */
+/** Connection time-outs with signalling up that indicate a firewall (docs/behaviour.md §8). */
 const FIREWALL_TIMEOUTS = 3;
-/** More media reconnections than this and the relay may have failed: rejoin (SPEC §4). */
+/** More media reconnections than this and the relay may have failed: rejoin (docs/behaviour.md §4). */
 const MAX_MEDIA_RECONNECTIONS = 6;
 
 /** What the link watcher acts on. */
@@ -20,12 +20,12 @@ export interface LinkWatcherHost {
   rebuild(kind: 'uplink' | 'downlink', user?: RemoteUser): void;
   /** Too many media reconnections: joins the room again. */
   rejoin(): void;
-  /** A link failed: true when relay was forced and is switched back instead of a rebuild (SPEC §4). */
+  /** A link failed: true when relay was forced and is switched back instead of a rebuild (docs/behaviour.md §4). */
   relayFailed?(): boolean;
 }
 
 /**
- * Watches media peer connections (SPEC §4, §8): 'failed' rebuilds the link; a link that does not
+ * Watches media peer connections (docs/behaviour.md §4, §8): 'failed' rebuilds the link; a link that does not
  * connect within 10 s counts as a time-out, and three time-outs with signalling up mean a firewall
  * (5501); more than 6 media reconnections in a row mean the relay may have failed: rejoin.
  */

@@ -19,10 +19,10 @@ export interface LocalSlot {
   stereo?: boolean;
 }
 
-/** publish-state-changed states (SPEC §4). */
+/** publish-state-changed states (docs/behaviour.md §4). */
 export type PublishState = 'starting' | 'started' | 'stopped';
 
-/** SPEC §7: publish and mute-flag requests are retried 3 times. */
+/** docs/behaviour.md §7: publish and mute-flag requests are retried 3 times. */
 export const FLAG_RETRIES = 3;
 
 /** Runs `fn`, trying again up to `retries` times when the server does not answer in time (a refusal or a closed channel is final). */
@@ -38,7 +38,7 @@ export async function withRetries<T>(retries: number, fn: () => Promise<T>): Pro
   }
 }
 
-/** SPEC §9: the publish-state consistency check runs 10 s after a flag change. */
+/** docs/behaviour.md §9: the publish-state consistency check runs 10 s after a flag change. */
 export const PUBLISH_STATE_CHECK_MS = 10_000;
 
 const MEDIA_TYPE: Partial<Record<UplinkSlot, 'audio' | 'video' | 'screen'>> = { audio: 'audio', video: 'video', aux: 'screen' };
@@ -104,7 +104,7 @@ export class Publisher {
     const local = this._local[slot];
     if (!local) this._setState(slot, 'stopped', 'api-call');
     if (!local && Object.keys(this._local).length === 0) {
-      // Nothing left to send: close the uplink (SPEC §4); the server clears our flags.
+      // Nothing left to send: close the uplink (docs/behaviour.md §4); the server clears our flags.
       if (this._uplink) {
         this.closeUplink();
         this._ackedFlag = 0;
@@ -139,7 +139,7 @@ export class Publisher {
   }
 
   /**
-   * With preferHW, a published video of 1280×720 or more (SPEC §9) is sent as H264 42001f, for which the
+   * With preferHW, a published video of 1280×720 or more (docs/behaviour.md §9) is sent as H264 42001f, for which the
    * browser picks a hardware encoder where one exists (the original's useHWEncoder). A refusal is logged:
    * publishing goes on with the default encoder.
    */
@@ -217,7 +217,7 @@ export class Publisher {
     this._ctx.events.emit('publish-state-changed', { mediaType, state, prevState, ...(state === 'stopped' && reason ? { reason } : {}), ...(error ? { error } : {}) });
   }
 
-  /** The publish flag bits (SPEC §3) of what is published now. */
+  /** The publish flag bits (docs/behaviour.md §3) of what is published now. */
   flag(): number {
     return encodeFlag({
       hasAudio: !!this._local.audio,
@@ -245,7 +245,7 @@ export class Publisher {
     return this._flagQueue;
   }
 
-  /** SPEC §4: 10 s after a flag change, logs any mismatch between local and server publish state. */
+  /** docs/behaviour.md §4: 10 s after a flag change, logs any mismatch between local and server publish state. */
   private _checkConsistency(): void {
     if (!this._ctx.joined() || !this._uplink) return;
     const mismatches = checkPublishConsistency(this.flag(), this._ackedFlag, (slot) => !!this._sending(slot),

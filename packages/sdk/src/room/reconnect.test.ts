@@ -5,7 +5,7 @@ import { FibonacciReconnectPolicy, type ReconnectContext, type ReconnectPolicy }
 import { Room } from './room.js';
 
 /**
- * The reconnection loop of SPEC §4 against a scripted signalling server: a fake WebSocket (the only
+ * The reconnection loop of docs/behaviour.md §4 against a scripted signalling server: a fake WebSocket (the only
  * part faked; there is no real server in a unit test) whose connections the test can drop and refuse,
  * under fake timers so 30 attempts of Fibonacci back-off take no real time.
  */
@@ -79,7 +79,7 @@ const schedule = {
   data: { domains: { main: 'ws://server/signal', backup: 'ws://server/signal' }, iceServers: [], iceTransportPolicy: 'all', trtcAutoConf: { enable2k4k: false }, config: { scheduleCache: false } },
 };
 
-describe('signalling reconnection (SPEC §4)', () => {
+describe('signalling reconnection (docs/behaviour.md §4)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     vi.stubGlobal('WebSocket', FakeSocket);
@@ -143,7 +143,7 @@ describe('signalling reconnection (SPEC §4)', () => {
     expect(room.state).toBe('left');
   });
 
-  it('the default policy is SPEC §4\'s: Fibonacci seconds capped at 30 s, null after 30 attempts', () => {
+  it('the default policy is docs/behaviour.md §4\'s: Fibonacci seconds capped at 30 s, null after 30 attempts', () => {
     const policy = new FibonacciReconnectPolicy();
     const delays = Array.from({ length: 31 }, (_, retryCount) => policy.nextRetryDelayInMs({ retryCount, elapsedMs: 0 }));
     expect(delays.slice(0, 10)).toEqual([1000, 1000, 2000, 3000, 5000, 8000, 13000, 21000, 30000, 30000]);

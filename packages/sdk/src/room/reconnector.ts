@@ -17,7 +17,7 @@ export interface ReconnectPolicy {
   nextRetryDelayInMs(context: ReconnectContext): number | null;
 }
 
-/** SPEC §4: Fibonacci back-off in seconds (1, 1, 2, 3, 5, 8, 13, 21), then 30 s, for 30 attempts. */
+/** docs/behaviour.md §4: Fibonacci back-off in seconds (1, 1, 2, 3, 5, 8, 13, 21), then 30 s, for 30 attempts. */
 export class FibonacciReconnectPolicy implements ReconnectPolicy {
   private readonly _maxAttempts: number;
 
@@ -45,7 +45,7 @@ export interface ReconnectHost {
 }
 
 /**
- * Reconnects after the signalling channel is lost (SPEC §4): waits as the policy says, tries, and
+ * Reconnects after the signalling channel is lost (docs/behaviour.md §4): waits as the policy says, tries, and
  * gives up when the policy returns null or the server refuses. Leaving the room cancels it.
  */
 export class Reconnector {

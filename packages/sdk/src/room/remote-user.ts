@@ -20,10 +20,10 @@ export interface VideoRequest {
   viewRoot?: HTMLElement;
 }
 
-/** Re-subscription tries of a big/small switch before the preference is dropped (SPEC §9: 10). */
+/** Re-subscription tries of a big/small switch before the preference is dropped (docs/behaviour.md §9: 10). */
 export const SMALL_SWITCH_RETRIES = 10;
 
-/** A big/small preference for a remote main video and its remaining re-subscription tries (SPEC §4). */
+/** A big/small preference for a remote main video and its remaining re-subscription tries (docs/behaviour.md §4). */
 export interface SmallPreference {
   small: boolean;
   retriesLeft: number;

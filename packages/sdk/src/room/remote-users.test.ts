@@ -79,7 +79,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('subscriptions on the wire (SPEC §4, §7)', () => {
+describe('subscriptions on the wire (docs/behaviour.md §4, §7)', () => {
   it('a downlink the server closed (downlink-closed push) is rebuilt: downlink-reset, then every user subscribed again; offers are answered as they come, never guessed at', async () => {
     const { remotes, user, requests } = await setup(async () => ({}));
     remotes.subscriptions.onOffer({ seq: 3, sdp: 'one-ice-session' });
@@ -133,7 +133,7 @@ describe('subscriptions on the wire (SPEC §4, §7)', () => {
     });
   });
 
-  it('startRemoteVideo checks (SPEC §5): the user exists and publishes that stream', async () => {
+  it('startRemoteVideo checks (docs/behaviour.md §5): the user exists and publishes that stream', async () => {
     const { remotes } = await setup(async () => ({}));
     await expect(remotes.startRemoteVideo('nobody', 'main', { views: [] })).rejects.toMatchObject({ code: 5100, extraCode: 5102 });
     await expect(remotes.startRemoteVideo('a', 'sub', { views: [] })).rejects.toMatchObject({ code: 5100, extraCode: 5103 });

@@ -185,12 +185,12 @@ export class RemoteUsers {
     else this.subscriptions.syncLater(user, 'publish change');
   }
 
-  /** Freeze figures of every remote video being played (SPEC §4), for the statistics report. */
+  /** Freeze figures of every remote video being played (docs/behaviour.md §4), for the statistics report. */
   freezeStats(): FreezeStats[] {
     return this.playback.freezeStats();
   }
 
-  /** Sets the big/small preference of a main video (SPEC §4 retry rule starts afresh). */
+  /** Sets the big/small preference of a main video (docs/behaviour.md §4 retry rule starts afresh). */
   private _prefer(user: RemoteUser, small: boolean | undefined): void {
     if (small === undefined) return;
     if (small && !user.state.hasSmall) log.warn(`remote user '${user.userId}' publishes no small stream: receiving the big one until it does`);
@@ -305,7 +305,7 @@ export class RemoteUsers {
     } catch (error) {
       const gone = this._users.get(user.userId) !== user || !(streamType === 'main' ? user.state.hasVideo : user.state.hasAuxiliary);
       if (gone || (error instanceof SignalReplyError && error.code === SERVER_CODE.STREAM_NOT_EXIST)) {
-        // REMOTE_STREAM_NOT_EXIST becomes an abort on subscribe (SPEC §8).
+        // REMOTE_STREAM_NOT_EXIST becomes an abort on subscribe (docs/behaviour.md §8).
         throw operationAbort(MESSAGE.STREAM_UNPUBLISHED, functionName);
       }
       if (error instanceof RtcError) throw error;

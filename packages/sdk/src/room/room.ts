@@ -28,7 +28,7 @@ import { preferTurnTcp } from '../adaptation/relay-switch.js';
 import type { EncodedHooks, RoomContext } from './room-context.js';
 import { setDecodeTap } from '../playback/decode-tap.js';
 
-/** Room states (SPEC §4). */
+/** Room states (docs/behaviour.md §4). */
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
 
 export const SDK_VERSION = '5.10.1';
@@ -64,7 +64,7 @@ export class Room {
   private _sessionToken: string | undefined;
   private readonly _reconnector: Reconnector;
   private readonly _links: LinkWatcher;
-  /** Relay switching, encode health and CPU pressure (SPEC §4). */
+  /** Relay switching, encode health and CPU pressure (docs/behaviour.md §4). */
   private readonly _adaptation: RoomAdaptation;
   /** Hears every CPU pressure change (the decoder's downgrade floor is wired here). */
   onPressure: ((state: PressureState) => void) | undefined;
@@ -72,7 +72,7 @@ export class Room {
   scene: 'rtc' | 'live' = 'rtc';
   userId = '';
 
-  /** @param reconnectPolicy when to retry after signalling is lost (default: SPEC §4's Fibonacci back-off). */
+  /** @param reconnectPolicy when to retry after signalling is lost (default: docs/behaviour.md §4's Fibonacci back-off). */
   constructor(events: Emitter<TRTCEventTypes>, reconnectPolicy?: ReconnectPolicy) {
     this._events = events;
     this._reconnector = new Reconnector({
@@ -150,7 +150,7 @@ export class Room {
     return this._dataLink.link?.peerConnection;
   }
 
-  /** CPU pressure (SPEC §4), sampled every 2 s while joined. */
+  /** CPU pressure (docs/behaviour.md §4), sampled every 2 s while joined. */
   get pressure(): PressureMonitor {
     return this._adaptation.pressure;
   }
@@ -194,7 +194,7 @@ export class Room {
   }
 
   /**
-   * Joins (SPEC §4): schedule, connect, join, within the join time-out. A failure that is not a
+   * Joins (docs/behaviour.md §4): schedule, connect, join, within the join time-out. A failure that is not a
    * server refusal is retried once after a reset, with a fresh schedule and a fresh channel.
    */
   async join(config: EnterRoomConfig, target: RoomTarget): Promise<void> {
@@ -336,7 +336,7 @@ export class Room {
     });
   }
 
-  // ---- reconnection (SPEC §4) ----
+  // ---- reconnection (docs/behaviour.md §4) ----
 
   /** The signalling channel is gone while in the room: reconnect with back-off, resuming the session. */
   private _startReconnect(): void {
@@ -352,7 +352,7 @@ export class Room {
     const config = this._config;
     const target = this._target;
     if (!config || !target) return;
-    // RECONNECTING → CONNECTING is not announced (SPEC §4); the next announcement is the outcome.
+    // RECONNECTING → CONNECTING is not announced (docs/behaviour.md §4); the next announcement is the outcome.
     const { peers, resumed } = await this._joinOnce(config, target, attempt === 1, this._sessionToken);
     if (this.machine.state !== 'joined') return;
     this._setConnectionState('CONNECTED');
@@ -438,7 +438,7 @@ export class Room {
       this._rejoinReporting();
       return;
     }
-    // A banned room is exited first, then the event is emitted (SPEC §4).
+    // A banned room is exited first, then the event is emitted (docs/behaviour.md §4).
     this._teardown();
     this.machine.set('left');
     this._setConnectionState('DISCONNECTED');
@@ -472,7 +472,7 @@ export class Room {
   }
 
   /**
-   * Switches role in the live scene (SPEC §6): to audience closes the uplink first; to anchor
+   * Switches role in the live scene (docs/behaviour.md §6): to audience closes the uplink first; to anchor
    * publishes the local tracks that were waiting.
    */
   async switchRole(role: 'anchor' | 'audience', option: { privateMapKey?: string; latencyLevel?: number } = {}): Promise<void> {

@@ -6,7 +6,7 @@ import { Downlink, type DownlinkSlot } from '../transport/downlink.js';
 import { computeWants, SMALL_SWITCH_RETRIES, sameWants, wantsAnything, type RemoteUser, type Wants } from './remote-user.js';
 import type { RoomContext } from './room-context.js';
 
-/** Subscribe (exchange SDP) and subscription-change time-outs (SPEC §7, §9: 10 s). */
+/** Subscribe (exchange SDP) and subscription-change time-outs (docs/behaviour.md §7, §9: 10 s). */
 export const SUBSCRIBE_TIMEOUT_MS = 10_000;
 /** Delay between re-subscriptions of a failed big/small switch. */
 const SMALL_SWITCH_RETRY_DELAY_MS = 1_000;
@@ -35,12 +35,12 @@ interface Carried {
 const newDownlink: DownlinkFactory = (iceServers, policy, onTrack, encoded) => new Downlink(iceServers, policy, onTrack, encoded);
 
 /**
- * What is received of each remote user (SPEC §4, §7): the wanted subscription (audio, big or small
+ * What is received of each remote user (docs/behaviour.md §4, §7): the wanted subscription (audio, big or small
  * video, auxiliary video) computed from the remote's flags and the app's requests, brought in line with
  * the server over signalling, serialised per user. A failed big/small switch is retried up to 10 times,
  * then the preference is dropped.
  *
- * Transport: one receive-only downlink for every remote user (DESIGN "Media path"). `subscribe`
+ * Transport: one receive-only downlink for every remote user (docs/architecture.md "Media path"). `subscribe`
  * replies with the mids of the three m-lines carrying the user (the server pushes a `downlink-offer`
  * first when it adds m-lines, answered with `downlink-answer`); `subscribe-change` changes what flows
  * without renegotiation; `unsubscribe` frees the m-lines for the next user. A failed downlink is

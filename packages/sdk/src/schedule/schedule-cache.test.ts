@@ -14,7 +14,7 @@ const schedule = (scheduleCache?: boolean): Schedule => ({
   trtcAutoConf: { enable2k4k: false }, config: { scheduleCache },
 });
 
-describe('ScheduleCache (SPEC §9: 7 days unless the server says not to)', () => {
+describe('ScheduleCache (docs/behaviour.md §9: 7 days unless the server says not to)', () => {
   it('keeps a result for 7 days', () => {
     let now = 1_000;
     const cache = new ScheduleCache(new MemoryStorage(), () => now);

@@ -1,9 +1,9 @@
 import type { Schedule } from './schedule.js';
 
-/** How long a scheduling result stays usable (SPEC §9: 7 days). */
+/** How long a scheduling result stays usable (docs/behaviour.md §9: 7 days). */
 export const SCHEDULE_CACHE_MS = 7 * 24 * 3600 * 1000;
 
-/** A stored cache item (SPEC §3): when it expires, and the value. */
+/** A stored cache item (docs/behaviour.md §3): when it expires, and the value. */
 interface CacheItem {
   expiresIn: number;
   value: Schedule;

@@ -4,7 +4,7 @@ import { Scheduler } from './scheduler.js';
 import { ScheduleCache, type KeyValueStorage } from './schedule-cache.js';
 
 /**
- * Scheduling on two hosts (SPEC §7) against a scripted fetch (the only part faked: no server in a unit
+ * Scheduling on two hosts (docs/behaviour.md §7) against a scripted fetch (the only part faked: no server in a unit
  * test), under fake timers so the time-outs take no real time.
  */
 const params = { sdkAppId: 1, userId: 'u', userSig: 's', roomId: '1', isStringRoomId: false, sdkVersion: '5.10.1' };
@@ -47,7 +47,7 @@ class MemoryStorage implements KeyValueStorage {
 const MAIN = 'https://main.example';
 const BACKUP = 'https://backup.example';
 
-describe('scheduling on the main and the backup host (SPEC §7)', () => {
+describe('scheduling on the main and the backup host (docs/behaviour.md §7)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

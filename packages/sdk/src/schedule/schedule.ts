@@ -22,18 +22,18 @@ export interface ScheduleParams {
   role?: string;
 }
 
-/** Retries per host after the first attempt (SPEC §7). */
+/** Retries per host after the first attempt (docs/behaviour.md §7). */
 export const SCHEDULE_RETRIES = 3;
 
 /**
- * Time-out of attempt `count` (0-based) on one host: Fibonacci(2 + count) s (SPEC §7), counted as the
+ * Time-out of attempt `count` (0-based) on one host: Fibonacci(2 + count) s (docs/behaviour.md §7), counted as the
  * original counts it (its series starts 1, 2, 3, 5): 2, 3, 5, 8 s.
  */
 export function scheduleTimeoutMs(count: number): number {
   return fibonacci(3 + count) * 1000;
 }
 
-/** Asks one scheduling host (SPEC §7) where to connect; `signal` aborts it (time-out or a faster host). */
+/** Asks one scheduling host (docs/behaviour.md §7) where to connect; `signal` aborts it (time-out or a faster host). */
 export async function fetchSchedule(baseUrl: string, params: ScheduleParams, signal?: AbortSignal): Promise<Schedule> {
   const form = new URLSearchParams({
     userId: params.userId,
@@ -53,7 +53,7 @@ export async function fetchSchedule(baseUrl: string, params: ScheduleParams, sig
 }
 
 /**
- * Schedules on the main and the backup host in parallel (SPEC §7): each host is tried up to
+ * Schedules on the main and the backup host in parallel (docs/behaviour.md §7): each host is tried up to
  * 1 + SCHEDULE_RETRIES times with growing time-outs; the first answer wins and the other host's
  * request is aborted. A refusal (non-zero code) is final. Rejects with the last failure when every
  * host has failed.

@@ -14,7 +14,7 @@ function httpOrigin(signalUrl: string | undefined): string | undefined {
 }
 
 /**
- * Scheduling for a room session (SPEC §7): a cached result when allowed (the cache rules of
+ * Scheduling for a room session (docs/behaviour.md §7): a cached result when allowed (the cache rules of
  * ScheduleCache), else the main host — the proxy's, else the SDK's own server — and the backup host in
  * parallel. The backup host is the one serving the backup signalling domain of the last schedule (a
  * Conclave node serves scheduling beside signalling); before any schedule there is only the main host.

@@ -8,7 +8,7 @@
 export const NAL_SEI = 6;
 /** SEI payload types we carry: user data registered (5, with a 16-byte UUID first) and 243 (default). */
 export const SEI_PAYLOAD_TYPES = Object.freeze([5, 243] as const);
-/** At most this many SEI units are inserted in one frame (SPEC §9). */
+/** At most this many SEI units are inserted in one frame (docs/behaviour.md §9). */
 export const MAX_SEI_PER_FRAME = 9;
 
 const START_CODE = new Uint8Array([0, 0, 0, 1]);

@@ -1,6 +1,6 @@
 import { fibonacci } from '../common/fibonacci.js';
 
-/** After this many attempts the delay stops growing (SPEC §4). */
+/** After this many attempts the delay stops growing (docs/behaviour.md §4). */
 const CAP_AFTER_ATTEMPT = 8;
 const CAP_MS = 30_000;
 

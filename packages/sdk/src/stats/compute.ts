@@ -11,10 +11,10 @@ const num = (stat: Stat | undefined, key: string): number => {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 };
 
-/** Network quality levels (SPEC §3). */
+/** Network quality levels (docs/behaviour.md §3). */
 export const QUALITY = Object.freeze({ UNKNOWN: 0, EXCELLENT: 1, GOOD: 2, POOR: 3, BAD: 4, VERY_BAD: 5, DISCONNECTED: 6 } as const);
 
-/** The maximum RTT reported (SPEC §9). */
+/** The maximum RTT reported (docs/behaviour.md §9). */
 export const MAX_RTT_MS = 10_000;
 
 /**

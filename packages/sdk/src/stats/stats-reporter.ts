@@ -9,7 +9,7 @@ import {
   type DirectionFigures, type Stat,
 } from './compute.js';
 
-/** Statistics and network quality are reported every 2 s (API.md). */
+/** Statistics and network quality are reported every 2 s (docs/behaviour.md §9). */
 export const STATS_INTERVAL_MS = 2000;
 
 /** Downlink slot names by transceiver index in a group (the uplink's are UPLINK_SLOTS). */

@@ -7,7 +7,7 @@ export type DownlinkSlot = keyof DownlinkMids;
 const SLOTS: readonly DownlinkSlot[] = ['audio', 'video', 'aux'];
 
 /**
- * The client's one receive-only peer connection, whatever the number of remote users (DESIGN "Media
+ * The client's one receive-only peer connection, whatever the number of remote users (docs/architecture.md "Media
  * path"). The server offers: each subscription occupies three m-lines (audio, main video, auxiliary
  * video) named by the mids the `subscribe` reply carries; an ended subscription's m-lines carry the
  * next one. Offers are applied one at a time, in order. Receiver tracks are never stopped here: a
@@ -34,7 +34,7 @@ export class Downlink {
         piped.add(event.receiver);
         encoded(mid, SLOTS[this._pc.getTransceivers().indexOf(event.transceiver) % 3], event.receiver);
       }
-      // The decoder fallback's tap (issue 15) must be in place before the first frame; not beside SEI's streams.
+      // The decoder fallback's tap must be in place before the first frame; not beside SEI's streams.
       if (!encoded && event.track.kind === 'video') installDecodeTap(event.receiver);
       onTrack();
     });

@@ -1,5 +1,5 @@
 /**
- * The hardware encoder switch (preferHW, SPEC §4 "encode health", §9): an asset the core loads on first need
+ * The hardware encoder switch (preferHW, docs/behaviour.md §4 "encode health", §9): an asset the core loads on first need
  * (hw-encoder-loader.ts), as most sessions never use it. Which H264 payload a video m-line of the uplink sends:
  * the server's default (its answer as negotiated, H264 42e01f, which Chromium encodes with OpenH264) or the
  * hardware-friendly profile 42001f, for which Chromium picks a hardware encoder where one exists. The switch is

@@ -48,7 +48,7 @@ describe('the payload a video m-line sends (hardware 42001f or the default 42e01
     expect(h264ProfileOf(vp8, 1)).toBeUndefined();
   });
 
-  it('hardware encode is preferred from 921,600 pixels (1280×720, SPEC §9)', () => {
+  it('hardware encode is preferred from 921,600 pixels (1280×720, docs/behaviour.md §9)', () => {
     expect(HW_ENCODE_MIN_PIXELS).toBe(1280 * 720);
   });
 });

@@ -5,7 +5,7 @@
 
 /** Profile-level-id of the default (software) H264 (Constrained Baseline 3.1). */
 export const SW_H264_PROFILE = '42e01f';
-/** SPEC §9: hardware encode preferred for 921,600 pixels (1280×720) or more. */
+/** docs/behaviour.md §9: hardware encode preferred for 921,600 pixels (1280×720) or more. */
 export const HW_ENCODE_MIN_PIXELS = 921_600;
 
 /** Codec entries as getCapabilities lists them. */

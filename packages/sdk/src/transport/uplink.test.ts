@@ -9,7 +9,7 @@ const ANSWER = [
 ].join('\r\n');
 
 describe('uplink', () => {
-  it('has the m-line order 0 audio, 1 big video, 2 small video, 3 auxiliary (SPEC §4)', () => {
+  it('has the m-line order 0 audio, 1 big video, 2 small video, 3 auxiliary (docs/behaviour.md §4)', () => {
     expect(UPLINK_SLOTS).toEqual(['audio', 'video', 'small', 'aux']);
   });
 
@@ -23,7 +23,7 @@ describe('uplink', () => {
   });
 });
 
-describe('publish-state consistency check (SPEC §4)', () => {
+describe('publish-state consistency check (docs/behaviour.md §4)', () => {
   it('lists a flag the server did not take and a slot that sends when it should not', () => {
     expect(checkPublishConsistency(9, 9, () => false, () => false)).toEqual([]);
     expect(checkPublishConsistency(9, 1, (slot) => slot === 'video', (slot) => slot === 'audio'))
@@ -31,7 +31,7 @@ describe('publish-state consistency check (SPEC §4)', () => {
   });
 });
 
-describe('publish request retries (SPEC §7)', () => {
+describe('publish request retries (docs/behaviour.md §7)', () => {
   it('retries a timed-out request 3 times, never a refusal', async () => {
     const { withRetries } = await import('../room/publisher.js');
     const { SignalChannelError } = await import('../signal/signal-channel.js');

@@ -13,7 +13,7 @@ export type Negotiator = (offerSdp: string) => Promise<string>;
 
 /** How a slot's track is encoded. */
 export interface SlotEncoding {
-  /** Maximum bitrate in kbit/s (set on the sender as kbit/s × 1000, SPEC §9). */
+  /** Maximum bitrate in kbit/s (set on the sender as kbit/s × 1000, docs/behaviour.md §9). */
   maxBitrateKbps?: number;
   /** Maximum frame rate. */
   maxFramerate?: number;
@@ -33,10 +33,10 @@ export interface UplinkMediaSettings {
   audioBitrateKbps?: number;
 }
 
-/** SPEC §9: start bitrate cap 5000 kbit/s. */
+/** docs/behaviour.md §9: start bitrate cap 5000 kbit/s. */
 export const START_BITRATE_CAP_KBPS = 5000;
 
-/** Video codecs in preference order: H264 by default, VP8 as the fallback (SPEC §3). */
+/** Video codecs in preference order: H264 by default, VP8 as the fallback (docs/behaviour.md §3). */
 const VIDEO_CODECS = ['video/h264', 'video/vp8'];
 
 /** True when this browser can encode H264 or VP8 (else NOT_SUPPORTED_H264). */

@@ -14,7 +14,7 @@ function caught(fn: () => unknown): RtcError {
   throw new Error('expected an error');
 }
 
-describe('enterRoom optional fields (SPEC §5)', () => {
+describe('enterRoom optional fields (docs/behaviour.md §5)', () => {
   it('playoutDelay: min 0–1000, max 0–10000', () => {
     expect(() => validateEnterRoom({ ...base, playoutDelay: { min: 0, max: 10000 } })).not.toThrow();
     expect(caught(() => validateEnterRoom({ ...base, playoutDelay: { min: 1001, max: 2000 } })).message).toMatch(/playoutDelay.min/);

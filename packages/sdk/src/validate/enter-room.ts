@@ -4,7 +4,7 @@ import { invalidParameter } from '../errors/catalogue.js';
 import type { EnterRoomConfig } from '../types.js';
 
 const FN = 'enterRoom';
-/** strRoomId characters (API.md): letters, digits, space and a set of punctuation. */
+/** strRoomId characters (docs/behaviour.md §5.1): letters, digits, space and a set of punctuation. */
 const STR_ROOM_ID = /^[a-zA-Z0-9 !#$%&()+\-:;<=.>?@[\]^_{}|~,]{1,64}$/;
 
 /** The room an enterRoom config names: the integer roomId wins when both are given. */
@@ -16,7 +16,7 @@ export interface RoomTarget {
 /** The record-id charset: letters, digits, hyphen, underscore. */
 const RECORD_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** Checks streamId: non-empty string, at most 64 bytes, letters, digits, hyphen, underscore (SPEC §5). */
+/** Checks streamId: non-empty string, at most 64 bytes, letters, digits, hyphen, underscore (docs/behaviour.md §5). */
 export function validateStreamId(streamId: unknown, functionName: string): string {
   if (typeof streamId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'streamId must be a string', functionName);
   if (streamId === '') throw invalidParameter(EXTRA_CODE.EMPTY, 'streamId cannot be empty', functionName);
@@ -26,7 +26,7 @@ export function validateStreamId(streamId: unknown, functionName: string): strin
   return streamId;
 }
 
-/** Checks the optional fields of enterRoom beyond the room and identity (SPEC §5). */
+/** Checks the optional fields of enterRoom beyond the room and identity (docs/behaviour.md §5). */
 function validateExtras(config: EnterRoomConfig): void {
   const { playoutDelay, userDefineRecordId, userDefinePushArgs, pureAudioPushMode, proxy } = config;
   if (playoutDelay !== undefined) {
@@ -70,7 +70,7 @@ const isWs = (url: string) => /^wss?:\/\/[^\s/]+/.test(url);
 const isHttp = (url: string) => /^https?:\/\/[^\s/]+/.test(url);
 
 /**
- * Reads the proxy option (SPEC §5). A string starting with ws:// or wss:// is the signalling proxy;
+ * Reads the proxy option (docs/behaviour.md §5). A string starting with ws:// or wss:// is the signalling proxy;
  * a string starting with http(s):// — the original's WebTransport proxy — is taken as the Conclave
  * server to use, since Conclave has no WebTransport. Each URL must name a host.
  */
@@ -118,7 +118,7 @@ export function resolveProxy(proxy: EnterRoomConfig['proxy']): ResolvedProxy {
 }
 
 /**
- * The business info sent on join (SPEC §5): the app's JSON (when a string, it must parse to an object)
+ * The business info sent on join (docs/behaviour.md §5): the app's JSON (when a string, it must parse to an object)
  * with the library's own values merged in under Str_uc_params.
  */
 export function buildBusinessInfo(config: EnterRoomConfig): string | undefined {
@@ -144,7 +144,7 @@ export function buildBusinessInfo(config: EnterRoomConfig): string | undefined {
   return Object.keys(info).length > 0 || config.businessInfo !== undefined ? JSON.stringify(info) : undefined;
 }
 
-/** Checks enterRoom's options (SPEC §5); throws INVALID_PARAMETER with SPEC's wording. */
+/** Checks enterRoom's options (docs/behaviour.md §5); throws INVALID_PARAMETER with SPEC's wording. */
 export function validateEnterRoom(config: EnterRoomConfig | undefined): RoomTarget {
   if (!config || typeof config !== 'object') throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'the enterRoom config is required', FN);
   const { sdkAppId, userId, userSig, roomId, strRoomId, scene, role } = config;

@@ -110,7 +110,7 @@ export function lenientEnterRoom(config: EnterRoomConfig | undefined): EnterRoom
   const copy = dropUnset(config, ['privateMapKey', 'businessInfo', 'jitterBufferDelay', 'preferHW']);
   const strings = dropUnset(copy, ['roomId', 'strRoomId', 'proxy', 'userDefineRecordId'], true);
   if (strings.roomId === 0) delete strings.roomId;
-  // Not checked by the original; SPEC's rules apply to what is given, null is not given.
+  // Not checked by the original; the rules of docs/behaviour.md §5.1 apply to what is given, null is not given.
   for (const key of ['userDefinePushArgs', 'pureAudioPushMode'] as const) {
     if (strings[key] === null) delete strings[key];
   }

@@ -11,7 +11,7 @@ function caught(fn: () => unknown): RtcError {
   throw new Error('expected an error');
 }
 
-describe('message validation (SPEC §5)', () => {
+describe('message validation (docs/behaviour.md §5)', () => {
   it('custom message: cmdId an integer 1–10', () => {
     const data = new ArrayBuffer(4);
     expect(validateCustomMessage({ cmdId: 1, data }).cmdId).toBe(1);

@@ -1,7 +1,7 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidParameter } from '../errors/catalogue.js';
 
-/** Largest custom / SEI message payload (SPEC §9). */
+/** Largest custom / SEI message payload (docs/behaviour.md §9). */
 export const MAX_MESSAGE_BYTES = 1000;
 
 /** Checks a message buffer: present, an ArrayBuffer, 1..1000 bytes (5017 empty, 5018 oversize). */

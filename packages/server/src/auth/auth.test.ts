@@ -139,7 +139,7 @@ describe('join authentication and privateMapKey permissions', () => {
     expect((await anchor.send('publish', { sdp: 'v=0' })).code).toBe(0);
   });
 
-  it("refuses an app without a package (5401) or out of credit (-100013): SPEC §8's codes", async () => {
+  it("refuses an app without a package (5401) or out of credit (-100013): docs/behaviour.md §8's codes", async () => {
     setup();
     const c = client(ctx);
     const unpaid = await c.send('join', await joinData('erin', '500', UNPAID_APP));

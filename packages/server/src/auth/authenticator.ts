@@ -62,7 +62,7 @@ export class Authenticator {
     return { ok: false, code: REASON_CODE[result.reason], message: `userSig check failed (${result.reason}): ${result.message}` };
   }
 
-  /** The app's billing refusal, if any (SPEC §8: 5401 need to buy packages, -100013 out of credit). */
+  /** The app's billing refusal, if any (docs/behaviour.md §8: 5401 need to buy packages, -100013 out of credit). */
   billing(sdkAppId: number): AuthResult {
     const billing = this.#apps.get(sdkAppId)?.billing ?? 'active';
     if (billing === 'no-package') return { ok: false, code: SERVER_CODE.NEED_PACKAGE, message: 'need to buy packages' };

@@ -18,7 +18,7 @@ export interface AppConfig {
   name?: string;
   /** Every join must carry a privateMapKey (otherwise only joins that give one are checked against it). */
   requirePrivateMapKey?: boolean;
-  /** 'active' (default); 'no-package' refuses joins with 5401, 'out-of-credit' with -100013 (SPEC §8). */
+  /** 'active' (default); 'no-package' refuses joins with 5401, 'out-of-credit' with -100013 (docs/behaviour.md §8). */
   billing?: BillingState;
   /** 'relay' forces this app's clients through TURN (scheduling answers iceTransportPolicy 'relay'). */
   iceTransportPolicy?: 'all' | 'relay';

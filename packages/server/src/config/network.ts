@@ -10,7 +10,7 @@ export interface TurnConfig {
   /** How long a credential stays valid (86400 s). */
   ttlSeconds: number;
   /**
-   * When clients switch to TURN (SPEC §4): media round trip above `rttRatioThreshold` × signalling's and
+   * When clients switch to TURN (docs/behaviour.md §4): media round trip above `rttRatioThreshold` × signalling's and
    * above `rttThreshold` ms for 5 checks (default ratio 3, 400 ms). Sent as the schedule's useTurnTcpInfo.
    */
   useTurnTcpInfo?: { rttRatioThreshold: number; rttThreshold: number };

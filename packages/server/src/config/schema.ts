@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { networkFileFields, networkSchemaFields } from './network.js';
 
-/** Billing state of an app: joins of an app without a package or out of credit are refused with SPEC §8's codes. */
+/** Billing state of an app: joins of an app without a package or out of credit are refused with docs/behaviour.md §8's codes. */
 export const BILLING_STATES = ['active', 'no-package', 'out-of-credit'] as const;
 export type BillingState = (typeof BILLING_STATES)[number];
 

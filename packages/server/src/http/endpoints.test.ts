@@ -115,7 +115,7 @@ describe('endpoints the SDK calls', () => {
     }
   });
 
-  it('authorises AI denoise for a valid userSig and refuses bad input with SPEC §8 codes', async () => {
+  it('authorises AI denoise for a valid userSig and refuses bad input with docs/behaviour.md §8 codes', async () => {
     const userSig = await genUserSig({ ...APP, userId: 'den' });
     const url = (q: Record<string, string>) => `${server.url}/api/v1/audioAiAuth?${new URLSearchParams(q)}`;
     const ok = await httpJson(url({ sdkAppId: String(APP.sdkAppId), userId: 'den', userSig, timestamp: '1700000000' }));

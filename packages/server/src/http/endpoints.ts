@@ -18,11 +18,11 @@ function knownApp(ctx: HttpDeps, sdkAppId: number): void {
   if (!ctx.auth.hasApp(sdkAppId)) throw new HttpError(404, SERVER_CODE.UNKNOWN_APP, `sdkAppId ${sdkAppId} is not configured on this server`);
 }
 
-/** AI-denoise authorisation error codes (SPEC §8). */
+/** AI-denoise authorisation error codes (docs/behaviour.md §8). */
 const AI_ERR = { PARAMS: 1, NEED_PACKAGE: 2, PACKAGE_EXPIRED: 5 } as const;
 const aiRefusal = (errCode: number, errMsg: string): AiDenoiseAuthReply => ({ data: { errCode, errMsg, sign: '', status: 0 } });
 
-/** The endpoints the SDK calls besides scheduling (SPEC §7): log upload, statistics beacon, AI-denoise authorisation. */
+/** The endpoints the SDK calls besides scheduling (docs/behaviour.md §7): log upload, statistics beacon, AI-denoise authorisation. */
 export function sdkEndpoints(ctx: HttpDeps): Bindings<'uploadLog' | 'statsBeacon' | 'aiDenoiseAuth'> {
   return {
     /**

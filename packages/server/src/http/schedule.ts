@@ -19,7 +19,7 @@ function signalUrl(req: IncomingMessage): string {
 }
 
 /**
- * The scheduling endpoint (SPEC §7): checks the app and the userSig, and answers with the signalling
+ * The scheduling endpoint (docs/behaviour.md §7): checks the app and the userSig, and answers with the signalling
  * domains, ICE servers and client config. Refusals are status 200 with a code.
  */
 export function scheduleEndpoint(ctx: HttpDeps): Bindings<'schedule'> {

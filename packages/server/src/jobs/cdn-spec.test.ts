@@ -8,7 +8,7 @@ const layout = (userId: string, x: number, y: number, w: number, h: number, zOrd
 const mix = (list: ReturnType<typeof layout>[], extra: Partial<CdnStartData> = {}): CdnStartData =>
   ({ publishMode: 'PublishMixStreamToCDN', url: 'rtmp://cdn/live/x', encoding: { videoWidth: 640, videoHeight: 360 }, mix: { videoLayoutList: list }, ...extra });
 
-describe('CDN job spec (SPEC §5 mix rules on the server)', () => {
+describe('CDN job spec (docs/behaviour.md §5 mix rules on the server)', () => {
   it('mixes each rectangle with its audio, and an audio-only user from audioMixUserList', () => {
     const data = mix([layout('a', 0, 0, 320, 360), layout('b', 320, 0, 320, 360, 2)]);
     data.mix!.audioMixUserList = ['a', 'c'];

@@ -4,7 +4,7 @@ import type { JobInput } from './media-job.js';
 
 const DEFAULT_ENCODING = MIX_DEFAULT_ENCODING;
 
-/** A rule of SPEC §5 a request breaks; the message says which. */
+/** A rule of docs/behaviour.md §5 a request breaks; the message says which. */
 export class MixRuleError extends Error {}
 
 /** The pipeline settings of a CDN job; `backgroundImage` is the file mix.backgroundImage names (resolved by the caller). */
@@ -21,7 +21,7 @@ export function pipelineOf(data: CdnStartData, backgroundImage?: string): Omit<P
 
 /**
  * The inputs of a CDN job. A mix: each layout rectangle (users must include the caller and every rectangle
- * must lie inside the output, SPEC §5); audio from audioMixUserList, or else from the layout's users.
+ * must lie inside the output, docs/behaviour.md §5); audio from audioMixUserList, or else from the layout's users.
  * A relay: the caller's main or sub stream.
  */
 export function inputsOf(data: CdnStartData, selfUserId: string): JobInput[] {

@@ -81,7 +81,7 @@ export class KeyedRateLimiter {
 export type MessageVerdict = { ok: true } | { ok: false; code: number; message: string };
 
 /**
- * The server-side limit on custom and SEI messages (SPEC §7): per sender, at most `messagesPerSecond`
+ * The server-side limit on custom and SEI messages (docs/behaviour.md §7): per sender, at most `messagesPerSecond`
  * messages (30) and `bytesPerSecond` bytes (8000) per second. Whoever relays such messages calls
  * `check(senderKey, bytes)` for each and drops (and answers with the code of) the refused ones;
  * `forget(senderKey)` when the sender leaves.

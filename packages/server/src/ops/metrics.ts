@@ -89,7 +89,7 @@ export class Metrics {
     this.#logUploads = new Counter({ name: 'conclave_log_uploads_total', help: 'Log uploads stored, by cmdtype', labelNames: ['cmdtype'], registers });
     this.#beacons = new Counter({ name: 'conclave_stat_beacons_total', help: 'Statistics beacons accepted', registers });
     this.#beaconCounts = new Counter({
-      name: 'conclave_stat_beacon_counts_total', help: 'Sum of the counts reported in statistics beacons, by key class (SPEC §9)', labelNames: ['class'], registers,
+      name: 'conclave_stat_beacon_counts_total', help: 'Sum of the counts reported in statistics beacons, by key class (docs/behaviour.md §9)', labelNames: ['class'], registers,
     });
     this.#adminActions = new Counter({ name: 'conclave_admin_actions_total', help: 'Admin API actions, by kind', labelNames: ['action'], registers });
     this.#refused = new Counter({ name: 'conclave_connections_refused_total', help: 'Signalling connections refused, by reason', labelNames: ['reason'], registers });
@@ -199,7 +199,7 @@ export class Metrics {
   }
 }
 
-/** SPEC §9: keys are classed by their last three digits: 0-599 count, 600-699 error code, 700-799 enum, 800-899 number. */
+/** docs/behaviour.md §9: keys are classed by their last three digits: 0-599 count, 600-699 error code, 700-799 enum, 800-899 number. */
 export function keyClass(key: number): string {
   const tail = Math.abs(Math.trunc(key)) % 1000;
   if (tail < 600) return 'count';

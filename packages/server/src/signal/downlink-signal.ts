@@ -1,7 +1,7 @@
 import type { DownlinkNegotiator } from '../engine/media-engine.js';
 import type { Participant } from '../room/participant.js';
 
-/** How long the client has to answer a downlink offer (SPEC §9's subscribe time-out). */
+/** How long the client has to answer a downlink offer (docs/behaviour.md §9's subscribe time-out). */
 export const DOWNLINK_ANSWER_TIMEOUT_MS = 10_000;
 
 interface Pending {

@@ -81,7 +81,7 @@ describe('SignalSession', () => {
     expect(lines[4].msg).toMatch(/further invalid messages of this connection are not logged/);
   });
 
-  it('join: userDefineRecordId is checked (SPEC §5); switch-role: latencyLevel 1 to 5', async () => {
+  it('join: userDefineRecordId is checked (docs/behaviour.md §5); switch-role: latencyLevel 1 to 5', async () => {
     ctx = context();
     const c = client(ctx);
     const badRecord = await c.send('join', await joinData('rec', '6', APP, { userDefineRecordId: 'no spaces allowed' }));

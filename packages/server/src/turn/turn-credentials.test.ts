@@ -18,7 +18,7 @@ describe('TURN REST credentials (coturn use-auth-secret)', () => {
   });
 });
 
-describe('relay-switch thresholds (schedule config.useTurnTcpInfo, SPEC §3/§4)', () => {
+describe('relay-switch thresholds (schedule config.useTurnTcpInfo, docs/behaviour.md §3/§4)', () => {
   const turn = { urls: ['turn:127.0.0.1:3478'], secret: 'abcdefgh', ttlSeconds: 600 };
   const fail = (message: string): never => {
     throw new Error(message);

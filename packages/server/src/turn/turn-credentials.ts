@@ -30,7 +30,7 @@ export function scheduledIce(config: { turn?: TurnConfig }, app: { iceTransportP
 }
 
 /**
- * Relay-switch thresholds for the schedule's config.useTurnTcpInfo (SPEC §4): only when TURN is configured,
+ * Relay-switch thresholds for the schedule's config.useTurnTcpInfo (docs/behaviour.md §4): only when TURN is configured,
  * since the client's switch goes through it.
  */
 export function scheduledTurnTcpInfo(turn: TurnConfig | undefined): { useTurnTcpInfo?: { rttRatioThreshold: number; rttThreshold: number } } {

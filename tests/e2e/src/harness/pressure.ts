@@ -1,11 +1,11 @@
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
-/** Compute Pressure states (SPEC §4). */
+/** Compute Pressure states (docs/behaviour.md §4). */
 export type PressureState = 'nominal' | 'fair' | 'serious' | 'critical';
 
 /**
  * Makes a page report `state` as its CPU pressure through DevTools, whatever the machine's real load: the SDK
- * lowers what it receives and decodes under serious or critical pressure (SPEC §4), which tests of other
+ * lowers what it receives and decodes under serious or critical pressure (docs/behaviour.md §4), which tests of other
  * subjects must not see on a loaded machine. Returns the session, to change the state later.
  */
 export async function pinPressure(context: BrowserContext, page: Page, state: PressureState = 'nominal'): Promise<CDPSession> {

@@ -35,7 +35,7 @@ export class AIDenoiser {
       if (typeof o[key] !== 'string' || o[key] === '') throw fail(o[key] === undefined ? EXTRA_CODE.PARAMETER_REQUIRED : EXTRA_CODE.TYPE, `${key} must be a non-empty string`);
     }
     if (o.assetsPath !== undefined && typeof o.assetsPath !== 'string') throw fail(EXTRA_CODE.TYPE, 'assetsPath must be a string');
-    // SPEC §5: the microphone must be on.
+    // docs/behaviour.md §5: the microphone must be on.
     if (!this._ctx.audio.hasMicrophone()) {
       throw this._ctx.errors({ code: ERROR_CODE.INVALID_OPERATION, extraCode: EXTRA_CODE.NEED_AUDIO, message: 'AIDenoiser needs the microphone on: call startLocalAudio() first', functionName });
     }

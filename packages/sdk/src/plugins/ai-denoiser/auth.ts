@@ -1,12 +1,12 @@
 import { ERROR_CODE } from '../../constants/error-code.js';
 import type { PluginContext } from '../context/index.js';
 
-/** SPEC §7: the authorisation reply (`status` 1 = authorised). */
+/** docs/behaviour.md §7: the authorisation reply (`status` 1 = authorised). */
 interface AuthReply {
   data?: { errCode?: number; errMsg?: string; sign?: string; status?: number | string };
 }
 
-/** SPEC §8's denoise authorisation reasons, worded as the original words them. */
+/** docs/behaviour.md §8's denoise authorisation reasons, worded as the original words them. */
 const REASON: Record<number, string> = {
   1: 'Please check your params.',
   2: 'You need to buy packages.',

@@ -5,7 +5,7 @@ import { validateMixerOptions } from './options.js';
 const errors = (init: { code: number; extraCode?: number; message: string; functionName?: string }) => new RtcError(init as RtcErrorInit);
 const check = (options: unknown, op: 'start' | 'update' | 'stop' = 'start') => () => validateMixerOptions(options, op, errors);
 
-describe('AudioMixer options (SPEC §5)', () => {
+describe('AudioMixer options (docs/behaviour.md §5)', () => {
   it('accepts the four formats, blob and data URLs, with a query string', () => {
     for (const url of ['a.mp3', 'b.ogg?x=1', 'https://h/c.wav', 'd.FLAC', 'blob:http://h/1', 'data:audio/mpeg;base64,AA==']) expect(check({ id: 'x', url })).not.toThrow();
   });

@@ -41,7 +41,7 @@ export interface StopAudioMixerOptions {
 const FORMATS = ['mp3', 'ogg', 'wav', 'flac'];
 const CALLBACKS = ['onTimeUpdate', 'onEnded', 'onDurationChange'] as const;
 
-/** SPEC §5's audio mixer rules, with the original's messages. Throws the core's RtcError. */
+/** docs/behaviour.md §5's audio mixer rules, with the original's messages. Throws the core's RtcError. */
 export function validateMixerOptions(options: unknown, op: 'start' | 'update' | 'stop', error: PluginErrorFactory): void {
   const functionName = `${op}Plugin`;
   const fail = (extraCode: number, message: string) => error({ code: ERROR_CODE.INVALID_PARAMETER, extraCode, message, functionName });

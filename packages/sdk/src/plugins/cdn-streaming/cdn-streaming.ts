@@ -83,7 +83,7 @@ export class CDNStreaming {
     }
   }
 
-  /** Server refusals as RtcErrors: bad parameters stay INVALID_PARAMETER; the rest name SPEC §8's failure. */
+  /** Server refusals as RtcErrors: bad parameters stay INVALID_PARAMETER; the rest name docs/behaviour.md §8's failure. */
   private _failure(error: unknown, functionName: string, fallback: number): Error {
     const { code, message } = error as PluginSignalFailure;
     if (code === SERVER_CODE.INVALID_PARAMETER) return this._ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message, functionName });

@@ -35,7 +35,7 @@ export interface CDNStreamingOptions {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Checks options against SPEC §5 (mix transcode rules) and builds the cdn-start command's data. */
+/** Checks options against docs/behaviour.md §5 (mix transcode rules) and builds the cdn-start command's data. */
 export function toStartData(options: unknown, selfUserId: string, functionName: string, errors: PluginErrorFactory): CdnStartData {
   const bad = (extraCode: number, message: string) => errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode, message, functionName });
   const integer = (value: unknown, name: string, min: number, max: number): number | undefined => {

@@ -27,7 +27,7 @@ describe('decoder fallback chain', () => {
     expect(() => life.start()).toThrow(/FAILED → STARTING/);
   });
 
-  it('uses SPEC §8 failure codes', () => {
+  it('uses docs/behaviour.md §8 failure codes', () => {
     expect(FAILURE).toEqual({ WEBCODECS_CREATE: 2, UNSUPPORTED_CONFIG: 3, WEBCODECS_DECODE: 4, WASM_CREATE: 6, CONTEXT_UNAVAILABLE: 7, WASM_DECODE: 8, RENDER: 11 });
   });
 });

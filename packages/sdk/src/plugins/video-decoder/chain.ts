@@ -1,5 +1,5 @@
 /**
- * The decoder's fallback chain and states (SPEC §9 "Decoder"): INITIALIZED → STARTING → STARTED, FAILED after
+ * The decoder's fallback chain and states (docs/behaviour.md §9 "Decoder"): INITIALIZED → STARTING → STARTED, FAILED after
  * 5 retries. Each failure moves one step down the chain — the WebCodecs decoder, then the wasm software
  * decoder with the webgl renderer, then with the video-frame renderer — and stays on the last step.
  */
@@ -20,10 +20,10 @@ export const CHAIN: readonly Stage[] = [
   { decoder: 'wasm', renderer: 'videoFrame' },
 ];
 
-/** SPEC §9: decoder retries. */
+/** docs/behaviour.md §9: decoder retries. */
 export const MAX_RETRIES = 5;
 
-/** SPEC §8 decoder failure codes. */
+/** docs/behaviour.md §8 decoder failure codes. */
 export const FAILURE = {
   WEBCODECS_CREATE: 2,
   UNSUPPORTED_CONFIG: 3,

@@ -1,5 +1,5 @@
 /**
- * Downgrade levels 0–4 of the decoder under load (SPEC §9), re-evaluated at most every 5 s:
+ * Downgrade levels 0–4 of the decoder under load (docs/behaviour.md §9), re-evaluated at most every 5 s:
  * 0 everything; 1 every frame decoded, every other one drawn; 2 frames beyond half the group of pictures
  * dropped; 3 key frames only; 4 everything dropped. A floor (e.g. from a compute-pressure monitor) keeps the
  * level at or above it.

@@ -1,7 +1,7 @@
 /**
  * TRTCVideoDecoder (plugins/video-decoder): decodes a remote video outside the browser's media pipeline —
  * WebCodecs, then the wasm software decoder with the webgl renderer, then with the video-frame renderer
- * (SPEC §9) — from the encoded frames the core taps when the schedule's videoDecodeFallback is on. A
+ * (docs/behaviour.md §9) — from the encoded frames the core taps when the schedule's videoDecodeFallback is on. A
  * built-in: startPlugin('TRTCVideoDecoder', { userId, streamType, type }) loads it from the server.
  */
 import type { PluginContext } from '../context/index.js';

@@ -52,7 +52,7 @@ export class DecodeSession {
     this.stop();
   }, 500);
 
-  /** SPEC §8 video pipeline errors of the track: logged; an ended track ends the decoder. */
+  /** docs/behaviour.md §8 video pipeline errors of the track: logged; an ended track ends the decoder. */
   private readonly _onMute = () => this._ctx.log.warn(`video decoder ${this._options.userId}/${this._options.streamType}: video track muted`);
   private readonly _onEnded = () => {
     this._ctx.log.warn(`video decoder ${this._options.userId}/${this._options.streamType}: video track ended`);

@@ -34,7 +34,8 @@ export class ForwardSource {
   /**
    * The video since the last key frame asked for (bounded to 1 s by KeyframePrefetch): a subscriber that
    * comes shortly after another is handed it instead of asking for a key frame of its own, which would
-   * wait for the 300 ms spacing of requests (issue 16, first frame: the bench's 320–600 ms outliers).
+   * wait for the 300 ms spacing of requests (a second subscriber soon after the first would see its first
+   * frame up to 300 ms later).
    * Kept only for a second after a request, so a steady stream costs nothing here.
    */
   readonly #recent = new KeyframePrefetch();

@@ -39,7 +39,8 @@ export function framePart(codecMimeType: string | undefined, rtp: RtpPacket): Fr
 }
 
 /**
- * The video a subscriber will want once its link is up, kept from a key frame on (first frame, issue 16).
+ * The video a subscriber will want once its link is up, kept from a key frame on, so its first frame comes
+ * as early as it can.
  * The key frame is asked for when the subscription starts, so it arrives while ICE and DTLS are still
  * running (~100 ms on loopback); when the link connects, the held frames go out at once and the
  * subscriber decodes without waiting for a key frame asked for then (PLI, next capture, encode: 40–70 ms).

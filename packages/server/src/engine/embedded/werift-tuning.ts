@@ -20,7 +20,7 @@ import { Connection, RTCCertificate, RTCDtlsTransport, SDPManager } from 'werift
  *   yet is kept and handed to the server when it starts.
  * - werift answers an `actpass` offer as the DTLS client, and its client sleeps a fixed 100 ms (in
  *   RTCDtlsTransport.start) before its ClientHello: every uplink and data link (the browser offers those)
- *   connected 100 ms later than it could. As answerer it now takes the server role (a=setup:passive), so
+ *   connected 100 ms later than it could. As answerer it takes the server role here (a=setup:passive), so
  *   the browser's ClientHello starts the handshake as soon as its check succeeds.
  * And one default that is wrong for a self-hosted server: with no STUN server configured, werift asks Google's
  * (stun.l.google.com:19302) for a server-reflexive candidate on every peer connection — traffic to a third

@@ -307,7 +307,7 @@ export class JanusDownlink {
       Object.assign(sent, want);
       // Janus 1.1 asks for a key frame when it switches a stream or the link comes up, not when sending
       // resumes. Only once the link is up: a key frame sent before is lost, and the encoder then throttles
-      // the next requests (first frame 500 ms instead of 200 in the bench).
+      // the next requests (the first frame then comes ~500 ms after subscribing instead of ~200).
       if (resumed && active && this.#webrtcUp) publisher.requestKeyframe();
     }
   }

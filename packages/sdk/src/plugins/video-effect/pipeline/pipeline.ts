@@ -3,7 +3,7 @@ import { elementLoop, hasInsertableStreams, insertableLoop, type FrameLoop } fro
 import { Canvas2dRenderer, GlRenderer, type Renderer } from './renderer.js';
 import { STAGE_ORDER, type EffectStage, type FrameInfo } from './stage.js';
 
-/** SPEC §9: video contexts run at 15 fps (the camera profile's rate when it is known). */
+/** docs/behaviour.md §9: video contexts run at 15 fps (the camera profile's rate when it is known). */
 const DEFAULT_FRAME_RATE = 15;
 /** Frame times kept for stats(). */
 const TIMING_WINDOW = 600;

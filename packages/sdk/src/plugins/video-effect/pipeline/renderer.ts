@@ -205,7 +205,7 @@ export class GlRenderer implements Renderer {
 
 type Ctx2d = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
-/** The 2d-canvas fallback (SPEC: no virtual background there). Stages without draw2d are skipped. */
+/** The 2d-canvas fallback (no virtual background there: docs/behaviour.md §5.6). Stages without draw2d are skipped. */
 export class Canvas2dRenderer implements Renderer {
   readonly mode = '2d' as const;
   readonly kit = undefined;

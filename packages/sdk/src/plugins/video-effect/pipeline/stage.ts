@@ -49,8 +49,8 @@ export interface FusedBinding {
 
 /**
  * One effect in the pipeline. A per-pixel stage gives `shader` + `bind` (WebGL2, fused with its
- * neighbours); a stage that changes the geometry (the mixer) gives `drawGl`. Where SPEC allows a 2d
- * fallback, `draw2d`. A stage may change the frame size (the mixer's container).
+ * neighbours); a stage that changes the geometry (the mixer) gives `drawGl`. Where a 2d fallback is
+ * allowed (docs/behaviour.md §5.6), `draw2d`. A stage may change the frame size (the mixer's container).
  */
 export interface EffectStage {
   readonly name: keyof typeof STAGE_ORDER;

@@ -5,7 +5,7 @@ import type { Segmenter } from './segmenter.js';
 /** 'image' and 'blur' use the person mask; 'green' keys out a green screen (no model). */
 export type BackgroundType = 'image' | 'blur' | 'green';
 
-/** SPEC §9 / §3: the default blur level (radius 3). */
+/** docs/behaviour.md §9 / §3: the default blur level (radius 3). */
 export const DEFAULT_BLUR_LEVEL = 3;
 
 /** Green-screen keying: the green weight of the pixel decides how much of the background image shows. */
@@ -58,7 +58,7 @@ export interface BackgroundSettings {
 
 type Ctx2d = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
-/** VirtualBackground as a pipeline stage (WebGL2 only: SPEC has no 2d virtual background). */
+/** VirtualBackground as a pipeline stage (WebGL2 only: no 2d virtual background, docs/behaviour.md §5.6). */
 export class BackgroundStage implements EffectStage {
   readonly name = 'VirtualBackground' as const;
   settings: BackgroundSettings;

@@ -7,7 +7,7 @@ import { applyStage, guarded, numberIn, pipelineOf, removeStage, requireCamera, 
 import { BackgroundStage, DEFAULT_BLUR_LEVEL, type BackgroundSettings, type BackgroundType } from './background-stage.js';
 import { Segmenter } from './segmenter.js';
 
-/** Options of startPlugin('VirtualBackground', …): the original's, plus SPEC's 'green' type and imageUrl. */
+/** Options of startPlugin('VirtualBackground', …): the original's, plus the 'green' type and imageUrl the original documents. */
 export interface VirtualBackgroundOptions {
   /** Accepted for compatibility with the original (which checks a licence); not needed here. */
   sdkAppId?: number;
@@ -19,7 +19,7 @@ export interface VirtualBackgroundOptions {
   blurLevel?: number;
   /** The background image URL. */
   src?: string;
-  /** SPEC's name for src. */
+  /** The original's documented name for src. */
   imageUrl?: string;
   /** Called when the device turns out too slow for segmentation (the effect then stops). */
   onAbort?: (error: unknown) => void;

@@ -15,7 +15,7 @@ vec4 wm_effect(vec4 color, vec2 uv) {
   return color;
 }`;
 
-/** The watermark effect: one image at a place (a new start replaces it, as SPEC's overlay rules say). */
+/** The watermark effect: one image at a place (a new start replaces it: docs/behaviour.md §5.6). */
 export class WatermarkStage implements EffectStage {
   readonly name = 'Watermark' as const;
   private readonly _image: HTMLImageElement;
