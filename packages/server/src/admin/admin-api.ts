@@ -116,8 +116,11 @@ export class AdminApi {
     return room;
   }
 
-  #record(app: AppConfig, ref: string | null, userId: string, text: string): void {
-    this.#ctx.store.insertLog({ sdkAppId: app.sdkAppId, roomRef: ref, userId, cmdType: 'server_event', version: 'server', clientTime: null, receivedAt: Date.now(), log: text });
+  /** An admin action done: counted, filed with the room's logs, and logged. */
+  #audit(action: string, app: AppConfig, ref: string, userId: string, text: string): void {
+    this.#ctx.metrics.adminAction(action);
+    this.#ctx.store.insertLog({ sdkAppId: app.sdkAppId, roomRef: ref, userId, cmdType: 'server_event', version: 'server', clientTime: null, receivedAt: Date.now(), log: `admin: ${text}` });
+    this.#ctx.logger.info({ sdkAppId: app.sdkAppId, room: ref, userId }, `admin: ${text}`);
   }
 
   /** The admin routes' handlers, each behind the admin key check. */
@@ -159,16 +162,14 @@ export class AdminApi {
       kickUser: {
         before,
         handle: async (input) => {
-          const { params } = input;
+          const { roomKey, userId } = input.params;
           const app = this.#app(input);
-          const body = await input.body();
-          const room = this.#room(app, params.roomKey);
-          const user = room.get(params.userId);
-          if (!user) throw notFound(`user ${params.userId} is not in room ${params.roomKey}`);
-          evictParticipant(ctx, room, user, { reason: 'kick', message: body.reason ?? 'removed from the room by the administrator' });
-          ctx.metrics.adminAction('kick');
-          this.#record(app, room.ref, user.userId, `admin: kicked${body.reason ? `: ${body.reason}` : ''}`);
-          ctx.logger.info({ room: room.key, userId: user.userId }, 'admin kick');
+          const room = this.#room(app, roomKey);
+          const user = room.get(userId);
+          if (!user) throw notFound(`user ${userId} is not in room ${roomKey}`);
+          const { reason } = await input.body();
+          evictParticipant(ctx, room, user, { reason: 'kick', message: reason ?? 'removed from the room by the administrator' });
+          this.#audit('kick', app, room.ref, user.userId, `kicked${reason ? `: ${reason}` : ''}`);
           return { kicked: true, userId: user.userId, roomKey: room.ref };
         },
       },
@@ -189,9 +190,7 @@ export class AdminApi {
           if (room && user) {
             evictParticipant(ctx, room, user, { reason: 'banned', message: body.reason ?? `banned from the room for ${seconds} s` });
           }
-          ctx.metrics.adminAction('ban');
-          this.#record(app, ref, params.userId, `admin: banned for ${seconds} s${body.reason ? `: ${body.reason}` : ''}`);
-          ctx.logger.info({ sdkAppId: app.sdkAppId, room: ref, userId: params.userId, seconds }, 'admin ban');
+          this.#audit('ban', app, ref, params.userId, `banned for ${seconds} s${body.reason ? `: ${body.reason}` : ''}`);
           return { banned: true, userId: params.userId, roomKey: ref, until: new Date(until).toISOString(), wasInRoom: Boolean(user) };
         },
       },
@@ -203,8 +202,7 @@ export class AdminApi {
           const id = roomId(params.roomKey);
           const ref = roomRef(id.roomId, id.isString);
           if (!ctx.bans.unban(app.sdkAppId, ref, params.userId)) throw notFound(`user ${params.userId} is not banned from room ${ref}`);
-          ctx.metrics.adminAction('unban');
-          this.#record(app, ref, params.userId, 'admin: ban lifted');
+          this.#audit('unban', app, ref, params.userId, 'ban lifted');
           return { unbanned: true, userId: params.userId, roomKey: ref };
         },
       },
@@ -223,9 +221,7 @@ export class AdminApi {
           const room = this.#room(app, input.params.roomKey);
           const users = [...room.participants()];
           for (const user of users) evictParticipant(ctx, room, user, { reason: 'room_disband', message: 'the room was dismissed by the administrator' });
-          ctx.metrics.adminAction('dismiss');
-          this.#record(app, room.ref, '', `admin: room dismissed (${users.length} users)`);
-          ctx.logger.info({ room: room.key, users: users.length }, 'admin dismiss');
+          this.#audit('dismiss', app, room.ref, '', `room dismissed (${users.length} users)`);
           return { dismissed: true, roomKey: room.ref, users: users.map((u) => u.userId) };
         },
       },

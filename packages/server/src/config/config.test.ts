@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromEnv, ConfigError, DEFAULT_LIMITS, DEV_SDKAPPID, resolveConfig } from './config.js';
+import { configFailure } from '../test-support/config-failure.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conclave-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,15 +19,6 @@ const A = { sdkAppId: 1400000001, secretKey: 'a-secret-key-0123456789', adminKey
 const B = { sdkAppId: 1400000002, secretKey: 'b-secret-key-0123456789', adminKey: 'b-admin-key-0123456789', requirePrivateMapKey: true, billing: 'out-of-credit' };
 
 /** The ConfigError message of a failing call. */
-function failure(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('configuration', () => {
   it('reads several apps, domains, limits and storage from the file', () => {
@@ -73,18 +65,18 @@ describe('configuration', () => {
   });
 
   it('stops with a message that names the file and the field', () => {
-    expect(failure(() => configFromEnv({ CONCLAVE_CONFIG: join(dir, 'missing.json') }))).toMatch(/CONCLAVE_CONFIG: cannot read .*missing\.json/);
-    expect(failure(() => configFromEnv({ CONCLAVE_CONFIG: file('{"apps": [') }))).toMatch(/is not valid JSON/);
-    expect(failure(() => configFromEnv({ CONCLAVE_CONFIG: file({ apps: [{ ...A, secretKey: 'short' }] }) }))).toMatch(/apps\[0\]\.secretKey: must be at least 16 characters/);
-    expect(failure(() => configFromEnv({ CONCLAVE_CONFIG: file({ apps: [{ ...A, adminkey: 'typo-in-the-field-name' }] }) }))).toMatch(/apps\[0\].*adminkey/);
-    expect(failure(() => configFromEnv({ CONCLAVE_CONFIG: file({ apps: [{ ...A, billing: 'free' }] }) }))).toMatch(/apps\[0\]\.billing/);
-    expect(failure(() => configFromEnv({ CONCLAVE_CONFIG: file({ limits: { connectionsPerIp: 0 } }) }))).toMatch(/limits\.connectionsPerIp: must be at least 1/);
-    expect(failure(() => configFromEnv({ CONCLAVE_CONFIG: file({ domains: { main: 'http://x/signal' } }) }))).toMatch(/domains\.main: must be a ws:\/\/ or wss:\/\/ URL/);
-    expect(failure(() => configFromEnv({ CONCLAVE_CONFIG: file({ prot: 80 }) }))).toMatch(/prot/);
-    expect(failure(() => resolveConfig({}, { CONCLAVE_CONFIG: file({ apps: [A, { ...B, sdkAppId: A.sdkAppId }] }) }))).toMatch(/apps\[1\]\.sdkAppId: sdkAppId 1400000001 is listed twice/);
-    expect(failure(() => resolveConfig({ apps: [] }, {}))).toMatch(/apps: must list at least one app/);
-    expect(failure(() => configFromEnv({ CONCLAVE_SDKAPPID: '5' }))).toMatch(/must be set together/);
-    expect(failure(() => configFromEnv({ CONCLAVE_ADMIN_KEY: 'short' }))).toMatch(/CONCLAVE_ADMIN_KEY must be at least 16/);
-    expect(failure(() => configFromEnv({ CONCLAVE_MAX_CONNECTIONS_PER_IP: 'lots' }, { apps: [A] }))).toMatch(/CONCLAVE_MAX_CONNECTIONS_PER_IP must be an integer/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: join(dir, 'missing.json') }))).toMatch(/CONCLAVE_CONFIG: cannot read .*missing\.json/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file('{"apps": [') }))).toMatch(/is not valid JSON/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file({ apps: [{ ...A, secretKey: 'short' }] }) }))).toMatch(/apps\[0\]\.secretKey: must be at least 16 characters/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file({ apps: [{ ...A, adminkey: 'typo-in-the-field-name' }] }) }))).toMatch(/apps\[0\].*adminkey/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file({ apps: [{ ...A, billing: 'free' }] }) }))).toMatch(/apps\[0\]\.billing/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file({ limits: { connectionsPerIp: 0 } }) }))).toMatch(/limits\.connectionsPerIp: must be at least 1/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file({ domains: { main: 'http://x/signal' } }) }))).toMatch(/domains\.main: must be a ws:\/\/ or wss:\/\/ URL/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file({ prot: 80 }) }))).toMatch(/prot/);
+    expect(configFailure(() => resolveConfig({}, { CONCLAVE_CONFIG: file({ apps: [A, { ...B, sdkAppId: A.sdkAppId }] }) }))).toMatch(/apps\[1\]\.sdkAppId: sdkAppId 1400000001 is listed twice/);
+    expect(configFailure(() => resolveConfig({ apps: [] }, {}))).toMatch(/apps: must list at least one app/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_SDKAPPID: '5' }))).toMatch(/must be set together/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_ADMIN_KEY: 'short' }))).toMatch(/CONCLAVE_ADMIN_KEY must be at least 16/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_MAX_CONNECTIONS_PER_IP: 'lots' }, { apps: [A] }))).toMatch(/CONCLAVE_MAX_CONNECTIONS_PER_IP must be an integer/);
   });
 });

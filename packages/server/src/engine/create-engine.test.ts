@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { configFromEnv, ConfigError, resolveConfig } from '../config/config.js';
 import { startServer } from '../server.js';
 import { findJanus, janusMainConfig, janusWebSocketConfig, JanusMissingError } from './janus/janus-config.js';
+import { configFailure } from '../test-support/config-failure.js';
 
 const APP = { sdkAppId: 1400000001, secretKey: 'a-secret-key-0123456789' };
 
-function failure(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('engine configuration', () => {
   it('embedded by default; CONCLAVE_ENGINE, CONCLAVE_JANUS_URL and CONCLAVE_MEDIA_PORTS choose the engine and its ports', () => {
@@ -23,10 +15,10 @@ describe('engine configuration', () => {
   });
 
   it('bad engine settings stop the server with a message naming the variable', () => {
-    expect(failure(() => configFromEnv({ CONCLAVE_ENGINE: 'mediasoup' }, { apps: [APP] }))).toMatch(/CONCLAVE_ENGINE must be one of embedded, janus/);
-    expect(failure(() => configFromEnv({ CONCLAVE_JANUS_URL: 'http://x' }, { apps: [APP] }))).toMatch(/CONCLAVE_JANUS_URL must be a ws:\/\//);
-    expect(failure(() => configFromEnv({ CONCLAVE_MEDIA_PORTS: '50000-40000' }, { apps: [APP] }))).toMatch(/CONCLAVE_MEDIA_PORTS must be a UDP port range/);
-    expect(failure(() => configFromEnv({ CONCLAVE_MEDIA_PORTS: '80-90' }, { apps: [APP] }))).toMatch(/CONCLAVE_MEDIA_PORTS/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_ENGINE: 'mediasoup' }, { apps: [APP] }))).toMatch(/CONCLAVE_ENGINE must be one of embedded, janus/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_JANUS_URL: 'http://x' }, { apps: [APP] }))).toMatch(/CONCLAVE_JANUS_URL must be a ws:\/\//);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_MEDIA_PORTS: '50000-40000' }, { apps: [APP] }))).toMatch(/CONCLAVE_MEDIA_PORTS must be a UDP port range/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_MEDIA_PORTS: '80-90' }, { apps: [APP] }))).toMatch(/CONCLAVE_MEDIA_PORTS/);
   });
 
   it('Janus missing: the server refuses to start with a message naming the Debian package', async () => {

@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIX_IMAGE_LIMITS, MIX_IMAGE_NAME } from '@conclave/protocol';
+import { AppFolders } from '../store/app-folders.js';
 import { imageInfo, type ImageInfo } from './image-info.js';
 
 /** An image of the store as the admin API lists it. */
@@ -43,21 +44,17 @@ function head(path: string, bytes = 64 * 1024): Buffer {
  * can never draw another's image, and the server never fetches a URL an app gives.
  */
 export class MixImages {
-  readonly #root: string;
+  readonly #folders: AppFolders;
 
   constructor(root: string) {
-    this.#root = root;
-  }
-
-  #dir(sdkAppId: number): string {
-    return join(this.#root, String(sdkAppId));
+    this.#folders = new AppFolders(root);
   }
 
   /** The file of an image of this app, or undefined (bad names included: they never reach the file system). */
   path(sdkAppId: number, name: string): string | undefined {
     if (!isMixImageName(name)) return undefined;
     for (const ext of Object.values(EXTENSION)) {
-      const path = join(this.#dir(sdkAppId), `${name}.${ext}`);
+      const path = this.#folders.file(sdkAppId, `${name}.${ext}`);
       if (statSync(path, { throwIfNoEntry: false })?.isFile()) return path;
     }
     return undefined;
@@ -65,17 +62,11 @@ export class MixImages {
 
   /** The app's images, by name. */
   list(sdkAppId: number): MixImage[] {
-    let names: string[];
-    try {
-      names = readdirSync(this.#dir(sdkAppId));
-    } catch {
-      return [];
-    }
     const images: MixImage[] = [];
-    for (const file of names.sort()) {
+    for (const file of this.#folders.names(sdkAppId).sort()) {
       const m = FILE.exec(file);
       if (!m) continue;
-      const path = join(this.#dir(sdkAppId), file);
+      const path = this.#folders.file(sdkAppId, file);
       const stat = statSync(path, { throwIfNoEntry: false });
       const info = stat?.isFile() ? imageInfo(head(path)) : undefined;
       if (!stat || !info) continue;
@@ -101,8 +92,7 @@ export class MixImages {
     if (!existing && this.list(sdkAppId).length >= MIX_IMAGE_LIMITS.MAX_PER_APP) {
       throw new MixImageError(`this app already has ${MIX_IMAGE_LIMITS.MAX_PER_APP} mix images; delete one first`, true);
     }
-    const dir = this.#dir(sdkAppId);
-    mkdirSync(dir, { recursive: true });
+    const dir = this.#folders.ensure(sdkAppId);
     const path = join(dir, `${name}.${EXTENSION[info.type]}`);
     // Written aside and renamed: a job loading the image meanwhile reads the old file or the new, never half.
     const temp = join(dir, `.${name}.${process.pid}.tmp`);

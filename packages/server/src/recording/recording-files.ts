@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync, statSync } from 'node:fs';
+import { AppFolders } from '../store/app-folders.js';
 
 /** How a recording was made: the room's mix, or one user's stream. */
 export type RecordingKind = 'mixed' | 'stream';
@@ -29,36 +29,27 @@ const NAME = /^(.+?)__(.+?)__(mixed|stream)__(.*?)__(\d+)(?:__part(\d+))?\.mp4$/
  * that died), so a listing needs no database.
  */
 export class RecordingFiles {
-  readonly #root: string;
+  readonly #folders: AppFolders;
 
   constructor(root: string) {
-    this.#root = root;
-  }
-
-  #dir(sdkAppId: number): string {
-    return join(this.#root, String(sdkAppId));
+    this.#folders = new AppFolders(root);
   }
 
   /** The path of a new recording (creates the app's folder); `run` > 0 adds the part number. */
   path(sdkAppId: number, meta: { recordId: string; roomRef: string; kind: RecordingKind; userId?: string; startedAt: number }, run = 0): string {
-    mkdirSync(this.#dir(sdkAppId), { recursive: true });
+    this.#folders.ensure(sdkAppId);
     const name = [safe(meta.recordId), safe(meta.roomRef), meta.kind, safe(meta.userId ?? ''), String(meta.startedAt)].join(SEP);
-    return join(this.#dir(sdkAppId), `${name}${run > 0 ? `${SEP}part${run}` : ''}.mp4`);
+    return this.#folders.file(sdkAppId, `${name}${run > 0 ? `${SEP}part${run}` : ''}.mp4`);
   }
 
   /** The app's recordings, newest first. */
   list(sdkAppId: number): RecordingFile[] {
-    let names: string[];
-    try {
-      names = readdirSync(this.#dir(sdkAppId));
-    } catch {
-      return [];
-    }
+    const names = this.#folders.names(sdkAppId);
     const files: RecordingFile[] = [];
     for (const name of names) {
       const m = NAME.exec(name);
       if (!m) continue;
-      const stat = statSync(join(this.#dir(sdkAppId), name), { throwIfNoEntry: false });
+      const stat = statSync(this.#folders.file(sdkAppId, name), { throwIfNoEntry: false });
       if (!stat) continue;
       files.push({
         recordingId: name, recordId: m[1], roomKey: m[2], kind: m[3] as RecordingKind, userId: m[4] || null,
@@ -71,7 +62,7 @@ export class RecordingFiles {
   /** The file of a recording id of this app, or undefined (ids are bare names: no path escapes the folder). */
   file(sdkAppId: number, recordingId: string): string | undefined {
     if (!NAME.test(recordingId) || recordingId.includes('/') || recordingId.includes('\\')) return undefined;
-    const path = join(this.#dir(sdkAppId), recordingId);
+    const path = this.#folders.file(sdkAppId, recordingId);
     return statSync(path, { throwIfNoEntry: false })?.isFile() ? path : undefined;
   }
 
@@ -86,22 +77,9 @@ export class RecordingFiles {
   /** Deletes recordings (of every app) last written before `before` (ms); returns how many. */
   purge(before: number): number {
     let removed = 0;
-    let apps: string[];
-    try {
-      apps = readdirSync(this.#root);
-    } catch {
-      return 0;
-    }
-    for (const app of apps) {
-      const dir = join(this.#root, app);
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        continue;
-      }
-      for (const name of names) {
-        const path = join(dir, name);
+    for (const app of this.#folders.apps()) {
+      for (const name of this.#folders.names(app)) {
+        const path = this.#folders.file(app, name);
         const stat = statSync(path, { throwIfNoEntry: false });
         if (stat?.isFile() && NAME.test(name) && stat.mtimeMs < before) {
           rmSync(path, { force: true });

@@ -5,6 +5,7 @@ import {
 } from '../media-engine.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
+import { SubscriberDownlinks } from '../subscriber-downlinks.js';
 import type { ForwardCounter } from './downlink-group.js';
 import { SubscriberDownlink } from './subscriber-downlink.js';
 import { forwardRtp } from './rtp-forwarder.js';
@@ -30,7 +31,7 @@ export class EmbeddedEngine implements MediaEngine {
   readonly #sources = new Map<string, PublisherSources>();
   readonly #uplinks = new Map<string, Uplink>();
   /** Each subscriber's one downlink. */
-  readonly #downlinks = new Map<string, SubscriberDownlink>();
+  readonly #downlinks = new SubscriberDownlinks<SubscriberDownlink>(this.#events);
   readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
   readonly #received: Record<SourceSlot, number> = { audio: 0, video: 0, small: 0, aux: 0 };
   #closed = false;
@@ -90,22 +91,10 @@ export class EmbeddedEngine implements MediaEngine {
     this.#members.assertSameRoom(subscriberId, sourceId);
     await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
     this.#open();
-    let downlink = this.#downlinks.get(subscriberId);
-    if (!downlink) {
-      const sources = this.#sourcesOf(sourceId);
-      const created: SubscriberDownlink = new SubscriberDownlink(this.#net, this.#counter, negotiate,
-        (detail) => this.#downlinkFailed(subscriberId, created, detail), sources.video.codecMimeType ?? sources.aux.codecMimeType);
-      downlink = created;
-      this.#downlinks.set(subscriberId, downlink);
-    }
-    return downlink.subscribe(sourceId, this.#sourcesOf(sourceId), wants, negotiate);
-  }
-
-  #downlinkFailed(subscriberId: string, downlink: SubscriberDownlink, detail: string): void {
-    if (this.#downlinks.get(subscriberId) !== downlink) return;
-    this.#downlinks.delete(subscriberId);
-    downlink.close();
-    this.#events.emit({ type: 'downlink-failed', subscriberId, detail });
+    const sources = this.#sourcesOf(sourceId);
+    const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) =>
+      new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType));
+    return downlink.subscribe(sourceId, sources, wants, negotiate);
   }
 
   async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
@@ -120,8 +109,7 @@ export class EmbeddedEngine implements MediaEngine {
   }
 
   async resetDownlink(subscriberId: string): Promise<void> {
-    this.#downlinks.get(subscriberId)?.close();
-    this.#downlinks.delete(subscriberId);
+    this.#downlinks.close(subscriberId);
   }
 
   async removeParticipant(participantId: string): Promise<void> {
@@ -144,7 +132,7 @@ export class EmbeddedEngine implements MediaEngine {
     return {
       uplinks: this.#uplinks.size,
       downlinks: this.#downlinks.size,
-      subscriptions: [...this.#downlinks.values()].reduce((sum, d) => sum + d.sources, 0),
+      subscriptions: this.#downlinks.subscriptions,
       forwardedPackets: this.#counter.packets,
       forwardedBytes: this.#counter.bytes,
       receivedPackets: { ...this.#received },
@@ -153,7 +141,7 @@ export class EmbeddedEngine implements MediaEngine {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const ids = new Set([...this.#sources.keys(), ...this.#downlinks.keys(), ...this.#members.participants()]);
+    const ids = new Set([...this.#sources.keys(), ...this.#downlinks.ids(), ...this.#members.participants()]);
     await Promise.all([...ids].map((id) => this.removeParticipant(id)));
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
+import { SubscriberDownlinks } from '../subscriber-downlinks.js';
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
   type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
@@ -61,7 +62,7 @@ export class JanusEngine implements MediaEngine {
   readonly #events = new EngineEvents();
   readonly #sourceWaitMs: number;
   /** Each subscriber's one downlink. */
-  readonly #downlinks = new Map<string, JanusDownlink>();
+  readonly #downlinks = new SubscriberDownlinks<JanusDownlink>(this.#events);
   /** Feeds to media jobs (VideoRoom RTP forwarders), re-issued on each new publisher. */
   readonly #forwards = new JanusForwards((detail) => this.#cleanupFailed('rtp-forward-stop', detail));
   #closed = false;
@@ -116,7 +117,7 @@ export class JanusEngine implements MediaEngine {
     this.#publishers.clear();
     for (const id of this.#members.participants()) this.#members.unpublished(id);
     this.#forwards.forgetAll();
-    this.#downlinks.clear();
+    this.#downlinks.forgetAll();
     this.#rooms.clear();
     if (!this.#closed) this.#events.emit({ type: 'engine-restarted' });
     if (this.#process || this.#closed) return; // the supervisor restarts it and calls #connect
@@ -241,20 +242,8 @@ export class JanusEngine implements MediaEngine {
     // once both made a downlink, two Janus handles offered to the client's one peer connection, Chromium
     // took the second offer as an ICE restart of a link whose DTLS was up, and that handle never got a
     // handshake ("DTLS taking too much time", no media for that page).
-    let downlink = this.#downlinks.get(subscriberId);
-    if (!downlink) {
-      const created: JanusDownlink = new JanusDownlink(client, room, this.#options.logger, (detail) => this.#downlinkFailed(subscriberId, created, detail));
-      downlink = created;
-      this.#downlinks.set(subscriberId, downlink);
-    }
+    const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) => new JanusDownlink(client, room, this.#options.logger, onFailed));
     return downlink.subscribe(sourceId, publisher, wants, negotiate);
-  }
-
-  #downlinkFailed(subscriberId: string, downlink: JanusDownlink, detail: string): void {
-    if (this.#downlinks.get(subscriberId) !== downlink) return;
-    this.#downlinks.delete(subscriberId);
-    downlink.close();
-    this.#events.emit({ type: 'downlink-failed', subscriberId, detail });
   }
 
   async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
@@ -273,8 +262,7 @@ export class JanusEngine implements MediaEngine {
   }
 
   async resetDownlink(subscriberId: string): Promise<void> {
-    this.#downlinks.get(subscriberId)?.close();
-    this.#downlinks.delete(subscriberId);
+    this.#downlinks.close(subscriberId);
   }
 
   /**
@@ -306,9 +294,8 @@ export class JanusEngine implements MediaEngine {
 
   /** Janus's forwarding counters are its own (not read here): the packet and byte counters are unknown. */
   stats(): EngineStats {
-    const downlinks = [...this.#downlinks.values()];
     return {
-      uplinks: this.#publishers.size, downlinks: downlinks.length, subscriptions: downlinks.reduce((sum, d) => sum + d.sources, 0),
+      uplinks: this.#publishers.size, downlinks: this.#downlinks.size, subscriptions: this.#downlinks.subscriptions,
       forwardedPackets: undefined, forwardedBytes: undefined, receivedPackets: undefined,
     };
   }

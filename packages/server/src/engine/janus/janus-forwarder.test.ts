@@ -56,13 +56,19 @@ async function jobPort(): Promise<{ port: number; packets: { pt: number; ssrc: n
 describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus)', () => {
   const janus = realJanus();
 
-  it('a feed set up before the participant publishes carries its audio and video with the job payload types and one SSRC per stream, across a republish; key frames are asked of the publisher; stop is idempotent', async () => {
-    const { engine, cleanups } = janus;
-    engine.joinRoom('carol', 'room-fwd');
+  /** A participant of the room with a feed to a job's two ports. */
+  const jobFeed = async (participantId: string) => {
+    janus.engine.joinRoom(participantId, 'room-fwd');
     const video = await jobPort();
     const audio = await jobPort();
-    cleanups.push(video.close, audio.close);
-    const forward = engine.forwardRtp('carol', { stream: 'main', videoPort: video.port, audioPort: audio.port });
+    janus.cleanups.push(video.close, audio.close);
+    const forward = janus.engine.forwardRtp(participantId, { stream: 'main', videoPort: video.port, audioPort: audio.port });
+    return { video, audio, forward };
+  };
+
+  it('a feed set up before the participant publishes carries its audio and video with the job payload types and one SSRC per stream, across a republish; key frames are asked of the publisher; stop is idempotent', async () => {
+    const { engine, cleanups } = janus;
+    const { video, audio, forward } = await jobFeed('carol');
 
     const first = await publishAndSend(engine, 'carol');
     cleanups.push(first.stop);
@@ -97,11 +103,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus RTP forwarding (real Janus
 
   it('a VP8 publisher\'s video is not forwarded (jobs decode H264 only); its audio is', async () => {
     const { engine, cleanups } = janus;
-    engine.joinRoom('dave', 'room-fwd');
-    const video = await jobPort();
-    const audio = await jobPort();
-    cleanups.push(video.close, audio.close);
-    const forward = engine.forwardRtp('dave', { stream: 'main', videoPort: video.port, audioPort: audio.port });
+    const { video, audio, forward } = await jobFeed('dave');
     cleanups.push(() => forward.stop());
     const vp8 = await publishAndSend(engine, 'dave', 'VP8');
     cleanups.push(vp8.stop);

@@ -1,0 +1,77 @@
+import type { EngineEvents } from './engine-events.js';
+
+/** What the engines' downlinks have in common. */
+export interface EngineDownlink {
+  /** Subscriptions carried now. */
+  readonly sources: number;
+  close(): void;
+}
+
+/**
+ * Each subscriber's one downlink, whatever the engine: made on a first subscription, dropped on a reset, and
+ * dropped and told (`downlink-failed`) when it fails, so the next subscription makes a new one.
+ */
+export class SubscriberDownlinks<D extends EngineDownlink> {
+  readonly #byId = new Map<string, D>();
+  readonly #events: EngineEvents;
+
+  constructor(events: EngineEvents) {
+    this.#events = events;
+  }
+
+  get(subscriberId: string): D | undefined {
+    return this.#byId.get(subscriberId);
+  }
+
+  /** The subscriber's downlink, made by `make` (given its failure report) when it has none. */
+  getOrMake(subscriberId: string, make: (onFailed: (detail: string) => void) => D): D {
+    let downlink = this.#byId.get(subscriberId);
+    if (!downlink) {
+      const made = make((detail) => this.#failed(subscriberId, made, detail));
+      downlink = made;
+      this.#byId.set(subscriberId, downlink);
+    }
+    return downlink;
+  }
+
+  #failed(subscriberId: string, downlink: D, detail: string): void {
+    if (this.#byId.get(subscriberId) !== downlink) return;
+    this.#byId.delete(subscriberId);
+    downlink.close();
+    this.#events.emit({ type: 'downlink-failed', subscriberId, detail });
+  }
+
+  /** Closes and forgets the subscriber's downlink. */
+  close(subscriberId: string): void {
+    this.#byId.get(subscriberId)?.close();
+    this.#byId.delete(subscriberId);
+  }
+
+  /** Forgets every downlink without closing it (their media server went away with them). */
+  forgetAll(): void {
+    this.#byId.clear();
+  }
+
+  entries(): IterableIterator<[string, D]> {
+    return this.#byId.entries();
+  }
+
+  values(): IterableIterator<D> {
+    return this.#byId.values();
+  }
+
+  ids(): IterableIterator<string> {
+    return this.#byId.keys();
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /** Subscriptions carried on every downlink. */
+  get subscriptions(): number {
+    let sum = 0;
+    for (const downlink of this.#byId.values()) sum += downlink.sources;
+    return sum;
+  }
+}
