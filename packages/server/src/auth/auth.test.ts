@@ -1,12 +1,13 @@
 import { deflateSync, inflateSync } from 'node:zlib';
-import { FLAG, SERVER_CODE, type PushMessage, type ReplyMessage } from '@conclave/protocol';
+import { FLAG, SERVER_CODE, type PushMessage } from '@conclave/protocol';
 import { genPrivateMapKey, genPrivateMapKeyWithStringRoomID, genUserSig, PRIVILEGE } from '@conclave/usersig';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv, type AppConfig } from '../config/config.js';
 import { closeContext, createContext, type ServerContext } from '../context.js';
 import { RecordingEngine } from '../test-support/recording-engine.js';
 import { createLogger } from '../log/logger.js';
-import { SignalSession } from '../signal/session.js';
+import { joinData as clientJoinData } from '../test-support/clients.js';
+import { sessionClient } from '../test-support/session-client.js';
 
 const APP: AppConfig = { sdkAppId: 1400000111, secretKey: 'auth-test-secret-key-0123456789ab' };
 const OTHER_APP: AppConfig = { sdkAppId: 1400000222, secretKey: 'other-auth-test-secret-key-98765' };
@@ -14,26 +15,10 @@ const STRICT_APP: AppConfig = { sdkAppId: 1400000333, secretKey: 'strict-app-sec
 const UNPAID_APP: AppConfig = { sdkAppId: 1400000444, secretKey: 'unpaid-app-secret-key-0123456789', billing: 'no-package' };
 const BROKE_APP: AppConfig = { sdkAppId: 1400000555, secretKey: 'broke-app-secret-key-01234567890', billing: 'out-of-credit' };
 
-function client(ctx: ServerContext) {
-  const out: (ReplyMessage | PushMessage)[] = [];
-  const session = new SignalSession(ctx, { send: (t) => out.push(JSON.parse(t)), close: () => undefined });
-  let id = 0;
-  return {
-    out,
-    async send(cmd: string, data: unknown): Promise<ReplyMessage> {
-      const requestId = ++id;
-      await session.handle(JSON.stringify({ id: requestId, cmd, data }));
-      return out.find((m): m is ReplyMessage => 'id' in m && m.id === requestId)!;
-    },
-  };
-}
+const client = sessionClient;
 
-async function joinData(userId: string, roomId: string, app: AppConfig = APP, extra: Record<string, unknown> = {}) {
-  return {
-    sdkAppId: app.sdkAppId, userId, userSig: await genUserSig({ ...app, userId }), roomId, useStringRoomId: false,
-    trtcRole: 20, trtcScene: 1, version: '5.10.1', ua: 'test', terminalType: 15, ...extra,
-  };
-}
+/** A join request's data (app last, defaulting to this file's app). */
+const joinData = (userId: string, roomId: string, app: { sdkAppId: number; secretKey: string } = APP, extra: Record<string, unknown> = {}) => clientJoinData(app, userId, roomId, extra);
 
 const key = (userId: string, roomId: number, privilegeMap: number, app: AppConfig = APP, extra: { expire?: number; now?: number } = {}) =>
   genPrivateMapKey({ sdkAppId: app.sdkAppId, secretKey: app.secretKey, userId, roomId, privilegeMap, ...extra });

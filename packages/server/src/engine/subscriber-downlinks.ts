@@ -1,4 +1,5 @@
 import type { EngineEvents } from './engine-events.js';
+import { EngineError } from './media-engine.js';
 
 /** What the engines' downlinks have in common. */
 export interface EngineDownlink {
@@ -74,4 +75,12 @@ export class SubscriberDownlinks<D extends EngineDownlink> {
     for (const downlink of this.#byId.values()) sum += downlink.sources;
     return sum;
   }
+}
+
+/** A downlink negotiation that failed: the error its subscription rejects with, and the detail of the downlink's failure. */
+export function negotiationFailure(error: unknown, closed: boolean): { error: EngineError; detail: string } {
+  return {
+    error: EngineError.from(error, closed ? 'closed' : 'negotiation-failed'),
+    detail: `downlink negotiation failed: ${error instanceof Error ? error.message : String(error)}`,
+  };
 }

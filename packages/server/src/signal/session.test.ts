@@ -1,5 +1,5 @@
 import { genUserSig } from '@conclave/usersig';
-import { SERVER_CODE, type PushMessage, type ReplyMessage } from '@conclave/protocol';
+import { SERVER_CODE, type ReplyMessage } from '@conclave/protocol';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../config/config.js';
@@ -7,7 +7,8 @@ import { closeContext, createContext, type ServerContext } from '../context.js';
 import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
 import { createLogger } from '../log/logger.js';
 import { RoomRegistry } from '../room/room.js';
-import { SignalSession } from './session.js';
+import { joinData as clientJoinData } from '../test-support/clients.js';
+import { sessionClient } from '../test-support/session-client.js';
 
 const APP = { sdkAppId: 1400000123, secretKey: 'session-test-secret-key-0123456789' };
 const OTHER_APP = { sdkAppId: 1400000456, secretKey: 'another-apps-secret-key-987654321' };
@@ -18,30 +19,10 @@ function context(logger = createLogger('silent')): ServerContext {
 }
 
 /** A session with a recording transport. */
-function client(ctx: ServerContext) {
-  const out: (ReplyMessage | PushMessage)[] = [];
-  let closed: string | undefined;
-  const session = new SignalSession(ctx, { send: (t) => out.push(JSON.parse(t)), close: (_c, r) => { closed = r; } });
-  let id = 0;
-  return {
-    session,
-    out,
-    get closed() { return closed; },
-    pushes: (name: string) => out.filter((m): m is PushMessage => 'push' in m && m.push === name),
-    async send(cmd: string, data: unknown): Promise<ReplyMessage> {
-      const requestId = ++id;
-      await session.handle(JSON.stringify({ id: requestId, cmd, data }));
-      return out.find((m): m is ReplyMessage => 'id' in m && m.id === requestId)!;
-    },
-  };
-}
+const client = sessionClient;
 
-async function joinData(userId: string, roomId: string, app = APP, extra: Record<string, unknown> = {}) {
-  return {
-    sdkAppId: app.sdkAppId, userId, userSig: await genUserSig({ ...app, userId }), roomId, useStringRoomId: false,
-    trtcRole: 20, trtcScene: 1, version: '5.10.1', ua: 'test', terminalType: 15, ...extra,
-  };
-}
+/** A join request's data (app last, defaulting to this file's app). */
+const joinData = (userId: string, roomId: string, app: { sdkAppId: number; secretKey: string } = APP, extra: Record<string, unknown> = {}) => clientJoinData(app, userId, roomId, extra);
 
 describe('SignalSession', () => {
   let ctx: ServerContext;

@@ -4,6 +4,7 @@ import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
+import { negotiationFailure } from '../subscriber-downlinks.js';
 
 /**
  * A subscriber's one downlink: a send-only werift peer connection whose m-lines come in groups of
@@ -76,8 +77,9 @@ export class SubscriberDownlink {
         resolve(group.mids);
         await this.#pc.setRemoteDescription({ type: 'answer', sdp: await answer });
       }).catch((error: unknown) => {
-        reject(EngineError.from(error, this.#closed ? 'closed' : 'negotiation-failed'));
-        this.#fail(`downlink negotiation failed: ${error instanceof Error ? error.message : String(error)}`);
+        const failure = negotiationFailure(error, this.#closed);
+        reject(failure.error);
+        this.#fail(failure.detail);
       });
     });
   }

@@ -3,6 +3,7 @@ import { chooseLayer, type Layer } from '../layers.js';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants } from '../media-engine.js';
 import type { HandleEvent, JanusClient, PluginReply } from './janus-client.js';
 import { VIDEOROOM, type JanusPublisher } from './janus-publisher.js';
+import { negotiationFailure } from '../subscriber-downlinks.js';
 
 /** Tries of a group update that Janus refuses, and the pause between them. */
 const APPLY_TRIES = 4;
@@ -128,8 +129,9 @@ export class JanusDownlink {
         await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: await answer });
       }).catch((error: unknown) => {
         if (this.#bySource.get(sourceId) === group) this.#bySource.delete(sourceId);
-        reject(EngineError.from(error, this.#closed ? 'closed' : 'negotiation-failed'));
-        this.#fail(`downlink negotiation failed: ${error instanceof Error ? error.message : String(error)}`);
+        const failure = negotiationFailure(error, this.#closed);
+        reject(failure.error);
+        this.#fail(failure.detail);
       });
     });
   }
