@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configFromEnv, ConfigError, DEFAULT_LIMITS, DEV_SDKAPPID, resolveConfig } from './config.js';
+import { configFromEnv, DEFAULT_LIMITS, DEV_SDKAPPID, resolveConfig } from './config.js';
 import { configFailure } from '../test-support/config-failure.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conclave-config-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromEnv, ConfigError, resolveConfig } from '../config/config.js';
+import { configFromEnv, resolveConfig } from '../config/config.js';
 import { startServer } from '../server.js';
 import { findJanus, janusMainConfig, janusWebSocketConfig, JanusMissingError } from './janus/janus-config.js';
 import { configFailure } from '../test-support/config-failure.js';
