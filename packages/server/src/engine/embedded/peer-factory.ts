@@ -1,6 +1,5 @@
 import { RTCPeerConnection, type RTCRtpCodecParameters } from 'werift';
 import type { LinkState } from '../media-engine.js';
-import { tuneWerift } from './werift-tuning.js';
 
 /** Network settings shared by every peer connection of the embedded engine. */
 export interface PeerNetworkOptions {
@@ -15,7 +14,6 @@ export interface PeerNetworkOptions {
 /** Creates a werift peer connection for the SFU: no STUN lookups (no outside traffic), IPv4, bundled. */
 export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters[], audio: RTCRtpCodecParameters[],
   headerExtensions: ReturnType<typeof import('./codecs.js').headerExtensions>): RTCPeerConnection {
-  tuneWerift();
   return new RTCPeerConnection({
     codecs: { audio, video },
     headerExtensions,

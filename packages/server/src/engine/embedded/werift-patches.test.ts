@@ -1,27 +1,23 @@
-import nacl from 'tweetnacl';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Connection, RTCCertificate, RTCPeerConnection, createSelfSignedCertificate } from 'werift';
 import { describe, expect, it } from 'vitest';
-import { tuneWerift } from './werift-tuning.js';
 
-describe('werift tuning', () => {
-  it("native X25519 gives tweetnacl's shared secrets and consistent key pairs", () => {
-    const a = nacl.box.keyPair();
-    const b = nacl.box.keyPair();
-    const expected = Buffer.from(nacl.scalarMult(a.secretKey, b.publicKey));
-    tuneWerift();
-    expect(Buffer.from(nacl.scalarMult(a.secretKey, b.publicKey))).toEqual(expected);
-    const fresh = nacl.box.keyPair();
-    expect(fresh.secretKey).toHaveLength(32);
-    expect(Buffer.from(nacl.scalarMult.base(fresh.secretKey))).toEqual(Buffer.from(fresh.publicKey));
-    // Both sides of a new exchange agree.
-    const c = nacl.box.keyPair();
-    expect(Buffer.from(nacl.scalarMult(fresh.secretKey, c.publicKey))).toEqual(Buffer.from(nacl.scalarMult(c.secretKey, fresh.publicKey)));
+/**
+ * werift is patched on install (patches/werift+<version>.patch, applied by patch-package from the root
+ * postinstall; docs/architecture.md "Patched dependencies"): these tests fail if the patch is not in place.
+ */
+describe('werift patches', () => {
+  it('the installed werift carries every Conclave patch', () => {
+    const require = createRequire(import.meta.url);
+    const bundle = readFileSync(join(dirname(require.resolve('werift')), '../../index.mjs'), 'utf8');
+    expect(bundle.match(/Conclave patch:/g)).toHaveLength(7);
   });
 
   it('a certificate keeps its fingerprint (computed once, same value)', async () => {
     const { certPem, keyPem, signatureHash } = await createSelfSignedCertificate({ signature: 3, hash: 4 }, 23);
     const plain = new RTCCertificate(keyPem, certPem, signatureHash).getFingerprints();
-    tuneWerift();
     const cert = new RTCCertificate(keyPem, certPem, signatureHash);
     const first = cert.getFingerprints();
     expect(first).toEqual(plain);
@@ -29,7 +25,6 @@ describe('werift tuning', () => {
   });
 
   it('answers an actpass offer as the DTLS server (passive), keeps the offer\'s choice otherwise, and connects', async () => {
-    tuneWerift();
     const offerer = new RTCPeerConnection();
     const answerer = new RTCPeerConnection();
     try {
@@ -63,7 +58,6 @@ describe('werift tuning', () => {
   }, 20_000);
 
   it('asks no STUN server unless one is configured (werift would ask stun.l.google.com)', () => {
-    tuneWerift();
     const plain = new Connection(true, {}) as unknown as { stunServer?: unknown };
     const configured = new Connection(true, { stunServer: ['stun.example.org', 3478] }) as unknown as { stunServer?: unknown };
     expect(plain.stunServer).toBeUndefined();
