@@ -5,12 +5,10 @@
  * longer guesses a replaced link from a changed ICE session).
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LaunchedBrowser } from './harness/browser.js';
-import { AppHost, eventsOf, media } from './harness/client-page.js';
-import { startAppFixture, stopAppFixture } from './harness/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, media } from './harness/client-page.js';
+import { useAppFixture } from './harness/fixture.js';
 import { join, watch } from './harness/join.js';
-import type { TestServer } from './harness/server.js';
 
 /** Rewrites the page's next outgoing signalling messages matching `pattern` (before the SDK sends them). */
 async function rewriteOutgoing(page: Page, pattern: string, replacement: string, times: number): Promise<void> {
@@ -28,21 +26,13 @@ async function rewriteOutgoing(page: Page, pattern: string, replacement: string,
 }
 
 describe('versioned wire and engine pushes', () => {
-  let server: TestServer;
-  let browser: LaunchedBrowser;
-  let app: AppHost;
-
-  beforeAll(async () => {
-    ({ server, app, browser } = await startAppFixture());
-  });
-
-  afterAll(() => stopAppFixture({ server, app, browser }));
+  const fx = useAppFixture();
 
   it('the protocol version refusal end to end: a join speaking a version the server does not support fails with an RtcError naming both versions', async () => {
-    const page = await app.open(browser.context);
+    const page = await fx.app.open(fx.browser.context);
     // As an SDK from the future would send it.
     await rewriteOutgoing(page, '"protocolVersion":\\d+', '"protocolVersion":99', 1);
-    const result = await join(page, server, 'future', { roomId: 4101 }, { publish: false });
+    const result = await join(page, fx.server, 'future', { roomId: 4101 }, { publish: false });
     expect(result).toMatchObject({ ok: false, isRtcError: true, code: 5400, extraCode: -1016 });
     expect(result.message).toMatch(/protocol version 2\b/);
     expect(result.message).toMatch(/protocol version 99 is not supported: this server speaks versions 1 to 2/);
@@ -50,14 +40,14 @@ describe('versioned wire and engine pushes', () => {
   });
 
   it('a downlink the server drops is announced by a push and the SDK rebuilds it: the video decodes on a new downlink', async () => {
-    const alice = await app.open(browser.context);
-    const bob = await app.open(browser.context);
+    const alice = await fx.app.open(fx.browser.context);
+    const bob = await fx.app.open(fx.browser.context);
     const warnings: string[] = [];
     bob.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
-    expect(await join(alice, server, 'alice', { roomId: 4102 })).toEqual({ ok: true });
+    expect(await join(alice, fx.server, 'alice', { roomId: 4102 })).toEqual({ ok: true });
     // Bob's first downlink answer cannot be applied by the server: its downlink fails there.
     await rewriteOutgoing(bob, '"cmd":"downlink-answer","data":\\{"seq":(\\d+),"sdp":"[^"]*"', '"cmd":"downlink-answer","data":{"seq":$1,"sdp":"v=0\\r\\nm=audio 9 UDP/TLS/RTP/SAVPF 111\\r\\n"', 1);
-    expect(await join(bob, server, 'bob', { roomId: 4102 }, { publish: false })).toEqual({ ok: true });
+    expect(await join(bob, fx.server, 'bob', { roomId: 4102 }, { publish: false })).toEqual({ ok: true });
     await expect.poll(() => warnings.some((w) => /the server closed the downlink \(failed/.test(w)), { timeout: 20_000 }).toBe(true);
     await expect.poll(async () => (await eventsOf(bob, 'remote-video-available')).length, { timeout: 15_000 }).toBeGreaterThan(0);
     await watch(bob, 'alice');

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './browser.js';
 import { AppHost } from './client-page.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -22,4 +23,17 @@ export async function stopAppFixture(parts: Partial<AppFixture>): Promise<void> 
   await parts.browser?.close();
   await parts.app?.close();
   await parts.server?.close();
+}
+
+/**
+ * The fixture of a describe block: started before its tests, stopped after them. Read its parts inside
+ * tests (they are set once beforeAll has run).
+ */
+export function useAppFixture(serverOptions: Parameters<typeof startTestServer>[0] = {}, browserArgs: string[] = []): AppFixture {
+  const fixture = {} as AppFixture;
+  beforeAll(async () => {
+    Object.assign(fixture, await startAppFixture(serverOptions, browserArgs));
+  });
+  afterAll(() => stopAppFixture(fixture));
+  return fixture;
 }
