@@ -5,12 +5,15 @@ import { EXTRA_CODE } from './constants/error-code.js';
 import { apiCall, apiCallSync } from './errors/api-call.js';
 import { invalidOperation, MESSAGE } from './errors/catalogue.js';
 import type { RtcError } from './errors/rtc-error.js';
+import { ExperimentalApi } from './experimental/experimental-api.js';
+import type { ExperimentalAPIFunctionMap } from './experimental/types.js';
 import { LocalMedia } from './local/local-media.js';
 import { installLogHooks } from './log/log-hooks.js';
 import { log } from './log/logger.js';
 import { onDecodeFailure } from './playback/decode-tap.js';
 import { LogUploader, STAT_KEY } from './log/upload.js';
 import { DeviceWatcher } from './media/devices.js';
+import { onPermissionChange } from './media/permissions.js';
 import { snapshotOf } from './playback/snapshot.js';
 import { pluginSignal } from './plugins/context/room.js';
 import { PluginManager } from './plugins/plugin-manager.js';
@@ -53,6 +56,8 @@ export class TRTC extends TRTCStatic {
   private readonly _stats: StatsReporter;
   private readonly _uploader = new LogUploader();
   private readonly _sei: SeiSender;
+  private readonly _experimental: ExperimentalApi;
+  private readonly _offPermission: () => void;
   private _destroyed = false;
   private _volumeInterval = 0;
 
@@ -82,9 +87,11 @@ export class TRTC extends TRTCStatic {
     this._sei = new SeiSender(options.enableSEI === true, this._room, this._events);
     this._stats = new StatsReporter(this._events, roomStatsSources(this._room, () => {
       const audio = this._local.microphone.current;
-      return audio?.track ? { track: audio.track, muted: audio.muted } : undefined;
+      return audio?.track ? { track: audio.track, muted: audio.volumeMuted } : undefined;
     }));
     this._devices.start();
+    this._experimental = new ExperimentalApi({ events: this._events, remoteUsers: () => this._room.remoteUsers.values() });
+    this._offPermission = onPermissionChange((result) => this._events.emit('permission-state-change', result as { camera: PermissionState; microphone: PermissionState }));
     installLogHooks(this._events, this._uploader, () => this._room.machine.is('left'));
   }
 
@@ -243,6 +250,7 @@ export class TRTC extends TRTCStatic {
     this._plugins.destroy();
     this._offDecodeFailure();
     this._devices.stop();
+    this._offPermission();
     this._stats.stop();
     this._events.off('*');
     this._destroyed = true;
@@ -476,5 +484,14 @@ export class TRTC extends TRTCStatic {
       this._room.messages.send(message.cmdId, message.data);
       this._uploader.count(STAT_KEY.CUSTOM_MESSAGE);
     });
+  }
+
+  /**
+   * Runs an API the original marks experimental (the names of ExperimentalAPIFunctionMap).
+   * @throws RtcError INVALID_PARAMETER ('experimental api <name> does not exist.') for another name, and each
+   * API's own errors.
+   */
+  callExperimentalAPI<N extends keyof ExperimentalAPIFunctionMap>(name: N, options?: ExperimentalAPIFunctionMap[N]): Promise<void> {
+    return this._call('callExperimentalAPI', () => this._experimental.call(name, options));
   }
 }

@@ -16,21 +16,26 @@ import { imageTrack, mirrorTrack, type DerivedTrack, type TrackProcessor } from 
 
 type Mirror = NonNullable<NonNullable<LocalVideoConfig['option']>['mirror']>;
 
-/** Resolves a camera profile name or object; throws INVALID_PARAMETER for an unknown name or bad numbers. */
+/**
+ * Resolves a camera profile name or object as the original does: an object's missing or unusable (not positive)
+ * numbers come from `base` (the profile in use, else the default), and an unknown name keeps `base` with a
+ * warning. Throws INVALID_PARAMETER only for a value of the wrong type.
+ */
 export function resolveVideoProfile(profile: VideoProfileName | VideoProfile | undefined, table: Readonly<Record<string, VideoProfile>>,
-  fallback: string, functionName: string): VideoProfile {
-  if (profile === undefined) return table[fallback];
+  fallback: string, functionName: string, base: VideoProfile = table[fallback]): VideoProfile {
+  if (profile === undefined) return base;
   if (typeof profile === 'string') {
     const found = table[profile];
-    if (!found) throw invalidParameter(EXTRA_CODE.RANGE, `profile must be one of ${Object.keys(table).join(', ')}`, functionName);
-    return found;
+    if (!found) log.warn(`${functionName}: profile ${profile} is not one of ${Object.keys(table).join(', ')}; kept ${base.width}x${base.height}`);
+    return found ?? base;
   }
   if (typeof profile !== 'object' || profile === null) throw invalidParameter(EXTRA_CODE.TYPE, 'profile must be a name or {width, height, frameRate, bitrate}', functionName);
-  const { width, height, frameRate, bitrate } = profile;
-  for (const [name, value] of Object.entries({ width, height, frameRate, bitrate })) {
-    if (typeof value !== 'number' || !(value > 0)) throw invalidParameter(EXTRA_CODE.TYPE, `profile.${name} must be a positive number`, functionName);
-  }
-  return { width, height, frameRate, bitrate };
+  const read = (name: keyof VideoProfile): number => {
+    const value: unknown = profile[name];
+    if (value !== undefined && typeof value !== 'number') throw invalidParameter(EXTRA_CODE.TYPE, `profile.${name} must be a number`, functionName);
+    return value !== undefined && value > 0 ? value : base[name];
+  };
+  return { width: read('width'), height: read('height'), frameRate: read('frameRate'), bitrate: read('bitrate') };
 }
 
 /** The small-stream profile of an option: true → SPEC's default 120p; a name or object → that profile. */
@@ -138,8 +143,8 @@ export class LocalVideo {
     return this._derived?.track ?? this.track;
   }
 
-  private _resolveProfile(profile: VideoProfileName | VideoProfile | undefined, fn: string): VideoProfile {
-    const resolved = applyResolutionRules(resolveVideoProfile(profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, fn), {
+  private _resolveProfile(profile: VideoProfileName | VideoProfile | undefined, fn: string, base?: VideoProfile): VideoProfile {
+    const resolved = applyResolutionRules(resolveVideoProfile(profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, fn, base), {
       enable2k4k: this._env.enable2k4k(),
       userAgent: typeof navigator !== 'undefined' ? navigator.userAgent : '',
     });
@@ -309,7 +314,7 @@ export class LocalVideo {
       if (small && this._publish) await this._smallSlot.setEncoding(this._smallEncoding(small));
     }
     if (option.profile !== undefined) {
-      this.profile = this._resolveProfile(option.profile, fn);
+      this.profile = this._resolveProfile(option.profile, fn, this.profile);
       if (this._ownsTrack) {
         await this.track.applyConstraints({ width: { ideal: this.profile.width }, height: { ideal: this.profile.height }, frameRate: { ideal: this.profile.frameRate } })
           .catch((error: unknown) => log.warn('applyConstraints failed', error));

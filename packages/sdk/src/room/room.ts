@@ -155,6 +155,11 @@ export class Room {
     return this._adaptation.pressure;
   }
 
+  /** Receive remote small streams under CPU pressure (off unless opted into, e.g. by a small-stream switcher plugin). */
+  setAutoSmallOnPressure(on: boolean): void {
+    this._adaptation.setAutoSmallOnPressure(on);
+  }
+
   get state(): RoomState {
     return this.machine.state;
   }
