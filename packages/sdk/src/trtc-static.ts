@@ -26,8 +26,9 @@ export class TRTCStatic {
    * The log manager libraries built on the original reach for (undocumented there): `createLogger({ id, … })`
    * returns a logger with info / warn / error / debug / log / update whose lines join the SDK's log.
    */
+  // Quoted: the bundles mangle `_name` properties, quoted names stay (esbuild's mangleQuoted is off).
   // eslint-disable-next-line @typescript-eslint/naming-convention -- the original's name, read by libraries
-  static readonly _loggerManager = loggerManager;
+  static readonly '_loggerManager' = loggerManager;
 
   /**
    * Sets the console log level: TRACE 0, DEBUG 1, INFO 2 (default), WARN 3, ERROR 4, NONE 5.
