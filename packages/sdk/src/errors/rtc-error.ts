@@ -62,7 +62,7 @@ export class RtcError extends Error {
     const foreign = error as Partial<RtcError> | null;
     if (error instanceof Error && foreign?.name === 'RtcError' && typeof foreign.code === 'number' && CODE_NAMES[foreign.code]) {
       const raw = error.message.replace(/ <[A-Z_]+ 0x[0-9a-f]+( extraCode:-?\d+)?>$/, '');
-      return new RtcError({ code: foreign.code, extraCode: foreign.extraCode, message: raw, functionName: foreign.functionName || functionName, originError: foreign.originError, handler: foreign.handler });
+      return new RtcError({ code: foreign.code, extraCode: foreign.extraCode, message: raw, functionName: foreign.functionName || functionName, originError: foreign.originError, handler: foreign.handler, data: foreign.data });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new RtcError({ code: ERROR_CODE.UNKNOWN_ERROR, message, functionName, originError: error });

@@ -34,6 +34,10 @@ export class LocalMedia {
       enable2k4k: () => room.schedule?.trtcAutoConf?.enable2k4k === true,
       emitError: (error) => events.emit('error', error),
       deviceActive: (kind, track) => void devices.active(kind, track),
+      // userId '' until the room is entered, as the original.
+      videoSizeChanged: (streamType, width, height) => events.emit('video-size-changed', {
+        userId: room.machine.is('joining', 'joined') ? room.userId : '', streamType, newWidth: width, newHeight: height,
+      }),
     };
     this.camera = new LocalResource({
       name: 'camera',

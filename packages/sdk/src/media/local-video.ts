@@ -171,7 +171,8 @@ export class LocalVideo {
     }
     this._mirror = option.mirror ?? 'view';
     this._fillMode = option.fillMode ?? 'cover';
-    this._player = new VideoPlayer(this.track, views, { fillMode: this._fillMode, mirror: mirrorParts(this._mirror).view });
+    this._player = new VideoPlayer(this.track, views, { fillMode: this._fillMode, mirror: mirrorParts(this._mirror).view },
+      { onSizeChanged: ({ width, height }) => this._env.videoSizeChanged('main', width, height) });
     this._publish = config.publish !== false;
     this._mute = config.mute ?? false;
     this._bus?.attach(this);

@@ -191,11 +191,19 @@ export class Room {
     return this._adaptation.relay.relayForced ? 'relay' : this._imposedPolicy;
   }
 
-  private _setConnectionState(state: ConnectionState): void {
+  /**
+   * Announces a connection state. As the original (5.13+), CONNECTING says whether it is a reconnection
+   * (isReconnecting); RECONNECTING, the seed's state of a lost channel, always is one.
+   */
+  private _setConnectionState(state: ConnectionState, isReconnecting = false): void {
     const prevState = this._connectionState;
     if (prevState === state) return;
     this._connectionState = state;
-    this._events.emit('connection-state-changed', { prevState, state });
+    if (state === 'CONNECTING' || state === 'RECONNECTING') {
+      this._events.emit('connection-state-changed', { prevState, state, isReconnecting: state === 'RECONNECTING' || isReconnecting });
+    } else {
+      this._events.emit('connection-state-changed', { prevState, state });
+    }
   }
 
   /**
@@ -321,7 +329,7 @@ export class Room {
       this.remotes.onPeerJoin(peer);
       this.messages.onPeerJoin(peer.tinyId);
     });
-    signal.on('peer-leave', ({ userId }) => this.remotes.onPeerLeave(userId));
+    signal.on('peer-leave', ({ userId, reason }) => this.remotes.onPeerLeave(userId, reason));
     signal.on('publish-list', (list) => this.remotes.onPublishList(list));
     signal.on('downlink-offer', (offer) => this.remotes.subscriptions.onOffer(offer));
     signal.on('banned', (data) => this._onBanned(data));
@@ -449,7 +457,7 @@ export class Room {
     this.remotes.leaveAll();
     this._resetConnection();
     this.machine.set('joining');
-    this._setConnectionState('CONNECTING');
+    this._setConnectionState('CONNECTING', true);
     let peers: PeerInfo[];
     try {
       ({ peers } = await this._joinOnce(config, target, false));
