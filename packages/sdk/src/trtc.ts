@@ -90,7 +90,13 @@ export class TRTC extends TRTCStatic {
       return audio?.track ? { track: audio.track, muted: audio.volumeMuted } : undefined;
     }));
     this._devices.start();
-    this._experimental = new ExperimentalApi({ events: this._events, remoteUsers: () => this._room.remoteUsers.values() });
+    this._experimental = new ExperimentalApi({
+      events: this._events,
+      remoteUsers: () => this._room.remoteUsers.values(),
+      localAudioTrack: () => this._local.microphone.current?.track,
+      remoteAudioTrack: (userId) => this._room.remotes.receivedTrack(userId, 'audio'),
+      remoteUsersWithAudio: () => [...this._room.remoteUsers.keys()].filter((userId) => this._room.remotes.receivedTrack(userId, 'audio')),
+    });
     this._offPermission = onPermissionChange((result) => this._events.emit('permission-state-change', result as { camera: PermissionState; microphone: PermissionState }));
     installLogHooks(this._events, this._uploader, () => this._room.machine.is('left'));
   }
@@ -251,6 +257,7 @@ export class TRTC extends TRTCStatic {
     this._offDecodeFailure();
     this._devices.stop();
     this._offPermission();
+    this._experimental.release();
     this._stats.stop();
     this._events.off('*');
     this._destroyed = true;

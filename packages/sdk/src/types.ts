@@ -321,7 +321,11 @@ export interface TRTCEventTypes {
   'remote-video-available': (event: { userId: string; streamType: 'main' | 'sub' }) => void;
   'remote-video-unavailable': (event: { userId: string; streamType: 'main' | 'sub' }) => void;
   'audio-volume': (event: { result: { userId: string; volume: number; floatVolume: number }[] }) => void;
-  'audio-frame': (event: { data: Float32Array }) => void;
+  /**
+   * PCM of a user's audio (callExperimentalAPI('enableAudioFrameEvent')), 40 ms a frame. As the original at run time,
+   * `data` is the samples of a mono frame and [left, right] of a stereo one (typed as the original's typings).
+   */
+  'audio-frame': (event: { data: Float32Array; userId?: string; sampleRate?: number; channelCount?: number }) => void;
   'network-quality': (event: NetworkQuality) => void;
   /** isReconnecting (5.13+): true on the CONNECTING / CONNECTED of a reconnection. */
   'connection-state-changed': (event: { prevState: ConnectionState; state: ConnectionState; isReconnecting?: boolean }) => void;

@@ -4,10 +4,11 @@ import { invalidOperation, invalidParameter } from '../errors/catalogue.js';
 import type { RemoteUser } from '../room/remote-user.js';
 import type { TRTCEventTypes } from '../types.js';
 import { validateBoolean, validateUserIdArg } from '../validate/client.js';
-import type { ExperimentalAPIFunctionMap, RemotePlayerOptions } from './types.js';
+import { AudioFrameTaps, type AudioFrameHost } from './audio-frames.js';
+import type { EnableAudioFrameEventOptions, ExperimentalAPIFunctionMap, RemotePlayerOptions } from './types.js';
 
 /** What the experimental calls reach of the client. */
-export interface ExperimentalHost {
+export interface ExperimentalHost extends AudioFrameHost {
   readonly events: Emitter<TRTCEventTypes>;
   remoteUsers(): Iterable<RemoteUser>;
 }
@@ -24,9 +25,12 @@ export class ExperimentalApi {
   /** The element in picture-in-picture / full screen (its user and stream), for the state events. */
   private _pip: { element: HTMLVideoElement; userId: string } | undefined;
   private _fullScreen: { element: HTMLElement; userId: string } | undefined;
+  private readonly _audioFrames: AudioFrameTaps;
 
   constructor(host: ExperimentalHost) {
     this._host = host;
+    this._audioFrames = new AudioFrameTaps(host);
+    this.register('enableAudioFrameEvent', async (o) => this._audioFrames.configure(o as EnableAudioFrameEventOptions));
     this.register('pauseRemotePlayer', async (o) => this._players(o as RemotePlayerOptions, 'pauseRemotePlayer', 'pause'));
     this.register('resumeRemotePlayer', async (o) => this._players(o as RemotePlayerOptions, 'resumeRemotePlayer', 'resume'));
     this.register('requestPictureInPicture', (o) => this._pictureInPicture(o as ExperimentalAPIFunctionMap['requestPictureInPicture']));
@@ -36,6 +40,11 @@ export class ExperimentalApi {
   /** Adds (or replaces) the handler of a name: each feature registers its own. */
   register(name: keyof ExperimentalAPIFunctionMap, handler: Handler): void {
     this._handlers.set(name, handler);
+  }
+
+  /** Stops what the experimental APIs started (destroy). */
+  release(): void {
+    this._audioFrames.release();
   }
 
   /** Runs an experimental API. @throws RtcError INVALID_PARAMETER for an unknown name. */
@@ -54,21 +63,14 @@ export class ExperimentalApi {
       if (options.userId !== '*' && user.userId !== options.userId) continue;
       const main = options.streamType !== 'sub';
       const sub = options.streamType !== 'main';
-      const media: HTMLMediaElement[] = [];
-      const resumers: (() => Promise<void>)[] = [];
-      if (main && user.audioPlayer) {
-        media.push(user.audioPlayer.element);
-        const player = user.audioPlayer;
-        resumers.push(() => player.resume());
+      const players: { pause(): void; resume(): Promise<void> }[] = [];
+      if (main && user.audioPlayer) players.push(user.audioPlayer);
+      if (main && user.videoPlayers.main) players.push(user.videoPlayers.main.player);
+      if (sub && user.videoPlayers.sub) players.push(user.videoPlayers.sub.player);
+      for (const player of players) {
+        if (action === 'pause') player.pause();
+        else work.push(player.resume());
       }
-      for (const [type, wanted] of [['main', main], ['sub', sub]] as const) {
-        const video = user.videoPlayers[type];
-        if (!wanted || !video) continue;
-        media.push(...video.player.elements);
-        resumers.push(() => video.player.resume());
-      }
-      if (action === 'pause') for (const element of media) element.pause();
-      else work.push(...resumers.map((resume) => resume()));
     }
     await Promise.all(work);
   }

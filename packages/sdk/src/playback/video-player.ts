@@ -167,7 +167,14 @@ export class VideoPlayer {
 
   /** Resumes a paused or refused player. */
   resume(): Promise<void> {
+    for (const video of this._elements.slice(1)) video.play().catch(() => undefined);
     return this._core?.resume() ?? Promise.resolve();
+  }
+
+  /** Pauses on the app's request (pauseRemotePlayer) until resume(). */
+  pause(): void {
+    this._core?.pause();
+    for (const video of this._elements.slice(1)) video.pause();
   }
 
   /** Changes fill mode / mirror, and moves the video to other views when given. */
