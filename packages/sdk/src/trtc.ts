@@ -191,7 +191,10 @@ export class TRTC extends TRTCStatic {
    */
   enterRoom(given: EnterRoomConfig): Promise<void> {
     return this._call('enterRoom', async () => {
-      const config = lenientEnterRoom(given) as EnterRoomConfig;
+      const read = lenientEnterRoom(given) as EnterRoomConfig;
+      // create({ enableAutoPlayDialog }) (5.12+) is the default of enterRoom's.
+      const config = read?.enableAutoPlayDialog === undefined && this._options.enableAutoPlayDialog !== undefined
+        ? { ...read, enableAutoPlayDialog: this._options.enableAutoPlayDialog } : read;
       const target = validateEnterRoom(config);
       this._room.machine.require(['initial', 'left'], 'enterRoom', MESSAGE.DUPLICATE_JOIN, EXTRA_CODE.REPEAT_CALL);
       const identity = {
@@ -340,6 +343,7 @@ export class TRTC extends TRTCStatic {
     return this._call('startRemoteVideo', async () => {
       const { userId, streamType, request, small } = validateRemoteVideoConfig(config, 'startRemoteVideo');
       await this._room.remotes.startRemoteVideo(userId, streamType, { ...request, views: request.views ?? [] }, small);
+      await this._experimental.remoteVideoOptions(userId, streamType, config.option);
     });
   }
 
@@ -352,6 +356,7 @@ export class TRTC extends TRTCStatic {
     return this._call('updateRemoteVideo', async () => {
       const { userId, streamType, request, small } = validateRemoteVideoConfig(config, 'updateRemoteVideo');
       await this._room.remotes.updateRemoteVideo(userId, streamType, request, small);
+      await this._experimental.remoteVideoOptions(userId, streamType, config.option);
     });
   }
 

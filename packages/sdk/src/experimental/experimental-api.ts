@@ -76,12 +76,27 @@ export class ExperimentalApi {
   }
 
   /** The first remote main video playing (the original's choice for picture-in-picture and full screen). */
-  private _firstVideo(fn: string): { element: HTMLVideoElement; userId: string } {
+  private _firstVideo(fn: string): { element: HTMLVideoElement; userId: string; streamType: 'main' | 'sub' } {
     for (const user of this._host.remoteUsers()) {
       const element = user.videoPlayers.main?.player.elements[0];
-      if (element && user.videoAvailable) return { element, userId: user.userId };
+      if (element && user.videoAvailable) return { element, userId: user.userId, streamType: 'main' };
     }
     throw invalidOperation(undefined, 'no available remote video', fn);
+  }
+
+  /**
+   * startRemoteVideo / updateRemoteVideo's option.pictureInPicture, fullScreen and draggable (5.15+) for a video
+   * being played: the first two need a user gesture (the call made from a click), as in the original.
+   */
+  async remoteVideoOptions(userId: string, streamType: 'main' | 'sub', option: { pictureInPicture?: boolean; fullScreen?: boolean; draggable?: boolean } | undefined): Promise<void> {
+    if (!option) return;
+    const user = [...this._host.remoteUsers()].find((u) => u.userId === userId);
+    const element = user?.videoPlayers[streamType]?.player.elements[0];
+    if (!element) return;
+    const target = { element, userId, streamType };
+    if (option.draggable !== undefined) makeDraggable(element.parentElement, option.draggable);
+    if (option.pictureInPicture !== undefined) await this._pictureInPictureOf(target, option.pictureInPicture);
+    if (option.fullScreen !== undefined) await this._fullScreenOf(target, option.fullScreen);
   }
 
   private async _pictureInPicture(options: { enable: boolean }): Promise<void> {
@@ -90,17 +105,26 @@ export class ExperimentalApi {
       if (document.pictureInPictureElement) await document.exitPictureInPicture();
       return;
     }
-    const target = this._firstVideo('requestPictureInPicture');
-    const { element, userId } = target;
+    await this._pictureInPictureOf(this._firstVideo('requestPictureInPicture'), true);
+  }
+
+  private async _pictureInPictureOf(target: { element: HTMLVideoElement; userId: string; streamType: 'main' | 'sub' }, enable: boolean): Promise<void> {
+    const { element, userId, streamType } = target;
+    if (!enable) {
+      if (document.pictureInPictureElement === element) await document.exitPictureInPicture();
+      return;
+    }
+    if (document.pictureInPictureElement === element) return;
+    await metadataOf(element);
     const left = () => {
       element.removeEventListener('leavepictureinpicture', left);
       if (this._pip?.element === element) this._pip = undefined;
-      this._host.events.emit('picture-in-picture-state-changed', { userId, streamType: 'main', isPictureInPicture: false });
+      this._host.events.emit('picture-in-picture-state-changed', { userId, streamType, isPictureInPicture: false });
     };
     const pipWindow = await element.requestPictureInPicture();
     this._pip = target;
     element.addEventListener('leavepictureinpicture', left);
-    this._host.events.emit('picture-in-picture-state-changed', { userId, streamType: 'main', isPictureInPicture: true, pictureInPictureWindow: pipWindow });
+    this._host.events.emit('picture-in-picture-state-changed', { userId, streamType, isPictureInPicture: true, pictureInPictureWindow: pipWindow });
   }
 
   private async _requestFullScreen(options: { enable: boolean }): Promise<void> {
@@ -109,18 +133,72 @@ export class ExperimentalApi {
       if (document.fullscreenElement) await document.exitFullscreen();
       return;
     }
-    const { element: video, userId } = this._firstVideo('requestFullScreen');
+    await this._fullScreenOf(this._firstVideo('requestFullScreen'), true);
+  }
+
+  private async _fullScreenOf(target: { element: HTMLVideoElement; userId: string; streamType: 'main' | 'sub' }, enable: boolean): Promise<void> {
+    const { element: video, userId, streamType } = target;
     // The view (the video's parent) goes full screen, so fill mode and mirror still apply.
     const element = video.parentElement ?? video;
+    if (!enable) {
+      if (document.fullscreenElement === element) await document.exitFullscreen();
+      return;
+    }
+    if (document.fullscreenElement === element) return;
     const changed = () => {
       if (document.fullscreenElement === element) return;
       document.removeEventListener('fullscreenchange', changed);
       if (this._fullScreen?.element === element) this._fullScreen = undefined;
-      this._host.events.emit('full-screen-state-changed', { userId, streamType: 'main', isFullScreen: false });
+      this._host.events.emit('full-screen-state-changed', { userId, streamType, isFullScreen: false });
     };
     await element.requestFullscreen();
     this._fullScreen = { element, userId };
     document.addEventListener('fullscreenchange', changed);
-    this._host.events.emit('full-screen-state-changed', { userId, streamType: 'main', isFullScreen: true });
+    this._host.events.emit('full-screen-state-changed', { userId, streamType, isFullScreen: true });
   }
+}
+
+/** Resolves once the video knows its size (picture-in-picture needs it), or after 5 s. */
+function metadataOf(video: HTMLVideoElement): Promise<void> {
+  if (video.readyState >= 1) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      video.removeEventListener('loadedmetadata', done);
+      resolve();
+    };
+    const timer = setTimeout(done, 5000);
+    video.addEventListener('loadedmetadata', done);
+  });
+}
+
+const dragOff = new WeakMap<HTMLElement, () => void>();
+
+/** option.draggable: the user moves the view with the pointer (a CSS translation); false stops that. */
+function makeDraggable(view: HTMLElement | null, on: boolean): void {
+  if (!view) return;
+  dragOff.get(view)?.();
+  dragOff.delete(view);
+  if (!on) return;
+  let start: { x: number; y: number; dx: number; dy: number } | undefined;
+  let offset = { dx: 0, dy: 0 };
+  const down = (e: PointerEvent) => {
+    start = { x: e.clientX, y: e.clientY, ...offset };
+    view.setPointerCapture?.(e.pointerId);
+  };
+  const move = (e: PointerEvent) => {
+    if (!start) return;
+    offset = { dx: start.dx + e.clientX - start.x, dy: start.dy + e.clientY - start.y };
+    view.style.transform = `translate(${offset.dx}px, ${offset.dy}px)`;
+  };
+  const up = () => { start = undefined; };
+  view.addEventListener('pointerdown', down);
+  view.addEventListener('pointermove', move);
+  view.addEventListener('pointerup', up);
+  view.style.touchAction = 'none';
+  dragOff.set(view, () => {
+    view.removeEventListener('pointerdown', down);
+    view.removeEventListener('pointermove', move);
+    view.removeEventListener('pointerup', up);
+  });
 }

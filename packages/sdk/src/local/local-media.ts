@@ -44,7 +44,10 @@ export class LocalMedia {
       notStartedCode: EXTRA_CODE.NEED_VIDEO,
       prepare: prepareLocalVideo,
       // On update only a request to start publishing is refused.
-      check: (config, fn, phase) => this._checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true),
+      check: (config, fn, phase) => {
+        this._checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true);
+        if (phase === 'start' && this.screen.current?.streamType === 'main') throw invalidOperation(undefined, "the screen is shared as the main stream (streamType 'main')", fn);
+      },
       create: () => new LocalVideo(this._slot('video'), this._slot('small'), env, buses.video),
     });
     this.microphone = new LocalResource({
@@ -63,10 +66,15 @@ export class LocalMedia {
       check: (config, fn, phase) => {
         if (phase !== 'start') return;
         this._checkMayPublish(fn, config?.publish !== false);
+        if (config?.streamType === 'main') {
+          // The main stream carries one video: the camera's or the screen's.
+          if (this.camera.current) throw invalidOperation(undefined, "streamType 'main' needs the camera stopped (stopLocalVideo)", fn);
+          return;
+        }
         const sharing = [...room.remoteUsers.values()].find((user) => user.state.hasAuxiliary);
         if (sharing) throw invalidOperation(undefined, `only one screen share per room: '${sharing.userId}' is sharing`, fn);
       },
-      create: () => new ScreenShare(this._slot('aux'), () => {
+      create: () => new ScreenShare({ main: this._slot('video'), sub: this._slot('aux') }, () => {
         // The browser's own "Stop sharing" button.
         this.screen.stop().then(() => events.emit('screen-share-stopped'), (error: unknown) => log.warn('stopping the screen share failed:', error));
       }, this._screenAudio),

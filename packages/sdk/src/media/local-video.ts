@@ -12,7 +12,7 @@ import {
 } from './profiles.js';
 import { CaptureRecovery } from './recovery.js';
 import { isSmallStreamSupported } from './support.js';
-import { imageTrack, mirrorTrack, type DerivedTrack, type TrackProcessor } from './track-processing.js';
+import { imageTrack, orientTrack, type DerivedTrack, type Orientation, type TrackProcessor } from './track-processing.js';
 
 type Mirror = NonNullable<NonNullable<LocalVideoConfig['option']>['mirror']>;
 
@@ -58,6 +58,7 @@ export function validateLocalVideoConfig(config: LocalVideoConfig | undefined, f
   if (config.mute !== undefined && typeof config.mute !== 'boolean' && typeof config.mute !== 'string') {
     throw invalidParameter(EXTRA_CODE.TYPE, 'mute must be a boolean or an image URL', functionName);
   }
+  if (config.forcePublish !== undefined && typeof config.forcePublish !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'forcePublish must be a boolean', functionName);
   const option = config.option;
   if (option === undefined) return;
   if (option.mirror !== undefined && !MIRRORS.includes(option.mirror)) throw invalidParameter(EXTRA_CODE.RANGE, "mirror must be true, false, 'view', 'publish' or 'both'", functionName);
@@ -67,6 +68,7 @@ export function validateLocalVideoConfig(config: LocalVideoConfig | undefined, f
   }
   if (option.cameraId !== undefined && typeof option.cameraId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'cameraId must be a string', functionName);
   if (option.useFrontCamera !== undefined && typeof option.useFrontCamera !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'useFrontCamera must be a boolean', functionName);
+  if (option.rotation !== undefined && ![0, 90, 180, 270].includes(option.rotation)) throw invalidParameter(EXTRA_CODE.RANGE, 'rotation must be 0, 90, 180 or 270', functionName);
   if (option.avoidCropping !== undefined && typeof option.avoidCropping !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'avoidCropping must be a boolean', functionName);
   if (option.videoTrack !== undefined && !(typeof MediaStreamTrack !== 'undefined' && option.videoTrack instanceof MediaStreamTrack && option.videoTrack.kind === 'video')) {
     throw invalidParameter(EXTRA_CODE.INSTANCE, 'videoTrack must be a video MediaStreamTrack', functionName);
@@ -102,6 +104,8 @@ export class LocalVideo {
   private _mute: boolean | string = false;
   /** The mirrored or image track sent instead of the camera track, if any. */
   private _derived: DerivedTrack | undefined;
+  /** option.rotation (5.11+): the camera picture turned clockwise, for others and in the preview. */
+  private _rotation: Orientation['rotation'] = 0;
   private _recovery: CaptureRecovery | undefined;
   /** The video-effect pipeline the camera goes through, if a plugin installed one. */
   private _processor: TrackProcessor | undefined;
@@ -170,6 +174,7 @@ export class LocalVideo {
       this._env.deviceActive('camera', this.track);
     }
     this._mirror = option.mirror ?? 'view';
+    this._rotation = option.rotation ?? 0;
     this._fillMode = option.fillMode ?? 'cover';
     this._player = new VideoPlayer(this.track, views, { fillMode: this._fillMode, mirror: mirrorParts(this._mirror).view },
       { onSizeChanged: ({ width, height }) => this._env.videoSizeChanged('main', width, height) });
@@ -213,12 +218,13 @@ export class LocalVideo {
       next = await imageTrack(this._mute, this.profile.width, this.profile.height, fn);
     } else if (this._processor) {
       next = this._processor.process(this.track, { mirror, frameRate: this.profile.frameRate });
-    } else if (mirror) {
-      next = mirrorTrack(this.track);
+    } else if (mirror || this._rotation) {
+      next = orientTrack(this.track, { mirror, rotation: this._rotation });
     }
     const old = this._derived;
     this._derived = next;
-    this._processed = next !== undefined && typeof this._mute !== 'string' && this._processor !== undefined;
+    // The preview shows the processed track, as others see it: the effects' output, or the rotated camera.
+    this._processed = next !== undefined && typeof this._mute !== 'string' && (this._processor !== undefined || this._rotation !== 0);
     const shown = this._processed && next ? next.track : this.track;
     if (this._player && this._player.track !== shown) this._player.setTrack(shown);
     this._player?.update({ mirror: this._previewMirror() });
@@ -344,6 +350,8 @@ export class LocalVideo {
       await this._useTrack(option.videoTrack, false, fn);
     }
     const mirrorBefore = mirrorParts(this._mirror).publish;
+    const rotationBefore = this._rotation;
+    this._rotation = option.rotation ?? this._rotation;
     if (option.mirror !== undefined || option.fillMode !== undefined || config.view !== undefined) {
       this._mirror = option.mirror ?? this._mirror;
       this._fillMode = option.fillMode ?? this._fillMode;
@@ -352,7 +360,7 @@ export class LocalVideo {
     }
     const muteBefore = this._mute;
     if (config.mute !== undefined) this._mute = config.mute;
-    if (mirrorParts(this._mirror).publish !== mirrorBefore || (typeof muteBefore === 'string' || typeof this._mute === 'string') && muteBefore !== this._mute) {
+    if (mirrorParts(this._mirror).publish !== mirrorBefore || this._rotation !== rotationBefore || (typeof muteBefore === 'string' || typeof this._mute === 'string') && muteBefore !== this._mute) {
       let old: DerivedTrack | undefined;
       try {
         old = await this._derive(fn);
