@@ -96,6 +96,8 @@ export class TRTC extends TRTCStatic {
       localAudioTrack: () => this._local.microphone.current?.track,
       remoteAudioTrack: (userId) => this._room.remotes.receivedTrack(userId, 'audio'),
       remoteUsersWithAudio: () => [...this._room.remoteUsers.keys()].filter((userId) => this._room.remotes.receivedTrack(userId, 'audio')),
+      preconnect: (identity, room) => this._room.preconnect(identity, room, undefined),
+      dropPreconnect: () => this._room.preconnection.drop(),
     });
     this._offPermission = onPermissionChange((result) => this._events.emit('permission-state-change', result as { camera: PermissionState; microphone: PermissionState }));
     installLogHooks(this._events, this._uploader, () => this._room.machine.is('left'));

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventsOf } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixture.js';
 import { join, watch } from './harness/join.js';
+import { TEST_APP } from './harness/server.js';
 
 type FrameWindow = { frames: { userId: string; sampleRate: number; channelCount: number; channels: number; length: number; rms: number }[] };
 
@@ -141,6 +142,42 @@ describe('callExperimentalAPI', () => {
     expect(await bob.evaluate(() => document.pictureInPictureElement?.parentElement?.id)).toBe('remote-alice-main');
     expect(await experimental(bob, 'requestPictureInPicture', { enable: false })).toMatchObject({ ok: true });
     await expect.poll(async () => (await eventsOf(bob, 'picture-in-picture-state-changed')).map((e) => e.data.isPictureInPicture), { timeout: 10_000 }).toEqual([true, false]);
+  });
+
+  it('preconnect then enterRoom joins on the warmed socket: no socket opened while entering', async () => {
+    await inRoom();
+    const page = await fx.app.open(fx.browser.context);
+    const sig = await fx.server.sig('warm');
+    const timed = await page.evaluate(async ({ sig, sdkAppId }) => {
+      const w = window as unknown as { WebSocket: typeof WebSocket; TRTC: { create(): { enterRoom(c: unknown): Promise<void>; exitRoom(): Promise<void>; callExperimentalAPI(n: string, o: unknown): Promise<void> } } };
+      let sockets = 0;
+      const Original = w.WebSocket;
+      w.WebSocket = class extends Original {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          sockets++;
+        }
+      };
+      const enter = async (client: ReturnType<typeof w.TRTC.create>, roomId: number) => {
+        const before = sockets;
+        const start = performance.now();
+        await client.enterRoom({ sdkAppId, userId: 'warm', userSig: sig, roomId });
+        const ms = performance.now() - start;
+        await client.exitRoom();
+        return { sockets: sockets - before, ms: Math.round(ms) };
+      };
+      const cold = await enter(w.TRTC.create(), 7332);
+      const client = w.TRTC.create();
+      await client.callExperimentalAPI('preconnect', { enable: true, sdkAppId, userId: 'warm', userSig: sig });
+      const warmed = sockets;
+      const warm = await enter(client, 7333);
+      return { cold, warm, warmed };
+    }, { sig, sdkAppId: TEST_APP.sdkAppId });
+    console.info(`enterRoom: ${timed.cold.ms} ms cold, ${timed.warm.ms} ms after preconnect`);
+    expect(timed.cold.sockets).toBe(1);
+    expect(timed.warmed).toBeGreaterThanOrEqual(2);
+    expect(timed.warm.sockets).toBe(0);
+    await page.close();
   });
 
   it('an unknown name is rejected as the original does', async () => {

@@ -3,14 +3,17 @@ import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidOperation, invalidParameter } from '../errors/catalogue.js';
 import type { RemoteUser } from '../room/remote-user.js';
 import type { TRTCEventTypes } from '../types.js';
-import { validateBoolean, validateUserIdArg } from '../validate/client.js';
+import { validateBoolean, validateRequiredString, validateUserIdArg } from '../validate/client.js';
 import { AudioFrameTaps, type AudioFrameHost } from './audio-frames.js';
-import type { EnableAudioFrameEventOptions, ExperimentalAPIFunctionMap, RemotePlayerOptions } from './types.js';
+import type { EnableAudioFrameEventOptions, ExperimentalAPIFunctionMap, PreconnectParams, RemotePlayerOptions } from './types.js';
 
 /** What the experimental calls reach of the client. */
 export interface ExperimentalHost extends AudioFrameHost {
   readonly events: Emitter<TRTCEventTypes>;
   remoteUsers(): Iterable<RemoteUser>;
+  /** Warms scheduling and signalling for this identity (and room, when given); drop() forgets it. */
+  preconnect(identity: { sdkAppId: number; userId: string; userSig: string }, room: { roomId: string; isString: boolean }): Promise<void>;
+  dropPreconnect(): void;
 }
 
 type Handler = (options: unknown) => Promise<void>;
@@ -31,6 +34,7 @@ export class ExperimentalApi {
     this._host = host;
     this._audioFrames = new AudioFrameTaps(host);
     this.register('enableAudioFrameEvent', async (o) => this._audioFrames.configure(o as EnableAudioFrameEventOptions));
+    this.register('preconnect', (o) => this._preconnect(o as PreconnectParams & { roomId?: number; strRoomId?: string }));
     this.register('pauseRemotePlayer', async (o) => this._players(o as RemotePlayerOptions, 'pauseRemotePlayer', 'pause'));
     this.register('resumeRemotePlayer', async (o) => this._players(o as RemotePlayerOptions, 'resumeRemotePlayer', 'resume'));
     this.register('requestPictureInPicture', (o) => this._pictureInPicture(o as ExperimentalAPIFunctionMap['requestPictureInPicture']));
@@ -45,6 +49,7 @@ export class ExperimentalApi {
   /** Stops what the experimental APIs started (destroy). */
   release(): void {
     this._audioFrames.release();
+    this._host.dropPreconnect();
   }
 
   /** Runs an experimental API. @throws RtcError INVALID_PARAMETER for an unknown name. */
@@ -52,6 +57,27 @@ export class ExperimentalApi {
     const handler = typeof name === 'string' ? this._handlers.get(name) : undefined;
     if (!handler) throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, `experimental api ${String(name)} does not exist.`, 'callExperimentalAPI');
     await handler(options);
+  }
+
+  /**
+   * preconnect { enable: true, sdkAppId, userId, userSig } (and, as the original accepts, roomId / strRoomId):
+   * scheduling and the signalling socket ready before enterRoom; { enable: false } drops them. Never fails for
+   * the network: a failed warm-up only leaves enterRoom to do it all.
+   */
+  private async _preconnect(options: PreconnectParams & { roomId?: number; strRoomId?: string }): Promise<void> {
+    const fn = 'preconnect';
+    if (typeof options !== 'object' || options === null) throw invalidParameter(EXTRA_CODE.PARAMETER_REQUIRED, 'options is required', fn);
+    if (!validateBoolean(options.enable, 'enable', fn)) {
+      this._host.dropPreconnect();
+      return;
+    }
+    if (typeof options.sdkAppId !== 'number') throw invalidParameter(EXTRA_CODE.TYPE, 'sdkAppId must be a number', fn);
+    validateRequiredString(options.userId, 'userId', fn);
+    validateRequiredString(options.userSig, 'userSig', fn);
+    if (options.roomId !== undefined && typeof options.roomId !== 'number') throw invalidParameter(EXTRA_CODE.TYPE, 'roomId must be a number', fn);
+    if (options.strRoomId !== undefined && typeof options.strRoomId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'strRoomId must be a string', fn);
+    const room = options.strRoomId ? { roomId: options.strRoomId, isString: true } : { roomId: String(options.roomId ?? 1), isString: false };
+    await this._host.preconnect({ sdkAppId: options.sdkAppId, userId: options.userId, userSig: options.userSig }, room);
   }
 
   /** Pauses or resumes the players of a user ('*': everyone): audio and main video, or the sub video. */

@@ -1,3 +1,4 @@
+import { Preconnection, type PreconnectIdentity } from './preconnect.js';
 import {
   LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, TERMINAL_TYPE,
   type PeerInfo, type PushMap,
@@ -44,6 +45,8 @@ export class Room {
   readonly machine = new StateMachine<RoomState>('initial');
   private readonly _events: Emitter<TRTCEventTypes>;
   private readonly _scheduler = new Scheduler();
+  /** What callExperimentalAPI('preconnect') warmed for the next join. */
+  readonly preconnection = new Preconnection();
   private _config: EnterRoomConfig | undefined;
   private _target: RoomTarget | undefined;
   private _proxy: ResolvedProxy = { turnServers: [] };
@@ -268,6 +271,14 @@ export class Room {
     return this._proxy.scheduleBase ?? DEFAULT_SERVER_ORIGIN;
   }
 
+  /** preconnect: schedules (for `room`, else a placeholder room) and opens the signalling socket ahead of enterRoom. */
+  preconnect(identity: PreconnectIdentity, room: RoomTarget, proxy: EnterRoomConfig['proxy']): Promise<void> {
+    const resolved = resolveProxy(proxy);
+    return this.preconnection.warm(identity, () => this._scheduler.get(resolved.scheduleBase ?? DEFAULT_SERVER_ORIGIN, {
+      ...identity, roomId: room.roomId, isStringRoomId: room.isString, sdkVersion: SDK_VERSION,
+    }, false), (schedule) => resolved.websocketUrl ?? schedule.domains.main);
+  }
+
   private _getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
     return this._scheduler.get(this._scheduleBase, {
       sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
@@ -293,13 +304,15 @@ export class Room {
   }
 
   private async _joinAt(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
-    const schedule = await this._getSchedule(config, target, useCache);
+    // A first attempt may join on what preconnect warmed (same identity, socket still open).
+    const warm = useCache && !resumeToken ? await this.preconnection.take(config) : undefined;
+    const schedule = warm?.schedule ?? await this._getSchedule(config, target, useCache);
     this._schedule = schedule;
     setDecodeTap(schedule.config.videoDecodeFallback === true);
-    const signal = new SignalChannel(this._proxy.websocketUrl ?? schedule.domains.main);
+    const signal = warm?.signal ?? new SignalChannel(this._proxy.websocketUrl ?? schedule.domains.main);
     this._signal = signal;
     this._listen(signal);
-    await signal.connect();
+    if (!warm) await signal.connect();
     const seconds = schedule.config.enterRoomTimeout ?? 0;
     const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
     // The request's own time-out is the join time-out; #joinError maps it to 'join room timeout'.
