@@ -97,6 +97,10 @@ export class TRTC extends TRTCStatic {
       remoteAudioTrack: (userId) => this._room.remotes.receivedTrack(userId, 'audio'),
       remoteUsersWithAudio: () => [...this._room.remoteUsers.keys()].filter((userId) => this._room.remotes.receivedTrack(userId, 'audio')),
       preconnect: (identity, room) => this._room.preconnect(identity, room, undefined),
+      startRemoteVideo: (config) => this.startRemoteVideo(config),
+      updateRemoteVideo: (config) => this.updateRemoteVideo(config),
+      stopRemoteVideo: (config) => this.stopRemoteVideo(config),
+      muteRemoteAudio: (userId, mute) => this.muteRemoteAudio(userId, mute),
       dropPreconnect: () => this._room.preconnection.drop(),
     });
     this._offPermission = onPermissionChange((result) => this._events.emit('permission-state-change', result as { camera: PermissionState; microphone: PermissionState }));

@@ -180,6 +180,32 @@ describe('callExperimentalAPI', () => {
     await page.close();
   });
 
+  it('switchPlaybackQuality moves the playing view to the stream of the named quality, then calls onSwitched', async () => {
+    await inRoom();
+    const hd = await fx.app.open(fx.browser.context);
+    const sd = await fx.app.open(fx.browser.context);
+    const viewer = await fx.app.open(fx.browser.context);
+    expect(await join(hd, fx.server, 'q-hd', { roomId: 7334 }, { profile: '480p' })).toEqual({ ok: true });
+    expect(await join(sd, fx.server, 'q-sd', { roomId: 7334 }, { profile: '240p' })).toEqual({ ok: true });
+    expect(await join(viewer, fx.server, 'q-viewer', { roomId: 7334 }, { publish: false })).toEqual({ ok: true });
+    await expect.poll(async () => (await eventsOf(viewer, 'remote-video-available')).length, { timeout: 20_000 }).toBe(2);
+    await watch(viewer, 'q-hd');
+    const shown = () => viewer.evaluate(() => [...document.querySelectorAll('#remote-q-hd-main video')].map((v) => (v as HTMLVideoElement).videoWidth));
+    await expect.poll(shown, { timeout: 30_000 }).toEqual([640]);
+    const switched = await viewer.evaluate(() => new Promise((resolve, reject) => {
+      const client = (window as unknown as { e2e: { client: { callExperimentalAPI(n: string, o: unknown): Promise<void> } } }).e2e.client;
+      client.callExperimentalAPI('switchPlaybackQuality', {
+        streamList: [{ name: 'hd', userId: 'q-hd', bitrate: 900 }, { name: 'sd', userId: 'q-sd', bitrate: 400 }],
+        quality: 'sd',
+        onSwitched: (from: unknown, to: unknown) => resolve({ from, to }),
+      }).catch(reject);
+    }));
+    expect(switched).toEqual({ from: { userId: 'q-hd', streamType: 'main', name: 'hd' }, to: expect.objectContaining({ userId: 'q-sd', streamType: 'main', name: 'sd' }) });
+    // The same view now plays the 240p stream (320 wide).
+    await expect.poll(shown, { timeout: 30_000 }).toEqual([320]);
+    for (const page of [hd, sd, viewer]) await page.close();
+  });
+
   it('an unknown name is rejected as the original does', async () => {
     await inRoom();
     expect(await experimental(bob, 'noSuchApi', {})).toMatchObject({ ok: false, code: 5000, functionName: 'callExperimentalAPI', message: expect.stringContaining('experimental api noSuchApi does not exist.') });

@@ -5,10 +5,11 @@ import type { RemoteUser } from '../room/remote-user.js';
 import type { TRTCEventTypes } from '../types.js';
 import { validateBoolean, validateRequiredString, validateUserIdArg } from '../validate/client.js';
 import { AudioFrameTaps, type AudioFrameHost } from './audio-frames.js';
-import type { EnableAudioFrameEventOptions, ExperimentalAPIFunctionMap, PreconnectParams, RemotePlayerOptions } from './types.js';
+import { PlaybackQuality, type PlaybackQualityHost } from './playback-quality.js';
+import type { EnableAudioFrameEventOptions, ExperimentalAPIFunctionMap, PreconnectParams, RemotePlayerOptions, SwitchPlaybackQualityOptions } from './types.js';
 
 /** What the experimental calls reach of the client. */
-export interface ExperimentalHost extends AudioFrameHost {
+export interface ExperimentalHost extends AudioFrameHost, PlaybackQualityHost {
   readonly events: Emitter<TRTCEventTypes>;
   remoteUsers(): Iterable<RemoteUser>;
   /** Warms scheduling and signalling for this identity (and room, when given); drop() forgets it. */
@@ -34,6 +35,8 @@ export class ExperimentalApi {
     this._host = host;
     this._audioFrames = new AudioFrameTaps(host);
     this.register('enableAudioFrameEvent', async (o) => this._audioFrames.configure(o as EnableAudioFrameEventOptions));
+    const quality = new PlaybackQuality(host);
+    this.register('switchPlaybackQuality', (o) => quality.switch(o as SwitchPlaybackQualityOptions));
     this.register('preconnect', (o) => this._preconnect(o as PreconnectParams & { roomId?: number; strRoomId?: string }));
     this.register('pauseRemotePlayer', async (o) => this._players(o as RemotePlayerOptions, 'pauseRemotePlayer', 'pause'));
     this.register('resumeRemotePlayer', async (o) => this._players(o as RemotePlayerOptions, 'resumeRemotePlayer', 'resume'));
