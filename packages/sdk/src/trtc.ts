@@ -5,7 +5,8 @@ import { EXTRA_CODE } from './constants/error-code.js';
 import { apiCall, apiCallSync } from './errors/api-call.js';
 import { invalidOperation, MESSAGE } from './errors/catalogue.js';
 import type { RtcError } from './errors/rtc-error.js';
-import { ExperimentalApi } from './experimental/experimental-api.js';
+import type { ExperimentalApi } from './experimental/experimental-api.js';
+import { experimentalOf } from './experimental/client-host.js';
 import type { ExperimentalAPIFunctionMap } from './experimental/types.js';
 import { LocalMedia } from './local/local-media.js';
 import { installLogHooks } from './log/log-hooks.js';
@@ -90,19 +91,7 @@ export class TRTC extends TRTCStatic {
       return audio?.track ? { track: audio.track, muted: audio.volumeMuted } : undefined;
     }));
     this._devices.start();
-    this._experimental = new ExperimentalApi({
-      events: this._events,
-      remoteUsers: () => this._room.remoteUsers.values(),
-      localAudioTrack: () => this._local.microphone.current?.track,
-      remoteAudioTrack: (userId) => this._room.remotes.receivedTrack(userId, 'audio'),
-      remoteUsersWithAudio: () => [...this._room.remoteUsers.keys()].filter((userId) => this._room.remotes.receivedTrack(userId, 'audio')),
-      preconnect: (identity, room) => this._room.preconnect(identity, room, undefined),
-      startRemoteVideo: (config) => this.startRemoteVideo(config),
-      updateRemoteVideo: (config) => this.updateRemoteVideo(config),
-      stopRemoteVideo: (config) => this.stopRemoteVideo(config),
-      muteRemoteAudio: (userId, mute) => this.muteRemoteAudio(userId, mute),
-      dropPreconnect: () => this._room.preconnection.drop(),
-    });
+    this._experimental = experimentalOf(this._events, this._room, this._local, this);
     this._offPermission = onPermissionChange((result) => this._events.emit('permission-state-change', result as { camera: PermissionState; microphone: PermissionState }));
     installLogHooks(this._events, this._uploader, () => this._room.machine.is('left'));
   }
