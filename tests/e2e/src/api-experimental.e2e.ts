@@ -84,6 +84,21 @@ describe('callExperimentalAPI', () => {
     await expect.poll(async () => Math.max(...(await frames(alice)).slice(-25).map((f) => f.rms)), { timeout: 10_000 }).toBe(0);
     await alice.evaluate(() => { (window as unknown as { e2e: { client: { getAudioTrack(): MediaStreamTrack } } }).e2e.client.getAudioTrack().enabled = true; });
     expect(await experimental(alice, 'enableAudioFrameEvent', { enable: false, userId: '' })).toMatchObject({ ok: true });
+    // Into a MessagePort instead of the event.
+    const posted = await alice.evaluate(async () => {
+      const client = (window as unknown as { e2e: { client: { callExperimentalAPI(n: string, o: unknown): Promise<void> } } }).e2e.client;
+      const channel = new MessageChannel();
+      const got: { sampleRate: number; length: number }[] = [];
+      channel.port2.onmessage = (event: MessageEvent<{ sampleRate: number; data: Float32Array }>) => got.push({ sampleRate: event.data.sampleRate, length: event.data.data.length });
+      const before = (window as unknown as FrameWindow).frames.length;
+      await client.callExperimentalAPI('enableAudioFrameEvent', { enable: true, userId: '', sampleRate: 8000, port: channel.port1 });
+      const deadline = Date.now() + 10_000;
+      while (got.length < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      await client.callExperimentalAPI('enableAudioFrameEvent', { enable: false, userId: '' });
+      return { got: got.slice(0, 10), events: (window as unknown as FrameWindow).frames.length - before };
+    });
+    expect(posted.got).toEqual(Array(10).fill({ sampleRate: 8000, length: 320 }));
+    expect(posted.events).toBe(0);
 
     await recordFrames(bob);
     expect(await experimental(bob, 'enableAudioFrameEvent', { enable: true, userId: '*', sampleRate: 48000, channelCount: 2 })).toMatchObject({ ok: true });
