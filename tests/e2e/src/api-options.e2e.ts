@@ -141,7 +141,10 @@ describe('5.11–5.17 options', () => {
     await call(bob, 'enableAudioVolumeEvaluation', 200);
     const start = await alice.evaluate(async () => {
       const w = window as unknown as E2E & { toneTrack(): MediaStreamTrack; canvasTrack(w: number, h: number): MediaStreamTrack };
-      return w.e2e.call('startScreenShare', [{ streamType: 'main', muteSystemAudio: true, option: { videoTrack: w.canvasTrack(320, 240), audioTrack: w.toneTrack() } }]);
+      const view = document.createElement('div');
+      view.style.cssText = 'width:320px;height:240px';
+      document.body.appendChild(view);
+      return w.e2e.call('startScreenShare', [{ streamType: 'main', view, muteSystemAudio: true, option: { videoTrack: w.canvasTrack(320, 240), audioTrack: w.toneTrack() } }]);
     });
     expect(start).toMatchObject({ ok: true });
     // The screen arrives as alice's main video.
@@ -160,6 +163,10 @@ describe('5.11–5.17 options', () => {
       return w.e2e.call('updateScreenShare', [{ option: { videoTrack: w.canvasTrack(640, 360) } }]);
     })).toMatchObject({ ok: true });
     await expect.poll(() => remoteSize(bob, 'scr-alice'), { timeout: 30_000 }).toEqual({ width: 640, height: 360 });
+    // The sharer's preview reports its sizes too (video-size-changed, the stream type it is shared as).
+    await expect.poll(async () => (await eventsOf(alice, 'video-size-changed')).map((e) => e.data), { timeout: 10_000 }).toEqual([
+      { userId: 'scr-alice', streamType: 'main', newWidth: 320, newHeight: 240 }, { userId: 'scr-alice', streamType: 'main', newWidth: 640, newHeight: 360 },
+    ]);
     expect(await call(alice, 'updateScreenShare', { streamType: 'third' })).toMatchObject({ ok: false, code: 5000 });
     expect(await call(alice, 'stopScreenShare')).toMatchObject({ ok: true });
     await alice.close();

@@ -77,7 +77,7 @@ export class LocalMedia {
       create: () => new ScreenShare({ main: this._slot('video'), sub: this._slot('aux') }, () => {
         // The browser's own "Stop sharing" button.
         this.screen.stop().then(() => events.emit('screen-share-stopped'), (error: unknown) => log.warn('stopping the screen share failed:', error));
-      }, this._screenAudio),
+      }, this._screenAudio, env.videoSizeChanged),
     });
   }
 

@@ -92,6 +92,7 @@ export class ScreenShare {
   private _audioMuted = false;
   private _audioPublished = false;
   private readonly _onEnded: () => void;
+  private readonly _onSizeChanged: ((streamType: 'main' | 'sub', width: number, height: number) => void) | undefined;
   private readonly _audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> };
 
   /**
@@ -99,8 +100,10 @@ export class ScreenShare {
    * @param audio publishes / withdraws the system audio (mixed into the microphone, or on the audio slot).
    */
   constructor(slots: { main: SlotPublisher; sub: SlotPublisher }, onEnded: () => void,
-    audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> }) {
+    audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> },
+    onSizeChanged?: (streamType: 'main' | 'sub', width: number, height: number) => void) {
     this._slots = slots;
+    this._onSizeChanged = onSizeChanged;
     this._publisher = slots.sub;
     this._onEnded = onEnded;
     this._audio = audio;
@@ -137,7 +140,8 @@ export class ScreenShare {
     }
     if ('contentHint' in this.track && !this.track.contentHint) this.track.contentHint = 'detail';
     this.track.addEventListener('ended', this._onEnded, { once: true });
-    this._player = new VideoPlayer(this.track, views, { fillMode: option.fillMode ?? 'contain' });
+    this._player = new VideoPlayer(this.track, views, { fillMode: option.fillMode ?? 'contain' },
+      { onSizeChanged: ({ width, height }) => this._onSizeChanged?.(this.streamType, width, height) });
     this._publish = config.publish !== false;
     if (this._publish) await this._publishNow();
   }
