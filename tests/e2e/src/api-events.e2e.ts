@@ -59,6 +59,30 @@ describe('5.17 events and fields', () => {
     await page.close();
   });
 
+  it('connection-state-changed: a lost signalling socket is announced with isReconnecting, then CONNECTED', async () => {
+    const page = await fx.app.open(fx.browser.context);
+    // The app's page keeps the SDK's sockets, so the test can drop the signalling one as a network would.
+    await page.evaluate(() => {
+      const w = window as unknown as { WebSocket: typeof WebSocket; sockets: WebSocket[] };
+      w.sockets = [];
+      const Original = w.WebSocket;
+      w.WebSocket = class extends Original {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          w.sockets.push(this);
+        }
+      };
+    });
+    expect(await join(page, fx.server, 'reconnects', { roomId: 7324 }, { publish: false })).toEqual({ ok: true });
+    await page.evaluate(() => (window as unknown as { sockets: WebSocket[] }).sockets.at(-1)?.close(4000, 'e2e drop'));
+    await expect.poll(async () => (await eventsOf(page, 'connection-state-changed')).map((e) => e.data).slice(2), { timeout: 30_000 }).toEqual([
+      { prevState: 'CONNECTED', state: 'RECONNECTING', isReconnecting: true },
+      { prevState: 'RECONNECTING', state: 'CONNECTED' },
+    ]);
+    expect(await call(page, 'exitRoom')).toMatchObject({ ok: true });
+    await page.close();
+  });
+
   it('video-size-changed fires on both sides after a profile change; statistics carry jitterBufferDelay', async () => {
     const alice = await fx.app.open(fx.browser.context);
     const bob = await fx.app.open(fx.browser.context);
