@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventsOf } from './harness/client-page.js';
+import { launchBrowser } from './harness/browser.js';
 import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixture.js';
 import { join, watch } from './harness/join.js';
 import { TEST_APP } from './harness/server.js';
@@ -73,6 +74,40 @@ describe('5.11–5.17 options', () => {
     expect(await call(page, 'exitRoom')).toMatchObject({ ok: true });
     expect(await call(page, 'enterRoom', { sdkAppId: TEST_APP.sdkAppId, userId: 'quick', userSig: sig, roomId: 7341, quickStart: 'someone' })).toMatchObject({ ok: false, code: 5000 });
     await page.close();
+  });
+
+  it('create({ enableAutoPlayDialog: false }): a page refused autoplay gets autoplay-failed but no dialog', async () => {
+    // A browser enforcing the autoplay policy; pages join from their own script (no user gesture).
+    const strict = await launchBrowser(['--autoplay-policy=document-user-activation-required']);
+    try {
+      const alice = await fx.app.open(fx.browser.context);
+      expect(await join(alice, fx.server, 'ap-alice', { roomId: 7346 })).toEqual({ ok: true });
+      const open = async (userId: string, dialog: boolean | undefined) => {
+        const page = await strict.context.newPage();
+        let refused: (v: string) => void = () => undefined;
+        const blocked = new Promise<string>((resolve) => { refused = resolve; });
+        page.on('console', (message) => { if (message.text().startsWith('[e2e:autoplay-failed]')) refused(message.text()); });
+        const params = { create: dialog === undefined ? {} : { enableAutoPlayDialog: dialog }, enter: { sdkAppId: TEST_APP.sdkAppId, userId, userSig: await fx.server.sig(userId), roomId: 7346 } };
+        await page.addInitScript(`addEventListener('load', () => {
+          const params = JSON.parse(decodeURIComponent(location.hash.slice(1)));
+          const client = TRTC.create(params.create);
+          client.on('autoplay-failed', (e) => console.log('[e2e:autoplay-failed] ' + e.mediaType));
+          client.enterRoom(params.enter);
+        });`);
+        await page.goto(`${fx.app.url}?nogesture#${encodeURIComponent(JSON.stringify(params))}`);
+        return { page, blocked };
+      };
+      const withDialog = await open('ap-default', undefined);
+      const without = await open('ap-nodialog', false);
+      expect(await withDialog.blocked).toContain('audio');
+      expect(await without.blocked).toContain('audio');
+      // The default page shows its dialog; by then the other would have shown its own.
+      await withDialog.page.locator('[role="dialog"][aria-modal="true"]').waitFor({ state: 'visible', timeout: 20_000 });
+      expect(await without.page.locator('[role="dialog"]').count()).toBe(0);
+      await alice.close();
+    } finally {
+      await strict.close();
+    }
   });
 
   it('local video option.rotation 90: others receive the camera turned (640x480 arrives as 480x640); forcePublish is accepted', async () => {
