@@ -15,7 +15,13 @@ export type {
   ScreenShareConfig, UpdateScreenShareConfig, RemoteVideoConfig, StopRemoteVideoConfig, TRTCEventTypes, ConnectionState,
   View, VideoProfileName, TRTCPlugin, PluginWithAssets, PluginCore, PluginInstance, TrackQuery, SEIMessageOptions,
   CustomMessageData, CustomMessage, NetworkQuality, TRTCStatistics, StreamStatistic, VideoFreezeStatistic, SupportResult,
+  RemoteStreamStatistic, PermissionOption, PermissionResult, RealtimeTranscriberMessageEvent, RealtimeTranscriberStateEvent,
 } from './types.js';
+export type {
+  ExperimentalAPIFunctionMap, EnableAudioFrameEventOptions, RemotePlayerOptions, RequestPictureInPictureOptions,
+  RequestFullScreenOptions, PlaybackQualityStream, ResolutionConfig, SwitchPlaybackQualityOptions, PreconnectParams,
+} from './experimental/types.js';
+export type { ScopedLogger, ScopedLoggerOptions } from './log/logger-manager.js';
 export type { VideoProfile, AudioProfile } from './media/profiles.js';
 // The built-in plugins' option types, exported from the package root as the original's index.d.ts does.
 export type { AudioMixerOptions, UpdateAudioMixerOptions, StopAudioMixerOptions } from './plugins/audio-mixer/options.js';

@@ -4,10 +4,12 @@ import { TYPE } from './constants/type.js';
 import { apiCall } from './errors/api-call.js';
 import { envNotSupported } from './errors/catalogue.js';
 import { setLevel, type LogLevel } from './log/logger.js';
+import { loggerManager } from './log/logger-manager.js';
+import { getPermissions } from './media/permissions.js';
 import { listDevices } from './media/devices.js';
 import { checkSupport } from './media/support.js';
 import { setDefaultSpeaker } from './playback/audio-player.js';
-import type { SupportResult } from './types.js';
+import type { PermissionOption, PermissionResult, SupportResult } from './types.js';
 import { validateLogLevel, validateRequiredString } from './validate/client.js';
 
 /** The static part of the TRTC API: constants, logging, support check, devices, speaker. */
@@ -20,6 +22,13 @@ export class TRTCStatic {
   static readonly ERROR_CODE = ERROR_CODE;
   /** Framework type reported to the server. */
   static frameWorkType = 30;
+  /**
+   * The log manager libraries built on the original reach for (undocumented there): `createLogger({ id, … })`
+   * returns a logger with info / warn / error / debug / log / update whose lines join the SDK's log.
+   */
+  // Quoted: the bundles mangle `_name` properties, quoted names stay (esbuild's mangleQuoted is off).
+  // eslint-disable-next-line @typescript-eslint/naming-convention -- the original's name, read by libraries
+  static readonly '_loggerManager' = loggerManager;
 
   /**
    * Sets the console log level: TRACE 0, DEBUG 1, INFO 2 (default), WARN 3, ERROR 4, NONE 5.
@@ -34,6 +43,15 @@ export class TRTCStatic {
   /** Tells whether this browser can use Conclave, with a flag per capability. Never rejects. */
   static isSupported(): Promise<SupportResult> {
     return checkSupport();
+  }
+
+  /**
+   * The camera and microphone permission states ('granted' | 'denied' | 'prompt', null where the browser cannot
+   * tell). With `request` (default true) asks for the `types` given first (default both). From then on each
+   * client emits `permission-state-change` when one of them changes. Never rejects.
+   */
+  static getPermissions(option: PermissionOption = {}): Promise<PermissionResult> {
+    return getPermissions(option);
   }
 
   /**

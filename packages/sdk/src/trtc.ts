@@ -5,12 +5,16 @@ import { EXTRA_CODE } from './constants/error-code.js';
 import { apiCall, apiCallSync } from './errors/api-call.js';
 import { invalidOperation, MESSAGE } from './errors/catalogue.js';
 import type { RtcError } from './errors/rtc-error.js';
+import type { ExperimentalApi } from './experimental/experimental-api.js';
+import { experimentalOf } from './experimental/client-host.js';
+import type { ExperimentalAPIFunctionMap } from './experimental/types.js';
 import { LocalMedia } from './local/local-media.js';
 import { installLogHooks } from './log/log-hooks.js';
 import { log } from './log/logger.js';
 import { onDecodeFailure } from './playback/decode-tap.js';
 import { LogUploader, STAT_KEY } from './log/upload.js';
 import { DeviceWatcher } from './media/devices.js';
+import { onPermissionChange } from './media/permissions.js';
 import { snapshotOf } from './playback/snapshot.js';
 import { pluginSignal } from './plugins/context/room.js';
 import { PluginManager } from './plugins/plugin-manager.js';
@@ -53,6 +57,8 @@ export class TRTC extends TRTCStatic {
   private readonly _stats: StatsReporter;
   private readonly _uploader = new LogUploader();
   private readonly _sei: SeiSender;
+  private readonly _experimental: ExperimentalApi;
+  private readonly _offPermission: () => void;
   private _destroyed = false;
   private _volumeInterval = 0;
 
@@ -82,9 +88,11 @@ export class TRTC extends TRTCStatic {
     this._sei = new SeiSender(options.enableSEI === true, this._room, this._events);
     this._stats = new StatsReporter(this._events, roomStatsSources(this._room, () => {
       const audio = this._local.microphone.current;
-      return audio?.track ? { track: audio.track, muted: audio.muted } : undefined;
+      return audio?.track ? { track: audio.track, muted: audio.volumeMuted } : undefined;
     }));
     this._devices.start();
+    this._experimental = experimentalOf(this._events, this._room, this._local, this);
+    this._offPermission = onPermissionChange((result) => this._events.emit('permission-state-change', result as { camera: PermissionState; microphone: PermissionState }));
     installLogHooks(this._events, this._uploader, () => this._room.machine.is('left'));
   }
 
@@ -178,7 +186,10 @@ export class TRTC extends TRTCStatic {
    */
   enterRoom(given: EnterRoomConfig): Promise<void> {
     return this._call('enterRoom', async () => {
-      const config = lenientEnterRoom(given) as EnterRoomConfig;
+      const read = lenientEnterRoom(given) as EnterRoomConfig;
+      // create({ enableAutoPlayDialog }) (5.12+) is the default of enterRoom's.
+      const config = read?.enableAutoPlayDialog === undefined && this._options.enableAutoPlayDialog !== undefined
+        ? { ...read, enableAutoPlayDialog: this._options.enableAutoPlayDialog } : read;
       const target = validateEnterRoom(config);
       this._room.machine.require(['initial', 'left'], 'enterRoom', MESSAGE.DUPLICATE_JOIN, EXTRA_CODE.REPEAT_CALL);
       const identity = {
@@ -243,6 +254,8 @@ export class TRTC extends TRTCStatic {
     this._plugins.destroy();
     this._offDecodeFailure();
     this._devices.stop();
+    this._offPermission();
+    this._experimental.release();
     this._stats.stop();
     this._events.off('*');
     this._destroyed = true;
@@ -325,6 +338,7 @@ export class TRTC extends TRTCStatic {
     return this._call('startRemoteVideo', async () => {
       const { userId, streamType, request, small } = validateRemoteVideoConfig(config, 'startRemoteVideo');
       await this._room.remotes.startRemoteVideo(userId, streamType, { ...request, views: request.views ?? [] }, small);
+      await this._experimental.remoteVideoOptions(userId, streamType, config.option);
     });
   }
 
@@ -337,6 +351,7 @@ export class TRTC extends TRTCStatic {
     return this._call('updateRemoteVideo', async () => {
       const { userId, streamType, request, small } = validateRemoteVideoConfig(config, 'updateRemoteVideo');
       await this._room.remotes.updateRemoteVideo(userId, streamType, request, small);
+      await this._experimental.remoteVideoOptions(userId, streamType, config.option);
     });
   }
 
@@ -476,5 +491,14 @@ export class TRTC extends TRTCStatic {
       this._room.messages.send(message.cmdId, message.data);
       this._uploader.count(STAT_KEY.CUSTOM_MESSAGE);
     });
+  }
+
+  /**
+   * Runs an API the original marks experimental (the names of ExperimentalAPIFunctionMap).
+   * @throws RtcError INVALID_PARAMETER ('experimental api <name> does not exist.') for another name, and each
+   * API's own errors.
+   */
+  callExperimentalAPI<N extends keyof ExperimentalAPIFunctionMap>(name: N, options?: ExperimentalAPIFunctionMap[N]): Promise<void> {
+    return this._call('callExperimentalAPI', () => this._experimental.call(name, options));
   }
 }

@@ -38,6 +38,12 @@ export interface TRTCOptions {
   assetsPath?: string;
   volumeType?: number;
   userDefineRecordId?: string;
+  /** Shows the dialog that resumes playback blocked by the autoplay policy (default true; also an enterRoom option). */
+  enableAutoPlayDialog?: boolean;
+  /** Accepted for compatibility (5.x): capture recovery after a device loss is always on in Conclave. */
+  enableAutoSwitchWhenRecapturing?: boolean;
+  /** Accepted for compatibility: iOS Safari volume control through Web Audio (no effect elsewhere). */
+  enableVolumeControlInIOS?: boolean;
 }
 
 /** A TURN server for proxy.turnServer. */
@@ -83,6 +89,8 @@ export interface EnterRoomConfig {
   proxy?: string | ProxyServer;
   userDefineRecordId?: string;
   playoutDelay?: { min: number; max: number };
+  /** 5.15+: subscribe to this user's video while joining. Conclave accepts it and subscribes after the join. */
+  quickStart?: { remoteUserId: string; small?: boolean; domain?: string };
 }
 
 export type VideoProfileName = '120p' | '180p' | '240p' | '360p' | '480p' | '720p' | '1080p' | '1440p' | '4K' |
@@ -95,6 +103,8 @@ export type View = string | HTMLElement | HTMLElement[] | null;
 export interface LocalVideoConfig {
   view?: View;
   publish?: boolean;
+  /** Publish even while another call is publishing (5.12+); Conclave publishes each call in turn anyway. */
+  forcePublish?: boolean;
   mute?: boolean | string;
   option?: {
     cameraId?: string;
@@ -107,6 +117,8 @@ export interface LocalVideoConfig {
     qosPreference?: 'smooth' | 'clear';
     videoTrack?: MediaStreamTrack;
     avoidCropping?: boolean;
+    /** Rotates the published and previewed camera picture clockwise (5.11+). */
+    rotation?: 0 | 90 | 180 | 270;
   };
 }
 
@@ -114,6 +126,10 @@ export interface LocalVideoConfig {
 export interface ScreenShareConfig {
   view?: View;
   publish?: boolean;
+  /** 'sub' (default) or 'main': share the screen as the main video stream (5.13+). */
+  streamType?: 'main' | 'sub';
+  /** Capture the system audio but do not publish it (5.13+). */
+  muteSystemAudio?: boolean;
   option?: {
     profile?: '480p' | '480p_2' | '720p' | '720p_2' | '1080p' | '1080p_2' | VideoProfile;
     fillMode?: 'contain' | 'cover' | 'fill';
@@ -125,6 +141,8 @@ export interface ScreenShareConfig {
     videoTrack?: MediaStreamTrack;
     captureElement?: HTMLElement;
     preferDisplaySurface?: 'current-tab' | 'tab' | 'window' | 'monitor';
+    /** Whether the browser offers the current tab in its picker (getDisplayMedia's selfBrowserSurface). */
+    selfBrowserSurface?: 'include' | 'exclude';
     qosPreference?: 'smooth' | 'clear';
   };
 }
@@ -134,20 +152,27 @@ export interface UpdateScreenShareConfig extends ScreenShareConfig {
   option?: {
     fillMode?: 'contain' | 'cover' | 'fill';
     qosPreference?: 'smooth' | 'clear';
+    /** Replace the shared video / audio track (5.13+). */
+    videoTrack?: MediaStreamTrack;
+    audioTrack?: MediaStreamTrack;
   };
 }
 
 /** Options of startLocalAudio(). */
 export interface LocalAudioConfig {
   publish?: boolean;
-  mute?: boolean;
+  /** true mutes what is sent; 'microphone' mutes only the microphone (mixed music still sent, 5.15+). */
+  mute?: boolean | 'microphone';
+  /** Keep the audio-volume figure of the muted microphone (5.13+). */
+  muteKeepVolumeDetection?: boolean;
   option?: {
     microphoneId?: string;
     profile?: 'standard' | 'standard-stereo' | 'high' | 'high-stereo';
     audioTrack?: MediaStreamTrack;
     captureVolume?: number;
     earMonitorVolume?: number;
-    echoCancellation?: boolean;
+    /** true / 'all' cancel the echo of every sound this page plays; 'remote-only' of the remote users' audio. */
+    echoCancellation?: boolean | 'remote-only' | 'all';
     autoGainControl?: boolean;
     noiseSuppression?: boolean;
   };
@@ -223,6 +248,13 @@ export interface StreamStatistic {
   video: { width: number; height: number; frameRate: number; bitrate: number; videoType: 'big' | 'small' | 'sub'; freeze?: VideoFreezeStatistic }[];
 }
 
+/** A remote user's figures: those of StreamStatistic and the receive delay (5.12+, ms). */
+export interface RemoteStreamStatistic {
+  audio: StreamStatistic['audio'] & { jitterBufferDelay: number };
+  video: (StreamStatistic['video'][number] & { jitterBufferDelay: number })[];
+  userId: string;
+}
+
 /** The statistics event, every 2 s. */
 export interface TRTCStatistics {
   rtt: number;
@@ -231,7 +263,7 @@ export interface TRTCStatistics {
   bytesSent: number;
   bytesReceived: number;
   localStatistics: StreamStatistic;
-  remoteStatistics: (StreamStatistic & { userId: string })[];
+  remoteStatistics: RemoteStreamStatistic[];
 }
 
 /** TRTC.isSupported()'s answer. */
@@ -264,6 +296,12 @@ export interface RemoteVideoConfig {
     viewRoot?: HTMLElement;
     canvasRender?: boolean;
     poster?: string;
+    /** Lets the user drag the view (5.15+). */
+    draggable?: boolean;
+    /** Plays the video in a picture-in-picture window (5.15+). */
+    pictureInPicture?: boolean;
+    /** Plays the video full screen (5.15+). */
+    fullScreen?: boolean;
   };
 }
 
@@ -276,15 +314,21 @@ export interface TRTCEventTypes {
   'autoplay-failed': (event: { userId: string; mediaType: 'audio' | 'video' | 'screen'; resume: () => Promise<void> }) => void;
   'kicked-out': (event: { reason: 'kick' | 'banned' | 'room_disband'; message?: string }) => void;
   'remote-user-enter': (event: { userId: string }) => void;
-  'remote-user-exit': (event: { userId: string }) => void;
+  /** reason (5.12+): 0 left, 1 timed out, 2 kicked, 3 became an audience (PEER_LEAVE_REASON). */
+  'remote-user-exit': (event: { userId: string; reason?: 0 | 1 | 2 | 3 }) => void;
   'remote-audio-available': (event: { userId: string }) => void;
   'remote-audio-unavailable': (event: { userId: string }) => void;
   'remote-video-available': (event: { userId: string; streamType: 'main' | 'sub' }) => void;
   'remote-video-unavailable': (event: { userId: string; streamType: 'main' | 'sub' }) => void;
   'audio-volume': (event: { result: { userId: string; volume: number; floatVolume: number }[] }) => void;
-  'audio-frame': (event: { data: Float32Array }) => void;
+  /**
+   * PCM of a user's audio (callExperimentalAPI('enableAudioFrameEvent')), 40 ms a frame. As the original at run time,
+   * `data` is the samples of a mono frame and [left, right] of a stereo one (typed as the original's typings).
+   */
+  'audio-frame': (event: { data: Float32Array; userId?: string; sampleRate?: number; channelCount?: number }) => void;
   'network-quality': (event: NetworkQuality) => void;
-  'connection-state-changed': (event: { prevState: ConnectionState; state: ConnectionState }) => void;
+  /** isReconnecting (5.13+): true on the CONNECTING / CONNECTED of a reconnection. */
+  'connection-state-changed': (event: { prevState: ConnectionState; state: ConnectionState; isReconnecting?: boolean }) => void;
   'audio-play-state-changed': (event: { userId: string; state: 'PLAYING' | 'PAUSED' | 'STOPPED'; reason: string }) => void;
   'video-play-state-changed': (event: { userId: string; streamType: 'main' | 'sub'; state: 'PLAYING' | 'PAUSED' | 'STOPPED'; reason: string }) => void;
   'screen-share-stopped': () => void;
@@ -297,4 +341,48 @@ export interface TRTCEventTypes {
   'first-video-frame': (event: { userId: string; streamType: 'main' | 'sub'; width: number; height: number }) => void;
   'video-decode-downgrade-state-changed': (event: unknown) => void;
   'layerData': (event: unknown) => void;
+  /** A permission TRTC.getPermissions read changed (typed as the original's; a state it cannot read is null). */
+  'permission-state-change': (event: { camera: PermissionState; microphone: PermissionState }) => void;
+  /** A local or remote video's size changed; userId '' for local video before enterRoom. */
+  'video-size-changed': (event: { userId: string; streamType: 'main' | 'sub'; newWidth: number; newHeight: number }) => void;
+  /** Emitted by a RealtimeTranscriber plugin (none ships with Conclave). */
+  'realtime-transcriber-message': (event: RealtimeTranscriberMessageEvent) => void;
+  'realtime-transcriber-state-changed': (event: RealtimeTranscriberStateEvent) => void;
+  'picture-in-picture-state-changed': (event: { userId: string; streamType: 'main' | 'sub'; isPictureInPicture: boolean; pictureInPictureWindow?: PictureInPictureWindow }) => void;
+  'full-screen-state-changed': (event: { userId: string; streamType: 'main' | 'sub'; isFullScreen: boolean }) => void;
+}
+
+/** A transcription (realtime-transcriber-message). */
+export interface RealtimeTranscriberMessageEvent {
+  segmentId: string;
+  speakerUserId: string;
+  sourceText: string;
+  translationTexts: { language: string; text: string }[];
+  timestamp: number;
+  isCompleted: boolean;
+  robotId: string;
+}
+
+/** A transcriber's state (realtime-transcriber-state-changed). */
+export interface RealtimeTranscriberStateEvent {
+  state: 'started' | 'stopped';
+  roomId: string | number;
+  transcriberRobotId: string;
+  sourceLanguage?: string;
+  error?: number;
+  errorMessage?: string;
+}
+
+/** Camera / microphone permission states (TRTC.getPermissions, permission-state-change); null where not queryable. */
+export interface PermissionResult {
+  camera: PermissionState | null;
+  microphone: PermissionState | null;
+}
+
+/** Options of TRTC.getPermissions(). */
+export interface PermissionOption {
+  /** Ask for the permissions not yet granted (default true). */
+  request?: boolean;
+  /** Default ['camera', 'microphone']. */
+  types?: ('camera' | 'microphone')[];
 }

@@ -19,24 +19,7 @@ import type {
   RtcError,
 } from '../src/index.js';
 
-/** Compiles only when T is exactly `true`. */
-type Expect<T extends true> = T;
-/** True when A is assignable to B (no distribution). */
-type Assignable<A, B> = [A] extends [B] ? true : false;
-/**
- * The original's types with its const-enum members turned into their literal values: an app that
- * switches its import to ours gets our constants, which are those literals.
- */
-type Opaque = MediaStreamTrack | HTMLElement | ArrayBuffer | Float32Array | MediaDeviceInfo | Error | MessagePort;
-type DeepLit<T> =
-  T extends string ? `${T}` :
-  T extends number | boolean | null | undefined ? T :
-  T extends Opaque ? T :
-  T extends (...args: infer A) => infer R ? (...args: { [I in keyof A]: DeepLit<A[I]> }) => DeepLit<R> :
-  T extends readonly unknown[] ? { [I in keyof T]: DeepLit<T[I]> } :
-  T extends object ? { [K in keyof T]: DeepLit<T[K]> } : T;
-/** True when no key of A is missing from B. */
-type HasKeys<A, B> = [Exclude<keyof A, keyof B>] extends [never] ? true : { missing: Exclude<keyof A, keyof B> };
+import type { Assignable, DeepLit, Expect, HasKeys, Opt, Values } from './helpers.js';
 
 // ---- instance methods of 5.10.1 (later additions excluded) ----
 type Method510 =
@@ -78,14 +61,12 @@ export type CheckHandlers = Expect<Assignable<HandlerFits, { [E in keyof Handler
 export type CheckOnReturnsThis = Expect<Assignable<ReturnType<Ours['on']>, Ours>>;
 
 // ---- option objects: every field exists, and their values are accepted ----
-type Opt<T> = NonNullable<T extends { option?: infer O } ? O : never>;
 export type CheckEnterRoomKeys = Expect<HasKeys<TheirEnterRoomConfig, EnterRoomConfig>>;
 export type CheckEnterRoom = Expect<Assignable<DeepLit<TheirEnterRoomConfig>, EnterRoomConfig>>;
 export type CheckProxyKeys = Expect<HasKeys<TheirProxyServer, ProxyServer>>;
 export type CheckOptionsKeys = Expect<HasKeys<TheirTRTCOptions, TRTCOptions>>;
 export type CheckLocalVideoKeys = Expect<HasKeys<TheirLocalVideoConfig, LocalVideoConfig>>;
-// `rotation` is a 5.11 addition.
-export type CheckLocalVideoOptionKeys = Expect<HasKeys<Omit<Opt<TheirLocalVideoConfig>, 'rotation'>, Opt<LocalVideoConfig>>>;
+export type CheckLocalVideoOptionKeys = Expect<HasKeys<Opt<TheirLocalVideoConfig>, Opt<LocalVideoConfig>>>;
 export type CheckLocalAudioKeys = Expect<HasKeys<TheirLocalAudioConfig, LocalAudioConfig>>;
 export type CheckLocalAudioOptionKeys = Expect<HasKeys<Opt<TheirLocalAudioConfig>, Opt<LocalAudioConfig>>>;
 export type CheckUpdateLocalAudioOptionKeys = Expect<HasKeys<Opt<TheirUpdateLocalAudioConfig>, Opt<UpdateLocalAudioConfig>>>;
@@ -111,7 +92,6 @@ export type CheckIsSupported = Expect<Assignable<ReturnType<typeof Ours.isSuppor
 export type CheckFrameWorkType = Expect<Assignable<typeof Ours.frameWorkType, number>>;
 
 // ---- constants: same keys, same values ----
-type Values<T> = { [K in keyof T]: `${T[K] & (string | number)}` };
 export type CheckEventConstants = Expect<Assignable<Values<typeof Theirs.EVENT>, Pick<Values<typeof Ours.EVENT>, keyof typeof Theirs.EVENT>>>;
 export type CheckTypeConstants = Expect<Assignable<Values<typeof Theirs.TYPE>, Pick<Values<typeof Ours.TYPE>, keyof typeof Theirs.TYPE>>>;
 export type CheckErrorCodeKeys = Expect<HasKeys<typeof Theirs.ERROR_CODE, typeof Ours.ERROR_CODE>>;

@@ -1,9 +1,10 @@
 /**
- * Issue 15, pressure: the Compute Pressure API, overridden through Chromium's DevTools protocol
- * (Emulation.setPressureStateOverride), drives what the page receives: 'serious' subscribes the remote
- * user's small stream (the received resolution drops), 'nominal' returns to the big one.
+ * Issues 15 and 31, pressure: the Compute Pressure API, overridden through Chromium's DevTools protocol
+ * (Emulation.setPressureStateOverride), is observed by the SDK (its log, the decoder's downgrade floor), but
+ * an app that asked for the big stream keeps receiving it: as the original, switching to the small stream
+ * under pressure is what an app opts into (a small-stream switcher plugin), not what the core does by itself.
  */
-import type { Page } from 'playwright-core';
+import type { ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventsOf } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixture.js';
@@ -24,9 +25,11 @@ describe('compute pressure', () => {
     await stopAppFixture(fx);
   });
 
-  it("serious CPU pressure receives the remote user's small stream; nominal returns to the big one", async () => {
+  it('asked for, delivered: under serious CPU pressure the page keeps the big stream it asked for, the pressure being observed', async () => {
     const alice = await fx.app.open(fx.browser.context);
     const bob = await fx.app.open(fx.browser.context);
+    const bobLog: string[] = [];
+    bob.on('console', (message: ConsoleMessage) => bobLog.push(message.text()));
     // Pressure of bob's page is set through DevTools, as a loaded machine would report it.
     const cdp = await pinPressure(fx.browser.context, bob);
 
@@ -44,11 +47,21 @@ describe('compute pressure', () => {
     await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 30_000, interval: 500 }).toBe(640);
 
     await cdp.send('Emulation.setPressureStateOverride', { source: 'cpu', state: 'serious' });
-    // The default small stream is 160x120 (docs/behaviour.md §3).
-    await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 30_000, interval: 500 }).toBe(160);
-
-    await cdp.send('Emulation.setPressureStateOverride', { source: 'cpu', state: 'nominal' });
-    await expect.poll(() => remoteWidth(bob, 'alice'), { timeout: 30_000, interval: 500 }).toBe(640);
+    // The SDK sees the pressure (and would raise a running decoder's downgrade floor)…
+    await expect.poll(() => bobLog.some((line) => line.includes('compute pressure nominal → serious')), { timeout: 20_000 }).toBe(true);
+    // …but the stream asked for stays: over the next 6 s (three statistics periods) the big stream keeps playing.
+    const widths = await bob.evaluate(async (id) => {
+      const seen: number[] = [];
+      for (let i = 0; i < 24; i++) {
+        seen.push((document.querySelector(`#remote-${id}-main video`) as HTMLVideoElement | null)?.videoWidth ?? 0);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      return seen;
+    }, 'alice');
+    expect(new Set(widths)).toEqual(new Set([640]));
+    const stats = await eventsOf(bob, 'statistics');
+    const last = stats.at(-1)?.data as { remoteStatistics: { userId: string; video: { videoType: string }[] }[] } | undefined;
+    expect(last?.remoteStatistics.find((r) => r.userId === 'alice')?.video.map((v) => v.videoType)).toEqual(['big']);
     await alice.close();
     await bob.close();
   });

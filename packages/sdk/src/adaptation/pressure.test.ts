@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { PRESSURE_SAMPLE_MS, PressureMonitor, pressureEffect, type PressureState } from './pressure.js';
 
 describe('pressureEffect', () => {
-  it('serious and critical receive small streams and raise the downgrade floor; nominal and fair change nothing', () => {
+  it('serious and critical raise the downgrade floor without switching to small streams; nominal and fair change nothing', () => {
     expect(pressureEffect('nominal')).toEqual({ preferSmall: false, downgradeFloor: 0 });
     expect(pressureEffect('fair')).toEqual({ preferSmall: false, downgradeFloor: 0 });
-    expect(pressureEffect('serious')).toEqual({ preferSmall: true, downgradeFloor: 1 });
-    expect(pressureEffect('critical')).toEqual({ preferSmall: true, downgradeFloor: 2 });
+    expect(pressureEffect('serious')).toEqual({ preferSmall: false, downgradeFloor: 1 });
+    expect(pressureEffect('critical')).toEqual({ preferSmall: false, downgradeFloor: 2 });
+  });
+
+  it('prefers small streams under serious or critical pressure only when the app opted in', () => {
+    expect(pressureEffect('serious', true)).toEqual({ preferSmall: true, downgradeFloor: 1 });
+    expect(pressureEffect('critical', true)).toEqual({ preferSmall: true, downgradeFloor: 2 });
+    expect(pressureEffect('fair', true)).toEqual({ preferSmall: false, downgradeFloor: 0 });
   });
 });
 

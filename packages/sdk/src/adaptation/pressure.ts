@@ -12,11 +12,15 @@ export interface PressureEffect {
   downgradeFloor: number;
 }
 
-/** nominal/fair change nothing; serious receives small streams and downgrades decoding to level 1; critical to level 2. */
-export function pressureEffect(state: PressureState): PressureEffect {
+/**
+ * serious raises the decoder's downgrade floor to level 1, critical to level 2; nominal and fair change nothing.
+ * Remote small streams are preferred under serious or critical pressure only when the app opted into automatic
+ * switching (`autoSmall`): as the original, which only observes pressure, an app gets the stream it asked for.
+ */
+export function pressureEffect(state: PressureState, autoSmall = false): PressureEffect {
   switch (state) {
-    case 'serious': return { preferSmall: true, downgradeFloor: 1 };
-    case 'critical': return { preferSmall: true, downgradeFloor: 2 };
+    case 'serious': return { preferSmall: autoSmall, downgradeFloor: 1 };
+    case 'critical': return { preferSmall: autoSmall, downgradeFloor: 2 };
     default: return { preferSmall: false, downgradeFloor: 0 };
   }
 }

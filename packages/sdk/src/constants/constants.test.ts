@@ -13,12 +13,21 @@ describe('TRTC.EVENT / TYPE / ERROR_CODE', () => {
       INVALID_PARAMETER: 5000, INVALID_OPERATION: 5100, ENV_NOT_SUPPORTED: 5200, DEVICE_ERROR: 5300,
       SERVER_ERROR: 5400, OPERATION_FAILED: 5500, OPERATION_ABORT: 5998, UNKNOWN_ERROR: 5999,
     });
-    expect(Object.keys(EVENT)).toHaveLength(25);
+    expect(Object.keys(EVENT)).toHaveLength(31);
+    expect(EVENT.VIDEO_SIZE_CHANGED).toBe('video-size-changed');
+    expect(EVENT.PERMISSION_STATE_CHANGE).toBe('permission-state-change');
     expect(EVENT.LAYER_DATA).toBe('layerData');
     expect(EVENT.VIDEO_DECODE_DOWNGRADE_STATE_CHANGED).toBe('video-decode-downgrade-state-changed');
     expect(TYPE.SPEAKER).toBe('Speakerphone');
     expect(TYPE.HEADSET).toBe('Headset earpiece');
     expect(EXTRA_CODE.ROOM_ID_REQUIED).toBe(5015);
-    expect(Object.values(EXTRA_CODE)).toHaveLength(52);
+    expect(Object.values(EXTRA_CODE)).toHaveLength(58);
+  });
+
+  it("carry 5.17's error codes with their current meanings", () => {
+    expect(EXTRA_CODE).toMatchObject({
+      ROOM_ID_TYPE_MISMATCH: 5019, ROOM_ID_DUPLICATE: 5020, NOT_SUPPORTED_MISMATCH_SAMPLE_RATE_IN_FIREFOX: 5310,
+      VIDEO_ENCODE_FAILED: 5505, AUDIO_ENCODE_FAILED: 5506, VIDEO_DECODE_FAILED: 5507, AUDIO_DECODE_FAILED: 5508,
+    });
   });
 });

@@ -32,6 +32,10 @@ export const EXTRA_CODE = Object.freeze({
   ROOM_ID_INTEGER_STRING: 5016,
   BUFFER_EMPTY: 5017,
   BUFFER_OVERSIZE: 5018,
+  /** switchRoom: roomId given where the session uses strRoomId, or the reverse (5.11+). */
+  ROOM_ID_TYPE_MISMATCH: 5019,
+  /** switchRoom: the room the session is already in (5.11+). */
+  ROOM_ID_DUPLICATE: 5020,
   NOT_JOINED: 5101,
   REMOTE_USER_NOT_EXIST: 5102,
   STREAM_TYPE_NOT_EXIST: 5103,
@@ -60,10 +64,16 @@ export const EXTRA_CODE = Object.freeze({
   Abort: 5307,
   CAMERA_RECOVER_FAILED: 5308,
   MICROPHONE_RECOVER_FAILED: 5309,
+  /** An audio plugin in Firefox with a microphone not at 48 kHz (5.12+; Firefox only). */
+  NOT_SUPPORTED_MISMATCH_SAMPLE_RATE_IN_FIREFOX: 5310,
   NEED_TO_BUY: 5401,
   FIREWALL_RESTRICTION: 5501,
   REJOIN_FAILED: 5502,
   EVENT_HANDLER_ERROR: 5503,
   VIDEO_CONTEXT_ERROR: 5504,
-  VIDEO_DECODE_ERROR: 5505,
+  // 5.17's meanings: 5505 was "video decode error" up to 5.11; decode failures are 5507 since.
+  VIDEO_ENCODE_FAILED: 5505,
+  AUDIO_ENCODE_FAILED: 5506,
+  VIDEO_DECODE_FAILED: 5507,
+  AUDIO_DECODE_FAILED: 5508,
 } as const);

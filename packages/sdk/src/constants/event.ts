@@ -25,6 +25,12 @@ export const EVENT = Object.freeze({
   FIRST_VIDEO_FRAME: 'first-video-frame',
   VIDEO_DECODE_DOWNGRADE_STATE_CHANGED: 'video-decode-downgrade-state-changed',
   LAYER_DATA: 'layerData',
+  PERMISSION_STATE_CHANGE: 'permission-state-change',
+  VIDEO_SIZE_CHANGED: 'video-size-changed',
+  REALTIME_TRANSCRIBER_MESSAGE: 'realtime-transcriber-message',
+  REALTIME_TRANSCRIBER_STATE_CHANGED: 'realtime-transcriber-state-changed',
+  PICTURE_IN_PICTURE_STATE_CHANGED: 'picture-in-picture-state-changed',
+  FULL_SCREEN_STATE_CHANGED: 'full-screen-state-changed',
 } as const);
 
 export type EventName = (typeof EVENT)[keyof typeof EVENT];

@@ -44,4 +44,13 @@ describe('RtcError', () => {
     const denied = Object.assign(new Error('Permission denied'), { name: 'NotAllowedError' });
     expect(deviceError(denied, 'camera').extraCode).toBe(5302);
   });
+
+  it('carries data (5.12+) through conversion, also from a plugin copy of the class', () => {
+    const error = new RtcError({ code: ERROR_CODE.OPERATION_FAILED, extraCode: 5507, message: 'video decode failed', data: { userId: 'u', streamType: 'main' } });
+    expect(error.data).toEqual({ userId: 'u', streamType: 'main' });
+    expect(RtcError.convertFrom(error, 'startRemoteVideo').data).toEqual({ userId: 'u', streamType: 'main' });
+    const foreign = Object.assign(new Error('x <OPERATION_FAILED 0x157c extraCode:5507>'), { name: 'RtcError', code: 5500, extraCode: 5507, data: { n: 1 } });
+    expect(RtcError.convertFrom(foreign).data).toEqual({ n: 1 });
+    expect(new RtcError({ code: ERROR_CODE.INVALID_PARAMETER, message: 'm' })).not.toHaveProperty('data');
+  });
 });

@@ -8,6 +8,8 @@ export interface RtcErrorInit {
   functionName?: string;
   originError?: unknown;
   handler?: () => void;
+  /** Details some errors carry to help handle them (5.12+). */
+  data?: unknown;
 }
 
 const asError = (value: unknown): Error | undefined =>
@@ -27,6 +29,8 @@ export class RtcError extends Error {
   readonly originError?: Error;
   /** Present for 5302 (permission denied by the system): opens the OS privacy settings where possible. */
   readonly handler?: () => void;
+  /** Details some errors carry (5.12+): e.g. `{ userId, streamType }` for a remote video that does not decode. */
+  readonly data?: unknown;
 
   constructor(init: RtcErrorInit) {
     super(RtcError._format(init));
@@ -35,6 +39,7 @@ export class RtcError extends Error {
     this.functionName = init.functionName ?? '';
     this.originError = asError(init.originError);
     this.handler = init.handler;
+    if (init.data !== undefined) this.data = init.data;
   }
 
   /** The text: message, code name and hex code (docs/behaviour.md §8). */
@@ -51,13 +56,13 @@ export class RtcError extends Error {
   static convertFrom(error: unknown, functionName?: string): RtcError {
     if (error instanceof RtcError) {
       if (!functionName || error.functionName) return error;
-      return new RtcError({ code: error.code, extraCode: error.extraCode, message: error.rawMessage, functionName, originError: error.originError, handler: error.handler });
+      return new RtcError({ code: error.code, extraCode: error.extraCode, message: error.rawMessage, functionName, originError: error.originError, handler: error.handler, data: error.data });
     }
     // An RtcError made by a plugin file (its own bundled copy of the class) keeps its code.
     const foreign = error as Partial<RtcError> | null;
     if (error instanceof Error && foreign?.name === 'RtcError' && typeof foreign.code === 'number' && CODE_NAMES[foreign.code]) {
       const raw = error.message.replace(/ <[A-Z_]+ 0x[0-9a-f]+( extraCode:-?\d+)?>$/, '');
-      return new RtcError({ code: foreign.code, extraCode: foreign.extraCode, message: raw, functionName: foreign.functionName || functionName, originError: foreign.originError, handler: foreign.handler });
+      return new RtcError({ code: foreign.code, extraCode: foreign.extraCode, message: raw, functionName: foreign.functionName || functionName, originError: foreign.originError, handler: foreign.handler, data: foreign.data });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new RtcError({ code: ERROR_CODE.UNKNOWN_ERROR, message, functionName, originError: error });

@@ -34,13 +34,20 @@ export class LocalMedia {
       enable2k4k: () => room.schedule?.trtcAutoConf?.enable2k4k === true,
       emitError: (error) => events.emit('error', error),
       deviceActive: (kind, track) => void devices.active(kind, track),
+      // userId '' until the room is entered, as the original.
+      videoSizeChanged: (streamType, width, height) => events.emit('video-size-changed', {
+        userId: room.machine.is('joining', 'joined') ? room.userId : '', streamType, newWidth: width, newHeight: height,
+      }),
     };
     this.camera = new LocalResource({
       name: 'camera',
       notStartedCode: EXTRA_CODE.NEED_VIDEO,
       prepare: prepareLocalVideo,
       // On update only a request to start publishing is refused.
-      check: (config, fn, phase) => this._checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true),
+      check: (config, fn, phase) => {
+        this._checkMayPublish(fn, phase === 'start' ? config?.publish !== false : config?.publish === true);
+        if (phase === 'start' && this.screen.current?.streamType === 'main') throw invalidOperation(undefined, "the screen is shared as the main stream (streamType 'main')", fn);
+      },
       create: () => new LocalVideo(this._slot('video'), this._slot('small'), env, buses.video),
     });
     this.microphone = new LocalResource({
@@ -59,13 +66,18 @@ export class LocalMedia {
       check: (config, fn, phase) => {
         if (phase !== 'start') return;
         this._checkMayPublish(fn, config?.publish !== false);
+        if (config?.streamType === 'main') {
+          // The main stream carries one video: the camera's or the screen's.
+          if (this.camera.current) throw invalidOperation(undefined, "streamType 'main' needs the camera stopped (stopLocalVideo)", fn);
+          return;
+        }
         const sharing = [...room.remoteUsers.values()].find((user) => user.state.hasAuxiliary);
         if (sharing) throw invalidOperation(undefined, `only one screen share per room: '${sharing.userId}' is sharing`, fn);
       },
-      create: () => new ScreenShare(this._slot('aux'), () => {
+      create: () => new ScreenShare({ main: this._slot('video'), sub: this._slot('aux') }, () => {
         // The browser's own "Stop sharing" button.
         this.screen.stop().then(() => events.emit('screen-share-stopped'), (error: unknown) => log.warn('stopping the screen share failed:', error));
-      }, this._screenAudio),
+      }, this._screenAudio, env.videoSizeChanged),
     });
   }
 

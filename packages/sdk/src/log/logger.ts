@@ -23,6 +23,11 @@ export function setLevel(next: LogLevel, enableUpload = true): void {
   uploadEnabled = enableUpload;
 }
 
+/** The console log level. */
+export function currentLevel(): LogLevel {
+  return level;
+}
+
 /** True when logs are uploaded (setLogLevel's enableUploadLog). */
 export function uploadIsEnabled(): boolean {
   return uploadEnabled;

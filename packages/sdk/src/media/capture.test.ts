@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { _captureWithRetries, cameraConstraints, captureAttempts, captureError, microphoneConstraints } from './capture.js';
-import { screenAudioConstraints, displayMediaOptions } from './screen-share.js';
+import { screenAudioConstraints, displayMediaOptions, validateScreenShareConfig } from './screen-share.js';
 import { AUDIO_PROFILES, VIDEO_PROFILES } from './profiles.js';
 
 const failure = (name: string, constraint?: string) => Object.assign(new Error(`${name} happened`), { name, constraint });
@@ -89,5 +89,14 @@ describe('screen capture options', () => {
     expect(displayMediaOptions(profile, { preferDisplaySurface: 'current-tab' })).toMatchObject({ preferCurrentTab: true });
     expect(displayMediaOptions(profile, { systemAudio: true })).toMatchObject({ audio: { echoCancellation: true }, systemAudio: 'include' });
     expect(displayMediaOptions(profile, {}).audio).toBe(false);
+  });
+
+  it('selfBrowserSurface (5.13+) goes to getDisplayMedia, over the current-tab default', () => {
+    const profile = { width: 1920, height: 1080, frameRate: 5, bitrate: 1600 };
+    expect(displayMediaOptions(profile, {})).not.toHaveProperty('selfBrowserSurface');
+    expect(displayMediaOptions(profile, { selfBrowserSurface: 'exclude' })).toMatchObject({ selfBrowserSurface: 'exclude' });
+    expect(displayMediaOptions(profile, { preferDisplaySurface: 'current-tab', selfBrowserSurface: 'exclude' })).toMatchObject({ selfBrowserSurface: 'exclude' });
+    expect(() => validateScreenShareConfig({ option: { selfBrowserSurface: 'maybe' as 'include' } }, 'f')).toThrow(expect.objectContaining({ code: 5000 }));
+    expect(() => validateScreenShareConfig({ streamType: 'third' as 'main' }, 'f')).toThrow(expect.objectContaining({ code: 5000 }));
   });
 });

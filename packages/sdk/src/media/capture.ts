@@ -136,7 +136,8 @@ export async function captureCamera(profile: VideoProfile, cameraId: string | un
 /** Options of microphone capture. */
 export interface MicrophoneOptions {
   microphoneId?: string;
-  echoCancellation?: boolean;
+  /** 'all' / 'remote-only' are the newer capture modes; a browser without them reads them as true. */
+  echoCancellation?: boolean | 'all' | 'remote-only';
   autoGainControl?: boolean;
   noiseSuppression?: boolean;
 }
@@ -146,7 +147,7 @@ export function microphoneConstraints(profile: AudioProfile, options: Microphone
   return {
     sampleRate: profile.sampleRate,
     channelCount: profile.channelCount,
-    echoCancellation: options.echoCancellation ?? true,
+    echoCancellation: (options.echoCancellation ?? true) as boolean,
     autoGainControl: options.autoGainControl ?? true,
     noiseSuppression: options.noiseSuppression ?? true,
     ...(options.microphoneId ? { deviceId: { exact: options.microphoneId } } : {}),

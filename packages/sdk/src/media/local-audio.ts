@@ -14,7 +14,12 @@ export function validateLocalAudioConfig(config: LocalAudioConfig | undefined, f
   if (config === undefined) return;
   if (typeof config !== 'object' || config === null) throw invalidParameter(EXTRA_CODE.TYPE, 'config must be an object', functionName);
   if (config.publish !== undefined && typeof config.publish !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'publish must be a boolean', functionName);
-  if (config.mute !== undefined && typeof config.mute !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'mute must be a boolean', functionName);
+  if (config.mute !== undefined && typeof config.mute !== 'boolean' && config.mute !== 'microphone') {
+    throw invalidParameter(EXTRA_CODE.TYPE, "mute must be a boolean or 'microphone'", functionName);
+  }
+  if (config.muteKeepVolumeDetection !== undefined && typeof config.muteKeepVolumeDetection !== 'boolean') {
+    throw invalidParameter(EXTRA_CODE.TYPE, 'muteKeepVolumeDetection must be a boolean', functionName);
+  }
   const option = config.option;
   if (option === undefined) return;
   if (option.profile !== undefined && !AUDIO_PROFILES[option.profile]) {
@@ -26,7 +31,10 @@ export function validateLocalAudioConfig(config: LocalAudioConfig | undefined, f
   if (option.earMonitorVolume !== undefined && (typeof option.earMonitorVolume !== 'number' || option.earMonitorVolume < 0 || option.earMonitorVolume > 100)) {
     throw invalidParameter(EXTRA_CODE.RANGE, 'earMonitorVolume must be a number between 0 and 100', functionName);
   }
-  for (const flag of ['echoCancellation', 'autoGainControl', 'noiseSuppression'] as const) {
+  if (option.echoCancellation !== undefined && typeof option.echoCancellation !== 'boolean' && option.echoCancellation !== 'all' && option.echoCancellation !== 'remote-only') {
+    throw invalidParameter(EXTRA_CODE.TYPE, "echoCancellation must be a boolean, 'all' or 'remote-only'", functionName);
+  }
+  for (const flag of ['autoGainControl', 'noiseSuppression'] as const) {
     if (option[flag] !== undefined && typeof option[flag] !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, `${flag} must be a boolean`, functionName);
   }
   if (option.microphoneId !== undefined && typeof option.microphoneId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'microphoneId must be a string', functionName);
@@ -35,7 +43,7 @@ export function validateLocalAudioConfig(config: LocalAudioConfig | undefined, f
   }
 }
 
-type Processing = { echoCancellation?: boolean; autoGainControl?: boolean; noiseSuppression?: boolean };
+type Processing = { echoCancellation?: boolean | 'all' | 'remote-only'; autoGainControl?: boolean; noiseSuppression?: boolean };
 const PROCESSING_FLAGS = ['echoCancellation', 'autoGainControl', 'noiseSuppression'] as const;
 
 /**
@@ -52,6 +60,10 @@ export class LocalAudio {
   private _processing: Processing = {};
   private _publish = true;
   private _muted = false;
+  /** mute: 'microphone': the microphone silenced in the graph, mixed-in audio still sent. */
+  private _micMuted = false;
+  /** muteKeepVolumeDetection: the audio-volume event keeps measuring while muted. */
+  private _keepVolume = false;
   private _captureVolume = 100;
   private _earMonitorVolume = 0;
   private _graph: AudioGraph | undefined;
@@ -68,9 +80,20 @@ export class LocalAudio {
     this._bus = bus;
   }
 
-  /** True while muted (mute: true): the audio-volume event then reports 0. */
+  /** True while muted (mute: true). */
   get muted(): boolean {
     return this._muted;
+  }
+
+  /** True when the audio-volume event reports 0: muted (or the microphone muted) without muteKeepVolumeDetection. */
+  get volumeMuted(): boolean {
+    return (this._muted || this._micMuted) && !this._keepVolume;
+  }
+
+  /** Applies a mute value: a boolean mutes what is sent, 'microphone' only the microphone. */
+  private _setMute(mute: boolean | 'microphone'): void {
+    this._micMuted = mute === 'microphone';
+    this._muted = mute === true;
   }
 
   /** The track others receive. */
@@ -100,7 +123,9 @@ export class LocalAudio {
     this._unwatchBus = this._bus?.onChange(() => void this._pluginsChanged().catch((error: unknown) => log.warn('audio plugin routing failed:', error)));
     this._applyGraph();
     this._publish = config.publish !== false;
-    this._muted = config.mute === true;
+    this._keepVolume = config.muteKeepVolumeDetection === true;
+    this._setMute(config.mute ?? false);
+    this._applyGraph();
     if (this._publish) await this._publishNow();
   }
 
@@ -130,10 +155,10 @@ export class LocalAudio {
 
   /** Builds the Web Audio graph once it is needed (a volume other than 100, an ear monitor) and applies the volumes. */
   private _applyGraph(): void {
-    if (!this._graph && (this._captureVolume !== 100 || this._earMonitorVolume > 0 || this._bus?.active) && typeof AudioContext !== 'undefined') {
+    if (!this._graph && (this._captureVolume !== 100 || this._earMonitorVolume > 0 || this._micMuted || this._bus?.active) && typeof AudioContext !== 'undefined') {
       this._graph = new AudioGraph(this.track, this.profile.sampleRate, this._bus);
     }
-    this._graph?.setCaptureVolume(this._captureVolume);
+    this._graph?.setCaptureVolume(this._micMuted ? 0 : this._captureVolume);
     this._graph?.setEarMonitorVolume(this._earMonitorVolume);
   }
 
@@ -149,7 +174,7 @@ export class LocalAudio {
   async mix(track: MediaStreamTrack): Promise<void> {
     const hadGraph = !!this._graph;
     this._graph ??= new AudioGraph(this.track, this.profile.sampleRate, this._bus);
-    this._graph.setCaptureVolume(this._captureVolume);
+    this._graph.setCaptureVolume(this._micMuted ? 0 : this._captureVolume);
     this._graph.addExtra(track);
     if (!hadGraph && this._publish) await this._publisher.replace(this.publishedTrack);
   }
@@ -178,7 +203,7 @@ export class LocalAudio {
       await this._useTrack(option.audioTrack, false);
     } else if (deviceChanged || processingChanged) {
       // A repeated switch to the device in use is ignored; a change of device or processing recaptures.
-      for (const flag of PROCESSING_FLAGS) if (option[flag] !== undefined) this._processing[flag] = option[flag];
+      for (const flag of PROCESSING_FLAGS) if (option[flag] !== undefined) Object.assign(this._processing, { [flag]: option[flag] });
       const microphoneId = option.microphoneId ?? this._microphoneId;
       const track = await this._capture(microphoneId, fn);
       this._microphoneId = microphoneId;
@@ -200,9 +225,14 @@ export class LocalAudio {
       if (this._publish) await this._publishNow();
       else await this._publisher.unpublish();
     }
-    if (config.mute !== undefined && config.mute !== this._muted) {
-      this._muted = config.mute;
-      if (this._publish) await this._publisher.setMuted(this._muted);
+    if (config.muteKeepVolumeDetection !== undefined) this._keepVolume = config.muteKeepVolumeDetection;
+    if (config.mute !== undefined) {
+      const wasMuted = this._muted;
+      const before = this.publishedTrack;
+      this._setMute(config.mute);
+      this._applyGraph();
+      if (before !== this.publishedTrack && this._publish) await this._publisher.replace(this.publishedTrack);
+      if (wasMuted !== this._muted && this._publish) await this._publisher.setMuted(this._muted);
     }
   }
 

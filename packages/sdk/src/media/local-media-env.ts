@@ -28,4 +28,6 @@ export interface LocalMediaEnv {
   emitError(error: RtcError): void;
   /** A capture started on a device (device-changed 'active'). */
   deviceActive(kind: 'camera' | 'microphone', track: MediaStreamTrack): void;
+  /** The local preview's size changed (video-size-changed): the camera is 'main', the screen share its stream type. */
+  videoSizeChanged(streamType: 'main' | 'sub', width: number, height: number): void;
 }

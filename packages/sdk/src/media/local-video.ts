@@ -12,25 +12,30 @@ import {
 } from './profiles.js';
 import { CaptureRecovery } from './recovery.js';
 import { isSmallStreamSupported } from './support.js';
-import { imageTrack, mirrorTrack, type DerivedTrack, type TrackProcessor } from './track-processing.js';
+import { imageTrack, orientTrack, type DerivedTrack, type Orientation, type TrackProcessor } from './track-processing.js';
 
 type Mirror = NonNullable<NonNullable<LocalVideoConfig['option']>['mirror']>;
 
-/** Resolves a camera profile name or object; throws INVALID_PARAMETER for an unknown name or bad numbers. */
+/**
+ * Resolves a camera profile name or object as the original does: an object's missing or unusable (not positive)
+ * numbers come from `base` (the profile in use, else the default), and an unknown name keeps `base` with a
+ * warning. Throws INVALID_PARAMETER only for a value of the wrong type.
+ */
 export function resolveVideoProfile(profile: VideoProfileName | VideoProfile | undefined, table: Readonly<Record<string, VideoProfile>>,
-  fallback: string, functionName: string): VideoProfile {
-  if (profile === undefined) return table[fallback];
+  fallback: string, functionName: string, base: VideoProfile = table[fallback]): VideoProfile {
+  if (profile === undefined) return base;
   if (typeof profile === 'string') {
     const found = table[profile];
-    if (!found) throw invalidParameter(EXTRA_CODE.RANGE, `profile must be one of ${Object.keys(table).join(', ')}`, functionName);
-    return found;
+    if (!found) log.warn(`${functionName}: profile ${profile} is not one of ${Object.keys(table).join(', ')}; kept ${base.width}x${base.height}`);
+    return found ?? base;
   }
   if (typeof profile !== 'object' || profile === null) throw invalidParameter(EXTRA_CODE.TYPE, 'profile must be a name or {width, height, frameRate, bitrate}', functionName);
-  const { width, height, frameRate, bitrate } = profile;
-  for (const [name, value] of Object.entries({ width, height, frameRate, bitrate })) {
-    if (typeof value !== 'number' || !(value > 0)) throw invalidParameter(EXTRA_CODE.TYPE, `profile.${name} must be a positive number`, functionName);
-  }
-  return { width, height, frameRate, bitrate };
+  const read = (name: keyof VideoProfile): number => {
+    const value: unknown = profile[name];
+    if (value !== undefined && typeof value !== 'number') throw invalidParameter(EXTRA_CODE.TYPE, `profile.${name} must be a number`, functionName);
+    return value !== undefined && value > 0 ? value : base[name];
+  };
+  return { width: read('width'), height: read('height'), frameRate: read('frameRate'), bitrate: read('bitrate') };
 }
 
 /** The small-stream profile of an option: true → the default small stream (120p); a name or object → that profile. */
@@ -53,6 +58,7 @@ export function validateLocalVideoConfig(config: LocalVideoConfig | undefined, f
   if (config.mute !== undefined && typeof config.mute !== 'boolean' && typeof config.mute !== 'string') {
     throw invalidParameter(EXTRA_CODE.TYPE, 'mute must be a boolean or an image URL', functionName);
   }
+  if (config.forcePublish !== undefined && typeof config.forcePublish !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'forcePublish must be a boolean', functionName);
   const option = config.option;
   if (option === undefined) return;
   if (option.mirror !== undefined && !MIRRORS.includes(option.mirror)) throw invalidParameter(EXTRA_CODE.RANGE, "mirror must be true, false, 'view', 'publish' or 'both'", functionName);
@@ -62,6 +68,7 @@ export function validateLocalVideoConfig(config: LocalVideoConfig | undefined, f
   }
   if (option.cameraId !== undefined && typeof option.cameraId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'cameraId must be a string', functionName);
   if (option.useFrontCamera !== undefined && typeof option.useFrontCamera !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'useFrontCamera must be a boolean', functionName);
+  if (option.rotation !== undefined && ![0, 90, 180, 270].includes(option.rotation)) throw invalidParameter(EXTRA_CODE.RANGE, 'rotation must be 0, 90, 180 or 270', functionName);
   if (option.avoidCropping !== undefined && typeof option.avoidCropping !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'avoidCropping must be a boolean', functionName);
   if (option.videoTrack !== undefined && !(typeof MediaStreamTrack !== 'undefined' && option.videoTrack instanceof MediaStreamTrack && option.videoTrack.kind === 'video')) {
     throw invalidParameter(EXTRA_CODE.INSTANCE, 'videoTrack must be a video MediaStreamTrack', functionName);
@@ -97,6 +104,8 @@ export class LocalVideo {
   private _mute: boolean | string = false;
   /** The mirrored or image track sent instead of the camera track, if any. */
   private _derived: DerivedTrack | undefined;
+  /** option.rotation (5.11+): the camera picture turned clockwise, for others and in the preview. */
+  private _rotation: Orientation['rotation'] = 0;
   private _recovery: CaptureRecovery | undefined;
   /** The video-effect pipeline the camera goes through, if a plugin installed one. */
   private _processor: TrackProcessor | undefined;
@@ -138,8 +147,8 @@ export class LocalVideo {
     return this._derived?.track ?? this.track;
   }
 
-  private _resolveProfile(profile: VideoProfileName | VideoProfile | undefined, fn: string): VideoProfile {
-    const resolved = applyResolutionRules(resolveVideoProfile(profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, fn), {
+  private _resolveProfile(profile: VideoProfileName | VideoProfile | undefined, fn: string, base?: VideoProfile): VideoProfile {
+    const resolved = applyResolutionRules(resolveVideoProfile(profile, VIDEO_PROFILES, DEFAULT_VIDEO_PROFILE, fn, base), {
       enable2k4k: this._env.enable2k4k(),
       userAgent: typeof navigator !== 'undefined' ? navigator.userAgent : '',
     });
@@ -165,8 +174,10 @@ export class LocalVideo {
       this._env.deviceActive('camera', this.track);
     }
     this._mirror = option.mirror ?? 'view';
+    this._rotation = option.rotation ?? 0;
     this._fillMode = option.fillMode ?? 'cover';
-    this._player = new VideoPlayer(this.track, views, { fillMode: this._fillMode, mirror: mirrorParts(this._mirror).view });
+    this._player = new VideoPlayer(this.track, views, { fillMode: this._fillMode, mirror: mirrorParts(this._mirror).view },
+      { onSizeChanged: ({ width, height }) => this._env.videoSizeChanged('main', width, height) });
     this._publish = config.publish !== false;
     this._mute = config.mute ?? false;
     this._bus?.attach(this);
@@ -207,12 +218,13 @@ export class LocalVideo {
       next = await imageTrack(this._mute, this.profile.width, this.profile.height, fn);
     } else if (this._processor) {
       next = this._processor.process(this.track, { mirror, frameRate: this.profile.frameRate });
-    } else if (mirror) {
-      next = mirrorTrack(this.track);
+    } else if (mirror || this._rotation) {
+      next = orientTrack(this.track, { mirror, rotation: this._rotation });
     }
     const old = this._derived;
     this._derived = next;
-    this._processed = next !== undefined && typeof this._mute !== 'string' && this._processor !== undefined;
+    // The preview shows the processed track, as others see it: the effects' output, or the rotated camera.
+    this._processed = next !== undefined && typeof this._mute !== 'string' && (this._processor !== undefined || this._rotation !== 0);
     const shown = this._processed && next ? next.track : this.track;
     if (this._player && this._player.track !== shown) this._player.setTrack(shown);
     this._player?.update({ mirror: this._previewMirror() });
@@ -309,7 +321,7 @@ export class LocalVideo {
       if (small && this._publish) await this._smallSlot.setEncoding(this._smallEncoding(small));
     }
     if (option.profile !== undefined) {
-      this.profile = this._resolveProfile(option.profile, fn);
+      this.profile = this._resolveProfile(option.profile, fn, this.profile);
       if (this._ownsTrack) {
         await this.track.applyConstraints({ width: { ideal: this.profile.width }, height: { ideal: this.profile.height }, frameRate: { ideal: this.profile.frameRate } })
           .catch((error: unknown) => log.warn('applyConstraints failed', error));
@@ -338,6 +350,8 @@ export class LocalVideo {
       await this._useTrack(option.videoTrack, false, fn);
     }
     const mirrorBefore = mirrorParts(this._mirror).publish;
+    const rotationBefore = this._rotation;
+    this._rotation = option.rotation ?? this._rotation;
     if (option.mirror !== undefined || option.fillMode !== undefined || config.view !== undefined) {
       this._mirror = option.mirror ?? this._mirror;
       this._fillMode = option.fillMode ?? this._fillMode;
@@ -346,7 +360,7 @@ export class LocalVideo {
     }
     const muteBefore = this._mute;
     if (config.mute !== undefined) this._mute = config.mute;
-    if (mirrorParts(this._mirror).publish !== mirrorBefore || (typeof muteBefore === 'string' || typeof this._mute === 'string') && muteBefore !== this._mute) {
+    if (mirrorParts(this._mirror).publish !== mirrorBefore || this._rotation !== rotationBefore || (typeof muteBefore === 'string' || typeof this._mute === 'string') && muteBefore !== this._mute) {
       let old: DerivedTrack | undefined;
       try {
         old = await this._derive(fn);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyResolutionRules, AUDIO_PROFILES, DEFAULT_SMALL_PROFILE, degradationPreferenceOf, prefersHardwareEncode, SCREEN_PROFILES, VIDEO_PROFILES,
+  type VideoProfile,
 } from './profiles.js';
 import { mirrorParts, resolveSmallProfile, resolveVideoProfile, validateLocalVideoConfig } from './local-video.js';
 
@@ -29,8 +30,13 @@ describe('profiles (docs/behaviour.md §3)', () => {
   it('resolves names and custom objects; refuses unknown names and bad numbers', () => {
     expect(resolveVideoProfile({ width: 800, height: 600, frameRate: 20, bitrate: 700 }, VIDEO_PROFILES, '480p', 'f')).toEqual({ width: 800, height: 600, frameRate: 20, bitrate: 700 });
     expect(resolveVideoProfile(undefined, VIDEO_PROFILES, '480p', 'f')).toEqual(VIDEO_PROFILES['480p']);
-    expect(() => resolveVideoProfile('999p' as '480p', VIDEO_PROFILES, '480p', 'f')).toThrow(expect.objectContaining({ code: 5000, extraCode: 5005 }));
-    expect(() => resolveVideoProfile({ width: 0, height: 1, frameRate: 1, bitrate: 1 }, VIDEO_PROFILES, '480p', 'f')).toThrow(expect.objectContaining({ code: 5000 }));
+  });
+
+  it('fills a profile object from the profile in use, as the original does (an unknown name keeps it)', () => {
+    expect(resolveVideoProfile('999p' as '480p', VIDEO_PROFILES, '480p', 'f')).toEqual(VIDEO_PROFILES['480p']);
+    expect(resolveVideoProfile({ width: 0, height: 1, frameRate: 1, bitrate: 1 }, VIDEO_PROFILES, '480p', 'f')).toEqual({ width: 640, height: 1, frameRate: 1, bitrate: 1 });
+    expect(resolveVideoProfile({ frameRate: 30 } as VideoProfile, VIDEO_PROFILES, '480p', 'f', VIDEO_PROFILES['720p'])).toEqual({ ...VIDEO_PROFILES['720p'], frameRate: 30 });
+    expect(() => resolveVideoProfile({ width: '640' } as unknown as VideoProfile, VIDEO_PROFILES, '480p', 'f')).toThrow(expect.objectContaining({ code: 5000, extraCode: 5002 }));
   });
 });
 

@@ -12,8 +12,13 @@ import { resolveVideoProfile } from './local-video.js';
 export function validateScreenShareConfig(config: ScreenShareConfig | undefined, functionName: string): void {
   if (config === undefined) return;
   if (typeof config !== 'object' || config === null) throw invalidParameter(EXTRA_CODE.TYPE, 'config must be an object', functionName);
+  if (config.streamType !== undefined && config.streamType !== 'main' && config.streamType !== 'sub') throw invalidParameter(EXTRA_CODE.STREAM_TYPE, "streamType must be 'main' or 'sub'", functionName);
+  if (config.muteSystemAudio !== undefined && typeof config.muteSystemAudio !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'muteSystemAudio must be a boolean', functionName);
   const option = config.option;
   if (!option) return;
+  if (option.selfBrowserSurface !== undefined && option.selfBrowserSurface !== 'include' && option.selfBrowserSurface !== 'exclude') {
+    throw invalidParameter(EXTRA_CODE.RANGE, "selfBrowserSurface must be 'include' or 'exclude'", functionName);
+  }
   if (option.profile !== undefined) resolveVideoProfile(option.profile as VideoProfile, SCREEN_PROFILES, '1080p', functionName);
   if (option.fillMode !== undefined && !['contain', 'cover', 'fill'].includes(option.fillMode)) throw invalidParameter(EXTRA_CODE.RANGE, "fillMode must be 'contain', 'cover' or 'fill'", functionName);
   if (option.preferDisplaySurface !== undefined && !['current-tab', 'tab', 'window', 'monitor'].includes(option.preferDisplaySurface)) {
@@ -52,6 +57,7 @@ export function displayMediaOptions(profile: VideoProfile, option: NonNullable<S
     },
     audio: option.systemAudio ? screenAudioConstraints(option) : false,
     ...(surface === 'current-tab' ? { preferCurrentTab: true, selfBrowserSurface: 'include' } : {}),
+    ...(option.selfBrowserSurface ? { selfBrowserSurface: option.selfBrowserSurface } : {}),
     ...(option.systemAudio ? { systemAudio: 'include' } : {}),
   };
 }
@@ -67,7 +73,10 @@ async function cropTo(track: MediaStreamTrack, element: HTMLElement): Promise<vo
 }
 
 
-/** The screen share: captured with getDisplayMedia, published as the auxiliary ('sub') stream. */
+/**
+ * The screen share: captured with getDisplayMedia, published as the auxiliary ('sub') stream, or as the main one
+ * (streamType 'main', 5.13+) in place of a camera.
+ */
 export class ScreenShare {
   track!: MediaStreamTrack;
   /** The system audio (or custom audio track), if any. */
@@ -77,17 +86,25 @@ export class ScreenShare {
   private _ownsTrack = true;
   private _publish = true;
   private _qos: 'smooth' | 'clear' | undefined;
-  private readonly _publisher: SlotPublisher;
+  private _publisher: SlotPublisher;
+  private readonly _slots: { main: SlotPublisher; sub: SlotPublisher };
+  /** The system audio is captured but not published (muteSystemAudio). */
+  private _audioMuted = false;
+  private _audioPublished = false;
   private readonly _onEnded: () => void;
+  private readonly _onSizeChanged: ((streamType: 'main' | 'sub', width: number, height: number) => void) | undefined;
   private readonly _audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> };
 
   /**
    * @param onEnded called when the user stops sharing from the browser's own UI.
    * @param audio publishes / withdraws the system audio (mixed into the microphone, or on the audio slot).
    */
-  constructor(publisher: SlotPublisher, onEnded: () => void,
-    audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> }) {
-    this._publisher = publisher;
+  constructor(slots: { main: SlotPublisher; sub: SlotPublisher }, onEnded: () => void,
+    audio: { add(track: MediaStreamTrack): Promise<void>; remove(track: MediaStreamTrack): Promise<void> },
+    onSizeChanged?: (streamType: 'main' | 'sub', width: number, height: number) => void) {
+    this._slots = slots;
+    this._onSizeChanged = onSizeChanged;
+    this._publisher = slots.sub;
     this._onEnded = onEnded;
     this._audio = audio;
   }
@@ -98,6 +115,8 @@ export class ScreenShare {
     const option = config.option ?? {};
     this.profile = resolveVideoProfile(option.profile as VideoProfile | undefined, SCREEN_PROFILES, '1080p', fn);
     this._qos = option.qosPreference;
+    this._publisher = config.streamType === 'main' ? this._slots.main : this._slots.sub;
+    this._audioMuted = config.muteSystemAudio === true;
     if (option.videoTrack) {
       this.track = option.videoTrack;
       this.audioTrack = option.audioTrack;
@@ -121,7 +140,8 @@ export class ScreenShare {
     }
     if ('contentHint' in this.track && !this.track.contentHint) this.track.contentHint = 'detail';
     this.track.addEventListener('ended', this._onEnded, { once: true });
-    this._player = new VideoPlayer(this.track, views, { fillMode: option.fillMode ?? 'contain' });
+    this._player = new VideoPlayer(this.track, views, { fillMode: option.fillMode ?? 'contain' },
+      { onSizeChanged: ({ width, height }) => this._onSizeChanged?.(this.streamType, width, height) });
     this._publish = config.publish !== false;
     if (this._publish) await this._publishNow();
   }
@@ -136,10 +156,49 @@ export class ScreenShare {
 
   private async _publishNow(): Promise<void> {
     await this._publisher.publish({ track: this.track, encoding: this._encoding(), muted: false });
-    if (this.audioTrack) await this._audio.add(this.audioTrack);
+    await this._syncAudio();
+  }
+
+  /** Publishes the system audio unless muted (muteSystemAudio) or the share is not published. */
+  private async _syncAudio(): Promise<void> {
+    const wanted = !!this.audioTrack && this._publish && !this._audioMuted;
+    if (wanted === this._audioPublished || !this.audioTrack) return;
+    this._audioPublished = wanted;
+    if (wanted) await this._audio.add(this.audioTrack);
+    else await this._audio.remove(this.audioTrack);
+  }
+
+  /** The stream type it is published as. */
+  get streamType(): 'main' | 'sub' {
+    return this._publisher === this._slots.main ? 'main' : 'sub';
+  }
+
+  /** Replaces the shared video and / or audio track (updateScreenShare's option.videoTrack / audioTrack, 5.13+). */
+  private async _replaceTracks(video: MediaStreamTrack | undefined, audio: MediaStreamTrack | undefined): Promise<void> {
+    if (video && video !== this.track) {
+      this.track.removeEventListener('ended', this._onEnded);
+      if (this._ownsTrack) this.track.stop();
+      this.track = video;
+      this._ownsTrack = false;
+      this.track.addEventListener('ended', this._onEnded, { once: true });
+      this._player?.setTrack(video);
+      if (this._publish) await this._publisher.replace(video, this._encoding());
+    }
+    if (audio && audio !== this.audioTrack) {
+      if (this.audioTrack && this._audioPublished) await this._audio.remove(this.audioTrack);
+      this._audioPublished = false;
+      if (this._ownsTrack) this.audioTrack?.stop();
+      this.audioTrack = audio;
+      await this._syncAudio();
+    }
   }
 
   async update(config: UpdateScreenShareConfig): Promise<void> {
+    await this._replaceTracks(config.option?.videoTrack, config.option?.audioTrack);
+    if (config.muteSystemAudio !== undefined) {
+      this._audioMuted = config.muteSystemAudio;
+      await this._syncAudio();
+    }
     const views = config.view !== undefined ? resolveView(config.view, 'updateScreenShare') : undefined;
     if (config.option?.fillMode !== undefined || views) this._player?.update({ fillMode: config.option?.fillMode as FillMode | undefined }, views);
     if (config.option?.qosPreference !== undefined) {
@@ -151,7 +210,7 @@ export class ScreenShare {
       if (this._publish) {
         await this._publishNow();
       } else {
-        if (this.audioTrack) await this._audio.remove(this.audioTrack);
+        await this._syncAudio();
         await this._publisher.unpublish();
       }
     }
@@ -161,7 +220,8 @@ export class ScreenShare {
     this.track?.removeEventListener('ended', this._onEnded);
     this._player?.stop();
     this._player = undefined;
-    if (this.audioTrack && this._publish) await this._audio.remove(this.audioTrack).catch(() => undefined);
+    if (this.audioTrack && this._audioPublished) await this._audio.remove(this.audioTrack).catch(() => undefined);
+    this._audioPublished = false;
     if (this._ownsTrack) {
       this.track?.stop();
       this.audioTrack?.stop();

@@ -23,12 +23,38 @@ interface GeneratorCtor {
   new (init: { kind: 'video' }): MediaStreamTrack & { writable: WritableStream<VideoFrame> };
 }
 
+/** How a derived camera track is turned: flipped horizontally, rotated clockwise. */
+export interface Orientation {
+  mirror: boolean;
+  rotation: 0 | 90 | 180 | 270;
+}
+
+/** Draws `source` (w x h) turned as `o` on a canvas of the turned size. */
+function drawOriented(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, canvas: { width: number; height: number },
+  source: CanvasImageSource, w: number, h: number, o: Orientation): void {
+  const turned = o.rotation === 90 || o.rotation === 270;
+  const cw = turned ? h : w;
+  const ch = turned ? w : h;
+  if (canvas.width !== cw || canvas.height !== ch) {
+    canvas.width = cw;
+    canvas.height = ch;
+  }
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  if (o.mirror) {
+    ctx.translate(cw, 0);
+    ctx.scale(-1, 1);
+  }
+  ctx.translate(cw / 2, ch / 2);
+  ctx.rotate((o.rotation * Math.PI) / 180);
+  ctx.drawImage(source, -w / 2, -h / 2, w, h);
+}
+
 /**
- * The mirror image of a video track, for mirror 'publish' / 'both': what others receive is flipped.
- * Uses Chromium's MediaStreamTrackProcessor / MediaStreamTrackGenerator (no timers, so it keeps
+ * A video track turned as `o` (mirror 'publish' / 'both', option.rotation): what others receive is flipped
+ * and / or rotated. Uses Chromium's MediaStreamTrackProcessor / MediaStreamTrackGenerator (no timers, so it keeps
  * running in background tabs), else a canvas redrawn on a timer.
  */
-export function mirrorTrack(source: MediaStreamTrack): DerivedTrack {
+export function orientTrack(source: MediaStreamTrack, o: Orientation): DerivedTrack {
   const g = globalThis as unknown as { MediaStreamTrackProcessor?: ProcessorCtor; MediaStreamTrackGenerator?: GeneratorCtor; OffscreenCanvas?: typeof OffscreenCanvas };
   if (g.MediaStreamTrackProcessor && g.MediaStreamTrackGenerator && g.OffscreenCanvas && typeof VideoFrame !== 'undefined') {
     const processor = new g.MediaStreamTrackProcessor({ track: source });
@@ -36,26 +62,19 @@ export function mirrorTrack(source: MediaStreamTrack): DerivedTrack {
     const canvas = new OffscreenCanvas(2, 2);
     const ctx = canvas.getContext('2d');
     const abort = new AbortController();
-    const flip = new TransformStream<VideoFrame, VideoFrame>({
+    const turn = new TransformStream<VideoFrame, VideoFrame>({
       transform(frame, controller) {
         if (!ctx) {
           controller.enqueue(frame);
           return;
         }
-        const width = frame.displayWidth;
-        const height = frame.displayHeight;
-        if (canvas.width !== width || canvas.height !== height) {
-          canvas.width = width;
-          canvas.height = height;
-        }
-        ctx.setTransform(-1, 0, 0, 1, width, 0);
-        ctx.drawImage(frame, 0, 0, width, height);
-        const flipped = new VideoFrame(canvas, { timestamp: frame.timestamp, ...(frame.duration !== null ? { duration: frame.duration } : {}) });
+        drawOriented(ctx, canvas, frame, frame.displayWidth, frame.displayHeight, o);
+        const turned = new VideoFrame(canvas, { timestamp: frame.timestamp, ...(frame.duration !== null ? { duration: frame.duration } : {}) });
         frame.close();
-        controller.enqueue(flipped);
+        controller.enqueue(turned);
       },
     });
-    processor.readable.pipeThrough(flip, { signal: abort.signal }).pipeTo(generator.writable, { signal: abort.signal }).catch(() => undefined);
+    processor.readable.pipeThrough(turn, { signal: abort.signal }).pipeTo(generator.writable, { signal: abort.signal }).catch(() => undefined);
     return {
       track: generator,
       stop() {
@@ -65,11 +84,13 @@ export function mirrorTrack(source: MediaStreamTrack): DerivedTrack {
     };
   }
   return canvasTrack(source.getSettings().frameRate ?? 15, (ctx, canvas, video) => {
-    canvas.width = video.videoWidth || 2;
-    canvas.height = video.videoHeight || 2;
-    ctx.setTransform(-1, 0, 0, 1, canvas.width, 0);
-    ctx.drawImage(video, 0, 0);
+    drawOriented(ctx, canvas, video, video.videoWidth || 2, video.videoHeight || 2, o);
   }, source);
+}
+
+/** The mirror image of a video track (orientTrack without rotation). */
+export function mirrorTrack(source: MediaStreamTrack): DerivedTrack {
+  return orientTrack(source, { mirror: true, rotation: 0 });
 }
 
 /** A canvas track redrawn on a timer from an optional source video. */

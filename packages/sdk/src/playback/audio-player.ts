@@ -105,6 +105,11 @@ export class AudioPlayer {
     return this._core.resume();
   }
 
+  /** Pauses on the app's request (pauseRemotePlayer) until resume(). */
+  pause(): void {
+    this._core.pause();
+  }
+
   setMuted(muted: boolean): void {
     this._muted = muted;
     this._apply();

@@ -29,6 +29,8 @@ export class PlaybackCore {
   private readonly _unbind: (() => void)[] = [];
   private _blocked = false;
   private _playingFired = false;
+  /** Paused by the app (pause()): the player does not resume by itself. */
+  private _held = false;
   private _recreated = false;
   private _stopped = false;
   private _recreateTimer: ReturnType<typeof setTimeout> | undefined;
@@ -54,7 +56,7 @@ export class PlaybackCore {
     on(track, 'ended', () => this._machine.stopped('ended'));
     on(track, 'mute', () => this._machine.paused('mute'));
     on(track, 'unmute', () => {
-      if (this._element.paused) void this.resume();
+      if (this._element.paused && !this._held) void this.resume();
       else if (this._playingFired) this._machine.playing('unmute');
     });
   }
@@ -96,15 +98,22 @@ export class PlaybackCore {
     }
   }
 
+  /** Pauses on the app's request (pauseRemotePlayer): no auto-resume until resume(). */
+  pause(): void {
+    this._held = true;
+    this._element.pause();
+  }
+
   /** Resumes a paused or refused player (resolves at once when it plays). */
   resume(): Promise<void> {
+    this._held = false;
     if (this._state === 'PLAYING' && !this._element.paused) return Promise.resolve();
     return this.play();
   }
 
   private _onPause(): void {
     this._machine.paused('pause');
-    if (this._stopped || this._blocked || autoplayDialog.isOpen) return;
+    if (this._stopped || this._blocked || this._held || autoplayDialog.isOpen) return;
     if (this._budget.take()) {
       log.info(`[${5 - this._budget.left}/5] player auto resume when paused`);
       void this.resume();

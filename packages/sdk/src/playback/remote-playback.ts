@@ -68,6 +68,7 @@ export class RemotePlayback {
           onState: (state, reason) => events.emit('video-play-state-changed', { userId, streamType, state, reason }),
           onBlocked: (resume) => this._autoplay.blocked({ userId, mediaType: streamType === 'main' ? 'video' : 'screen', resume }),
           onFirstFrame: ({ width, height }) => events.emit('first-video-frame', { userId, streamType, width, height }),
+          onSizeChanged: ({ width, height }) => events.emit('video-size-changed', { userId, streamType, newWidth: width, newHeight: height }),
         });
       events.emit('track', { userId, streamType, track, sourceTrack: track });
     }

@@ -18,6 +18,8 @@ export interface VideoPlayerOptions {
 /** Video player hooks: those of every player, plus the first decoded frame with its real size. */
 export interface VideoPlayerHooks extends PlayerHooks {
   onFirstFrame?(size: { width: number; height: number }): void;
+  /** The shown video's size changed (its first size included): video-size-changed. */
+  onSizeChanged?(size: { width: number; height: number }): void;
 }
 
 type FrameCallbackVideo = HTMLVideoElement & {
@@ -43,6 +45,9 @@ export class VideoPlayer {
   private _frames = 0;
   private _firstFrame = false;
   private _frameHandle: number | undefined;
+  /** The last size reported to onSizeChanged, and the listener of the driving element's resize events. */
+  private _size = { width: 0, height: 0 };
+  private _resizeOf: { video: HTMLVideoElement; listener: () => void } | undefined;
   /** Bumped when another element or track takes over, so stale frame callbacks stop. */
   private _generation = 0;
 
@@ -119,6 +124,14 @@ export class VideoPlayer {
   private _drive(video: FrameCallbackVideo): void {
     this._core = new PlaybackCore(video, this._track, this._hooks);
     const generation = ++this._generation;
+    const listener = () => {
+      const { videoWidth: width, videoHeight: height } = video;
+      if (width === 0 || height === 0 || (width === this._size.width && height === this._size.height)) return;
+      this._size = { width, height };
+      this._hooks.onSizeChanged?.({ width, height });
+    };
+    video.addEventListener('resize', listener);
+    this._resizeOf = { video, listener };
     if (this._renderers.length > 0) {
       this._startDrawing(generation);
     } else if (video.requestVideoFrameCallback) {
@@ -154,7 +167,14 @@ export class VideoPlayer {
 
   /** Resumes a paused or refused player. */
   resume(): Promise<void> {
+    for (const video of this._elements.slice(1)) video.play().catch(() => undefined);
     return this._core?.resume() ?? Promise.resolve();
+  }
+
+  /** Pauses on the app's request (pauseRemotePlayer) until resume(). */
+  pause(): void {
+    this._core?.pause();
+    for (const video of this._elements.slice(1)) video.pause();
   }
 
   /** Changes fill mode / mirror, and moves the video to other views when given. */
@@ -188,6 +208,8 @@ export class VideoPlayer {
     const first = this._elements[0] as FrameCallbackVideo | undefined;
     if (first && this._frameHandle !== undefined) first.cancelVideoFrameCallback?.(this._frameHandle);
     this._frameHandle = undefined;
+    this._resizeOf?.video.removeEventListener('resize', this._resizeOf.listener);
+    this._resizeOf = undefined;
     this._core?.stop();
     this._core = undefined;
   }

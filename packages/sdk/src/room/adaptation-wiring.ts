@@ -16,21 +16,31 @@ export interface AdaptationWiring extends RelayWiring {
 
 /**
  * The room's adaptation (docs/behaviour.md §4), running while joined: relay switching, encode health of the published
- * video, and CPU pressure (serious or critical receives remote small streams where published; the
- * decoder's downgrade floor is pressureEffect(state).downgradeFloor, wired through onPressure).
+ * video, and CPU pressure (observed for the decoder's downgrade floor, pressureEffect(state).downgradeFloor,
+ * wired through onPressure; remote small streams under serious or critical pressure only once opted into
+ * with setAutoSmallOnPressure, as the original leaves that switch to its SmallStreamAutoSwitcher plugin).
  */
 export class RoomAdaptation {
   readonly relay: RelaySwitch;
   readonly encodeHealth: EncodeHealthMonitor;
   readonly pressure: PressureMonitor;
+  private readonly _subscriptions: Subscriptions;
+  private _autoSmall = false;
 
   constructor(wiring: AdaptationWiring) {
     this.relay = relaySwitchFor(wiring);
     this.encodeHealth = encodeHealthFor(wiring.publisher);
+    this._subscriptions = wiring.subscriptions;
     this.pressure = new PressureMonitor((state) => {
-      wiring.subscriptions.setPressureSmall(pressureEffect(state).preferSmall);
+      wiring.subscriptions.setPressureSmall(pressureEffect(state, this._autoSmall).preferSmall);
       wiring.onPressure(state);
     });
+  }
+
+  /** Opts into (or out of) receiving remote small streams under CPU pressure; applies to the current state. */
+  setAutoSmallOnPressure(on: boolean): void {
+    this._autoSmall = on;
+    this._subscriptions.setPressureSmall(pressureEffect(this.pressure.state, on).preferSmall);
   }
 
   start(): void {

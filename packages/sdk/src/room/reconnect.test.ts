@@ -98,22 +98,28 @@ describe('signalling reconnection (docs/behaviour.md §4)', () => {
   async function joined(policy?: ReconnectPolicy, config: Partial<EnterRoomConfig> = {}) {
     const events = new Emitter<TRTCEventTypes>();
     const states: string[] = [];
+    const flags: (boolean | undefined)[] = [];
     const errors: string[] = [];
-    events.on('connection-state-changed', ({ state }) => states.push(state));
+    events.on('connection-state-changed', ({ state, isReconnecting }) => {
+      states.push(state);
+      flags.push(isReconnecting);
+    });
     events.on('error', (error) => errors.push(error.message));
     const room = new Room(events, policy);
     const joining = room.join({ sdkAppId: 1, userId: 'u', userSig: 's', roomId: 1, ...config }, { roomId: '1', isString: false });
     await vi.advanceTimersByTimeAsync(10);
     await joining;
-    return { room, states, errors };
+    return { room, states, flags, errors };
   }
 
   it('comes back after a drop: RECONNECTING, then CONNECTED, with no CONNECTING in between', async () => {
-    const { room, states } = await joined();
+    const { room, states, flags } = await joined();
     for (const socket of [...FakeSocket.live]) socket.drop();
     expect(states.at(-1)).toBe('RECONNECTING');
     await vi.advanceTimersByTimeAsync(1000 + 50); // first attempt after 1 s
     expect(states).toEqual(['CONNECTING', 'CONNECTED', 'RECONNECTING', 'CONNECTED']);
+    // isReconnecting (5.13+): false on the join's CONNECTING, true on the reconnection's RECONNECTING.
+    expect(flags).toEqual([false, undefined, true, undefined]);
     expect(room.state).toBe('joined');
     expect(FakeSocket.joins).toBe(2);
   });

@@ -1,4 +1,4 @@
-import { SERVER_CODE, type PeerInfo, type PushMap } from '@conclave/protocol';
+import { SERVER_CODE, type LeaveReason, type PeerInfo, type PushMap } from '@conclave/protocol';
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidOperation, MESSAGE, operationAbort, operationFailed } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
@@ -9,6 +9,9 @@ import { SignalReplyError } from '../signal/signal-channel.js';
 import { RemoteUser, SMALL_SWITCH_RETRIES, type VideoRequest } from './remote-user.js';
 import type { RoomContext } from './room-context.js';
 import { Subscriptions, type DownlinkFactory } from './subscriptions.js';
+
+/** The wire's leave reasons as the original's PEER_LEAVE_REASON values (remote-user-exit's reason). */
+const PEER_LEAVE_REASON: Record<LeaveReason, 0 | 1 | 2 | 3> = { 'normal': 0, 'timeout': 1, 'kick': 2, 'role change': 3 };
 
 export { SUBSCRIBE_TIMEOUT_MS } from './subscriptions.js';
 
@@ -144,15 +147,18 @@ export class RemoteUsers {
     this._ctx.events.emit('remote-user-enter', { userId: peer.userId });
   }
 
-  /** A user left: its streams become unavailable, then remote-user-exit. */
-  onPeerLeave(userId: string): void {
+  /**
+   * A user left: its streams become unavailable, then remote-user-exit with the server's reason as the original's
+   * PEER_LEAVE_REASON (0 left, 1 timed out, 2 kicked, 3 became an audience); 0 when gone unseen (a reconnection).
+   */
+  onPeerLeave(userId: string, reason: LeaveReason = 'normal'): void {
     const user = this._users.get(userId);
     if (!user) return;
     this._applyFlag(user, 0);
     this.subscriptions.close(user);
     this.playback.release(user);
     this._users.delete(userId);
-    this._ctx.events.emit('remote-user-exit', { userId });
+    this._ctx.events.emit('remote-user-exit', { userId, reason: PEER_LEAVE_REASON[reason] });
   }
 
   /** Publish flags of some users changed. */

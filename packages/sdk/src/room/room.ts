@@ -1,3 +1,4 @@
+import { Preconnection, type PreconnectIdentity } from './preconnect.js';
 import {
   LIMITS, PROTOCOL_VERSION, ROLE_CODE, SCENE_CODE, SERVER_CODE, TERMINAL_TYPE,
   type PeerInfo, type PushMap,
@@ -44,6 +45,8 @@ export class Room {
   readonly machine = new StateMachine<RoomState>('initial');
   private readonly _events: Emitter<TRTCEventTypes>;
   private readonly _scheduler = new Scheduler();
+  /** What callExperimentalAPI('preconnect') warmed for the next join. */
+  readonly preconnection = new Preconnection();
   private _config: EnterRoomConfig | undefined;
   private _target: RoomTarget | undefined;
   private _proxy: ResolvedProxy = { turnServers: [] };
@@ -155,6 +158,11 @@ export class Room {
     return this._adaptation.pressure;
   }
 
+  /** Receive remote small streams under CPU pressure (off unless opted into, e.g. by a small-stream switcher plugin). */
+  setAutoSmallOnPressure(on: boolean): void {
+    this._adaptation.setAutoSmallOnPressure(on);
+  }
+
   get state(): RoomState {
     return this.machine.state;
   }
@@ -186,11 +194,19 @@ export class Room {
     return this._adaptation.relay.relayForced ? 'relay' : this._imposedPolicy;
   }
 
-  private _setConnectionState(state: ConnectionState): void {
+  /**
+   * Announces a connection state. As the original (5.13+), CONNECTING says whether it is a reconnection
+   * (isReconnecting); RECONNECTING, the seed's state of a lost channel, always is one.
+   */
+  private _setConnectionState(state: ConnectionState, isReconnecting = false): void {
     const prevState = this._connectionState;
     if (prevState === state) return;
     this._connectionState = state;
-    this._events.emit('connection-state-changed', { prevState, state });
+    if (state === 'CONNECTING' || state === 'RECONNECTING') {
+      this._events.emit('connection-state-changed', { prevState, state, isReconnecting: state === 'RECONNECTING' || isReconnecting });
+    } else {
+      this._events.emit('connection-state-changed', { prevState, state });
+    }
   }
 
   /**
@@ -258,6 +274,14 @@ export class Room {
     return this._proxy.scheduleBase ?? DEFAULT_SERVER_ORIGIN;
   }
 
+  /** preconnect: schedules (for `room`, else a placeholder room) and opens the signalling socket ahead of enterRoom. */
+  preconnect(identity: PreconnectIdentity, room: RoomTarget, proxy: EnterRoomConfig['proxy']): Promise<void> {
+    const resolved = resolveProxy(proxy);
+    return this.preconnection.warm(identity, () => this._scheduler.get(resolved.scheduleBase ?? DEFAULT_SERVER_ORIGIN, {
+      ...identity, roomId: room.roomId, isStringRoomId: room.isString, sdkVersion: SDK_VERSION,
+    }, false), (schedule) => resolved.websocketUrl ?? schedule.domains.main);
+  }
+
   private _getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
     return this._scheduler.get(this._scheduleBase, {
       sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
@@ -283,13 +307,15 @@ export class Room {
   }
 
   private async _joinAt(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
-    const schedule = await this._getSchedule(config, target, useCache);
+    // A first attempt may join on what preconnect warmed (same identity, socket still open).
+    const warm = useCache && !resumeToken ? await this.preconnection.take(config) : undefined;
+    const schedule = warm?.schedule ?? await this._getSchedule(config, target, useCache);
     this._schedule = schedule;
     setDecodeTap(schedule.config.videoDecodeFallback === true);
-    const signal = new SignalChannel(this._proxy.websocketUrl ?? schedule.domains.main);
+    const signal = warm?.signal ?? new SignalChannel(this._proxy.websocketUrl ?? schedule.domains.main);
     this._signal = signal;
     this._listen(signal);
-    await signal.connect();
+    if (!warm) await signal.connect();
     const seconds = schedule.config.enterRoomTimeout ?? 0;
     const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
     // The request's own time-out is the join time-out; #joinError maps it to 'join room timeout'.
@@ -320,7 +346,7 @@ export class Room {
       this.remotes.onPeerJoin(peer);
       this.messages.onPeerJoin(peer.tinyId);
     });
-    signal.on('peer-leave', ({ userId }) => this.remotes.onPeerLeave(userId));
+    signal.on('peer-leave', ({ userId, reason }) => this.remotes.onPeerLeave(userId, reason));
     signal.on('publish-list', (list) => this.remotes.onPublishList(list));
     signal.on('downlink-offer', (offer) => this.remotes.subscriptions.onOffer(offer));
     // The server closed its side of the downlink (it failed there, or its media engine restarted).
@@ -453,7 +479,7 @@ export class Room {
     this.remotes.leaveAll();
     this._resetConnection();
     this.machine.set('joining');
-    this._setConnectionState('CONNECTING');
+    this._setConnectionState('CONNECTING', true);
     let peers: PeerInfo[];
     try {
       ({ peers } = await this._joinOnce(config, target, false));

@@ -57,11 +57,12 @@ describe('statistics computations', () => {
   });
 
   it('receive figures with downlink loss', () => {
-    const before: Stat[] = [{ type: 'inbound-rtp', id: 'v', kind: 'video', mid: '3', timestamp: 0, bytesReceived: 0, packetsReceived: 0, packetsLost: 0 }];
-    const now: Stat[] = [{ type: 'inbound-rtp', id: 'v', kind: 'video', mid: '3', timestamp: 1000, bytesReceived: 12_500, packetsReceived: 99, packetsLost: 1, frameWidth: 1920, frameHeight: 1080, framesPerSecond: 5 }];
+    const before: Stat[] = [{ type: 'inbound-rtp', id: 'v', kind: 'video', mid: '3', timestamp: 0, bytesReceived: 0, packetsReceived: 0, packetsLost: 0, jitterBufferDelay: 1, jitterBufferEmittedCount: 10 }];
+    const now: Stat[] = [{ type: 'inbound-rtp', id: 'v', kind: 'video', mid: '3', timestamp: 1000, bytesReceived: 12_500, packetsReceived: 99, packetsLost: 1, frameWidth: 1920, frameHeight: 1080, framesPerSecond: 5, jitterBufferDelay: 1.6, jitterBufferEmittedCount: 15 }];
     const f = receiveFigures(now, before, slots);
     expect(f.loss).toBe(1);
-    expect(f.video).toEqual([{ width: 1920, height: 1080, frameRate: 5, bitrate: 100, videoType: 'sub' }]);
+    // jitterBufferDelay: 0.6 s over 5 frames = 120 ms each.
+    expect(f.video).toEqual([{ width: 1920, height: 1080, frameRate: 5, bitrate: 100, videoType: 'sub', jitterBufferDelay: 120 }]);
     expect(f.measured).toBe(true);
   });
 });

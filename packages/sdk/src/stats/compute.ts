@@ -77,6 +77,15 @@ export interface VideoFigures {
   frameRate: number;
   bitrate: number;
   videoType: 'big' | 'small' | 'sub';
+  /** Receive side: mean time a frame waited in the jitter buffer over the interval, ms. */
+  jitterBufferDelay?: number;
+}
+
+/** Mean jitter-buffer wait over the interval in ms (inbound-rtp's jitterBufferDelay per emitted sample). */
+export function jitterBufferMs(now: Stat, before: Stat | undefined): number {
+  const emitted = num(now, 'jitterBufferEmittedCount') - num(before, 'jitterBufferEmittedCount');
+  const delay = num(now, 'jitterBufferDelay') - num(before, 'jitterBufferDelay');
+  return emitted > 0 && delay >= 0 ? Math.round((delay / emitted) * 1000) : 0;
 }
 
 /** A direction's figures. */
@@ -86,20 +95,22 @@ export interface DirectionFigures {
   loss: number;
   /** True when there were RTP streams to measure. */
   measured: boolean;
-  audio: { bitrate: number; audioLevel: number };
+  audio: { bitrate: number; audioLevel: number; jitterBufferDelay?: number };
   video: VideoFigures[];
 }
 
 const VIDEO_TYPE: Record<string, VideoFigures['videoType']> = { video: 'big', small: 'small', aux: 'sub' };
 
 /** Adds a video rtp stat's figures (either direction), once it has a size and its slot a video type. */
-function addVideo(figures: DirectionFigures, s: Stat, slot: string | undefined, bitrate: number): void {
+function addVideo(figures: DirectionFigures, s: Stat, slot: string | undefined, bitrate: number): VideoFigures | undefined {
   const videoType = slot ? VIDEO_TYPE[slot] : undefined;
-  if (!videoType || num(s, 'frameWidth') <= 0) return;
-  figures.video.push({
+  if (!videoType || num(s, 'frameWidth') <= 0) return undefined;
+  const entry: VideoFigures = {
     width: num(s, 'frameWidth'), height: num(s, 'frameHeight'), frameRate: Math.round(num(s, 'framesPerSecond')),
     bitrate, videoType,
-  });
+  };
+  figures.video.push(entry);
+  return entry;
 }
 
 /**
@@ -157,8 +168,10 @@ export function receiveFigures(now: readonly Stat[], before: readonly Stat[], sl
     if (s.kind === 'audio') {
       figures.audio.bitrate += bitrate;
       figures.audio.audioLevel = Math.max(figures.audio.audioLevel, levelOf(s, p));
+      figures.audio.jitterBufferDelay = Math.max(figures.audio.jitterBufferDelay ?? 0, jitterBufferMs(s, p));
     } else if (s.kind === 'video') {
-      addVideo(figures, s, slot, bitrate);
+      const added = addVideo(figures, s, slot, bitrate);
+      if (added) added.jitterBufferDelay = jitterBufferMs(s, p);
     }
   }
   figures.loss = lossPercent(lost, lostBefore, received, receivedBefore);

@@ -3,7 +3,7 @@ import type { Emitter } from '../common/emitter.js';
 import { log } from '../log/logger.js';
 import { LocalMeter } from './local-meter.js';
 import type { FreezeStats } from '../playback/freeze.js';
-import type { NetworkQuality, StreamStatistic, TRTCEventTypes, TRTCStatistics } from '../types.js';
+import type { NetworkQuality, RemoteStreamStatistic, StreamStatistic, TRTCEventTypes, TRTCStatistics } from '../types.js';
 import {
   mean, QUALITY, qualityOf, receiveFigures, rttOf, sendFigures, sortLoudestFirst, volumeOf, levelOf,
   type DirectionFigures, type Stat,
@@ -62,6 +62,16 @@ const toStatistic = (f: DirectionFigures | undefined): StreamStatistic => ({
   audio: { bitrate: f?.audio.bitrate ?? 0, audioLevel: Math.round((f?.audio.audioLevel ?? 0) * 1000) / 1000 },
   video: f?.video ?? [],
 });
+
+/** A remote user's figures, with the receive delay (5.12+: jitterBufferDelay, ms) of its audio and each video. */
+const toRemoteStatistic = (userId: string, f: DirectionFigures): RemoteStreamStatistic => {
+  const { audio, video } = toStatistic(f);
+  return {
+    userId,
+    audio: { ...audio, jitterBufferDelay: f.audio.jitterBufferDelay ?? 0 },
+    video: video.map((v, i) => ({ ...v, jitterBufferDelay: f.video[i]?.jitterBufferDelay ?? 0 })),
+  };
+};
 
 const isDown = (pc: RTCPeerConnection) => pc.connectionState === 'failed' || pc.connectionState === 'disconnected';
 
@@ -175,7 +185,7 @@ export class StatsReporter {
       bytesSent: up?.bytes ?? 0,
       bytesReceived: remotes.reduce((sum, r) => sum + r.figures.bytes, 0),
       localStatistics: toStatistic(up),
-      remoteStatistics: remotes.map((r) => ({ userId: r.userId, ...toStatistic(r.figures) })),
+      remoteStatistics: remotes.map((r) => toRemoteStatistic(r.userId, r.figures)),
     };
     this._addFreezes(statistics);
     this._events.emit('statistics', statistics);

@@ -15,6 +15,9 @@ export function validateCreateOptions(options: TRTCOptions): void {
   if (options.enableSEI !== undefined && typeof options.enableSEI !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'enableSEI must be a boolean', fn);
   if (options.assetsPath !== undefined && typeof options.assetsPath !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'assetsPath must be a string', fn);
   if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw invalidParameter(EXTRA_CODE.TYPE, 'plugins must be an array', fn);
+  for (const flag of ['enableAutoPlayDialog', 'enableAutoSwitchWhenRecapturing', 'enableVolumeControlInIOS'] as const) {
+    if (options[flag] !== undefined && typeof options[flag] !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, `${flag} must be a boolean`, fn);
+  }
 }
 
 /** Checks setLogLevel's arguments: a level 0..5 and a boolean. */
@@ -81,7 +84,7 @@ export function validateRemoteVideoConfig(given: RemoteVideoConfig | undefined, 
   const streamType = validateStreamType(config.streamType, functionName);
   const option = config.option;
   if (option?.fillMode !== undefined && !['contain', 'cover', 'fill'].includes(option.fillMode)) throw invalidParameter(EXTRA_CODE.RANGE, "fillMode must be 'contain', 'cover' or 'fill'", functionName);
-  for (const flag of ['mirror', 'small', 'receiveWhenViewVisible', 'canvasRender'] as const) {
+  for (const flag of ['mirror', 'small', 'receiveWhenViewVisible', 'canvasRender', 'draggable', 'pictureInPicture', 'fullScreen'] as const) {
     if (option?.[flag] !== undefined) validateBoolean(option[flag], `option.${flag}`, functionName);
   }
   if (option?.small && streamType === 'sub') throw invalidParameter(EXTRA_CODE.RANGE, 'the small stream exists only for the main stream', functionName);

@@ -51,6 +51,9 @@ function validateExtras(config: EnterRoomConfig): void {
   for (const flag of ['autoReceiveAudio', 'autoReceiveVideo', 'enableAutoPlayDialog'] as const) {
     if (config[flag] !== undefined && typeof config[flag] !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, `${flag} must be a boolean`, FN);
   }
+  if (config.quickStart !== undefined && (typeof config.quickStart !== 'object' || config.quickStart === null || typeof config.quickStart.remoteUserId !== 'string')) {
+    throw invalidParameter(EXTRA_CODE.TYPE, 'quickStart must be { remoteUserId, small?, domain? }', FN);
+  }
   if (config.privateMapKey !== undefined && typeof config.privateMapKey !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'privateMapKey must be a string', FN);
   if (config.latencyLevel !== undefined && (typeof config.latencyLevel !== 'number' || !Number.isFinite(config.latencyLevel))) throw invalidParameter(EXTRA_CODE.TYPE, 'latencyLevel must be a number', FN);
 }
