@@ -76,7 +76,8 @@ export class LocalMedia {
       },
       create: () => new ScreenShare({ main: this._slot('video'), sub: this._slot('aux') }, () => {
         // The browser's own "Stop sharing" button.
-        this.screen.stop().then(() => events.emit('screen-share-stopped'), (error: unknown) => log.warn('stopping the screen share failed:', error));
+        // Sharing has ended whatever a release step says (a failure is logged by the share, and here).
+        this.screen.stop().catch((error: unknown) => log.warn('stopping the screen share failed:', error)).finally(() => events.emit('screen-share-stopped'));
       }, this._screenAudio, env.videoSizeChanged),
     });
   }

@@ -1,5 +1,6 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
-import { envNotSupported, invalidParameter } from '../errors/catalogue.js';
+import { envNotSupported, invalidParameter, operationFailed } from '../errors/catalogue.js';
+import { log } from '../log/logger.js';
 import { VideoPlayer, type FillMode } from '../playback/video-player.js';
 import { resolveView } from '../playback/view.js';
 import type { ScreenShareConfig, UpdateScreenShareConfig } from '../types.js';
@@ -216,16 +217,29 @@ export class ScreenShare {
     }
   }
 
+  /**
+   * Stops sharing: the capture, the player and the published streams. Everything is released even when a step
+   * fails; the first failure is then rethrown as OPERATION_FAILED (stopScreenShare rejects with it).
+   */
   async stop(): Promise<void> {
     this.track?.removeEventListener('ended', this._onEnded);
     this._player?.stop();
     this._player = undefined;
-    if (this.audioTrack && this._audioPublished) await this._audio.remove(this.audioTrack).catch(() => undefined);
+    let failure: unknown;
+    if (this.audioTrack && this._audioPublished) {
+      await this._audio.remove(this.audioTrack).catch((error: unknown) => {
+        failure = error;
+        log.warn('stopScreenShare: withdrawing the screen\'s audio failed:', error);
+      });
+    }
     this._audioPublished = false;
     if (this._ownsTrack) {
       this.track?.stop();
       this.audioTrack?.stop();
     }
     if (this._publish) await this._publisher.unpublish();
+    if (failure !== undefined) {
+      throw operationFailed(undefined, `the screen's audio could not be withdrawn: ${failure instanceof Error ? failure.message : String(failure)}`, 'stopScreenShare', failure);
+    }
   }
 }
