@@ -1,5 +1,5 @@
 import { ERROR_CODE, EXTRA_CODE } from '../../constants/error-code.js';
-import type { PluginContext } from '../context/index.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 import { authorise, type DenoiseCredentials } from './auth.js';
 
 /** startPlugin('AIDenoiser', …) / updatePlugin: the app's credentials, and where the denoiser asset is served. */

@@ -1,4 +1,4 @@
-import type { PluginContext } from '../context/index.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 import { DebugView, type Rows } from './view.js';
 
 /** The public client API the dialog listens to. */

@@ -4,7 +4,7 @@
  * (SPEC §9) — from the encoded frames the core taps when the schedule's videoDecodeFallback is on. A
  * built-in: startPlugin('TRTCVideoDecoder', { userId, streamType, type }) loads it from the server.
  */
-import type { PluginContext } from '../context/index.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 import type { RendererKind } from './chain.js';
 import { DecodeSession, type SessionOptions } from './session.js';
 import type { InjectedFailure } from './worker/protocol.js';

@@ -1,6 +1,6 @@
 import { loadImage } from '../../../media/track-processing.js';
 import type { PluginCore } from '../../../types.js';
-import type { VideoPluginContext } from '../../context/video.js';
+import type { VideoPluginContext } from '../../../plugin-api/video.js';
 import { FrameTap } from '../pipeline/frame-tap.js';
 import { applyStage, guarded, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
 import { layerRect, parseColor, validateMixerOptions, type TextLayerOption, type VideoMixerOptions } from './layout.js';

@@ -3,16 +3,16 @@ import { envNotSupported, invalidParameter } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
 import type { PluginInstance, PluginWithAssets, TRTCPlugin } from '../types.js';
 import { debugRequested, loadBuiltIn } from './built-ins.js';
-import { AudioBus } from './context/audio.js';
-import { createPluginContext, PluginLogRing } from './context/create.js';
-import { VideoBus } from './context/video.js';
-import { pluginSignal, type PluginSignal } from './context/room.js';
-import type { PluginRoomInfo, RemoteVideoPluginEvent } from './context/index.js';
+import { AudioBus } from './audio.js';
+import { createPluginContext, PluginLogRing } from './create.js';
+import { VideoBus } from './video.js';
+import { pluginSignal, type PluginSignal } from './room.js';
+import type { PluginRoomInfo, RemoteVideoPluginEvent } from './index.js';
 
 /**
  * Registers plugins (use / create({plugins})) and routes startPlugin / updatePlugin / stopPlugin to them by
  * name. The built-ins (AudioMixer, AIDenoiser, Debug) load on first use; the core never imports a plugin.
- * Each plugin instance gets a context (plugins/context) — its only way into the core.
+ * Each plugin instance gets a context (plugin-api/) — its only way into the core.
  */
 export class PluginManager {
   private readonly _classes = new Map<string, { plugin: TRTCPlugin; assetsPath: string }>();
