@@ -2,7 +2,7 @@ import { EXTRA_CODE } from '../constants/error-code.js';
 import { envNotSupported, invalidParameter } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
 import type { PluginInstance, PluginWithAssets, TRTCPlugin } from '../types.js';
-import { debugRequested, loadBuiltIn } from './built-ins.js';
+import { debugRequested, loadBuiltIn, VENDOR_CLOUD_BUILT_INS } from './built-ins.js';
 import { AudioBus } from './audio.js';
 import { createPluginContext, PluginLogRing } from './create.js';
 import { VideoBus } from './video.js';
@@ -66,6 +66,8 @@ export class PluginManager {
     let created: Promise<PluginInstance>;
     if (registered) {
       created = Promise.resolve(this._create(registered.plugin, registered.assetsPath));
+    } else if (Object.prototype.hasOwnProperty.call(VENDOR_CLOUD_BUILT_INS, name)) {
+      throw envNotSupported(EXTRA_CODE.PLUGIN, VENDOR_CLOUD_BUILT_INS[name], functionName);
     } else {
       const loading = this._serverOrigin ? loadBuiltIn(`${this._serverOrigin}/sdk`, name) : undefined;
       if (!loading) throw envNotSupported(EXTRA_CODE.PLUGIN, `plugin '${name}' is not available; register it first with trtc.use() or TRTC.create({ plugins })`, functionName);

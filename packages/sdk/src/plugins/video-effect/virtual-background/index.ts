@@ -7,6 +7,13 @@ import { applyStage, guarded, numberIn, pipelineOf, removeStage, requireCamera, 
 import { BackgroundStage, DEFAULT_BLUR_LEVEL, type BackgroundSettings, type BackgroundType } from './background-stage.js';
 import { Segmenter } from './segmenter.js';
 
+/** The credentials in the options (the original's typings export the shape). */
+export interface AuthParam {
+  sdkAppId: number;
+  userId: string;
+  userSig: string;
+}
+
 /** Options of startPlugin('VirtualBackground', …): the original's, plus SPEC's 'green' type and imageUrl. */
 export interface VirtualBackgroundOptions {
   /** Accepted for compatibility with the original (which checks a licence); not needed here. */
