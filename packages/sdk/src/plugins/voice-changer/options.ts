@@ -3,9 +3,9 @@ export interface VoiceChangerStartOptions {
   sdkAppId: number;
   userId: string;
   userSig: string;
-  /** The voice effect (VoiceChanger.VOICE_TYPE); 0 is the natural voice. */
+  /** The voice (VoiceChanger.VOICE_TYPE, 0–12); 0 is the natural voice. */
   voiceType: number;
-  /** An extra pitch shift. */
+  /** An extra pitch shift, −1…1 (the pitch ratio × (1 + pitch / 2)). */
   pitch?: number;
 }
 
