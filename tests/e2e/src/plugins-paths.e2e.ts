@@ -77,9 +77,12 @@ async function run() {
   const results: Record<string, { ok: boolean; code?: number; message?: string; isError?: boolean }> = {};
   for (const [name] of pairs) {
     try {
-      await trtc.startPlugin(name as never, probes[name] as never);
+      // A plugin that waits for its user (DeviceDetector's dialog) counts as started after 3 s; stop closes it.
+      const started = trtc.startPlugin(name as never, probes[name] as never);
+      await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 3000))]);
       results[name] = { ok: true };
       await trtc.stopPlugin(name as never, undefined as never).catch(() => undefined);
+      await started;
     } catch (error) {
       const e = error as { code?: number; message?: string };
       results[name] = { ok: false, code: e.code, message: e.message, isError: error instanceof Error };
