@@ -103,6 +103,8 @@ export type Face17 = Expect<Assignable<[Their17Face.FaceDetectionOptions, Their1
 export type FaceSupported = Expect<Assignable<typeof Face.FaceDetection.isSupported, () => boolean>>;
 export type Watermark17 = Expect<Assignable<[Their17Watermark.WatermarkOptions, Their17Watermark.Size], [Watermark.WatermarkOptions, Watermark.Size]>>;
 export type Vb17Auth = Expect<Assignable<Their17Vb.AuthParam, Vb.AuthParam>>;
+export type Vb17 = Expect<Assignable<[Their17Vb.VirtualBackgroundOptions, Their17Vb.UpdateVirtualBackgroundOptions], [Vb.VirtualBackgroundOptions, Vb.UpdateVirtualBackgroundOptions]>>;
+export type Vb17Keys = Expect<HasKeys<Their17Vb.VirtualBackgroundOptions, Vb.VirtualBackgroundOptions>>;
 export type Decoder17 = Expect<Assignable<[Decoder.HardwareAcceleration, Decoder.VideoDecoderConfig], [Decoder.HardwareAcceleration, Decoder.VideoDecoderConfig]>>;
 
 // 5.11.1's paths (kept).
@@ -117,8 +119,7 @@ export type Watermark11 = Expect<Assignable<Their11Watermark.WatermarkOptions, W
 export type Vb11 = Expect<Assignable<[Their11Vb.VirtualBackgroundOptions, Their11Vb.UpdateVirtualBackgroundOptions], [Vb.VirtualBackgroundOptions, Vb.UpdateVirtualBackgroundOptions]>>;
 export type Mixer11 = Expect<Assignable<[Their11Mixer.VideoMixerOptions, Their11Mixer.LayerOption], [Mixer.VideoMixerOptions, Mixer.LayerOption]>>;
 
-// Known gaps (issue 25, not done yet): 5.17's VirtualBackground options (type 'color', enableFaceCentering,
-// enableEffectOptimization) and VideoMixer's 5.17 option shape (canvasInfo, camera[], screen[], …, with
+// Known gaps (issue 25, not done yet): VideoMixer's 5.17 option shape (canvasInfo, camera[], screen[], …, with
 // UpdateVideoMixerOptions, CanvasInfo, *Source, MixFailedDetail, MixParseResult) are not accepted by ours.
 // TRTCVideoDecoder's 5.17 typings import a private package (trtc-js-sdk-core), so only its exported names
 // are compared.
