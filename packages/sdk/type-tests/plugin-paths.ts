@@ -5,6 +5,9 @@
  * TRTC.create({ plugins }) accepts. Gaps are listed at the end (not hidden). No runtime part.
  */
 import type { TRTCPlugin } from '../src/index.js';
+import type { AIDenoiserOptions as Their17DenoiserOptions, UpdateDenoiserOptions as Their17UpdateDenoiser, UpdateDebugOptions as Their17UpdateDebug } from 'trtc-sdk-v5-17';
+import type { AIDenoiserOptions, UpdateDenoiserOptions } from '../src/plugins/ai-denoiser/index.js';
+import type { Debug } from '../src/plugins/debug/index.js';
 
 import type * as Their17Cdn from 'trtc-sdk-v5-17/plugins/cdn-streaming';
 import type * as Their17Chorus from 'trtc-sdk-v5-17/plugins/chorus';
@@ -106,6 +109,11 @@ export type Vb17Auth = Expect<Assignable<Their17Vb.AuthParam, Vb.AuthParam>>;
 export type Vb17 = Expect<Assignable<[Their17Vb.VirtualBackgroundOptions, Their17Vb.UpdateVirtualBackgroundOptions], [Vb.VirtualBackgroundOptions, Vb.UpdateVirtualBackgroundOptions]>>;
 export type Vb17Keys = Expect<HasKeys<Their17Vb.VirtualBackgroundOptions, Vb.VirtualBackgroundOptions>>;
 export type Decoder17 = Expect<Assignable<[Decoder.HardwareAcceleration, Decoder.VideoDecoderConfig], [Decoder.HardwareAcceleration, Decoder.VideoDecoderConfig]>>;
+
+// 5.17's built-in options: AIDenoiser mode and update({ mode }), Debug update({ visible }).
+export type Denoiser17 = Expect<Assignable<[Their17DenoiserOptions, Their17UpdateDenoiser], [AIDenoiserOptions, UpdateDenoiserOptions]>>;
+export type Denoiser17Keys = Expect<HasKeys<Their17DenoiserOptions, AIDenoiserOptions>>;
+export type Debug17Update = Expect<Assignable<Their17UpdateDebug, Parameters<InstanceType<typeof Debug>['update']>[0]>>;
 
 // 5.11.1's paths (kept).
 export type Cdn11 = Expect<Assignable<Their11Cdn.CDNStreamingOptions, Cdn.CDNStreamingOptions>>;
