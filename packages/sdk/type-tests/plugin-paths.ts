@@ -23,6 +23,7 @@ import type * as Their17Beauty from 'trtc-sdk-v5-17/plugins/video-effect/beauty'
 import type * as Their17Face from 'trtc-sdk-v5-17/plugins/video-effect/face-detection';
 import type * as Their17Watermark from 'trtc-sdk-v5-17/plugins/video-effect/watermark';
 import type * as Their17Vb from 'trtc-sdk-v5-17/plugins/video-effect/virtual-background';
+import type * as Their17Mixer from 'trtc-sdk-v5-17/plugins/video-effect/video-mixer';
 import type * as Their11Cdn from 'trtc-sdk-v5/plugins/cdn-streaming';
 import type * as Their11CrossRoom from 'trtc-sdk-v5/plugins/cross-room';
 import type * as Their11Encryption from 'trtc-sdk-v5/plugins/custom-encryption';
@@ -105,6 +106,9 @@ export type Beauty17Keys = Expect<HasKeys<Their17Beauty.BeautyOptions, Beauty.Be
 export type Face17 = Expect<Assignable<[Their17Face.FaceDetectionOptions, Their17Face.UpdateFaceDetectionOptions], [Face.FaceDetectionOptions, Face.UpdateFaceDetectionOptions]>>;
 export type FaceSupported = Expect<Assignable<typeof Face.FaceDetection.isSupported, () => boolean>>;
 export type Watermark17 = Expect<Assignable<[Their17Watermark.WatermarkOptions, Their17Watermark.Size], [Watermark.WatermarkOptions, Watermark.Size]>>;
+export type Mixer17 = Expect<Assignable<[Their17Mixer.VideoMixerOptions, Their17Mixer.UpdateVideoMixerOptions], [Mixer.VideoMixerOptions, Mixer.UpdateVideoMixerOptions]>>;
+export type Mixer17Parts = Expect<Assignable<[Their17Mixer.CanvasInfo, Their17Mixer.CameraSource, Their17Mixer.ScreenSource, Their17Mixer.TextSource, Their17Mixer.ImageSource, Their17Mixer.VideoSource], [Mixer.CanvasInfo, Mixer.CameraSource, Mixer.ScreenSource, Mixer.TextSource, Mixer.ImageSource, Mixer.VideoSource]>>;
+export type Mixer17Keys = Expect<HasKeys<Their17Mixer.VideoMixerOptions, Mixer.VideoMixerOptions517>>;
 export type Vb17Auth = Expect<Assignable<Their17Vb.AuthParam, Vb.AuthParam>>;
 export type Vb17 = Expect<Assignable<[Their17Vb.VirtualBackgroundOptions, Their17Vb.UpdateVirtualBackgroundOptions], [Vb.VirtualBackgroundOptions, Vb.UpdateVirtualBackgroundOptions]>>;
 export type Vb17Keys = Expect<HasKeys<Their17Vb.VirtualBackgroundOptions, Vb.VirtualBackgroundOptions>>;
@@ -127,7 +131,6 @@ export type Watermark11 = Expect<Assignable<Their11Watermark.WatermarkOptions, W
 export type Vb11 = Expect<Assignable<[Their11Vb.VirtualBackgroundOptions, Their11Vb.UpdateVirtualBackgroundOptions], [Vb.VirtualBackgroundOptions, Vb.UpdateVirtualBackgroundOptions]>>;
 export type Mixer11 = Expect<Assignable<[Their11Mixer.VideoMixerOptions, Their11Mixer.LayerOption], [Mixer.VideoMixerOptions, Mixer.LayerOption]>>;
 
-// Known gaps (issue 25, not done yet): VideoMixer's 5.17 option shape (canvasInfo, camera[], screen[], …, with
-// UpdateVideoMixerOptions, CanvasInfo, *Source, MixFailedDetail, MixParseResult) are not accepted by ours.
+// VideoMixerOptions is either shape (5.11's {container, …} or 5.17's {canvasInfo, camera[], …}).
 // TRTCVideoDecoder's 5.17 typings import a private package (trtc-js-sdk-core), so only its exported names
 // are compared.
