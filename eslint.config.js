@@ -60,4 +60,25 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The core never imports a plugin: plugins are separate bundles that reach the core only through the
+    // plugin API (packages/sdk/src/plugin-api/, where the plugin manager and the list of lazily loaded
+    // built-ins live too). The one documented exception: the public entry (src/index.ts) re-exports the
+    // built-ins' option types (AudioMixerOptions, AIDenoiserOptions), type-only and erased from the bundle.
+    files: ['packages/sdk/src/**/*.ts'],
+    ignores: ['packages/sdk/src/plugins/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/plugins/**', './plugins/*'], message: 'The SDK core must not import src/plugins/ (use src/plugin-api/).' }],
+      }],
+    },
+  },
+  {
+    files: ['packages/sdk/src/index.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/plugins/**', './plugins/*'], allowTypeImports: true, message: 'src/index.ts may re-export plugin types only (export type).' }],
+      }],
+    },
+  },
 );

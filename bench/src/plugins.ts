@@ -27,10 +27,13 @@ const ORIGINAL_FILE: Record<string, string> = {
   debug: 'assets/debug-dialog.js',
 };
 
-/** Each plugin file of the table (plus its assets), gzip, beside the original's. */
+/** Paths that load and register but refuse to start here (SDK README): their size is not a working plugin's. */
+const REFUSING = new Set(['chorus', 'cross-room', 'lebplayer', 'realtime-transcriber', 'custom-encryption', 'beauty', 'face-detection']);
+
+/** Each plugin file of the table (plus its assets), gzip, beside the original's (5.17.1's, npm alias trtc-sdk-v5-517). */
 export function pluginSizeRows(): Row[] {
   const require = createRequire(import.meta.url);
-  const original = require.resolve('trtc-sdk-v5/package.json', { paths: [fileURLToPath(new URL('../../packages/sdk/', import.meta.url))] }).replace(/package\.json$/, '');
+  const original = require.resolve('trtc-sdk-v5-517/package.json', { paths: [fileURLToPath(new URL('../../packages/sdk/', import.meta.url))] }).replace(/package\.json$/, '');
   const rows: Row[] = [];
   for (const entry of PLUGIN_ENTRIES) {
     const file = `${SDK_DIST}plugins/${entry.path}/${entry.name}.esm.js`;
@@ -41,7 +44,7 @@ export function pluginSizeRows(): Row[] {
     const theirs = existsSync(original + theirPath) ? `${kb(gz(readFileSync(original + theirPath)))} KB gzip for the original's ${theirPath}` : 'the original builds it into trtc.js (no file of its own)';
     rows.push({
       benchmark: `plugin size: ${entry.globalName}`, figure: kb(ours + assets), unit: 'KB gzip',
-      notes: `plugins/${entry.path}/${entry.name}.esm.js ${kb(ours)} KB${assets ? ` + assets/denoiser-wasm.js ${kb(assets)} KB (RNNoise wasm inside)` : ''}; ${theirs}`,
+      notes: `plugins/${entry.path}/${entry.name}.esm.js ${kb(ours)} KB${assets ? ` + assets/denoiser-wasm.js ${kb(assets)} KB (RNNoise wasm inside)` : ''}${REFUSING.has(entry.name) ? ' (loads and registers, refuses to start here)' : ''}; ${theirs}`,
     });
   }
   return rows;

@@ -5,6 +5,7 @@ export interface PluginEntry {
   globalName: string;
   source: string;
   builtIn?: boolean;
+  exported?: boolean;
 }
 export declare const PLUGIN_ENTRIES: PluginEntry[];
 export declare function packageExports(entries?: PluginEntry[]): Record<string, unknown>;

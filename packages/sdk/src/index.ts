@@ -26,4 +26,4 @@ export type { VideoProfile, AudioProfile } from './media/profiles.js';
 // The built-in plugins' option types, exported from the package root as the original's index.d.ts does.
 export type { AudioMixerOptions, UpdateAudioMixerOptions, StopAudioMixerOptions } from './plugins/audio-mixer/options.js';
 export type { AIDenoiserOptions } from './plugins/ai-denoiser/ai-denoiser.js';
-export type { PluginContext, AudioPluginContext } from './plugins/context/index.js';
+export type { PluginContext, AudioPluginContext } from './plugin-api/index.js';

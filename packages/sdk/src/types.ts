@@ -1,6 +1,6 @@
 import type { RtcError } from './errors/rtc-error.js';
 import type { VideoProfile } from './media/profiles.js';
-import type { PluginContext } from './plugins/context/index.js';
+import type { PluginContext } from './plugin-api/index.js';
 
 /**
  * A plugin: a class with a static name that the client instantiates through use() / create({plugins}).
@@ -12,7 +12,7 @@ export interface TRTCPlugin {
   new (core: PluginCore): PluginInstance;
 }
 
-/** What the core offers a plugin: the plugin context (plugins/context). */
+/** What the core offers a plugin: the plugin context (plugin-api). */
 export type PluginCore = PluginContext;
 
 /** A plugin instance. */

@@ -56,3 +56,20 @@ describe('Must show 3: a page opened with ?trtcDebug=1 shows the dialog with liv
     await page.close();
   });
 });
+
+describe("Debug, 5.17's update", () => {
+  it("5.17's updatePlugin('Debug', { visible }) hides and shows the dialog; a non-boolean is INVALID_PARAMETER", async () => {
+    const page = await fx!.app.open(fx!.browser.context);
+    await page.evaluate(() => (window as unknown as { e2e: { create(): void } }).e2e.create());
+    const dialog = page.locator('#trtc-debug-dialog');
+    const update = (options: unknown) => page.evaluate((o) => (window as unknown as { e2e: { call(m: string, a: unknown[]): Promise<{ ok: boolean; code?: number }> } }).e2e.call('updatePlugin', ['Debug', o]), options);
+    expect(await update({ visible: true })).toMatchObject({ ok: true });
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await update({ visible: false })).toMatchObject({ ok: true });
+    await dialog.waitFor({ state: 'hidden', timeout: 5000 });
+    expect(await update({ visible: 'no' })).toMatchObject({ ok: false, code: 5000 });
+    expect(await update({ visible: true })).toMatchObject({ ok: true });
+    await dialog.waitFor({ state: 'visible', timeout: 5000 });
+    await page.close();
+  });
+});

@@ -7,8 +7,8 @@ import { LocalAudio } from '../media/local-audio.js';
 import type { LocalMediaEnv, SlotContent, SlotPublisher } from '../media/local-media-env.js';
 import { LocalVideo } from '../media/local-video.js';
 import { ScreenShare } from '../media/screen-share.js';
-import type { AudioBus } from '../plugins/context/audio.js';
-import type { VideoBus } from '../plugins/context/video.js';
+import type { AudioBus } from '../plugin-api/audio.js';
+import type { VideoBus } from '../plugin-api/video.js';
 import type { Room } from '../room/room.js';
 import type {
   LocalAudioConfig, LocalVideoConfig, ScreenShareConfig, TRTCEventTypes, UpdateLocalAudioConfig, UpdateScreenShareConfig,

@@ -1,4 +1,4 @@
-import type { AudioBus } from '../plugins/context/audio.js';
+import type { AudioBus } from '../plugin-api/audio.js';
 
 /**
  * The microphone's Web Audio path: source → [plugin processor] → capture gain → the published track, and

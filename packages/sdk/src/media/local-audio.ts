@@ -1,7 +1,7 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidParameter } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
-import type { AudioBus } from '../plugins/context/audio.js';
+import type { AudioBus } from '../plugin-api/audio.js';
 import type { LocalAudioConfig, UpdateLocalAudioConfig } from '../types.js';
 import { AudioGraph } from './audio-graph.js';
 import { captureMicrophone } from './capture.js';

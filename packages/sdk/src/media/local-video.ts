@@ -5,7 +5,7 @@ import { VideoPlayer, type FillMode } from '../playback/video-player.js';
 import { resolveView } from '../playback/view.js';
 import type { LocalVideoConfig, VideoProfileName } from '../types.js';
 import { captureCamera } from './capture.js';
-import type { VideoBus } from '../plugins/context/video.js';
+import type { VideoBus } from '../plugin-api/video.js';
 import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
 import {
   applyResolutionRules, DEFAULT_SMALL_PROFILE, DEFAULT_VIDEO_PROFILE, degradationPreferenceOf, VIDEO_PROFILES, type VideoProfile,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PLUGIN_ENTRIES, packageExports } from '../../plugin-entries.mjs';
-import { BUILT_IN_PLUGINS } from './built-ins.js';
+import { BUILT_IN_PLUGINS } from '../plugin-api/built-ins.js';
 
 describe('the plugin table (plugin-entries.mjs)', () => {
   it('maps a separate plugin to the subpath export the original uses', () => {

@@ -1,12 +1,20 @@
 import { ERROR_CODE, EXTRA_CODE } from '../../constants/error-code.js';
-import type { PluginContext } from '../context/index.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 import { authorise, type DenoiseCredentials } from './auth.js';
 
 /** startPlugin('AIDenoiser', …) / updatePlugin: the app's credentials, and where the denoiser asset is served. */
 export interface AIDenoiserOptions extends DenoiseCredentials {
   /** Folder of denoiser-wasm.js (default: the client's assetsPath, `<server>/sdk/assets`). */
   assetsPath?: string;
+  /** 5.17's DenoiserMode: 0 normal (default), 1 far-field reduction (distant talkers brought down too). */
+  mode?: DenoiserMode;
 }
+
+/** 5.17's DenoiserMode values. */
+export type DenoiserMode = 0 | 1;
+
+/** updatePlugin('AIDenoiser', …): 5.17's `{ mode }`, or new credentials (re-authorised). */
+export type UpdateDenoiserOptions = { mode: DenoiserMode } | AIDenoiserOptions;
 
 /** The worklet script (RNNoise inside) under the assets path, as the original names it. */
 export const DENOISER_ASSET = 'denoiser-wasm.js';
@@ -35,9 +43,16 @@ export class AIDenoiser {
       if (typeof o[key] !== 'string' || o[key] === '') throw fail(o[key] === undefined ? EXTRA_CODE.PARAMETER_REQUIRED : EXTRA_CODE.TYPE, `${key} must be a non-empty string`);
     }
     if (o.assetsPath !== undefined && typeof o.assetsPath !== 'string') throw fail(EXTRA_CODE.TYPE, 'assetsPath must be a string');
+    this._checkMode(o.mode, functionName);
     // docs/behaviour.md §5: the microphone must be on.
     if (!this._ctx.audio.hasMicrophone()) {
       throw this._ctx.errors({ code: ERROR_CODE.INVALID_OPERATION, extraCode: EXTRA_CODE.NEED_AUDIO, message: 'AIDenoiser needs the microphone on: call startLocalAudio() first', functionName });
+    }
+  }
+
+  private _checkMode(mode: unknown, functionName: string): void {
+    if (mode !== undefined && mode !== 0 && mode !== 1) {
+      throw this._ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message: 'mode must be 0 (normal) or 1 (far-field reduction)', functionName });
     }
   }
 
@@ -83,15 +98,25 @@ export class AIDenoiser {
       };
     });
     this._node = node;
+    node.port.postMessage({ type: 'mode', value: options.mode ?? 0 });
     this._ctx.audio.setProcessor({ input: node, output: node });
     await audioContext.resume().catch(() => undefined);
     this._ctx.log.info('AIDenoiser: started');
   }
 
-  /** Re-authorises with new credentials; the denoiser keeps running. */
-  async update(options: AIDenoiserOptions): Promise<void> {
-    this._validate(options, 'updatePlugin');
-    await authorise(this._ctx, options);
+  /**
+   * 5.17's `{ mode }` switches the running denoiser's mode; with credentials it re-authorises them too (and
+   * applies `mode` if given). The denoiser keeps running. INVALID_PARAMETER for a bad mode or credentials.
+   */
+  async update(options: UpdateDenoiserOptions): Promise<void> {
+    const o = (options ?? {}) as Partial<AIDenoiserOptions>;
+    if (o.sdkAppId !== undefined || o.userId !== undefined || o.userSig !== undefined || o.mode === undefined) {
+      this._validate(options, 'updatePlugin');
+      await authorise(this._ctx, options as AIDenoiserOptions);
+    } else {
+      this._checkMode(o.mode, 'updatePlugin');
+    }
+    if (o.mode !== undefined) this._node?.port.postMessage({ type: 'mode', value: o.mode });
   }
 
   /** Takes the denoiser off the microphone path. */

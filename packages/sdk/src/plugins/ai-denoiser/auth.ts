@@ -1,5 +1,5 @@
 import { ERROR_CODE } from '../../constants/error-code.js';
-import type { PluginContext } from '../context/index.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 
 /** docs/behaviour.md §7: the authorisation reply (`status` 1 = authorised). */
 interface AuthReply {

@@ -2,5 +2,5 @@
 import { AIDenoiser } from './ai-denoiser.js';
 
 export { AIDenoiser };
-export type { AIDenoiserOptions } from './ai-denoiser.js';
+export type { AIDenoiserOptions, DenoiserMode, UpdateDenoiserOptions } from './ai-denoiser.js';
 export default AIDenoiser;

@@ -25,6 +25,13 @@ const scope = globalThis as unknown as WorkletScope;
 
 const FRAME = 480;
 const SCALE = 32768;
+/**
+ * Far-field reduction (mode 1): frames RNNoise does not take for voice, or voiced frames quieter than this
+ * (RMS, dBFS: a talker metres away rather than at the microphone), are brought down to FAR_FLOOR.
+ */
+const FAR_LEVEL_DB = -42;
+const FAR_VOICE_PROBABILITY = 0.5;
+const FAR_FLOOR = 0.1;
 
 /** Base64 → bytes (AudioWorkletGlobalScope has no atob). */
 function decode(base64: string): Uint8Array<ArrayBuffer> {
@@ -88,6 +95,9 @@ class DenoiseProcessor extends scope.AudioWorkletProcessor {
   private _outPtr = 0;
   private _bypass = false;
   private _closed = false;
+  /** 0 normal, 1 far-field reduction (5.17's DenoiserMode). */
+  private _mode = 0;
+  private _gain = 1;
   /** Samples waiting for a full frame, and processed samples waiting to be output. */
   private readonly _pending = new Float32Array(FRAME);
   private _pendingLength = 0;
@@ -105,8 +115,9 @@ class DenoiseProcessor extends scope.AudioWorkletProcessor {
       this._outPtr = wasm.g(FRAME * 4);
       this.port.postMessage({ type: 'ready' });
     }, (error: unknown) => this.port.postMessage({ type: 'error', message: String(error) }));
-    this.port.onmessage = (event: MessageEvent<{ type: string; value?: boolean }>) => {
+    this.port.onmessage = (event: MessageEvent<{ type: string; value?: boolean | number }>) => {
       if (event.data.type === 'bypass') this._bypass = event.data.value === true;
+      if (event.data.type === 'mode') this._mode = event.data.value === 1 ? 1 : 0;
       if (event.data.type === 'close') this._close();
     };
   }
@@ -127,10 +138,22 @@ class DenoiseProcessor extends scope.AudioWorkletProcessor {
     const inAt = this._inPtr >> 2;
     const outAt = this._outPtr >> 2;
     for (let i = 0; i < FRAME; i += 1) heap[inAt + i] = this._pending[i] * SCALE;
-    wasm.j(this._state, this._outPtr, this._inPtr);
+    const voice = wasm.j(this._state, this._outPtr, this._inPtr);
     const out = new Float32Array(wasm.c.buffer);
+    // Far-field reduction: a gain per frame, ramped across the frame (no clicks), fast down and up.
+    let target = 1;
+    if (this._mode === 1) {
+      let sum = 0;
+      for (let i = 0; i < FRAME; i += 1) sum += (out[outAt + i] / SCALE) ** 2;
+      const db = 10 * Math.log10(sum / FRAME + 1e-12);
+      target = voice >= FAR_VOICE_PROBABILITY && db > FAR_LEVEL_DB ? 1 : FAR_FLOOR;
+    }
+    const from = this._gain;
+    const to = from + (target - from) * 0.5;
+    this._gain = to;
     for (let i = 0; i < FRAME; i += 1) {
-      this._ready[(this._readyStart + this._readyLength + i) % this._ready.length] = out[outAt + i] / SCALE;
+      const gain = from + ((to - from) * i) / FRAME;
+      this._ready[(this._readyStart + this._readyLength + i) % this._ready.length] = (out[outAt + i] / SCALE) * gain;
     }
     this._readyLength += FRAME;
   }

@@ -1,5 +1,5 @@
 import { ERROR_CODE } from '../../constants/error-code.js';
-import type { PluginContext } from '../context/index.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 import { Music } from './music.js';
 import { validateMixerOptions, type AudioMixerOptions, type StopAudioMixerOptions, type UpdateAudioMixerOptions } from './options.js';
 

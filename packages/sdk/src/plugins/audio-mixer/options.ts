@@ -1,5 +1,5 @@
 import { ERROR_CODE, EXTRA_CODE } from '../../constants/error-code.js';
-import type { PluginErrorFactory } from '../context/index.js';
+import type { PluginErrorFactory } from '../../plugin-api/index.js';
 
 /** startPlugin('AudioMixer', …): one piece of music (or an audio track) mixed into the published microphone. */
 export interface AudioMixerOptions {

@@ -1,6 +1,6 @@
 import { CDN_CODE, SERVER_CODE, type CdnPublishMode } from '@conclave/protocol';
 import { ERROR_CODE, EXTRA_CODE } from '../../constants/error-code.js';
-import type { PluginContext, PluginSignalFailure } from '../context/index.js';
+import type { PluginContext, PluginSignalFailure } from '../../plugin-api/index.js';
 import { toStartData, type CDNStreamingOptions } from './options.js';
 
 /** How long the server may take to start a job (it waits until the RTMP ingest receives media). */

@@ -1,6 +1,6 @@
 import { CDN_PUBLISH_MODES, MIX_DEFAULT_ENCODING, MIX_LIMITS, type CdnPublishMode, type CdnStartData, type CdnVideoLayout } from '@conclave/protocol';
 import { ERROR_CODE, EXTRA_CODE } from '../../constants/error-code.js';
-import type { PluginErrorFactory } from '../context/index.js';
+import type { PluginErrorFactory } from '../../plugin-api/index.js';
 
 /** trtc-sdk-v5 CDNStreaming option shapes. */
 export interface CDNStreamingUser {

@@ -1,4 +1,5 @@
-import type { PluginContext } from '../context/index.js';
+import { ERROR_CODE, EXTRA_CODE } from '../../constants/error-code.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 import { DebugView, type Rows } from './view.js';
 
 /** The public client API the dialog listens to. */
@@ -101,6 +102,19 @@ export class Debug {
 
   private _renderStates(): void {
     this._view?.render('States', [['connection', this._connection], ...[...this._publish].map(([media, state]): [string, string] => [`publish ${media}`, state])]);
+  }
+
+  /**
+   * 5.17's `updatePlugin('Debug', { visible })`: hides or shows the dialog (statistics keep updating while
+   * hidden; showing a dialog that is not open opens it). INVALID_PARAMETER when visible is not a boolean.
+   */
+  update(options?: { visible?: boolean }): void {
+    const visible = (options as { visible?: unknown } | undefined)?.visible;
+    if (typeof visible !== 'boolean') {
+      throw this._ctx.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.TYPE, message: 'updatePlugin(\'Debug\') needs { visible: boolean }', functionName: 'updatePlugin' });
+    }
+    if (visible && !this._view) this.start();
+    if (this._view) this._view.root.style.display = visible ? '' : 'none';
   }
 
   stop(): void {

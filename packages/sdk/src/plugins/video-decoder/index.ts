@@ -4,10 +4,19 @@
  * (docs/behaviour.md §9) — from the encoded frames the core taps when the schedule's videoDecodeFallback is on. A
  * built-in: startPlugin('TRTCVideoDecoder', { userId, streamType, type }) loads it from the server.
  */
-import type { PluginContext } from '../context/index.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 import type { RendererKind } from './chain.js';
 import { DecodeSession, type SessionOptions } from './session.js';
 import type { InjectedFailure } from './worker/protocol.js';
+
+/** The original's decoder preference names (its typings export them). */
+export type HardwareAcceleration = 'prefer-hardware' | 'prefer-software' | 'no-preference';
+
+/** A decoder configuration (the original's typings export the shape). */
+export interface VideoDecoderConfig {
+  codec: string;
+  hardwareAcceleration?: HardwareAcceleration;
+}
 
 /** startPlugin / updatePlugin options (the original's shape: a track or userId + streamType). */
 export interface VideoDecoderStartOption {

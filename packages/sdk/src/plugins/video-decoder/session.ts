@@ -3,7 +3,7 @@
  * a renderer on a fresh canvas in the video's view, and the core's encoded-frame tap — and reports states,
  * downgrade levels and the final failure to the app through video-decode-downgrade-state-changed and error.
  */
-import type { PluginContext } from '../context/index.js';
+import type { PluginContext } from '../../plugin-api/index.js';
 import { DecoderLifecycle, FAILURE, firstStage, stageOf, type DecoderState, type FailureCode, type RendererKind, type Stage } from './chain.js';
 import { ContextUnavailable, createRenderer, type Renderer } from './renderers.js';
 import type { FromWorker, InjectedFailure, ToWorker } from './worker/protocol.js';

@@ -1,7 +1,7 @@
 import { EXTRA_CODE } from '../../../constants/error-code.js';
 import { envNotSupported, invalidOperation, invalidParameter } from '../../../errors/catalogue.js';
 import type { PluginCore } from '../../../types.js';
-import type { CameraInfo, VideoPluginContext } from '../../context/video.js';
+import type { CameraInfo, VideoPluginContext } from '../../../plugin-api/video.js';
 import { EffectPipeline } from './pipeline.js';
 import type { EffectStage } from './stage.js';
 

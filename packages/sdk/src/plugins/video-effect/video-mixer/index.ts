@@ -1,12 +1,21 @@
+import { ERROR_CODE, EXTRA_CODE } from '../../../constants/error-code.js';
 import { loadImage } from '../../../media/track-processing.js';
 import type { PluginCore } from '../../../types.js';
-import type { VideoPluginContext } from '../../context/video.js';
+import type { VideoPluginContext } from '../../../plugin-api/video.js';
 import { FrameTap } from '../pipeline/frame-tap.js';
 import { applyStage, guarded, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
 import { layerRect, parseColor, validateMixerOptions, type TextLayerOption, type VideoMixerOptions } from './layout.js';
 import { MixerStage, type MixerLayer, type MixerLayout } from './mixer-stage.js';
+import { from517, is517, type MixParseResult, type UpdateVideoMixerOptions, type VideoMixerOptions517 } from './shape-517.js';
 
-export type { ImageLayerOption, LayerOption, TextLayerOption, TrackLayerOption, VideoMixerOptions } from './layout.js';
+export type { ImageLayerOption, LayerOption, TextLayerOption, TrackLayerOption, VideoMixerOptions as VideoMixerOptions511 } from './layout.js';
+/** startPlugin('VideoMixer') options: the 5.11 shape ({container, camera, screen, …}) or 5.17's ({canvasInfo, camera[], …}). */
+export type { VideoMixerOptionsAny as VideoMixerOptions };
+type VideoMixerOptionsAny = VideoMixerOptions | VideoMixerOptions517;
+export type {
+  CameraSource, CanvasInfo, ImageSource, MixFailedDetail, MixParseResult, ScreenSource, TextSource, UpdateVideoMixerOptions,
+  VideoMixerOptions517, VideoSource,
+} from './shape-517.js';
 
 /** The parts of the client's public API the mixer uses (as the original's plugin does). */
 interface MixerClient {
@@ -14,6 +23,7 @@ interface MixerClient {
   off(event: string, handler: (...args: never[]) => void, context?: unknown): unknown;
   updateScreenShare(config: { publish: boolean }): Promise<void>;
   updateLocalVideo(config: { publish: boolean }): Promise<void>;
+  getVideoTrack(query?: { processed?: boolean }): MediaStreamTrack | null;
 }
 
 /** Renders a text layer into a canvas sized to the text. */
@@ -59,9 +69,30 @@ export class VideoMixer {
     return this._core.client as MixerClient;
   }
 
-  /** Starts mixing (`container` required). The screen share, if published, is taken off its own stream. */
-  start(options: VideoMixerOptions): Promise<void> {
-    return guarded(this._core, () => this._start(options));
+  /**
+   * Starts mixing (`container` required). The screen share, if published, is taken off its own stream.
+   * 5.17's shape (`canvasInfo`, source lists) resolves with its MixParseResult (shape-517.ts).
+   */
+  start(options: VideoMixerOptions): Promise<void>;
+  start(options: VideoMixerOptions517): Promise<MixParseResult>;
+  start(options: VideoMixerOptions | VideoMixerOptions517): Promise<void | MixParseResult> {
+    if (is517(options)) return this._run517(options, 'startPlugin', (o) => this._start(o));
+    return guarded(this._core, () => this._start(options as VideoMixerOptions));
+  }
+
+  private _screenStop: ((id: string) => void) | undefined;
+
+  /** Runs a 5.17-shaped start / update through the mixer and builds its result. */
+  private _run517(options: UpdateVideoMixerOptions, fn: string, run: (o: VideoMixerOptions) => Promise<void>): Promise<MixParseResult> {
+    return guarded(this._core, async () => {
+      const shared = options.screen?.find((source) => !source.videoTrack);
+      if (shared) this._lastScreenId = shared.id;
+      const translated = from517(options, (id, message) => this._core.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message: `VideoMixer source '${id}': ${message}`, functionName: fn }));
+      if (fn === 'startPlugin') this._screenStop = (options as VideoMixerOptions517).onScreenShareStop;
+      await run(translated.options);
+      const track = this._client.getVideoTrack({ processed: true }) ?? this._client.getVideoTrack();
+      return { track: track as MediaStreamTrack, systemAudioTrackList: {}, result: { successOptions: translated.success, failedDetails: translated.failed } };
+    });
   }
 
   private async _start(options: VideoMixerOptions): Promise<void> {
@@ -78,9 +109,12 @@ export class VideoMixer {
     if (video.screenTrack()) await this._unpublishScreen();
   }
 
-  /** Changes the layout live: given layer fields replace the previous ones, given lists replace theirs. */
-  update(options: VideoMixerOptions): Promise<void> {
-    return guarded(this._core, () => this._update(options));
+  /** Changes the layout live: given layer fields replace the previous ones, given lists replace theirs (5.17's shape too). */
+  update(options: VideoMixerOptions): Promise<void>;
+  update(options: UpdateVideoMixerOptions): Promise<MixParseResult>;
+  update(options: VideoMixerOptions | UpdateVideoMixerOptions): Promise<void | MixParseResult> {
+    if (is517(options)) return this._run517(options, 'updatePlugin', (o) => this._update(o));
+    return guarded(this._core, () => this._update(options as VideoMixerOptions));
   }
 
   private async _update(options: VideoMixerOptions): Promise<void> {
@@ -124,8 +158,16 @@ export class VideoMixer {
   };
 
   private readonly _onScreenStopped = () => {
+    this._screenStop?.(this._screenId());
     void this._apply(videoContextOf(this._core, 'startPlugin'), 'startPlugin').catch(() => undefined);
   };
+
+  /** The 5.17 id of the screen source the client's screen share fills ('' in the 5.11 shape). */
+  private _screenId(): string {
+    return this._lastScreenId;
+  }
+
+  private _lastScreenId = '';
 
   private async _unpublishScreen(): Promise<void> {
     await this._client.updateScreenShare({ publish: false }).catch(() => undefined);

@@ -2,8 +2,8 @@ import type { GlImage, GlKit } from '../pipeline/gl-kit.js';
 import type { EffectStage, FrameInfo, FusedBinding, Size } from '../pipeline/stage.js';
 import type { Segmenter } from './segmenter.js';
 
-/** 'image' and 'blur' use the person mask; 'green' keys out a green screen (no model). */
-export type BackgroundType = 'image' | 'blur' | 'green';
+/** 'image', 'blur' and 'color' use the person mask; 'green' keys out a green screen (no model). */
+export type BackgroundType = 'image' | 'blur' | 'green' | 'color';
 
 /** docs/behaviour.md §9 / §3: the default blur level (radius 3). */
 export const DEFAULT_BLUR_LEVEL = 3;
@@ -54,6 +54,8 @@ export interface BackgroundSettings {
   image?: HTMLImageElement;
   /** 1–10 (blur). */
   blurLevel: number;
+  /** A CSS colour (color). */
+  color?: string;
 }
 
 type Ctx2d = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
@@ -103,12 +105,12 @@ export class BackgroundStage implements EffectStage {
    * image only when the mask changes.
    */
   private _bindLayer(kit: GlKit, input: GlImage, frame: FrameInfo): FusedBinding {
-    const { type, image, blurLevel } = this.settings;
+    const { type, image, blurLevel, color } = this.settings;
     const segmenter = this.segmenter;
     segmenter?.feed(frame.source);
     const mask = segmenter?.mask;
     if (!mask || !segmenter) return { textures: { u_vbLayer: input.texture }, uniforms: { u_vbHasLayer: 0 } };
-    const key = `${segmenter.version}:${type}:${blurLevel}:${frame.mirrored}`;
+    const key = `${segmenter.version}:${type}:${blurLevel}:${color ?? ''}:${frame.mirrored}`;
     if (type === 'blur' || key !== this._layerKey || image !== this._bgImage) {
       // blurLevel 1–10 → the frame scaled down 6–24 times (radius ≈ 3–12 pixels); an image at full size
       const factor = type === 'blur' ? 4 + 2 * Math.max(1, Math.min(10, blurLevel)) : 1;
@@ -127,7 +129,10 @@ export class BackgroundStage implements EffectStage {
         draw();
         ctx.setTransform(1, 0, 0, 1, 0, 0);
       };
-      if (type === 'blur' || !image) {
+      if (type === 'color') {
+        ctx.fillStyle = color ?? '#000';
+        ctx.fillRect(0, 0, width, height);
+      } else if (type === 'blur' || !image) {
         mirror(() => ctx.drawImage(frame.source, 0, 0, width, height));
       } else {
         const [sx, sy, ox, oy] = coverFit({ width: image.naturalWidth, height: image.naturalHeight }, { width, height });

@@ -7,19 +7,32 @@ import { applyStage, guarded, numberIn, pipelineOf, removeStage, requireCamera, 
 import { BackgroundStage, DEFAULT_BLUR_LEVEL, type BackgroundSettings, type BackgroundType } from './background-stage.js';
 import { Segmenter } from './segmenter.js';
 
-/** Options of startPlugin('VirtualBackground', …): the original's, plus the 'green' type and imageUrl the original documents. */
+/** The credentials in the options (the original's typings export the shape). */
+export interface AuthParam {
+  sdkAppId: number;
+  userId: string;
+  userSig: string;
+}
+
+/** Options of startPlugin('VirtualBackground', …): the original's, plus SPEC's 'green' type and imageUrl. */
 export interface VirtualBackgroundOptions {
   /** Accepted for compatibility with the original (which checks a licence); not needed here. */
   sdkAppId?: number;
   userId?: string;
   userSig?: string;
-  /** 'blur' (default), 'image' (needs src), or 'green' (green-screen keying, needs src). */
+  /** 'blur' (default), 'image' (needs src), 'color' (a solid colour, `color`), or 'green' (green-screen keying, needs src). */
   type?: BackgroundType;
+  /** The background colour of type 'color': a CSS colour or [r, g, b] (0–255); default black. */
+  color?: string | [number, number, number];
+  /** 5.17's face centering: accepted, not applied yet (it needs face detection, not built in Conclave yet). */
+  enableFaceCentering?: boolean;
+  /** 5.17's edge refinement: accepted; Conclave's mask is always the refined one. */
+  enableEffectOptimization?: boolean;
   /** 1–10, default 3. */
   blurLevel?: number;
   /** The background image URL. */
   src?: string;
-  /** The original's documented name for src. */
+  /** SPEC's name for src. */
   imageUrl?: string;
   /** Called when the device turns out too slow for segmentation (the effect then stops). */
   onAbort?: (error: unknown) => void;
@@ -28,12 +41,24 @@ export interface VirtualBackgroundOptions {
 /** Options of updatePlugin('VirtualBackground', …). */
 export type UpdateVirtualBackgroundOptions = Omit<VirtualBackgroundOptions, 'sdkAppId' | 'userId' | 'userSig' | 'onAbort'>;
 
-const TYPES: readonly unknown[] = ['image', 'blur', 'green'];
+const TYPES: readonly unknown[] = ['image', 'blur', 'green', 'color'];
+
+/** The CSS colour of a `color` option (string or [r, g, b]); undefined when absent. INVALID_PARAMETER when malformed. */
+export function cssColor(value: unknown, functionName: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && value !== '') return value;
+  if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'number' && v >= 0 && v <= 255)) return `rgb(${value.map((v: number) => Math.round(v)).join(',')})`;
+  throw invalidParameter(EXTRA_CODE.TYPE, 'color must be a CSS colour or [r, g, b] (0–255)', functionName);
+}
 
 /** Checks the options; INVALID_PARAMETER otherwise. */
 export function validateVirtualBackgroundOptions(value: unknown, functionName: string): VirtualBackgroundOptions {
   const options = requireObject(value ?? {}, 'VirtualBackgroundOptions', functionName);
-  if (options.type !== undefined && !TYPES.includes(options.type)) throw invalidParameter(EXTRA_CODE.RANGE, "type must be 'image', 'blur' or 'green'", functionName);
+  if (options.type !== undefined && !TYPES.includes(options.type)) throw invalidParameter(EXTRA_CODE.RANGE, "type must be 'image', 'blur', 'color' or 'green'", functionName);
+  cssColor(options.color, functionName);
+  for (const flag of ['enableFaceCentering', 'enableEffectOptimization'] as const) {
+    if (options[flag] !== undefined && typeof options[flag] !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, `${flag} must be a boolean`, functionName);
+  }
   numberIn(options, 'blurLevel', 1, 10, functionName);
   const src = options.src ?? options.imageUrl;
   if (src !== undefined && typeof src !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'src must be a string', functionName);
@@ -90,7 +115,7 @@ export class VirtualBackground {
     const fn = 'updatePlugin';
     const checked = validateVirtualBackgroundOptions(options, fn);
     const current = pipelineOf(videoContextOf(this._core, fn)).stage<BackgroundStage>('VirtualBackground');
-    await this._apply({ ...(current ? { type: current.settings.type, blurLevel: current.settings.blurLevel } : {}), ...checked }, fn, current?.settings.image);
+    await this._apply({ ...(current ? { type: current.settings.type, blurLevel: current.settings.blurLevel } : {}), ...checked }, fn, current?.settings.image, current?.settings.color);
   }
 
   /** Stops the effect. */
@@ -108,7 +133,7 @@ export class VirtualBackground {
     this._segmenter = undefined;
   }
 
-  private async _apply(options: VirtualBackgroundOptions, fn: string, keepImage?: HTMLImageElement): Promise<void> {
+  private async _apply(options: VirtualBackgroundOptions, fn: string, keepImage?: HTMLImageElement, keepColor?: string): Promise<void> {
     const video = videoContextOf(this._core, fn);
     requireCamera(video, fn);
     const pipeline = pipelineOf(video);
@@ -117,7 +142,7 @@ export class VirtualBackground {
     const type = options.type ?? 'blur';
     const src = options.src ?? options.imageUrl;
     const image = src ? await loadImage(src, fn) : keepImage;
-    const settings: BackgroundSettings = { type, image, blurLevel: options.blurLevel ?? DEFAULT_BLUR_LEVEL };
+    const settings: BackgroundSettings = { type, image, blurLevel: options.blurLevel ?? DEFAULT_BLUR_LEVEL, color: cssColor(options.color, fn) ?? keepColor };
     const segmenter = type === 'green' ? undefined : await this._loadSegmenter(fn);
     const current = pipeline.stage<BackgroundStage>('VirtualBackground');
     if (current) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coverFit } from './background-stage.js';
-import { validateVirtualBackgroundOptions } from './index.js';
+import { cssColor, validateVirtualBackgroundOptions } from './index.js';
 import { SlowGuard } from './segmenter.js';
 
 const error = (options: unknown) => {
@@ -42,5 +42,13 @@ describe('SlowGuard (onAbort when the device is too slow)', () => {
     expect([20, 30, 900, 25, 30].map((ms) => guard.add(ms))).toEqual([false, false, false, false, false]);
     expect(guard.add(300)).toBe(false);
     expect(guard.add(400)).toBe(true);
+  });
+
+  it("accept 5.17's type 'color' (a CSS colour or [r, g, b]) and its two flags; reject malformed ones", () => {
+    expect(() => validateVirtualBackgroundOptions({ type: 'color', color: '#ff00ff', enableFaceCentering: true, enableEffectOptimization: false }, 'startPlugin')).not.toThrow();
+    expect(cssColor([0, 128, 255], 'startPlugin')).toBe('rgb(0,128,255)');
+    expect(cssColor('red', 'startPlugin')).toBe('red');
+    expect(error({ type: 'color', color: [0, 300, 0] })).toMatchObject({ code: 5000, extraCode: 5002 });
+    expect(error({ enableFaceCentering: 'yes' })).toMatchObject({ code: 5000, extraCode: 5002 });
   });
 });

@@ -6,7 +6,7 @@ import { applyStage, guarded, removeStage, requireCamera, requireObject, videoCo
 import type { WatermarkSize } from './layout.js';
 import { WatermarkStage } from './watermark-stage.js';
 
-export type { WatermarkSize } from './layout.js';
+export type { WatermarkSize, WatermarkSize as Size } from './layout.js';
 
 /** Options of startPlugin('Watermark', …), as the original's. */
 export interface WatermarkOptions {

@@ -4,7 +4,7 @@
  * side (VideoBus) is owned by the client; LocalVideo attaches to it while the camera is on, and a camera
  * started after an effect goes through the effect too.
  */
-import type { TrackProcessor } from '../../media/track-processing.js';
+import type { TrackProcessor } from '../media/track-processing.js';
 
 /** The camera as video-effect plugins see it. */
 export interface CameraInfo {

@@ -21,6 +21,8 @@ export interface AudioPluginContext {
   setProcessor(stage: AudioProcessorStage | null): void;
   /** True while a microphone is captured (startLocalAudio done, not stopped). */
   hasMicrophone(): boolean;
+  /** The processing stage on the microphone path now (another plugin's, or null): one at a time. */
+  currentProcessor(): AudioProcessorStage | null;
 }
 
 /** The core side of the audio context: the shared nodes LocalAudio's graph connects to. */
@@ -81,6 +83,10 @@ export class AudioBus implements AudioPluginContext {
 
   hasMicrophone(): boolean {
     return this._microphone;
+  }
+
+  currentProcessor(): AudioProcessorStage | null {
+    return this._processor;
   }
 
   /** LocalAudio tells the bus whether a microphone is captured. */

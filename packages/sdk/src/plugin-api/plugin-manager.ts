@@ -2,17 +2,17 @@ import { EXTRA_CODE } from '../constants/error-code.js';
 import { envNotSupported, invalidParameter } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
 import type { PluginInstance, PluginWithAssets, TRTCPlugin } from '../types.js';
-import { debugRequested, loadBuiltIn } from './built-ins.js';
-import { AudioBus } from './context/audio.js';
-import { createPluginContext, PluginLogRing } from './context/create.js';
-import { VideoBus } from './context/video.js';
-import { pluginSignal, type PluginSignal } from './context/room.js';
-import type { PluginRoomInfo, RemoteVideoPluginEvent } from './context/index.js';
+import { debugRequested, loadBuiltIn, VENDOR_CLOUD_BUILT_INS } from './built-ins.js';
+import { AudioBus } from './audio.js';
+import { createPluginContext, PluginLogRing } from './create.js';
+import { VideoBus } from './video.js';
+import { pluginSignal, type PluginSignal } from './room.js';
+import type { PluginRoomInfo, RemoteVideoPluginEvent } from './index.js';
 
 /**
  * Registers plugins (use / create({plugins})) and routes startPlugin / updatePlugin / stopPlugin to them by
  * name. The built-ins (AudioMixer, AIDenoiser, Debug) load on first use; the core never imports a plugin.
- * Each plugin instance gets a context (plugins/context) — its only way into the core.
+ * Each plugin instance gets a context (plugin-api/) — its only way into the core.
  */
 export class PluginManager {
   private readonly _classes = new Map<string, { plugin: TRTCPlugin; assetsPath: string }>();
@@ -66,6 +66,8 @@ export class PluginManager {
     let created: Promise<PluginInstance>;
     if (registered) {
       created = Promise.resolve(this._create(registered.plugin, registered.assetsPath));
+    } else if (Object.prototype.hasOwnProperty.call(VENDOR_CLOUD_BUILT_INS, name)) {
+      throw envNotSupported(EXTRA_CODE.PLUGIN, VENDOR_CLOUD_BUILT_INS[name], functionName);
     } else {
       const loading = this._serverOrigin ? loadBuiltIn(`${this._serverOrigin}/sdk`, name) : undefined;
       if (!loading) throw envNotSupported(EXTRA_CODE.PLUGIN, `plugin '${name}' is not available; register it first with trtc.use() or TRTC.create({ plugins })`, functionName);

@@ -28,4 +28,12 @@ describe('PluginManager (use / startPlugin / updatePlugin / stopPlugin)', () => 
     expect(() => manager.use({} as never)).toThrow(/plugin class/);
     expect(() => manager.start('', {})).toThrow(/plugin name is required/);
   });
+
+  it('refuses the vendor-cloud built-in AudioProcessor with ENV_NOT_SUPPORTED and what a self-hosted server lacks', async () => {
+    const manager = new PluginManager({}, '/sdk/assets', 'http://127.0.0.1:1');
+    const error: unknown = await Promise.resolve().then(() => manager.start('AudioProcessor', { sdkAppId: 1, userId: 'u', userSig: 's' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: 5200, extraCode: 5210 });
+    expect(String((error as Error).message)).toMatch(/proprietary model of the vendor's paid cloud/);
+  });
 });

@@ -1,5 +1,5 @@
-import { RtcError, type RtcErrorInit } from '../../errors/rtc-error.js';
-import { addLogSink, formatEntry, log } from '../../log/logger.js';
+import { RtcError, type RtcErrorInit } from '../errors/rtc-error.js';
+import { addLogSink, formatEntry, log } from '../log/logger.js';
 import type { AudioBus } from './audio.js';
 import type { VideoBus } from './video.js';
 import type { PluginContext, PluginLog, PluginRoomInfo } from './index.js';

@@ -12,6 +12,14 @@ export const BUILT_IN_PLUGINS: Readonly<Record<string, string>> = Object.freeze(
   TRTCVideoDecoder: 'video-decoder/video-decoder',
 });
 
+/**
+ * Built-ins of the original's trtc.js that run on the vendor's paid cloud: a self-hosted server cannot offer
+ * them, so startPlugin / updatePlugin reject with ENV_NOT_SUPPORTED and this message (the SDK README lists them).
+ */
+export const VENDOR_CLOUD_BUILT_INS: Readonly<Record<string, string>> = Object.freeze({
+  AudioProcessor: 'AudioProcessor is not supported here: its voice processing is a proprietary model of the vendor\'s paid cloud service, which a self-hosted Conclave server does not have',
+});
+
 const loaded = new Map<string, Promise<unknown>>();
 
 /** docs/behaviour.md §2 / §7: the debug dialog script loads with 3 retries and a 3 s time-out; the same holds for every built-in. */

@@ -1,4 +1,4 @@
-import { openDecodeTap } from '../../playback/decode-tap.js';
+import { openDecodeTap } from '../playback/decode-tap.js';
 
 /** Events a remote-video plugin reports to the app through the client. */
 export type RemoteVideoPluginEvent = 'error' | 'video-decode-downgrade-state-changed';

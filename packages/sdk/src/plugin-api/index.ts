@@ -1,8 +1,10 @@
 /**
- * The plugin context: the one object a plugin's constructor receives, and the only way a plugin reaches the
- * core (plugins are separate bundles; they import nothing from the core but these types). One file per area:
- * audio.ts (mixing / processing the published microphone), and room for video.ts (camera-track processors)
- * and room.ts (signalling commands such as mix / CDN) as those plugins arrive.
+ * The plugin API, the core's side of plugins: the context (the one object a plugin's constructor receives, and
+ * the only way a plugin reaches the core — plugins are separate bundles that import these types), the plugin
+ * manager (registration, start / update / stop) and the lazily loaded built-ins. It lives in the core: the core
+ * never imports src/plugins/ (an eslint rule keeps it so). One file per area: audio.ts (the published
+ * microphone), video.ts (camera-track processors), room.ts (signalling commands such as mix / CDN),
+ * remote-video.ts (the encoded-frame tap).
  */
 import type { AudioPluginContext } from './audio.js';
 import type { VideoPluginContext } from './video.js';
@@ -11,7 +13,7 @@ import type { RemoteVideoPluginContext } from './remote-video.js';
 
 export type { AudioPluginContext, AudioProcessorStage } from './audio.js';
 export type { CameraInfo, VideoPluginContext } from './video.js';
-export type { PluginSignal, PluginSignalFailure } from './room.js';
+export type { PluginSignal, PluginSignalFailure, PluginSignalError } from './room.js';
 export type { RemoteVideoPluginContext, RemoteVideoPluginEvent } from './remote-video.js';
 
 /** Builds an RtcError of the core (so `instanceof` and `code` work as for core errors). */

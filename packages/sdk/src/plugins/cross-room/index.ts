@@ -1,0 +1,6 @@
+/** The CrossRoom plugin: `import { CrossRoom } from '@conclave/sdk/plugins/cross-room'` (not yet on this server). */
+import { CrossRoom } from './cross-room.js';
+
+export { CrossRoom };
+export type { StartCrossRoomOption, UpdateCrossRoomOption, UpdateCrossRoomOptionItem, StopCrossRoomOption } from './cross-room.js';
+export default CrossRoom;
