@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests live next to the code they test (`*.test.ts` under packages/*/src).
+// Unit tests live next to the code they test (`*.test.ts` under packages/*/src and apps/*/src).
 // End-to-end tests run separately (`npm run test:e2e`) because they need builds and Chromium.
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
     environment: 'node',
   },
 });

@@ -1,0 +1,41 @@
+import { useSyncExternalStore } from 'react';
+import { Icon } from '../Icon';
+import type { RoomSession } from '../session';
+import { tileKey } from '../stage/Stage';
+
+/** Everyone in the room: me first, with role, microphone and camera state; pin or mute someone for me. */
+export function ParticipantsPanel({ session, pinned, setPinned }: {
+  session: RoomSession; pinned: string | null; setPinned: (key: string | null) => void;
+}) {
+  const { remoteUsers, camera, mic, role } = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const live = session.params.scene === 'live';
+  return (
+    <ul className="people" data-testid="participants">
+      <li className="person" data-testid="participant" data-user-id={session.params.userId}>
+        <span className="person-name">{session.params.userId} <span className="tile-tag">You</span></span>
+        {live && <span className="role-badge" data-testid="participant-role" data-role={role}>{role}</span>}
+        <span className="person-state" role="img" aria-label={mic === 'on' ? 'Microphone on' : 'Microphone off'}><Icon name={mic === 'on' ? 'mic' : 'mic-off'} /></span>
+        <span className="person-state" role="img" aria-label={camera === 'on' ? 'Camera on' : 'Camera off'}><Icon name={camera === 'on' ? 'camera' : 'camera-off'} /></span>
+      </li>
+      {remoteUsers.map((user) => {
+        const key = tileKey.camera(user.userId);
+        return (
+          <li key={user.userId} className="person" data-testid="participant" data-user-id={user.userId}>
+            <span className="person-name">{user.userId}</span>
+            {live && <span className="role-badge" data-role="anchor">{user.audioAvailable || user.videoAvailable ? 'anchor' : 'in room'}</span>}
+            <span className="person-state" role="img" aria-label={user.audioAvailable ? 'Microphone on' : 'Microphone off'}><Icon name={user.audioAvailable ? 'mic' : 'mic-off'} /></span>
+            <span className="person-state" role="img" aria-label={user.videoAvailable ? 'Camera on' : 'Camera off'}><Icon name={user.videoAvailable ? 'camera' : 'camera-off'} /></span>
+            <button type="button" className="icon-button" aria-pressed={user.audioMuted} aria-label={user.audioMuted ? `Unmute ${user.userId}` : `Mute ${user.userId} for me`}
+              onClick={() => session.setRemoteAudioMuted(user.userId, !user.audioMuted)}>
+              <Icon name={user.audioMuted ? 'volume-off' : 'volume'} />
+            </button>
+            <button type="button" className="icon-button" aria-pressed={pinned === key} aria-label={pinned === key ? `Unpin ${user.userId}` : `Pin ${user.userId}`}
+              onClick={() => setPinned(pinned === key ? null : key)}>
+              <Icon name="pin" />
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
