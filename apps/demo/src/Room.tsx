@@ -103,6 +103,12 @@ export function Room({ session, onLeft }: RoomProps) {
           <span data-testid="connection-state" data-state={connectionState}>{connectionState.toLowerCase()}</span>
         </span>
         <NetworkBars insights={session.insights} />
+        {media.screen === 'on' && (
+          <span className="presenting" data-testid="presenting">
+            You are sharing your screen
+            <button type="button" className="link-button" onClick={() => void session.localMedia.toggleScreen()}>Stop</button>
+          </span>
+        )}
       </div>
 
       {troubled && !leaving && (

@@ -46,8 +46,13 @@ function expectFitted(geometry: StageGeometry) {
   expect(controlBar.y + controlBar.height).toBeLessThanOrEqual(viewport.height + 0.5);
 }
 
-/** The geometry once the layout's animation has ended: two reads 150 ms apart agree. */
+/**
+ * The geometry once the layout's animation has ended (no running animation, and two reads 150 ms apart
+ * agree). The page is brought to the front first: a background tab's transitions do not advance.
+ */
 async function settledGeometry(page: Page): Promise<StageGeometry> {
+  await page.bringToFront();
+  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length), { timeout: 5_000, interval: 100 }).toBe(0);
   let last = '';
   let geometry = await stageGeometry(page);
   await expect.poll(async () => {
@@ -164,6 +169,23 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
       expect(await axeViolations(host)).toEqual([]);
     }
     console.log(`[demo bench] share of the 1440×900 viewport covered by video tiles: ${coverages.join(', ')}`);
+    // A small window: tiles would get smaller than a face, so the grid pages; every user is on one page.
+    await host.setViewportSize({ width: 600, height: 500 });
+    await expect.poll(async () => Number(await host.getByTestId('stage').getAttribute('data-pages')), { timeout: 5_000 }).toBeGreaterThan(1);
+    const pages = Number(await host.getByTestId('stage').getAttribute('data-pages'));
+    const seen = new Set<string>();
+    for (let page = 0; page < pages; page++) {
+      if (page > 0) await host.getByTestId('stage-next').click();
+      await expect.poll(() => host.getByTestId('stage').getAttribute('data-page')).toBe(String(page));
+      const geometry = await settledGeometry(host);
+      expectFitted(geometry);
+      for (const tile of geometry.tiles) expect(tile.width).toBeGreaterThanOrEqual(180);
+      const shown = await host.locator('[data-testid="local-tile"]:not([hidden]), [data-testid="remote-tile"]:not([hidden])')
+        .evaluateAll((tiles) => tiles.map((tile) => tile.getAttribute('data-user-id') ?? 'me'));
+      for (const id of shown) seen.add(id);
+    }
+    expect(seen.size).toBe(12);
+    await host.screenshot({ path: `${ARTIFACTS}demo-meeting-paged.png` });
     for (const page of [host, ...others]) await page.close();
   });
 
@@ -174,6 +196,7 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await grace.setViewportSize(DESKTOP);
     await grace.locator('[data-testid="remote-tile"][data-user-id="ada"]').waitFor({ timeout: 15_000 });
     await ada.getByTestId('toggle-screen').click();
+    await ada.getByTestId('presenting').waitFor({ timeout: 15_000 });
     const screen = grace.locator('[data-testid="screen-tile"][data-user-id="ada"]');
     await screen.waitFor({ timeout: 20_000 });
     await expect.poll(() => framesIn(grace, '[data-testid="screen-tile"]'), { timeout: 30_000, interval: 250 }).toBeGreaterThan(5);
@@ -198,6 +221,38 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await ada.getByTestId('toggle-screen').click();
     await expect.poll(() => grace.locator('[data-testid="screen-tile"]').count(), { timeout: 15_000 }).toBe(0);
     await expect.poll(() => grace.getByTestId('stage').getAttribute('data-layout')).toBe('grid');
+    await ada.close();
+    await grace.close();
+  });
+
+  it('active speaker highlighted; big or small stream chosen by the size of the tile', async () => {
+    const room = '7350';
+    const ada = await joinDemo(browser.context, server.url, 'ada', room);
+    await ada.setViewportSize(DESKTOP);
+    const grace = await joinDemo(browser.context, server.url, 'grace', room);
+    const graceTile = ada.locator('[data-testid="remote-tile"][data-user-id="grace"]');
+    await graceTile.waitFor({ timeout: 15_000 });
+    // Grace's fake microphone beeps: her tile on ada's page gets the speaker ring (from the audio-volume event).
+    await expect.poll(() => graceTile.getAttribute('data-active-speaker'), { timeout: 20_000, interval: 100 }).toBe('true');
+    // A big tile receives the big stream.
+    const width = () => videoWidthIn(ada, '[data-testid="remote-tile"][data-user-id="grace"]');
+    await expect.poll(width, { timeout: 20_000, interval: 250 }).toBeGreaterThan(160);
+    expect(await graceTile.getByTestId('remote-playback').getAttribute('data-small')).toBe('false');
+    // Ada pins herself: grace's tile goes to the film strip, under 400 px wide, and gets the small stream.
+    await ada.locator('[data-testid="local-tile"]').hover();
+    await ada.locator('[data-testid="local-tile"] [data-testid="pin-tile"]').click();
+    await expect.poll(() => graceTile.getByTestId('remote-playback').getAttribute('data-small'), { timeout: 5_000 }).toBe('true');
+    await ada.bringToFront();
+    await expect.poll(async () => (await graceTile.boundingBox())?.width, { timeout: 5_000 }).toBeLessThan(400);
+    await expect.poll(width, { timeout: 20_000, interval: 250 }).toBe(160);
+    await ada.screenshot({ path: `${ARTIFACTS}demo-pinned-small-stream.png` });
+    // Unpinned: a big tile again, the big stream again.
+    await ada.getByTestId('unpin').click();
+    await expect.poll(width, { timeout: 20_000, interval: 250 }).toBeGreaterThan(160);
+    // Stats for nerds: figures on the tiles.
+    await ada.getByTestId('toggle-settings').click();
+    await ada.getByTestId('toggle-stats').check();
+    await expect.poll(() => graceTile.getByTestId('stats-overlay').isVisible(), { timeout: 10_000 }).toBe(true);
     await ada.close();
     await grace.close();
   });

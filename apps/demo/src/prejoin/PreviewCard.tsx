@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { initials } from '../initials';
 import { Icon } from '../Icon';
 import type { DeviceChoice } from '../joinParams';
 import type { DeviceOption } from '../localMedia';
@@ -39,11 +40,6 @@ export function LevelMeter({ level, testId }: { level: number; testId: string })
       {Array.from({ length: 10 }, (_, index) => <span key={index} className={index < lit ? 'seg lit' : 'seg'} />)}
     </span>
   );
-}
-
-function initials(name: string): string {
-  const letters = name.replace(/^user[_-]/i, '').replace(/[^a-z0-9]/gi, '');
-  return (letters.slice(0, 2) || '?').toUpperCase();
 }
 
 /** The pre-join camera preview with microphone meter, on/off toggles and the device pickers. */

@@ -5,6 +5,8 @@ import type { RoomSession } from '../session';
 import { arrangeTiles } from './layout';
 import { LocalTile, RemoteCameraTile, RemoteScreenTile } from './tiles';
 
+const PAGER_HEIGHT = 44;
+
 /** The stage's key of a tile. */
 export const tileKey = {
   local: 'cam:',
@@ -52,7 +54,9 @@ export function Stage({ session, pinned, setPinned, showStats }: StageProps) {
     ...snapshot.remoteUsers.map((user) => tileKey.camera(user.userId)),
   ];
   const focus = pinned && keys.includes(pinned) ? pinned : screens[0] ? tileKey.screen(screens[0].userId) : null;
-  const arranged = arrangeTiles(keys, focus, size.width, size.height, page);
+  // With more than one page, the pager gets its own strip at the bottom so it covers no tile.
+  const onePage = arrangeTiles(keys, focus, size.width, size.height, page);
+  const arranged = onePage.pages > 1 ? arrangeTiles(keys, focus, size.width, size.height - PAGER_HEIGHT, page) : onePage;
 
   // The loudest voice above the speaking threshold ('' is me).
   let speaker: string | null = null;

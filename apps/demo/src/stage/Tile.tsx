@@ -1,4 +1,5 @@
 import { useEffect, useRef, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { initials } from '../initials';
 import { Icon } from '../Icon';
 import { QualityBars } from '../NetworkBars';
 import type { TileRect } from './layout';
@@ -37,11 +38,6 @@ export interface TileProps {
   readonly stats?: ReactNode;
   /** Told the tile's width when it changes (big/small stream by tile size). */
   readonly onWidth?: (width: number) => void;
-}
-
-function initials(name: string): string {
-  const letters = name.replace(/^user[_-]/i, '').replace(/[^a-z0-9]/gi, '');
-  return (letters.slice(0, 2) || '?').toUpperCase();
 }
 
 /**
