@@ -8,7 +8,7 @@ import { ParticipantsPanel } from './panels/ParticipantsPanel';
 import { SettingsPanel } from './panels/SettingsPanel';
 import { SidePanel } from './panels/SidePanel';
 import type { RoomSession } from './session';
-import { Stage } from './stage/Stage';
+import { isPublishing, Stage } from './stage/Stage';
 import './room.css';
 
 export interface RoomProps {
@@ -34,6 +34,8 @@ export function Room({ session, onLeft }: RoomProps) {
   const link = useMemo(() => inviteLink(params.sdkAppId, params.room, window.location, params.scene), [params]);
   const { connectionState, notices, role } = snapshot;
   const live = params.scene === 'live';
+  // The audience publishes nothing; an anchor with camera and microphone off is counted with them.
+  const viewers = snapshot.remoteUsers.filter((user) => !isPublishing(user)).length + (role === 'audience' ? 1 : 0);
 
   useEffect(() => {
     const previous = document.title;
@@ -97,6 +99,11 @@ export function Room({ session, onLeft }: RoomProps) {
         <span className="room-name">Room <strong data-testid="room-id">{room}</strong></span>
         <span className="me">as <strong data-testid="my-userid">{params.userId}</strong></span>
         {live && <span className="role-badge" data-testid="my-role" data-role={role}>{role === 'anchor' ? 'on stage' : 'audience'}</span>}
+        {live && (
+          <span className="viewers" title="Users in the room who publish nothing (the audience)">
+            <strong data-testid="viewer-count">{viewers}</strong> watching
+          </span>
+        )}
         <span className="connection" title="Connection state">
           <span className={`state-dot state-${connectionState.toLowerCase()}`} aria-hidden="true" />
           <span className="visually-hidden">Connection: </span>

@@ -18,14 +18,6 @@ export function describeError(error: unknown): ErrorInfo {
   return { message: String(error) };
 }
 
-/** One line, e.g. `5400 (extraCode -100018): userSig expired`. */
-export function formatError(info: ErrorInfo): string {
-  const codes: string[] = [];
-  if (info.code !== undefined) codes.push(`code ${info.code}`);
-  if (info.extraCode !== undefined) codes.push(`extraCode ${info.extraCode}`);
-  return codes.length > 0 ? `[${codes.join(', ')}] ${info.message}` : info.message;
-}
-
 /** A device the explanation is about. */
 export type DeviceWord = 'camera' | 'microphone' | 'camera and microphone' | 'screen';
 

@@ -114,6 +114,8 @@ export class RemotePlayback {
     try {
       await this.trtc.updateRemoteVideo({ userId, streamType: TRTC_MAIN, option: { small } });
       this.patch(userId, { switching: false });
+      // The tile may have been resized (or the choice changed) while the switch ran.
+      if (this.wantsSmall(userId) !== small) await this.setSmall(userId, this.wantsSmall(userId), playing);
     } catch (error) {
       this.patch(userId, { small: before, switching: false, error: error instanceof Error ? error.message : String(error) });
     }

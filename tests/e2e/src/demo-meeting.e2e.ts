@@ -359,6 +359,10 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await page.getByTestId('settings-side').waitFor({ state: 'visible' });
     await page.screenshot({ path: `${ARTIFACTS}demo-settings.png` });
     expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('p');
+    await page.getByTestId('people-side').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('participant').count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
 });

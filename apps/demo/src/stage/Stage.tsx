@@ -1,11 +1,14 @@
 import { useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { Icon } from '../Icon';
 import { SPEAKING_VOLUME } from '../insights';
-import type { RoomSession } from '../session';
+import type { RemoteUser, RoomSession } from '../session';
 import { arrangeTiles } from './layout';
 import { LocalTile, RemoteCameraTile, RemoteScreenTile } from './tiles';
 
 const PAGER_HEIGHT = 44;
+
+/** A remote user who sends something: in a live room, an anchor on stage (the others watch). */
+export const isPublishing = (user: RemoteUser) => user.videoAvailable || user.audioAvailable || user.screenAvailable;
 
 /** The stage's key of a tile. */
 export const tileKey = {
@@ -48,10 +51,14 @@ export function Stage({ session, pinned, setPinned, showStats }: StageProps) {
   const [page, setPage] = useState(0);
 
   const screens = snapshot.remoteUsers.filter((user) => user.screenAvailable);
+  // In a live room the audience watches: only those on stage (publishing) get a tile.
+  const live = session.params.scene === 'live';
+  const onStage = !(live && snapshot.role === 'audience');
+  const stageUsers = live ? snapshot.remoteUsers.filter(isPublishing) : snapshot.remoteUsers;
   const keys = [
     ...screens.map((user) => tileKey.screen(user.userId)),
-    tileKey.local,
-    ...snapshot.remoteUsers.map((user) => tileKey.camera(user.userId)),
+    ...(onStage ? [tileKey.local] : []),
+    ...stageUsers.map((user) => tileKey.camera(user.userId)),
   ];
   const focus = pinned && keys.includes(pinned) ? pinned : screens[0] ? tileKey.screen(screens[0].userId) : null;
   // With more than one page, the pager gets its own strip at the bottom so it covers no tile.
@@ -78,9 +85,9 @@ export function Stage({ session, pinned, setPinned, showStats }: StageProps) {
         const key = tileKey.screen(user.userId);
         return <RemoteScreenTile key={key} {...common} user={user} rect={rectOf(key)} pinned={focus === key} onPin={pin(key)} />;
       })}
-      <LocalTile {...common} rect={rectOf(tileKey.local)} pinned={focus === tileKey.local} onPin={pin(tileKey.local)}
+      <LocalTile {...common} rect={onStage ? rectOf(tileKey.local) : null} pinned={focus === tileKey.local} onPin={pin(tileKey.local)}
         volume={volumes.get('') ?? 0} activeSpeaker={speaker === ''} />
-      {snapshot.remoteUsers.map((user) => {
+      {stageUsers.map((user) => {
         const key = tileKey.camera(user.userId);
         return (
           <RemoteCameraTile key={key} {...common} user={user} rect={rectOf(key)} pinned={focus === key} onPin={pin(key)}
