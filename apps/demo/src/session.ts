@@ -1,69 +1,14 @@
 import TRTC from '@conclave/sdk';
-import { describeError, explainError, type ErrorInfo } from './errors';
+import { describeError, explainError } from './errors';
 import { RoomInsights } from './insights';
 import { LocalMediaControls } from './localMedia';
 import { RemotePlayback } from './remotePlayback';
 import type { JoinParams, Role } from './joinParams';
+import type { MediaState, Notice, RemoteSlot, RemoteUser, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
 
-/** What a toggle shows: `starting`/`stopping` while the SDK call runs. */
-export type MediaState = 'off' | 'starting' | 'on' | 'stopping';
-
-export interface RemoteUser {
-  readonly userId: string;
-  /** The main (camera) stream is published. */
-  readonly videoAvailable: boolean;
-  /** The sub stream (screen share) is published. */
-  readonly screenAvailable: boolean;
-  readonly audioAvailable: boolean;
-  /** Muted here with `muteRemoteAudio`. */
-  readonly audioMuted: boolean;
-}
-
-export interface Notice {
-  readonly id: number;
-  /** What failed, e.g. `Camera`. */
-  readonly title: string;
-  readonly error: ErrorInfo;
-  /** What happened, in words. */
-  readonly text: string;
-}
-
-export interface SessionSnapshot {
-  readonly connectionState: string;
-  /** In the order they entered. */
-  readonly remoteUsers: readonly RemoteUser[];
-  readonly camera: MediaState;
-  readonly mic: MediaState;
-  readonly notices: readonly Notice[];
-  /** 'anchor' or 'audience' (always 'anchor' in the rtc scene). */
-  readonly role: Role;
-  /** switchRole is running. */
-  readonly switchingRole: boolean;
-}
-
-export interface SessionEnd {
-  readonly reason: 'kicked';
-  readonly detail: string;
-}
-
-/** A remote video: the camera (`main`) or the screen share (`sub`). */
-export type StreamKind = 'main' | 'sub';
-
-/** Starts/stops one remote stream; made from the event so it carries the SDK's own stream type value. */
-interface VideoControl {
-  start(view: HTMLElement): Promise<void>;
-  stop(): Promise<void>;
-}
-
-interface RemoteSlot {
-  control: VideoControl | null;
-  /** The element the tile gives as view (null while unmounted). */
-  view: HTMLElement | null;
-  /** The view the stream plays in now. */
-  playingIn: HTMLElement | null;
-}
+export type { MediaState, Notice, RemoteUser, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
 
 const MAX_NOTICES = 4;
 /** How long leaving waits for pending media calls before it exits anyway. */

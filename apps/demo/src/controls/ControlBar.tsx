@@ -3,6 +3,7 @@ import { DevicePicker } from '../DevicePickers';
 import { Icon } from '../Icon';
 import type { MediaState, RoomSession } from '../session';
 import { Popover } from './Popover';
+import './controls.css';
 
 export type PanelName = 'chat' | 'people' | 'settings';
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Icon } from '../Icon';
+import './panels.css';
 
 /** A panel at the right of the stage (over it on a phone) with a title and a close button. */
 export function SidePanel({ title, testId, open, onClose, children }: {

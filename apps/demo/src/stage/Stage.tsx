@@ -4,6 +4,7 @@ import { SPEAKING_VOLUME } from '../insights';
 import type { RemoteUser, RoomSession } from '../session';
 import { arrangeTiles } from './layout';
 import { LocalTile, RemoteCameraTile, RemoteScreenTile } from './tiles';
+import './stage.css';
 
 const PAGER_HEIGHT = 44;
 
