@@ -1,5 +1,6 @@
 import TRTC from '@conclave/sdk';
 import { describeError, explainError } from './errors';
+import { EffectsControls } from './effects';
 import { RoomInsights } from './insights';
 import { LocalMediaControls } from './localMedia';
 import { RemotePlayback } from './remotePlayback';
@@ -46,6 +47,8 @@ export class RoomSession {
   readonly localMedia: LocalMediaControls;
   /** Per remote user: big/small stream, volume, play states. */
   readonly playback: RemotePlayback;
+  /** Background blur, touch-up, noise suppression (the SDK's plugins). */
+  readonly effects: EffectsControls;
   private readonly trtc: TRTCInstance;
   private readonly listeners = new Set<() => void>();
   private readonly queues = new Map<string, Promise<void>>();
@@ -82,6 +85,7 @@ export class RoomSession {
     this.insights = new RoomInsights(this.trtc, params.userId);
     this.playback = new RemotePlayback(this.trtc);
     this.localMedia = new LocalMediaControls(this.trtc);
+    this.effects = new EffectsControls(this.trtc, params);
     if (params.devices) this.localMedia.preset(params.devices);
     this.snapshot = this.buildSnapshot();
     this.listen();

@@ -257,6 +257,31 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await grace.close();
   });
 
+  it('effects from the control bar: touch-up and noise suppression start, and the other page keeps getting video', async () => {
+    const room = '7370';
+    const ada = await joinDemo(browser.context, server.url, 'ada', room);
+    const grace = await joinDemo(browser.context, server.url, 'grace', room);
+    const adaVideo = '[data-testid="remote-tile"][data-user-id="ada"]';
+    await expect.poll(() => framesIn(grace, adaVideo), { timeout: 30_000, interval: 250 }).toBeGreaterThan(0);
+    await expect.poll(() => ada.getByTestId('toggle-mic').getAttribute('data-state'), { timeout: 10_000 }).toBe('on');
+    await ada.bringToFront();
+    await ada.getByTestId('effects-menu').click();
+    await ada.getByTestId('effect-beauty').check();
+    await expect.poll(() => ada.getByTestId('effect-beauty').getAttribute('data-state'), { timeout: 30_000 }).toBe('on');
+    await ada.getByTestId('effect-denoise').check();
+    await expect.poll(() => ada.getByTestId('effect-denoise').getAttribute('data-state'), { timeout: 30_000 }).toBe('on');
+    expect(await ada.getByTestId('effect-error').count()).toBe(0);
+    expect(await ada.getByTestId('effects-menu').getAttribute('class')).toContain('is-active');
+    // The processed camera still reaches grace.
+    const before = await framesIn(grace, adaVideo);
+    await expect.poll(() => framesIn(grace, adaVideo), { timeout: 15_000, interval: 250 }).toBeGreaterThan(before + 10);
+    await ada.screenshot({ path: `${ARTIFACTS}demo-effects.png` });
+    await ada.getByTestId('effect-beauty').uncheck();
+    await expect.poll(() => ada.getByTestId('effect-beauty').getAttribute('data-state'), { timeout: 15_000 }).toBe('off');
+    await ada.close();
+    await grace.close();
+  });
+
   it('chat between two users, with an unread badge', async () => {
     const room = '7400';
     const ada = await joinDemo(browser.context, server.url, 'ada', room);

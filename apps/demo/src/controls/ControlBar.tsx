@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { DevicePicker } from '../DevicePickers';
 import { Icon } from '../Icon';
 import type { MediaState, RoomSession } from '../session';
+import { EffectsMenu } from './EffectsMenu';
 import { Popover } from './Popover';
 import './controls.css';
 
@@ -76,6 +77,7 @@ export function ControlBar({ session, panel, togglePanel, unread, leaving, onLea
           onClick={() => void session.localMedia.toggleScreen()}>
           <Icon name="screen" />
         </button>
+        <EffectsMenu session={session} disabled={audience} />
         {live && (
           <button type="button" className={`bar-button bar-wide${audience ? '' : ' is-active'}`} data-testid="switch-role"
             onClick={() => session.switchRole()} disabled={switchingRole} aria-busy={switchingRole}>

@@ -1,11 +1,15 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { Icon } from '../Icon';
+import { Icon, type IconName } from '../Icon';
 
 /**
  * A small button that opens a panel above it (the device menus of the control bar). Escape or a click
  * outside closes it and gives the focus back to the button; the first control inside gets the focus.
  */
-export function Popover({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+export function Popover({ label, testId, children, trigger }: {
+  label: string; testId: string; children: ReactNode;
+  /** The button's look: a small arrow beside another button (default), or a bar button with this icon. */
+  trigger?: { icon: IconName; active: boolean; disabled?: boolean };
+}) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -35,9 +39,10 @@ export function Popover({ label, testId, children }: { label: string; testId: st
 
   return (
     <div className="popover-root" ref={root}>
-      <button ref={button} type="button" className="bar-chevron" data-testid={testId} aria-label={label} title={label}
-        aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
-        <Icon name="chevron" />
+      <button ref={button} type="button" className={trigger ? `bar-button${trigger.active ? ' is-active' : ''}` : 'bar-chevron'}
+        data-testid={testId} aria-label={label} title={label} aria-expanded={open} aria-controls={id}
+        disabled={trigger?.disabled} onClick={() => setOpen(!open)}>
+        <Icon name={trigger?.icon ?? 'chevron'} />
       </button>
       <div className="popover" role="dialog" id={id} aria-label={label} hidden={!open} data-testid={`${testId}-panel`}>
         {children}
