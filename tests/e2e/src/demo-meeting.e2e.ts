@@ -257,7 +257,7 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await grace.close();
   });
 
-  it('effects from the control bar: touch-up and noise suppression start, and the other page keeps getting video', async () => {
+  it('effects from the control bar: blur, touch-up and noise suppression start, and the other page keeps getting video', async () => {
     const room = '7370';
     const ada = await joinDemo(browser.context, server.url, 'ada', room);
     const grace = await joinDemo(browser.context, server.url, 'grace', room);
@@ -268,6 +268,8 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await ada.getByTestId('effects-menu').click();
     await ada.getByTestId('effect-beauty').check();
     await expect.poll(() => ada.getByTestId('effect-beauty').getAttribute('data-state'), { timeout: 30_000 }).toBe('on');
+    await ada.getByTestId('effect-blur').check();
+    await expect.poll(() => ada.getByTestId('effect-blur').getAttribute('data-state'), { timeout: 30_000 }).toBe('on');
     await ada.getByTestId('effect-denoise').check();
     await expect.poll(() => ada.getByTestId('effect-denoise').getAttribute('data-state'), { timeout: 30_000 }).toBe('on');
     expect(await ada.getByTestId('effect-error').count()).toBe(0);
@@ -276,8 +278,11 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     const before = await framesIn(grace, adaVideo);
     await expect.poll(() => framesIn(grace, adaVideo), { timeout: 15_000, interval: 250 }).toBeGreaterThan(before + 10);
     await ada.screenshot({ path: `${ARTIFACTS}demo-effects.png` });
-    await ada.getByTestId('effect-beauty').uncheck();
-    await expect.poll(() => ada.getByTestId('effect-beauty').getAttribute('data-state'), { timeout: 15_000 }).toBe('off');
+    for (const effect of ['blur', 'beauty', 'denoise']) {
+      await ada.getByTestId(`effect-${effect}`).uncheck();
+      await expect.poll(() => ada.getByTestId(`effect-${effect}`).getAttribute('data-state'), { timeout: 15_000 }).toBe('off');
+    }
+    expect(await ada.getByTestId('effects-menu').getAttribute('class')).not.toContain('is-active');
     await ada.close();
     await grace.close();
   });
