@@ -287,6 +287,27 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await grace.close();
   });
 
+  it('invite link and a lost connection: the link joins the same room; going offline shows a banner that goes when back', async () => {
+    const ada = await joinDemo(browser.context, server.url, 'ada', '7380');
+    await ada.getByTestId('toggle-settings').click();
+    const link = await ada.getByTestId('invite-link').inputValue();
+    expect(link).toContain('roomId=7380');
+    const guest = await browser.context.newPage();
+    await guest.goto(link);
+    await guest.getByTestId('room-view').waitFor({ timeout: 20_000 });
+    await expect.poll(() => guest.locator('[data-testid="remote-tile"][data-user-id="ada"]').count(), { timeout: 15_000 }).toBe(1);
+    // The network goes away: a banner says so (never silently), and goes when the room is back.
+    await guest.context().setOffline(true);
+    await guest.getByTestId('connection-banner').waitFor({ timeout: 20_000 });
+    expect(await guest.getByTestId('connection-banner').textContent()).toMatch(/reconnecting|disconnected/i);
+    await guest.screenshot({ path: `${ARTIFACTS}demo-reconnecting.png` });
+    await guest.context().setOffline(false);
+    await guest.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 30_000 });
+    await expect.poll(() => guest.getByTestId('connection-state').getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(CONNECTED|RECONNECTED)$/);
+    await ada.close();
+    await guest.close();
+  });
+
   it('chat between two users, with an unread badge', async () => {
     const room = '7400';
     const ada = await joinDemo(browser.context, server.url, 'ada', room);
