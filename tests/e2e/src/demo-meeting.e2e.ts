@@ -292,20 +292,26 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await ada.getByTestId('toggle-settings').click();
     const link = await ada.getByTestId('invite-link').inputValue();
     expect(link).toContain('roomId=7380');
-    const guest = await browser.context.newPage();
-    await guest.goto(link);
-    await guest.getByTestId('room-view').waitFor({ timeout: 20_000 });
-    await expect.poll(() => guest.locator('[data-testid="remote-tile"][data-user-id="ada"]').count(), { timeout: 15_000 }).toBe(1);
-    // The network goes away: a banner says so (never silently), and goes when the room is back.
-    await guest.context().setOffline(true);
-    await guest.getByTestId('connection-banner').waitFor({ timeout: 20_000 });
-    expect(await guest.getByTestId('connection-banner').textContent()).toMatch(/reconnecting|disconnected/i);
-    await guest.screenshot({ path: `${ARTIFACTS}demo-reconnecting.png` });
-    await guest.context().setOffline(false);
-    await guest.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 30_000 });
-    await expect.poll(() => guest.getByTestId('connection-state').getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(CONNECTED|RECONNECTED)$/);
+    // The guest in a browser of their own: going offline there leaves the other tests' pages alone.
+    const own = await launchBrowser();
+    try {
+      const guest = await own.context.newPage();
+      await guest.goto(link);
+      await guest.getByTestId('room-view').waitFor({ timeout: 20_000 });
+      await expect.poll(() => guest.locator('[data-testid="remote-tile"][data-user-id="ada"]').count(), { timeout: 15_000 }).toBe(1);
+      // The network goes away: a banner says so (never silently) once the SDK declares the link lost (its
+      // ping time-out is 18 s), and goes when the room is back.
+      await own.context.setOffline(true);
+      await guest.getByTestId('connection-banner').waitFor({ timeout: 40_000 });
+      expect(await guest.getByTestId('connection-banner').textContent()).toMatch(/reconnecting|disconnected/i);
+      await guest.screenshot({ path: `${ARTIFACTS}demo-reconnecting.png` });
+      await own.context.setOffline(false);
+      await guest.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 40_000 });
+      await expect.poll(() => guest.getByTestId('connection-state').getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(CONNECTED|RECONNECTED)$/);
+    } finally {
+      await own.close();
+    }
     await ada.close();
-    await guest.close();
   });
 
   it('chat between two users, with an unread badge', async () => {

@@ -74,9 +74,23 @@ export function stageGeometry(page: Page): Promise<StageGeometry> {
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-/** Runs axe-core (from npm) on the page; answers its serious and critical violations (rule id and elements). */
+/**
+ * Runs axe-core (from npm) on the page in the dark and the light theme; answers the serious and critical
+ * violations (theme, rule id and elements). Leaves the page in the dark theme.
+ */
 export async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    // Colours fade between themes (transitions): measure them once they are final.
+    await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length), { timeout: 5_000, interval: 50 }).toBe(0);
+    for (const violation of await axeRun(page)) found.push(`${colorScheme}: ${violation}`);
+  }
+  return found;
+}
+
+function axeRun(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
     interface AxeResult { violations: { id: string; impact?: string | null; nodes: { target: unknown[] }[] }[] }
     const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResult> } }).axe;
