@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { axeViolations, joinDemo, joinDemoUrl, stageGeometry, type StageGeometry } from './harness/demo-page.js';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser, type LaunchedBrowser } from './harness/browser.js';
-import { startTestServer, type TestServer } from './harness/server.js';
+import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
 
 /**
  * Issue 27's "Must show" items, each tried in real Chromium as a user would, and asserted by what the
@@ -73,7 +73,8 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
   let browser: LaunchedBrowser;
 
   beforeAll(async () => {
-    server = await startTestServer({ devMode: true });
+    // Dev mode, and an admin key for the app: the demo's host tools use it.
+    server = await startTestServer({ devMode: true, apps: [{ ...TEST_APP, adminKey: 'demo-e2e-admin-key-0123456789abcdef' }] });
     browser = await launchBrowser(['--use-fake-device-for-media-stream=device-count=3']);
     mkdirSync(ARTIFACTS, { recursive: true });
   });
@@ -312,6 +313,22 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
       await own.close();
     }
     await ada.close();
+  });
+
+  it('participants panel: the host (dev app admin key) removes a user, who is told in words', async () => {
+    const ada = await joinDemo(browser.context, server.url, 'ada', '7390');
+    const grace = await joinDemo(browser.context, server.url, 'grace', '7390');
+    await ada.getByTestId('toggle-people').click();
+    await ada.getByTestId('host-status').waitFor({ timeout: 10_000 });
+    const row = ada.locator('[data-testid="participant"][data-user-id="grace"]');
+    await row.waitFor({ timeout: 15_000 });
+    await row.getByTestId('kick-user').click();
+    await grace.getByTestId('join-form').waitFor({ timeout: 15_000 });
+    expect(await grace.getByTestId('room-notice').textContent()).toMatch(/removed from the room/);
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+    expect(await ada.getByTestId('host-error').count()).toBe(0);
+    await ada.close();
+    await grace.close();
   });
 
   it('chat between two users, with an unread badge', async () => {

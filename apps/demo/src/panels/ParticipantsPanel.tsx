@@ -1,7 +1,8 @@
-import { useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Icon } from '../Icon';
 import type { RoomSession } from '../session';
 import { tileKey } from '../stage/Stage';
+import { useHost } from './useHost';
 
 /** Everyone in the room: me first, with role, microphone and camera state; pin or mute someone for me. */
 export function ParticipantsPanel({ session, pinned, setPinned }: {
@@ -9,7 +10,14 @@ export function ParticipantsPanel({ session, pinned, setPinned }: {
 }) {
   const { remoteUsers, camera, mic, role } = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const live = session.params.scene === 'live';
+  const host = useHost(session.params.sdkAppId, session.params.room);
+  const [key, setKey] = useState('');
+  const submitKey = (event: FormEvent) => {
+    event.preventDefault();
+    host.setAdminKey(key);
+  };
   return (
+    <>
     <ul className="people" data-testid="participants">
       <li className="person" data-testid="participant" data-user-id={session.params.userId}>
         <span className="person-name">{session.params.userId} <span className="tile-tag">You</span></span>
@@ -33,9 +41,31 @@ export function ParticipantsPanel({ session, pinned, setPinned }: {
               onClick={() => setPinned(pinned === key ? null : key)}>
               <Icon name="pin" />
             </button>
+            {host.client && (
+              <button type="button" className="icon-button" data-testid="kick-user" aria-label={`Remove ${user.userId} from the room`}
+                title="Remove from the room" onClick={() => void host.kick(user.userId)}>
+                <Icon name="leave" />
+              </button>
+            )}
           </li>
         );
       })}
     </ul>
+    <section className="host-tools" aria-label="Host tools">
+      {host.client ? (
+        <p className="hint" data-testid="host-status">
+          {host.devMode ? 'You hold the dev app’s admin key: you can remove people from the room.' : 'Admin key set: you can remove people from the room.'}
+        </p>
+      ) : (
+        <form className="chat-form" onSubmit={submitKey}>
+          <label className="visually-hidden" htmlFor="admin-key">Admin key</label>
+          <input id="admin-key" type="password" autoComplete="off" placeholder="Admin key (host tools)" value={key}
+            onChange={(event) => setKey(event.target.value)} />
+          <button type="submit" className="button" disabled={key.trim() === ''}>Use</button>
+        </form>
+      )}
+      {host.error && <p className="chat-error" role="alert" data-testid="host-error">{host.error}</p>}
+    </section>
+    </>
   );
 }
