@@ -102,11 +102,11 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await expect.poll(() => page.getByTestId('prejoin-camera').locator('option').count(), { timeout: 10_000 }).toBe(4);
     await expect.poll(() => page.getByTestId('prejoin-microphone').locator('option').count()).toBeGreaterThan(1);
     expect(await page.getByTestId('prejoin-speaker').count()).toBe(1);
+    await page.screenshot({ path: `${ARTIFACTS}demo-prejoin.png` });
     // Another camera: the preview follows.
     const cameras = await page.getByTestId('prejoin-camera').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
     await page.getByTestId('prejoin-camera').selectOption(cameras[2]);
     await expect.poll(() => preview.evaluate((v) => ((v as HTMLVideoElement).srcObject as MediaStream | null)?.getVideoTracks()[0]?.getSettings().deviceId), { timeout: 10_000 }).toBe(cameras[2]);
-    await page.screenshot({ path: `${ARTIFACTS}demo-prejoin.png` });
     expect(await axeViolations(page)).toEqual([]);
     // Camera off before joining: no preview, and the room starts without the camera.
     await page.getByTestId('join-camera').click();
