@@ -1,82 +1,21 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { axeViolations, joinDemo, joinDemoUrl, stageGeometry, type StageGeometry } from './harness/demo-page.js';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser, type LaunchedBrowser } from './harness/browser.js';
-import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
+import { chromium, type Page } from 'playwright-core';
+import { ARTIFACTS, coverage, DESKTOP, expectFitted, framesIn, PHONE, settledGeometry, startDemoFixture, videoWidthIn } from './demo-helpers.js';
+import { axeViolations, joinDemo, joinDemoUrl, stageGeometry } from './harness/demo-page.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, type LaunchedBrowser } from './harness/browser.js';
+import type { TestServer } from './harness/server.js';
 
 /**
- * Issue 27's "Must show" items, each tried in real Chromium as a user would, and asserted by what the
- * page shows: the geometry of the tiles, decoded frames, the badge's count, the focus ring.
+ * Issue 27's "Must show" items about what the user sees, in real Chromium: the pre-join screen, the stage at
+ * 1440×900 and on a phone (tile geometry, no scroll), a remote screen share in focus, the speaker ring and the
+ * stream size by tile size. Also the two timings of the issue's benchmark.
  */
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-const DESKTOP = { width: 1440, height: 900 };
-const PHONE = { width: 390, height: 844 };
-
-/** The largest width of the videos decoded inside the element that `selector` names (0 before a frame). */
-const videoWidthIn = (page: Page, selector: string) =>
-  page.evaluate((sel) => Math.max(0, ...[...document.querySelectorAll(`${sel} video`)].map((v) => (v as HTMLVideoElement).videoWidth)), selector);
-
-const framesIn = (page: Page, selector: string) =>
-  page.evaluate((sel) => Math.max(0, ...[...document.querySelectorAll(`${sel} video`)].map((v) => (v as HTMLVideoElement).getVideoPlaybackQuality().totalVideoFrames)), selector);
-
-/** Asserts the tiles are inside the viewport, do not overlap, and the page scrolls in no direction. */
-function expectFitted(geometry: StageGeometry) {
-  const { viewport, scroll, tiles, controlBar } = geometry;
-  expect(scroll.width).toBeLessThanOrEqual(viewport.width);
-  expect(scroll.height).toBeLessThanOrEqual(viewport.height);
-  for (const tile of tiles) {
-    expect(tile.x).toBeGreaterThanOrEqual(0);
-    expect(tile.y).toBeGreaterThanOrEqual(0);
-    expect(tile.x + tile.width).toBeLessThanOrEqual(viewport.width + 0.5);
-    // Tiles end above the control bar.
-    expect(tile.y + tile.height).toBeLessThanOrEqual(controlBar.y + 0.5);
-  }
-  for (let i = 0; i < tiles.length; i++) {
-    for (let j = i + 1; j < tiles.length; j++) {
-      const a = tiles[i];
-      const b = tiles[j];
-      const overlapX = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-      const overlapY = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-      expect(overlapX <= 0.5 || overlapY <= 0.5, `tiles ${a.key} and ${b.key} overlap`).toBe(true);
-    }
-  }
-  expect(controlBar.y + controlBar.height).toBeLessThanOrEqual(viewport.height + 0.5);
-}
-
-/**
- * The geometry once the layout's animation has ended (no running animation, and two reads 150 ms apart
- * agree). The page is brought to the front first: a background tab's transitions do not advance.
- */
-async function settledGeometry(page: Page): Promise<StageGeometry> {
-  await page.bringToFront();
-  await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length), { timeout: 5_000, interval: 100 }).toBe(0);
-  let last = '';
-  let geometry = await stageGeometry(page);
-  await expect.poll(async () => {
-    geometry = await stageGeometry(page);
-    const now = JSON.stringify(geometry);
-    const same = now === last;
-    last = now;
-    return same;
-  }, { timeout: 5_000, interval: 150 }).toBe(true);
-  return geometry;
-}
-
-const coverage = (geometry: StageGeometry) =>
-  geometry.tiles.reduce((sum, tile) => sum + tile.width * tile.height, 0) / (geometry.viewport.width * geometry.viewport.height);
-
-describe('the demo as a meeting app (issue 27, Must show)', () => {
+describe('the demo as a meeting app: pre-join and stage (issue 27, Must show)', () => {
   let server: TestServer;
   let browser: LaunchedBrowser;
 
   beforeAll(async () => {
-    // Dev mode, and an admin key for the app: the demo's host tools use it.
-    server = await startTestServer({ devMode: true, apps: [{ ...TEST_APP, adminKey: 'demo-e2e-admin-key-0123456789abcdef' }] });
-    browser = await launchBrowser(['--use-fake-device-for-media-stream=device-count=3']);
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ({ server, browser } = await startDemoFixture());
   });
 
   afterAll(async () => {
@@ -258,111 +197,6 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await grace.close();
   });
 
-  it('effects from the control bar: blur, touch-up and noise suppression start, and the other page keeps getting video', async () => {
-    const room = '7370';
-    const ada = await joinDemo(browser.context, server.url, 'ada', room);
-    const grace = await joinDemo(browser.context, server.url, 'grace', room);
-    const adaVideo = '[data-testid="remote-tile"][data-user-id="ada"]';
-    await expect.poll(() => framesIn(grace, adaVideo), { timeout: 30_000, interval: 250 }).toBeGreaterThan(0);
-    await expect.poll(() => ada.getByTestId('toggle-mic').getAttribute('data-state'), { timeout: 10_000 }).toBe('on');
-    await ada.bringToFront();
-    await ada.getByTestId('effects-menu').click();
-    await ada.getByTestId('effect-beauty').check();
-    await expect.poll(() => ada.getByTestId('effect-beauty').getAttribute('data-state'), { timeout: 30_000 }).toBe('on');
-    await ada.getByTestId('effect-blur').check();
-    await expect.poll(() => ada.getByTestId('effect-blur').getAttribute('data-state'), { timeout: 30_000 }).toBe('on');
-    await ada.getByTestId('effect-denoise').check();
-    await expect.poll(() => ada.getByTestId('effect-denoise').getAttribute('data-state'), { timeout: 30_000 }).toBe('on');
-    expect(await ada.getByTestId('effect-error').count()).toBe(0);
-    expect(await ada.getByTestId('effects-menu').getAttribute('class')).toContain('is-active');
-    // The processed camera still reaches grace.
-    const before = await framesIn(grace, adaVideo);
-    await expect.poll(() => framesIn(grace, adaVideo), { timeout: 15_000, interval: 250 }).toBeGreaterThan(before + 10);
-    await ada.screenshot({ path: `${ARTIFACTS}demo-effects.png` });
-    for (const effect of ['blur', 'beauty', 'denoise']) {
-      await ada.getByTestId(`effect-${effect}`).uncheck();
-      await expect.poll(() => ada.getByTestId(`effect-${effect}`).getAttribute('data-state'), { timeout: 15_000 }).toBe('off');
-    }
-    expect(await ada.getByTestId('effects-menu').getAttribute('class')).not.toContain('is-active');
-    await ada.close();
-    await grace.close();
-  });
-
-  it('invite link and a lost connection: the link joins the same room; going offline shows a banner that goes when back', async () => {
-    const ada = await joinDemo(browser.context, server.url, 'ada', '7380');
-    await ada.getByTestId('toggle-settings').click();
-    const link = await ada.getByTestId('invite-link').inputValue();
-    expect(link).toContain('roomId=7380');
-    // The guest in a browser of their own: going offline there leaves the other tests' pages alone.
-    const own = await launchBrowser();
-    try {
-      const guest = await own.context.newPage();
-      await guest.goto(link);
-      await guest.getByTestId('room-view').waitFor({ timeout: 20_000 });
-      await expect.poll(() => guest.locator('[data-testid="remote-tile"][data-user-id="ada"]').count(), { timeout: 15_000 }).toBe(1);
-      // The network goes away: a banner says so (never silently) once the SDK declares the link lost (its
-      // ping time-out is 18 s), and goes when the room is back.
-      await own.context.setOffline(true);
-      await guest.getByTestId('connection-banner').waitFor({ timeout: 40_000 });
-      expect(await guest.getByTestId('connection-banner').textContent()).toMatch(/reconnecting|disconnected/i);
-      await guest.screenshot({ path: `${ARTIFACTS}demo-reconnecting.png` });
-      await own.context.setOffline(false);
-      await guest.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 40_000 });
-      await expect.poll(() => guest.getByTestId('connection-state').getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(CONNECTED|RECONNECTED)$/);
-    } finally {
-      await own.close();
-    }
-    await ada.close();
-  });
-
-  it('participants panel: the host (dev app admin key) removes a user, who is told in words', async () => {
-    const ada = await joinDemo(browser.context, server.url, 'ada', '7390');
-    const grace = await joinDemo(browser.context, server.url, 'grace', '7390');
-    await ada.getByTestId('toggle-people').click();
-    await ada.getByTestId('host-status').waitFor({ timeout: 10_000 });
-    const row = ada.locator('[data-testid="participant"][data-user-id="grace"]');
-    await row.waitFor({ timeout: 15_000 });
-    await row.getByTestId('kick-user').click();
-    await grace.getByTestId('join-form').waitFor({ timeout: 15_000 });
-    expect(await grace.getByTestId('room-notice').textContent()).toMatch(/removed from the room/);
-    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
-    expect(await ada.getByTestId('host-error').count()).toBe(0);
-    await ada.close();
-    await grace.close();
-  });
-
-  it('chat between two users, with an unread badge', async () => {
-    const room = '7400';
-    const ada = await joinDemo(browser.context, server.url, 'ada', room);
-    const grace = await joinDemo(browser.context, server.url, 'grace', room);
-    await ada.locator('[data-testid="remote-tile"][data-user-id="grace"]').waitFor({ timeout: 15_000 });
-    await grace.getByTestId('toggle-chat').click();
-    const input = grace.getByTestId('chat-input');
-    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
-    // The data link may still be opening: send until the first line arrives.
-    await expect.poll(async () => {
-      await input.fill('hello ada');
-      await input.press('Enter');
-      return ada.locator('[data-testid="chat-line"][data-user-id="grace"]').count();
-    }, { timeout: 15_000, interval: 1000 }).toBeGreaterThan(0);
-    const received = await ada.locator('[data-testid="chat-line"][data-user-id="grace"]').count();
-    await input.fill('are you there?');
-    await input.press('Enter');
-    await expect.poll(() => ada.getByTestId('chat-badge').textContent(), { timeout: 10_000 }).toBe(String(received + 1));
-    await ada.screenshot({ path: `${ARTIFACTS}demo-chat-unread.png` });
-    await ada.getByTestId('toggle-chat').click();
-    await expect.poll(() => ada.getByTestId('chat-badge').count()).toBe(0);
-    await expect.poll(() => ada.locator('[data-testid="chat-line"]').last().isVisible()).toBe(true);
-    expect(await ada.locator('[data-testid="chat-line"]').last().textContent()).toContain('are you there?');
-    await ada.getByTestId('chat-input').fill('yes!');
-    await ada.getByTestId('chat-input').press('Enter');
-    await expect.poll(() => grace.locator('[data-testid="chat-line"][data-user-id="ada"]').last().textContent(), { timeout: 10_000 }).toContain('yes!');
-    expectFitted(await settledGeometry(ada));
-    expect(await axeViolations(ada)).toEqual([]);
-    await ada.close();
-    await grace.close();
-  });
-
   it('a phone viewport (390×844) with no horizontal scroll and the video filling most of the screen', async () => {
     const room = '7500';
     const ada = await joinDemo(browser.context, server.url, 'ada', room);
@@ -389,54 +223,5 @@ describe('the demo as a meeting app (issue 27, Must show)', () => {
     await grace.screenshot({ path: `${ARTIFACTS}demo-phone-chat.png` });
     await ada.close();
     await grace.close();
-  });
-
-  it('the control bar fully reachable by keyboard, with focus rings and shortcuts', async () => {
-    const page = await joinDemo(browser.context, server.url, 'keys', '7600');
-    await page.setViewportSize(DESKTOP);
-    await expect.poll(() => page.getByTestId('toggle-mic').getAttribute('data-state'), { timeout: 10_000 }).toBe('on');
-    // The buttons a user sees on the bar (not those inside a closed device menu).
-    const controls = await page.getByTestId('control-bar').locator('button').evaluateAll((buttons) =>
-      buttons.filter((b) => b.checkVisibility()).map((b) => b.getAttribute('data-testid')).filter((id): id is string => id !== null));
-    expect(controls).toEqual(expect.arrayContaining(['toggle-mic', 'mic-menu', 'toggle-camera', 'camera-menu', 'toggle-screen', 'leave-button', 'toggle-chat', 'toggle-people', 'toggle-settings']));
-    // Tab from the top of the page: every control gets the focus, with a visible ring.
-    await page.locator('body').focus();
-    const reached = new Map<string, string>();
-    for (let i = 0; i < 60 && reached.size < controls.length; i++) {
-      await page.keyboard.press('Tab');
-      const focused = await page.evaluate(() => {
-        const element = document.activeElement as HTMLElement | null;
-        if (!element?.closest('[data-testid="control-bar"]')) return null;
-        const style = getComputedStyle(element);
-        return { id: element.getAttribute('data-testid') ?? '', ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 ? 'ring' : 'none' };
-      });
-      if (focused) reached.set(focused.id, focused.ring);
-    }
-    for (const id of controls) expect(reached.get(id), `focus ring on ${id}`).toBe('ring');
-    // Enter on a focused control works; Escape closes what it opened.
-    await page.getByTestId('camera-menu').focus();
-    await page.keyboard.press('Enter');
-    await page.getByTestId('camera-menu-panel').waitFor({ state: 'visible' });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('pick-camera');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('camera-menu-panel').waitFor({ state: 'hidden' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('camera-menu');
-    // Shortcuts: M for the microphone, C for the chat, Escape closes it.
-    await page.locator('body').focus();
-    await page.keyboard.press('m');
-    await expect.poll(() => page.getByTestId('toggle-mic').getAttribute('data-state'), { timeout: 10_000 }).toBe('off');
-    await page.keyboard.press('c');
-    await page.getByTestId('chat-side').waitFor({ state: 'visible' });
-    await page.keyboard.press('Escape');
-    await page.getByTestId('chat-side').waitFor({ state: 'hidden' });
-    await page.keyboard.press('s');
-    await page.getByTestId('settings-side').waitFor({ state: 'visible' });
-    await page.screenshot({ path: `${ARTIFACTS}demo-settings.png` });
-    expect(await axeViolations(page)).toEqual([]);
-    await page.keyboard.press('p');
-    await page.getByTestId('people-side').waitFor({ state: 'visible' });
-    expect(await page.getByTestId('participant').count()).toBe(1);
-    expect(await axeViolations(page)).toEqual([]);
-    await page.close();
   });
 });
