@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests live next to the code they test (`*.test.ts` under packages/*/src); tests/repo checks the
-// repository itself (docs citations).
+// Unit tests live next to the code they test (`*.test.ts` under packages/*/src and apps/*/src); tests/repo
+// checks the repository itself (docs citations).
 // End-to-end tests run separately (`npm run test:e2e`) because they need builds and Chromium.
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'tests/repo/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/repo/**/*.test.ts'],
     environment: 'node',
   },
 });

@@ -1,33 +1,35 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import type { DeviceOption, LocalMediaControls } from './localMedia';
+import type { LocalMediaControls } from './localMedia';
 
-function Picker({ label, testId, devices, value, onChange }: {
-  label: string; testId: string; devices: readonly DeviceOption[]; value: string; onChange: (id: string) => void;
-}) {
+const KINDS = {
+  camera: { label: 'Camera', testId: 'pick-camera', list: 'cameras', value: 'cameraId' },
+  microphone: { label: 'Microphone', testId: 'pick-microphone', list: 'microphones', value: 'microphoneId' },
+  speaker: { label: 'Speaker', testId: 'pick-speaker', list: 'speakers', value: 'speakerId' },
+} as const;
+
+/** One device choice in the room; switching while publishing swaps the track without renegotiation. */
+export function DevicePicker({ media, kind }: { media: LocalMediaControls; kind: keyof typeof KINDS }) {
+  const snapshot = useSyncExternalStore(media.subscribe, media.getSnapshot);
+  const { label, testId, list, value } = KINDS[kind];
+  useEffect(() => {
+    void media.refreshDevices();
+  }, [media]);
+  const devices = snapshot[list];
+  const current = snapshot[value];
+  const choose = (id: string) => {
+    if (kind === 'camera') void media.setCamera(id);
+    else if (kind === 'microphone') void media.setMicrophone(id);
+    else void media.setSpeaker(id);
+  };
   return (
     <label className="picker">
       <span>{label}</span>
-      <select data-testid={testId} value={value} onChange={(e) => onChange(e.target.value)} disabled={devices.length === 0}>
-        {value === '' && <option value="">Default</option>}
+      <select data-testid={testId} value={current} onChange={(event) => choose(event.target.value)} disabled={devices.length === 0}>
+        {current === '' && <option value="">Default</option>}
         {devices.map((device, index) => (
           <option key={device.deviceId || index} value={device.deviceId}>{device.label || `${label} ${index + 1}`}</option>
         ))}
       </select>
     </label>
-  );
-}
-
-/** Camera, microphone and speaker choice; switching while publishing swaps the track without renegotiation. */
-export function DevicePickers({ media }: { media: LocalMediaControls }) {
-  const snapshot = useSyncExternalStore(media.subscribe, media.getSnapshot);
-  useEffect(() => {
-    void media.refreshDevices();
-  }, [media]);
-  return (
-    <div className="pickers" role="group" aria-label="Devices">
-      <Picker label="Camera" testId="pick-camera" devices={snapshot.cameras} value={snapshot.cameraId} onChange={(id) => void media.setCamera(id)} />
-      <Picker label="Microphone" testId="pick-microphone" devices={snapshot.microphones} value={snapshot.microphoneId} onChange={(id) => void media.setMicrophone(id)} />
-      <Picker label="Speaker" testId="pick-speaker" devices={snapshot.speakers} value={snapshot.speakerId} onChange={(id) => void media.setSpeaker(id)} />
-    </div>
   );
 }

@@ -1,8 +1,12 @@
 import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
-import { describeError, type ErrorInfo } from './errors';
+import TRTC from '@conclave/sdk';
+import { describeError, explainError, type ErrorInfo } from './errors';
 import { Icon } from './Icon';
+import { PreviewCard } from './prejoin/PreviewCard';
+import './prejoin/prejoin.css';
 import {
   randomUserId,
+  type DeviceChoice,
   validateForm,
   type FieldName,
   type FormValues,
@@ -25,7 +29,7 @@ export interface JoinFormProps {
 
 type FormError =
   | { readonly kind: 'invalid'; readonly field: FieldName; readonly message: string }
-  | { readonly kind: 'join'; readonly info: ErrorInfo };
+  | { readonly kind: 'join'; readonly info: ErrorInfo; readonly raw: unknown };
 
 const FIELD_IDS: Record<FieldName, string> = {
   sdkAppId: 'join-sdkappid',
@@ -37,6 +41,7 @@ const FIELD_IDS: Record<FieldName, string> = {
 export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandled, onJoin, notice }: JoinFormProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<FormError | null>(null);
+  const [devices, setDevices] = useState<DeviceChoice>({ cameraId: '', microphoneId: '', speakerId: '' });
   const busyRef = useRef(false);
   const autoJoinStarted = useRef(false);
 
@@ -80,9 +85,10 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
         mic: values.mic,
         scene: values.scene,
         role: values.role,
+        devices,
       });
     } catch (caught) {
-      setError({ kind: 'join', info: describeError(caught) });
+      setError({ kind: 'join', info: describeError(caught), raw: caught });
     } finally {
       busyRef.current = false;
       setBusy(false);
@@ -102,6 +108,12 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
     void submit();
   };
 
+  const chooseDevices = (next: DeviceChoice) => {
+    setDevices(next);
+    // The speaker is the page's output, not a capture: set it now so the room plays through it.
+    if (next.speakerId !== devices.speakerId && next.speakerId) void TRTC.setCurrentSpeaker(next.speakerId).catch(() => undefined);
+  };
+
   const stringRoom = values.roomMode === 'string';
   const describedBy = (field: FieldName, hint?: string) =>
     [hint, invalidField === field ? 'join-error' : undefined].filter(Boolean).join(' ') || undefined;
@@ -114,219 +126,193 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
         <span className="brand-sub">real-time rooms</span>
       </div>
 
-      <form className="card join-card" data-testid="join-form" onSubmit={onSubmit} noValidate aria-labelledby="join-title">
-        <h1 id="join-title">Join a room</h1>
-        <p className="lede">Talk face to face with anyone who joins the same room.</p>
+      <div className="prejoin">
+        <PreviewCard
+          name={values.userId}
+          camera={values.camera}
+          mic={values.mic}
+          setCamera={(on) => update('camera', on)}
+          setMic={(on) => update('mic', on)}
+          devices={devices}
+          setDevices={chooseDevices}
+        />
 
-        {notice && (
-          <div className="alert alert-info" role="status" data-testid="room-notice">
-            {notice}
-          </div>
-        )}
+        <form className="card join-card" data-testid="join-form" onSubmit={onSubmit} noValidate aria-labelledby="join-title">
+          <h1 id="join-title">Ready to join?</h1>
+          <p className="lede">Check your camera and microphone, pick a name and a room.</p>
 
-        <div className="field">
-          <label htmlFor={FIELD_IDS.sdkAppId}>SDKAppID</label>
-          <input
-            id={FIELD_IDS.sdkAppId}
-            data-testid="input-sdkappid"
-            inputMode="numeric"
-            autoComplete="off"
-            spellCheck={false}
-            value={values.sdkAppId}
-            aria-invalid={invalidField === 'sdkAppId'}
-            aria-describedby={describedBy('sdkAppId', 'hint-sdkappid')}
-            onChange={(event) => update('sdkAppId', event.target.value)}
-          />
-          <p className="hint" id="hint-sdkappid">
-            {devApp.status === 'loading' && 'Checking the server for a dev app…'}
-            {devApp.status === 'available' &&
-              (devMode
-                ? 'The server’s built-in dev app.'
-                : `The server’s dev app is ${devApp.app.sdkAppId}; for another app, paste a userSig.`)}
-            {devApp.status === 'unavailable' && 'The application ID your server is configured with.'}
-          </p>
-        </div>
+          {notice && (
+            <div className="alert alert-info" role="status" data-testid="room-notice">
+              {notice}
+            </div>
+          )}
 
-        <div className="field">
-          <label htmlFor={FIELD_IDS.userId}>User ID</label>
-          <div className="input-row">
-            <input
-              id={FIELD_IDS.userId}
-              data-testid="input-userid"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={32}
-              value={values.userId}
-              aria-invalid={invalidField === 'userId'}
-              aria-describedby={describedBy('userId')}
-              onChange={(event) => update('userId', event.target.value)}
-            />
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Pick a random user ID"
-              title="Pick a random user ID"
-              onClick={() => update('userId', randomUserId())}
-            >
-              <Icon name="shuffle" />
-            </button>
-          </div>
-        </div>
-
-        <div className="field">
-          <div className="label-row">
-            <label htmlFor={FIELD_IDS.roomId}>{stringRoom ? 'Room name' : 'Room ID'}</label>
-            <label className="switch">
+          <div className="field">
+            <label htmlFor={FIELD_IDS.userId}>Your name</label>
+            <div className="input-row">
               <input
-                type="checkbox"
-                data-testid="toggle-str-roomid"
-                checked={stringRoom}
-                onChange={(event) => {
-                  update('roomMode', event.target.checked ? 'string' : 'number');
-                  if (invalidField === 'roomId') setError(null);
-                }}
-              />
-              <span className="switch-track" aria-hidden="true" />
-              <span>Text room ID</span>
-            </label>
-          </div>
-          <input
-            id={FIELD_IDS.roomId}
-            data-testid="input-roomid"
-            data-room-mode={values.roomMode}
-            inputMode={stringRoom ? 'text' : 'numeric'}
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={stringRoom ? 64 : 10}
-            value={stringRoom ? values.strRoomId : values.roomId}
-            aria-invalid={invalidField === 'roomId'}
-            aria-describedby={describedBy('roomId', 'hint-roomid')}
-            onChange={(event) => update(stringRoom ? 'strRoomId' : 'roomId', event.target.value)}
-          />
-          <p className="hint" id="hint-roomid">
-            {stringRoom ? 'Letters, digits and symbols: sent as strRoomId.' : 'A number from 1 to 4294967294: sent as roomId.'}
-          </p>
-        </div>
-
-        {devApp.status !== 'loading' &&
-          (devMode ? (
-            <p className="devmode-note" data-testid="usersig-devmode">
-              <span className="chip">dev mode</span> userSig is generated in dev mode, in your browser.
-            </p>
-          ) : (
-            <div className="field">
-              <label htmlFor={FIELD_IDS.userSig}>userSig</label>
-              <input
-                id={FIELD_IDS.userSig}
-                data-testid="input-usersig"
+                id={FIELD_IDS.userId}
+                data-testid="input-userid"
                 autoComplete="off"
                 spellCheck={false}
-                value={values.userSig}
-                aria-invalid={invalidField === 'userSig'}
-                aria-describedby={describedBy('userSig', 'hint-usersig')}
-                onChange={(event) => update('userSig', event.target.value)}
+                maxLength={32}
+                value={values.userId}
+                aria-invalid={invalidField === 'userId'}
+                aria-describedby={describedBy('userId')}
+                onChange={(event) => update('userId', event.target.value)}
               />
-              <p className="hint" id="hint-usersig">
-                Signed for this SDKAppID and user ID by your backend.
-              </p>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label="Pick a random name"
+                title="Pick a random name"
+                onClick={() => update('userId', randomUserId())}
+              >
+                <Icon name="shuffle" />
+              </button>
             </div>
-          ))}
+          </div>
 
-        <fieldset className="options">
-          <legend>Room type</legend>
-          <label className="check">
+          <div className="field">
+            <div className="label-row">
+              <label htmlFor={FIELD_IDS.roomId}>{stringRoom ? 'Room name' : 'Room'}</label>
+              <label className="switch">
+                <input
+                  type="checkbox"
+                  data-testid="toggle-str-roomid"
+                  checked={stringRoom}
+                  onChange={(event) => {
+                    update('roomMode', event.target.checked ? 'string' : 'number');
+                    if (invalidField === 'roomId') setError(null);
+                  }}
+                />
+                <span className="switch-track" aria-hidden="true" />
+                <span>Text room ID</span>
+              </label>
+            </div>
             <input
-              type="radio"
-              name="scene"
-              data-testid="scene-rtc"
-              checked={values.scene === 'rtc'}
-              onChange={() => update('scene', 'rtc')}
+              id={FIELD_IDS.roomId}
+              data-testid="input-roomid"
+              data-room-mode={values.roomMode}
+              inputMode={stringRoom ? 'text' : 'numeric'}
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={stringRoom ? 64 : 10}
+              value={stringRoom ? values.strRoomId : values.roomId}
+              aria-invalid={invalidField === 'roomId'}
+              aria-describedby={describedBy('roomId', 'hint-roomid')}
+              onChange={(event) => update(stringRoom ? 'strRoomId' : 'roomId', event.target.value)}
             />
-            Call: everyone may speak and show video
-          </label>
-          <label className="check">
-            <input
-              type="radio"
-              name="scene"
-              data-testid="scene-live"
-              checked={values.scene === 'live'}
-              onChange={() => update('scene', 'live')}
-            />
-            Live: anchors broadcast, the audience watches
-          </label>
+            <p className="hint" id="hint-roomid">
+              {stringRoom ? 'Letters, digits and symbols (sent as strRoomId).' : 'A number from 1 to 4294967294.'}
+            </p>
+          </div>
+
+          <fieldset className="options segmented">
+            <legend>Room type</legend>
+            <label className="segment">
+              <input type="radio" name="scene" data-testid="scene-rtc" checked={values.scene === 'rtc'} onChange={() => update('scene', 'rtc')} />
+              <span>Meeting</span>
+            </label>
+            <label className="segment">
+              <input type="radio" name="scene" data-testid="scene-live" checked={values.scene === 'live'} onChange={() => update('scene', 'live')} />
+              <span>Live</span>
+            </label>
+          </fieldset>
           {values.scene === 'live' && (
             <label className="field-inline">
               Join as{' '}
               <select data-testid="input-role" value={values.role} onChange={(event) => update('role', event.target.value === 'audience' ? 'audience' : 'anchor')}>
-                <option value="anchor">anchor (broadcasts)</option>
+                <option value="anchor">anchor (on stage)</option>
                 <option value="audience">audience (watches)</option>
               </select>
             </label>
           )}
-        </fieldset>
 
-        <fieldset className="options">
-          <legend>When I join</legend>
-          <label className="check">
-            <input
-              type="checkbox"
-              data-testid="join-camera"
-              checked={values.camera}
-              onChange={(event) => update('camera', event.target.checked)}
-            />
-            Turn on my camera
-          </label>
-          <label className="check">
-            <input
-              type="checkbox"
-              data-testid="join-mic"
-              checked={values.mic}
-              onChange={(event) => update('mic', event.target.checked)}
-            />
-            Turn on my microphone
-          </label>
-        </fieldset>
+          <details className="advanced" open={!devMode && devApp.status !== 'loading'}>
+            <summary>Connection details</summary>
+            <div className="field">
+              <label htmlFor={FIELD_IDS.sdkAppId}>SDKAppID</label>
+              <input
+                id={FIELD_IDS.sdkAppId}
+                data-testid="input-sdkappid"
+                inputMode="numeric"
+                autoComplete="off"
+                spellCheck={false}
+                value={values.sdkAppId}
+                aria-invalid={invalidField === 'sdkAppId'}
+                aria-describedby={describedBy('sdkAppId', 'hint-sdkappid')}
+                onChange={(event) => update('sdkAppId', event.target.value)}
+              />
+              <p className="hint" id="hint-sdkappid">
+                {devApp.status === 'loading' && 'Checking the server for a dev app…'}
+                {devApp.status === 'available' &&
+                  (devMode
+                    ? 'The server’s built-in dev app.'
+                    : `The server’s dev app is ${devApp.app.sdkAppId}; for another app, paste a userSig.`)}
+                {devApp.status === 'unavailable' && 'The application ID your server is configured with.'}
+              </p>
+            </div>
+            {devApp.status !== 'loading' &&
+              (devMode ? (
+                <p className="devmode-note" data-testid="usersig-devmode">
+                  <span className="chip">dev mode</span> userSig is generated in your browser.
+                </p>
+              ) : (
+                <div className="field">
+                  <label htmlFor={FIELD_IDS.userSig}>userSig</label>
+                  <input
+                    id={FIELD_IDS.userSig}
+                    data-testid="input-usersig"
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={values.userSig}
+                    aria-invalid={invalidField === 'userSig'}
+                    aria-describedby={describedBy('userSig', 'hint-usersig')}
+                    onChange={(event) => update('userSig', event.target.value)}
+                  />
+                  <p className="hint" id="hint-usersig">Signed for this SDKAppID and user ID by your backend.</p>
+                </div>
+              ))}
+          </details>
 
-        {error && (
-          <div
-            className="alert alert-error"
-            id="join-error"
-            role="alert"
-            data-testid="join-error"
-            data-code={error.kind === 'join' ? error.info.code : undefined}
-            data-extra-code={error.kind === 'join' ? error.info.extraCode : undefined}
+          {error && (
+            <div
+              className="alert alert-error"
+              id="join-error"
+              role="alert"
+              data-testid="join-error"
+              data-code={error.kind === 'join' ? error.info.code : undefined}
+              data-extra-code={error.kind === 'join' ? error.info.extraCode : undefined}
+            >
+              {error.kind === 'join' ? (
+                <>
+                  <strong>Could not join the room.</strong> <span className="error-message">{explainError(error.raw)}</span>
+                  {(error.info.code !== undefined || error.info.extraCode !== undefined) && (
+                    <span className="error-codes">
+                      {' '}
+                      {error.info.code !== undefined && <code>code {error.info.code}</code>}{' '}
+                      {error.info.extraCode !== undefined && <code>extraCode {error.info.extraCode}</code>}
+                    </span>
+                  )}
+                </>
+              ) : (
+                <span className="error-message">{error.message}</span>
+              )}
+            </div>
+          )}
+
+          <button
+            type="submit"
+            className="button button-primary button-block"
+            data-testid="join-button"
+            disabled={busy || devApp.status === 'loading'}
+            aria-busy={busy}
           >
-            {error.kind === 'join' ? (
-              <>
-                <strong>Could not join the room.</strong>{' '}
-                {(error.info.code !== undefined || error.info.extraCode !== undefined) && (
-                  <span className="error-codes">
-                    {error.info.code !== undefined && <code>code {error.info.code}</code>}{' '}
-                    {error.info.extraCode !== undefined && <code>extraCode {error.info.extraCode}</code>}
-                  </span>
-                )}{' '}
-                <span className="error-message">{error.info.message}</span>
-              </>
-            ) : (
-              <span className="error-message">{error.message}</span>
-            )}
-          </div>
-        )}
-
-        <button
-          type="submit"
-          className="button button-primary button-block"
-          data-testid="join-button"
-          disabled={busy || devApp.status === 'loading'}
-          aria-busy={busy}
-        >
-          {busy ? 'Joining…' : 'Join'}
-        </button>
-      </form>
-
-      <p className="footnote">
-        Open-source, self-hostable audio/video rooms with a TRTC-compatible browser SDK.
-      </p>
+            {busy ? 'Joining…' : 'Join now'}
+          </button>
+        </form>
+      </div>
     </main>
   );
 }

@@ -9,7 +9,8 @@ function barsFor(quality: number): number {
   return Math.max(0, 5 - quality);
 }
 
-function Bars({ quality, label }: { quality: number; label: string }) {
+/** Four bars for a quality level 0–6, with its name for screen readers. */
+export function QualityBars({ quality, label }: { quality: number; label: string }) {
   const lit = barsFor(quality);
   return (
     <span className="net-bars" role="img" aria-label={`${label}: ${LABEL[quality] ?? 'unknown'}`} title={`${label}: ${LABEL[quality] ?? 'unknown'}`} data-quality={quality}>
@@ -27,9 +28,9 @@ export function NetworkBars({ insights }: { insights: RoomInsights }) {
   return (
     <div className="network" data-testid="network-quality" data-uplink={quality.uplinkNetworkQuality} data-downlink={quality.downlinkNetworkQuality}>
       <span className="net-dir">↑</span>
-      <Bars quality={quality.uplinkNetworkQuality} label="Uplink" />
+      <QualityBars quality={quality.uplinkNetworkQuality} label="Uplink" />
       <span className="net-dir">↓</span>
-      <Bars quality={quality.downlinkNetworkQuality} label="Downlink" />
+      <QualityBars quality={quality.downlinkNetworkQuality} label="Downlink" />
       <span className="net-rtt" data-testid="network-rtt">{Math.max(quality.uplinkRTT, quality.downlinkRTT)} ms</span>
     </div>
   );

@@ -2,10 +2,17 @@ import './remotePlayback.css';
 import { useId, useSyncExternalStore } from 'react';
 import type { RemotePlayback } from './remotePlayback';
 
+const CHOICE_LABEL = { auto: 'Auto', big: 'HD', small: 'SD' } as const;
+const CHOICE_TITLE = {
+  auto: 'Big or small stream by the size of the tile',
+  big: 'Always receive the full stream',
+  small: 'Always receive the small (low resolution) stream',
+} as const;
+
 const STATE_LABEL: Record<string, string> = { PLAYING: 'playing', PAUSED: 'paused', STOPPED: 'stopped' };
 
 /**
- * A remote user's playback controls: big/small stream, volume (0–150 %; above 100 amplifies),
+ * A remote user's playback controls: big/small stream (automatic by tile size, or fixed), volume (0–150 %; above 100 amplifies),
  * and the audio/video play states the SDK reports.
  */
 export function RemotePlaybackControls({ playback, userId, videoOn }: { playback: RemotePlayback; userId: string; videoOn: boolean }) {
@@ -13,27 +20,24 @@ export function RemotePlaybackControls({ playback, userId, videoOn }: { playback
   const state = playback.of(userId);
   const volumeId = useId();
   return (
-    <div className="remote-playback" data-testid="remote-playback" data-user-id={userId}>
+    <div className="remote-playback" data-testid="remote-playback" data-user-id={userId} data-small={state.small ? 'true' : 'false'}>
       <div className="stream-choice" role="group" aria-label={`Video quality of ${userId}`}>
-        {(['big', 'small'] as const).map((size) => {
-          const pressed = (size === 'small') === state.small;
-          return (
-            <button
-              key={size}
-              type="button"
-              className="stream-chip"
-              data-testid={`remote-stream-${size}`}
-              aria-pressed={pressed}
-              disabled={state.switching}
-              title={size === 'small' ? 'Receive the small (low resolution) stream' : 'Receive the full stream'}
-              onClick={() => {
-                if (!pressed) void playback.setSmall(userId, size === 'small', videoOn);
-              }}
-            >
-              {size === 'big' ? 'HD' : 'SD'}
-            </button>
-          );
-        })}
+        {(['auto', 'big', 'small'] as const).map((choice) => (
+          <button
+            key={choice}
+            type="button"
+            className="stream-chip"
+            data-testid={`remote-stream-${choice}`}
+            aria-pressed={state.choice === choice}
+            disabled={state.switching}
+            title={CHOICE_TITLE[choice]}
+            onClick={() => {
+              if (state.choice !== choice) void playback.choose(userId, choice, videoOn);
+            }}
+          >
+            {CHOICE_LABEL[choice]}
+          </button>
+        ))}
       </div>
       <label className="remote-volume" htmlFor={volumeId} title={`Volume of ${userId}`}>
         <span className="visually-hidden">Volume of {userId}</span>

@@ -1,16 +1,15 @@
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { ChatPanel } from './ChatPanel';
-import { DevicePickers } from './DevicePickers';
-import { PublishControls } from './PublishControls';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { ControlBar, SHORTCUTS, type PanelName } from './controls/ControlBar';
 import { Icon } from './Icon';
-import { NetworkBars } from './NetworkBars';
-import { SpeakingIndicator } from './SpeakingIndicator';
-import { StatsOverlay } from './StatsOverlay';
-import { InviteLink } from './InviteLink';
 import { inviteLink, roomLabel } from './joinParams';
-import { RemoteTile } from './RemoteTile';
-import type { MediaState, RoomSession } from './session';
-import { VideoTile } from './VideoTile';
+import { NetworkBars } from './NetworkBars';
+import { ChatPanel } from './panels/ChatPanel';
+import { ParticipantsPanel } from './panels/ParticipantsPanel';
+import { SettingsPanel } from './panels/SettingsPanel';
+import { SidePanel } from './panels/SidePanel';
+import type { RoomSession } from './session';
+import { isPublishing, Stage } from './stage/Stage';
+import './room.css';
 
 export interface RoomProps {
   readonly session: RoomSession;
@@ -18,17 +17,25 @@ export interface RoomProps {
   readonly onLeft: () => void;
 }
 
-const wanted = (state: MediaState) => state === 'on' || state === 'starting';
+const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 
+/** The room: the stage filling the window, a side panel (chat, participants, settings), the control bar. */
 export function Room({ session, onLeft }: RoomProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const { chat } = useSyncExternalStore(session.insights.subscribe, session.insights.getSnapshot);
+  const media = useSyncExternalStore(session.localMedia.subscribe, session.localMedia.getSnapshot);
   const [leaving, setLeaving] = useState(false);
+  const [panel, setPanel] = useState<PanelName | null>(null);
+  const [pinned, setPinned] = useState<string | null>(null);
+  const [showStats, setShowStats] = useState(false);
+  const [seenChat, setSeenChat] = useState(0);
   const { params } = session;
   const room = roomLabel(params.room);
   const link = useMemo(() => inviteLink(params.sdkAppId, params.room, window.location, params.scene), [params]);
-  const { connectionState, remoteUsers, camera, mic, notices, role, switchingRole } = snapshot;
+  const { connectionState, notices, role } = snapshot;
   const live = params.scene === 'live';
-  const audience = live && role === 'audience';
+  // The audience publishes nothing; an anchor with camera and microphone off is counted with them.
+  const viewers = snapshot.remoteUsers.filter((user) => !isPublishing(user)).length + (role === 'audience' ? 1 : 0);
 
   useEffect(() => {
     const previous = document.title;
@@ -38,6 +45,22 @@ export function Room({ session, onLeft }: RoomProps) {
     };
   }, [room]);
 
+  // Lines that arrived while the chat was closed are unread; opening it reads them all.
+  const lastLine = chat.length > 0 ? chat[chat.length - 1].id : 0;
+  useEffect(() => {
+    if (panel === 'chat') setSeenChat(lastLine);
+  }, [panel, lastLine]);
+  const unread = chat.filter((line) => !line.mine && line.id > seenChat).length;
+
+  const togglePanel = useCallback((name: PanelName) => setPanel((open) => (open === name ? null : name)), []);
+  // Closing a panel gives the focus back to its button, so the keyboard stays in the bar (and shortcuts work).
+  const closePanel = useCallback(() => {
+    setPanel((open) => {
+      if (open) document.querySelector<HTMLElement>(`[data-testid="toggle-${open}"]`)?.focus();
+      return null;
+    });
+  }, []);
+
   const leave = async () => {
     if (leaving) return;
     setLeaving(true);
@@ -45,164 +68,91 @@ export function Room({ session, onLeft }: RoomProps) {
     onLeft();
   };
 
-  const cameraOn = wanted(camera);
-  const micOn = wanted(mic);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+      const target = event.target as HTMLElement | null;
+      if (target && (TYPING.has(target.tagName) || target.isContentEditable)) {
+        if (event.key === 'Escape' && panel) closePanel();
+        return;
+      }
+      const key = event.key.toUpperCase();
+      const audience = live && session.getSnapshot().role === 'audience';
+      if (key === SHORTCUTS.mic && !audience) session.toggleMic();
+      else if (key === SHORTCUTS.camera && !audience) session.toggleCamera();
+      else if (key === SHORTCUTS.screen && !audience) void session.localMedia.toggleScreen();
+      else if (key === SHORTCUTS.chat) togglePanel('chat');
+      else if (key === SHORTCUTS.people) togglePanel('people');
+      else if (key === SHORTCUTS.settings) togglePanel('settings');
+      else if (event.key === 'Escape' && panel) closePanel();
+      else return;
+      event.preventDefault();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [session, panel, live, togglePanel, closePanel]);
 
+  const troubled = connectionState === 'RECONNECTING' || connectionState === 'DISCONNECTED';
   return (
-    <div className="room" data-testid="room-view">
-      <header className="room-header">
-        <div className="room-title">
-          <span className="brand-mark" aria-hidden="true" />
-          <h1>
-            <span className="room-kicker">Room</span> <span data-testid="room-id">{room}</span>
-          </h1>
-          <span className="me">
-            as <strong data-testid="my-userid">{params.userId}</strong>
-            {live && (
-              <span className="role-badge" data-testid="my-role" data-role={role}>
-                {role === 'anchor' ? 'anchor' : 'audience'}
-              </span>
-            )}
-          </span>
-        </div>
+    <div className={`room${panel ? ' with-panel' : ''}`} data-testid="room-view">
+      <div className="room-info">
+        <span className="room-name">Room <strong data-testid="room-id">{room}</strong></span>
+        <span className="me">as <strong data-testid="my-userid">{params.userId}</strong></span>
+        {live && <span className="role-badge" data-testid="my-role" data-role={role}>{role === 'anchor' ? 'on stage' : 'audience'}</span>}
         {live && (
-          <button
-            type="button"
-            className="button button-secondary"
-            data-testid="switch-role"
-            onClick={() => session.switchRole()}
-            disabled={switchingRole}
-            aria-busy={switchingRole}
-          >
-            {audience ? 'Go on stage (anchor)' : 'Leave the stage (audience)'}
-          </button>
+          <span className="viewers" title="Users in the room who publish nothing (the audience)">
+            <strong data-testid="viewer-count">{viewers}</strong> watching
+          </span>
         )}
-        <NetworkBars insights={session.insights} />
-        <div className="connection" title="Connection state">
+        <span className="connection" title="Connection state">
           <span className={`state-dot state-${connectionState.toLowerCase()}`} aria-hidden="true" />
           <span className="visually-hidden">Connection: </span>
-          <span data-testid="connection-state" data-state={connectionState}>
-            {connectionState}
+          <span data-testid="connection-state" data-state={connectionState}>{connectionState.toLowerCase()}</span>
+        </span>
+        <NetworkBars insights={session.insights} />
+        {media.screen === 'on' && (
+          <span className="presenting" data-testid="presenting">
+            You are sharing your screen
+            <button type="button" className="link-button" onClick={() => void session.localMedia.toggleScreen()}>Stop</button>
           </span>
-        </div>
-        <button
-          type="button"
-          className="button button-danger"
-          data-testid="leave-button"
-          onClick={() => void leave()}
-          disabled={leaving}
-          aria-busy={leaving}
-        >
-          <Icon name="leave" />
-          {leaving ? 'Leaving…' : 'Leave'}
-        </button>
-      </header>
+        )}
+      </div>
 
-      <div className="notices" aria-live="assertive">
+      {troubled && !leaving && (
+        <div className="banner" role="status" data-testid="connection-banner">
+          {connectionState === 'RECONNECTING' ? 'Connection lost: reconnecting…' : 'Disconnected from the room.'}
+        </div>
+      )}
+
+      <div className="toasts" aria-live="assertive">
         {notices.map((notice) => (
-          <div
-            key={notice.id}
-            className="alert alert-error notice"
-            data-testid="room-error"
-            data-code={notice.error.code}
-            data-extra-code={notice.error.extraCode}
-          >
+          <div key={notice.id} className="toast" role="alert" data-testid="room-error"
+            data-code={notice.error.code} data-extra-code={notice.error.extraCode}>
             <div>
-              <strong>{notice.title}</strong>{' '}
-              {notice.error.code !== undefined && <code>code {notice.error.code}</code>}{' '}
-              {notice.error.extraCode !== undefined && <code>extraCode {notice.error.extraCode}</code>}{' '}
-              <span className="error-message">{notice.error.message}</span>
+              <strong>{notice.title}:</strong> <span className="error-message">{notice.text}</span>
             </div>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label="Dismiss"
-              onClick={() => session.dismissNotice(notice.id)}
-            >
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => session.dismissNotice(notice.id)}>
               <Icon name="close" />
             </button>
           </div>
         ))}
+        {media.error && <div className="toast" role="alert" data-testid="media-error">{media.error}</div>}
       </div>
 
-      <main className="stage">
-        <section className="self" aria-label="You">
-          <VideoTile
-            local
-            name={params.userId}
-            tag="You"
-            videoOn={camera === 'on'}
-            placeholder={camera === 'starting' ? 'Starting camera…' : 'Camera off'}
-            audioOn={mic === 'on'}
-            viewRef={session.setLocalView}
-            tileTestId="local-tile"
-            nameTestId="local-name"
-            videoTestId="local-video"
-            actions={
-              <>
-                <StatsOverlay insights={session.insights} userId="" />
-                <SpeakingIndicator insights={session.insights} userId="" />
-              </>
-            }
-          />
-          <div className="controls" role="group" aria-label="My devices">
-            <button
-              type="button"
-              className={`control${micOn ? '' : ' control-off'}`}
-              data-testid="toggle-mic"
-              data-state={mic}
-              aria-pressed={micOn}
-              aria-busy={mic === 'starting' || mic === 'stopping'}
-              disabled={audience}
-              title={audience ? 'The audience cannot publish: go on stage first' : undefined}
-              onClick={() => session.toggleMic()}
-            >
-              <Icon name={micOn ? 'mic' : 'mic-off'} />
-              <span>Microphone</span>
-              <span className="control-state">{micOn ? 'on' : 'off'}</span>
-            </button>
-            <button
-              type="button"
-              className={`control${cameraOn ? '' : ' control-off'}`}
-              data-testid="toggle-camera"
-              data-state={camera}
-              aria-pressed={cameraOn}
-              aria-busy={camera === 'starting' || camera === 'stopping'}
-              disabled={audience}
-              title={audience ? 'The audience cannot publish: go on stage first' : undefined}
-              onClick={() => session.toggleCamera()}
-            >
-              <Icon name={cameraOn ? 'camera' : 'camera-off'} />
-              <span>Camera</span>
-              <span className="control-state">{cameraOn ? 'on' : 'off'}</span>
-            </button>
-          </div>
-          <PublishControls media={session.localMedia} disabled={audience}>
-            <DevicePickers media={session.localMedia} />
-          </PublishControls>
-          <InviteLink link={link} />
-          <ChatPanel insights={session.insights} canSend={!audience} />
-        </section>
+      <div className="room-body">
+        <Stage session={session} pinned={pinned} setPinned={setPinned} showStats={showStats} />
+        <SidePanel title="Chat" testId="chat-side" open={panel === 'chat'} onClose={closePanel}>
+          <ChatPanel insights={session.insights} canSend={!(live && role === 'audience')} active={panel === 'chat'} />
+        </SidePanel>
+        <SidePanel title="Participants" testId="people-side" open={panel === 'people'} onClose={closePanel}>
+          <ParticipantsPanel session={session} pinned={pinned} setPinned={setPinned} />
+        </SidePanel>
+        <SidePanel title="Settings" testId="settings-side" open={panel === 'settings'} onClose={closePanel}>
+          <SettingsPanel session={session} link={link} showStats={showStats} setShowStats={setShowStats} />
+        </SidePanel>
+      </div>
 
-        <section className="others" aria-labelledby="others-title">
-          <h2 id="others-title">
-            In the room <span className="count">{remoteUsers.length + 1}</span>
-          </h2>
-          <div className="remote-grid" data-testid="remote-grid" data-count={remoteUsers.length}>
-            {remoteUsers.map((user) => (
-              <RemoteTile key={user.userId} session={session} user={user} />
-            ))}
-            {remoteUsers.length === 0 && (
-              <div className="empty">
-                <p>
-                  <strong>Nobody else is here yet.</strong>
-                </p>
-                <p>Share the invite link: whoever opens it joins room {room}.</p>
-              </div>
-            )}
-          </div>
-        </section>
-      </main>
+      <ControlBar session={session} panel={panel} togglePanel={togglePanel} unread={unread} leaving={leaving} onLeave={() => void leave()} />
     </div>
   );
 }

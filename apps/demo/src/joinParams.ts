@@ -15,6 +15,14 @@ export interface JoinParams {
   readonly scene: Scene;
   /** Only used in the live scene. */
   readonly role: Role;
+  /** Devices picked on the pre-join screen ('' = the browser's default). */
+  readonly devices?: DeviceChoice;
+}
+
+export interface DeviceChoice {
+  readonly cameraId: string;
+  readonly microphoneId: string;
+  readonly speakerId: string;
 }
 
 export type Scene = 'rtc' | 'live';

@@ -1,4 +1,5 @@
 import TRTC from '@conclave/sdk';
+import { explainError } from './errors';
 import type { LocalAudioConfig, LocalVideoConfig, VideoProfileName } from '@conclave/sdk';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
@@ -86,8 +87,8 @@ export class LocalMediaControls {
       if (this.snapshot.error) this.update({ error: null });
       return true;
     } catch (error) {
-      const e = error as { message?: string; code?: number; extraCode?: number };
-      this.update({ error: `${what}: ${e.message ?? String(error)}${e.code ? ` (code ${e.code}${e.extraCode ? `/${e.extraCode}` : ''})` : ''}` });
+      const device = /screen/i.test(what) ? 'screen' : /micro/i.test(what) ? 'microphone' : 'camera';
+      this.update({ error: `${what}: ${explainError(error, device)}` });
       return false;
     }
   }
@@ -115,6 +116,11 @@ export class LocalMediaControls {
   audioOptions(): LocalAudioConfig {
     const { microphoneId, audioMuted } = this.snapshot;
     return { mute: audioMuted, option: microphoneId ? { microphoneId } : {} };
+  }
+
+  /** The devices picked before joining ('' = default). */
+  preset(choice: { cameraId: string; microphoneId: string; speakerId: string }): void {
+    this.update(choice);
   }
 
   /** The session tells when the camera / microphone starts or stops. */

@@ -1,4 +1,5 @@
 import type TRTC from '@conclave/sdk';
+import { SMALL_STREAM_BELOW_PX } from './stage/layout';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
 
@@ -6,7 +7,13 @@ type TRTCInstance = ReturnType<typeof TRTC.create>;
 export type PlayState = 'PLAYING' | 'PAUSED' | 'STOPPED';
 
 /** What this page does with one remote user's media, and how it plays. */
+/** Which stream of the camera to receive: chosen by the tile's size, or fixed by the user. */
+export type StreamChoice = 'auto' | 'big' | 'small';
+
 export interface RemotePlaybackState {
+  readonly choice: StreamChoice;
+  /** Width of the user's tile in CSS pixels (0 before it is measured). */
+  readonly tileWidth: number;
   /** Receives the small stream of the main video (updateRemoteVideo option.small). */
   readonly small: boolean;
   /** Playback volume 0–150 (setRemoteAudioVolume; above 100 amplifies). */
@@ -21,6 +28,8 @@ export interface RemotePlaybackState {
 }
 
 const INITIAL: RemotePlaybackState = {
+  choice: 'auto',
+  tileWidth: 0,
   small: false,
   volume: 100,
   audio: { state: 'STOPPED', reason: '' },
@@ -75,14 +84,38 @@ export class RemotePlayback {
     return this.of(userId).small;
   }
 
+  /** The user picks a stream, or gives the choice back to the tile size ('auto'). */
+  async choose(userId: string, choice: StreamChoice, playing: boolean): Promise<void> {
+    this.patch(userId, { choice });
+    await this.setSmall(userId, this.wantsSmall(userId), playing);
+  }
+
+  /** The tile was resized: in 'auto', a tile narrower than SMALL_STREAM_BELOW_PX gets the small stream. */
+  async setTileWidth(userId: string, tileWidth: number, playing: boolean): Promise<void> {
+    const state = this.of(userId);
+    if (Math.abs(state.tileWidth - tileWidth) < 1) return;
+    this.patch(userId, { tileWidth });
+    const small = this.wantsSmall(userId);
+    if (small !== state.small && !state.switching) await this.setSmall(userId, small, playing);
+  }
+
+  private wantsSmall(userId: string): boolean {
+    const { choice, tileWidth } = this.of(userId);
+    if (choice !== 'auto') return choice === 'small';
+    return tileWidth > 0 && tileWidth < SMALL_STREAM_BELOW_PX;
+  }
+
   /** Switches the main video of `userId` between the big and the small stream. */
   async setSmall(userId: string, small: boolean, playing: boolean): Promise<void> {
     const before = this.of(userId).small;
+    if (before === small) return;
     this.patch(userId, { small, switching: playing, error: null });
     if (!playing) return; // applied by the next startRemoteVideo
     try {
       await this.trtc.updateRemoteVideo({ userId, streamType: TRTC_MAIN, option: { small } });
       this.patch(userId, { switching: false });
+      // The tile may have been resized (or the choice changed) while the switch ran.
+      if (this.wantsSmall(userId) !== small) await this.setSmall(userId, this.wantsSmall(userId), playing);
     } catch (error) {
       this.patch(userId, { small: before, switching: false, error: error instanceof Error ? error.message : String(error) });
     }

@@ -1,70 +1,25 @@
 import TRTC from '@conclave/sdk';
-import { describeError, type ErrorInfo } from './errors';
+import { describeError, explainError } from './errors';
+import { EffectsControls } from './effects';
 import { RoomInsights } from './insights';
 import { LocalMediaControls } from './localMedia';
 import { RemotePlayback } from './remotePlayback';
 import type { JoinParams, Role } from './joinParams';
+import type { MediaState, Notice, RemoteSlot, RemoteUser, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
 
-/** What a toggle shows: `starting`/`stopping` while the SDK call runs. */
-export type MediaState = 'off' | 'starting' | 'on' | 'stopping';
-
-export interface RemoteUser {
-  readonly userId: string;
-  /** The main (camera) stream is published. */
-  readonly videoAvailable: boolean;
-  readonly audioAvailable: boolean;
-  /** Muted here with `muteRemoteAudio`. */
-  readonly audioMuted: boolean;
-}
-
-export interface Notice {
-  readonly id: number;
-  /** What failed, e.g. `Camera`. */
-  readonly title: string;
-  readonly error: ErrorInfo;
-}
-
-export interface SessionSnapshot {
-  readonly connectionState: string;
-  /** In the order they entered. */
-  readonly remoteUsers: readonly RemoteUser[];
-  readonly camera: MediaState;
-  readonly mic: MediaState;
-  readonly notices: readonly Notice[];
-  /** 'anchor' or 'audience' (always 'anchor' in the rtc scene). */
-  readonly role: Role;
-  /** switchRole is running. */
-  readonly switchingRole: boolean;
-}
-
-export interface SessionEnd {
-  readonly reason: 'kicked';
-  readonly detail: string;
-}
-
-/** Starts/stops one remote main stream; made from the event so it carries the SDK's own stream type value. */
-interface VideoControl {
-  start(view: HTMLElement): Promise<void>;
-  stop(): Promise<void>;
-}
-
-interface RemoteSlot {
-  control: VideoControl | null;
-  /** The element the tile gives as view (null while unmounted). */
-  view: HTMLElement | null;
-  /** The view the stream plays in now. */
-  playingIn: HTMLElement | null;
-}
+export type { MediaState, Notice, RemoteUser, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
 
 const MAX_NOTICES = 4;
 /** How long leaving waits for pending media calls before it exits anyway. */
 const LEAVE_DRAIN_MS = 3000;
 
-function isMainStream(streamType: unknown): boolean {
-  return String(streamType) === 'main';
+function kindOf(streamType: unknown): StreamKind {
+  return String(streamType) === 'sub' ? 'sub' : 'main';
 }
+
+const slotKey = (userId: string, kind: StreamKind) => `${kind}:${userId}`;
 
 /** Runs an SDK call that may be sync or async, or throw; never rejects. */
 async function settle(call: () => unknown, what: string): Promise<void> {
@@ -92,6 +47,8 @@ export class RoomSession {
   readonly localMedia: LocalMediaControls;
   /** Per remote user: big/small stream, volume, play states. */
   readonly playback: RemotePlayback;
+  /** Background blur, touch-up, noise suppression (the SDK's plugins). */
+  readonly effects: EffectsControls;
   private readonly trtc: TRTCInstance;
   private readonly listeners = new Set<() => void>();
   private readonly queues = new Map<string, Promise<void>>();
@@ -128,6 +85,8 @@ export class RoomSession {
     this.insights = new RoomInsights(this.trtc, params.userId);
     this.playback = new RemotePlayback(this.trtc);
     this.localMedia = new LocalMediaControls(this.trtc);
+    this.effects = new EffectsControls(this.trtc, params);
+    if (params.devices) this.localMedia.preset(params.devices);
     this.snapshot = this.buildSnapshot();
     this.listen();
   }
@@ -178,12 +137,12 @@ export class RoomSession {
     this.syncCamera();
   };
 
-  /** The element a remote tile gives as view; null on unmount. */
-  setRemoteView(userId: string, view: HTMLElement | null): void {
-    const slot = this.slots.get(userId);
+  /** The element a remote tile gives as view for its camera or screen share; null on unmount. */
+  setRemoteView(userId: string, view: HTMLElement | null, kind: StreamKind = 'main'): void {
+    const slot = this.slots.get(slotKey(userId, kind));
     if (!slot || slot.view === view) return;
     slot.view = view;
-    this.syncRemote(userId);
+    this.syncRemote(userId, kind);
   }
 
   /**
@@ -264,30 +223,35 @@ export class RoomSession {
       if (this.destroyed) return;
       // The SDK drops the user's streams itself; only forget them here.
       this.users.delete(userId);
-      this.slots.delete(userId);
+      this.slots.delete(slotKey(userId, 'main'));
+      this.slots.delete(slotKey(userId, 'sub'));
       this.changed();
     });
     trtc.on(EVENT.REMOTE_VIDEO_AVAILABLE, ({ userId, streamType }) => {
-      if (this.destroyed || !isMainStream(streamType)) return;
+      if (this.destroyed) return;
+      const kind = kindOf(streamType);
       this.ensureUser(userId);
-      const slot = this.slots.get(userId);
+      const slot = this.slots.get(slotKey(userId, kind));
       if (slot) {
         slot.control = {
           start: async (view) => {
-            await trtc.startRemoteVideo({ userId, streamType, view, option: { small: this.playback.isSmall(userId) } });
+            // A screen share has no small stream; the camera's size follows its tile (see RemotePlayback).
+            const option = kind === 'main' ? { small: this.playback.isSmall(userId) } : { fillMode: 'contain' as const };
+            await trtc.startRemoteVideo({ userId, streamType, view, option });
           },
           stop: async () => {
             await trtc.stopRemoteVideo({ userId, streamType });
           },
         };
       }
-      this.patchUser(userId, { videoAvailable: true });
-      this.syncRemote(userId);
+      this.patchUser(userId, kind === 'main' ? { videoAvailable: true } : { screenAvailable: true });
+      this.syncRemote(userId, kind);
     });
     trtc.on(EVENT.REMOTE_VIDEO_UNAVAILABLE, ({ userId, streamType }) => {
-      if (this.destroyed || !isMainStream(streamType) || !this.users.has(userId)) return;
-      this.patchUser(userId, { videoAvailable: false });
-      this.syncRemote(userId);
+      if (this.destroyed || !this.users.has(userId)) return;
+      const kind = kindOf(streamType);
+      this.patchUser(userId, kind === 'main' ? { videoAvailable: false } : { screenAvailable: false });
+      this.syncRemote(userId, kind);
     });
     trtc.on(EVENT.REMOTE_AUDIO_AVAILABLE, ({ userId }) => {
       if (this.destroyed) return;
@@ -392,13 +356,15 @@ export class RoomSession {
     });
   }
 
-  private syncRemote(userId: string): void {
-    if (this.destroyed || !this.slots.has(userId)) return;
-    this.enqueue(`video:${userId}`, async () => {
-      const slot = this.slots.get(userId);
+  private syncRemote(userId: string, kind: StreamKind): void {
+    const key = slotKey(userId, kind);
+    if (this.destroyed || !this.slots.has(key)) return;
+    this.enqueue(`video:${key}`, async () => {
+      const slot = this.slots.get(key);
       if (this.destroyed || !slot) return;
       const user = this.users.get(userId);
-      const want = !this.closing && user?.videoAvailable && slot.control ? slot.view : null;
+      const available = kind === 'main' ? user?.videoAvailable : user?.screenAvailable;
+      const want = !this.closing && available && slot.control ? slot.view : null;
       if (slot.playingIn && slot.playingIn !== want) {
         slot.playingIn = null;
         // After REMOTE_VIDEO_UNAVAILABLE the stream may be gone already: a failure here is expected.
@@ -409,7 +375,7 @@ export class RoomSession {
           await slot.control.start(want);
           slot.playingIn = want;
         } catch (error) {
-          if (this.users.has(userId)) this.notify(`Video of ${userId}`, error);
+          if (this.users.has(userId)) this.notify(kind === 'main' ? `Video of ${userId}` : `Screen of ${userId}`, error);
         }
       }
     });
@@ -428,8 +394,9 @@ export class RoomSession {
 
   private ensureUser(userId: string): void {
     if (this.users.has(userId)) return;
-    this.users.set(userId, { userId, videoAvailable: false, audioAvailable: false, audioMuted: false });
-    this.slots.set(userId, { control: null, view: null, playingIn: null });
+    this.users.set(userId, { userId, videoAvailable: false, screenAvailable: false, audioAvailable: false, audioMuted: false });
+    this.slots.set(slotKey(userId, 'main'), { control: null, view: null, playingIn: null });
+    this.slots.set(slotKey(userId, 'sub'), { control: null, view: null, playingIn: null });
   }
 
   private patchUser(userId: string, patch: Partial<Omit<RemoteUser, 'userId'>>): void {
@@ -440,7 +407,8 @@ export class RoomSession {
   }
 
   private notify(title: string, error: unknown): void {
-    const notice: Notice = { id: this.nextNoticeId++, title, error: describeError(error) };
+    const device = /microphone/i.test(title) ? 'microphone' : /screen/i.test(title) ? 'screen' : 'camera';
+    const notice: Notice = { id: this.nextNoticeId++, title, error: describeError(error), text: explainError(error, device) };
     this.notices = [...this.notices, notice].slice(-MAX_NOTICES);
     this.changed();
   }

@@ -407,6 +407,7 @@ describe('the demo app: chat, statistics overlay, network bars, speaking indicat
     const adaTile = grace.locator('[data-testid="remote-tile"][data-user-id="ada"]');
     await adaTile.waitFor({ timeout: 15_000 });
     // The data link may still be opening: type until the line arrives (each send is its own line).
+    await ada.getByTestId('toggle-chat').click();
     await expect.poll(async () => {
       await ada.getByTestId('chat-input').fill('hello from ada');
       await ada.getByTestId('chat-send').click();

@@ -1,17 +1,23 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
-import type { RoomInsights } from './insights';
+import type { RoomInsights } from '../insights';
 
 /** The room's chat: custom messages (cmdId 1) sent to everyone in the room. */
-export function ChatPanel({ insights, canSend }: { insights: RoomInsights; canSend: boolean }) {
+export function ChatPanel({ insights, canSend, active }: { insights: RoomInsights; canSend: boolean; active: boolean }) {
   const { chat } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const list = useRef<HTMLOListElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+
+  // Opening the chat puts the cursor in the message box.
+  useEffect(() => {
+    if (active) input.current?.focus();
+  }, [active]);
 
   useEffect(() => {
     const element = list.current;
     if (element) element.scrollTop = element.scrollHeight;
-  }, [chat.length]);
+  }, [chat.length, active]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -23,8 +29,7 @@ export function ChatPanel({ insights, canSend }: { insights: RoomInsights; canSe
   };
 
   return (
-    <section className="chat" aria-labelledby="chat-title" data-testid="chat-panel">
-      <h2 id="chat-title">Chat</h2>
+    <div className="chat" data-testid="chat-panel">
       <ol className="chat-lines" ref={list} aria-live="polite" data-testid="chat-lines">
         {chat.map((line) => (
           <li key={line.id} className={line.mine ? 'chat-line mine' : 'chat-line'} data-testid="chat-line" data-user-id={line.userId}>
@@ -37,11 +42,12 @@ export function ChatPanel({ insights, canSend }: { insights: RoomInsights; canSe
         <label className="visually-hidden" htmlFor="chat-input">Message</label>
         <input
           id="chat-input"
+          ref={input}
           data-testid="chat-input"
           value={text}
           maxLength={500}
           disabled={!canSend}
-          placeholder={canSend ? 'Say something…' : 'The audience cannot send messages'}
+          placeholder={canSend ? 'Message everyone' : 'The audience cannot send messages'}
           onChange={(event) => setText(event.target.value)}
         />
         <button type="submit" className="button" data-testid="chat-send" disabled={!canSend || text.trim() === ''}>
@@ -49,6 +55,6 @@ export function ChatPanel({ insights, canSend }: { insights: RoomInsights; canSe
         </button>
       </form>
       {error && <p className="chat-error" role="alert" data-testid="chat-error">{error}</p>}
-    </section>
+    </div>
   );
 }
