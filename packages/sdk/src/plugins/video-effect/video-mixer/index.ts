@@ -144,7 +144,12 @@ export class VideoMixer {
     }
     await removeStage(video, 'VideoMixer', fn);
     this._closeTaps(new Set());
-    if (video.screenTrack()) await this._client.updateScreenShare({ publish: true }).catch(() => undefined);
+    if (!video.screenTrack()) return;
+    // The mixer is stopped whatever happens next; the app asked for the share back on its own stream, so a failure is its to hear.
+    await this._client.updateScreenShare({ publish: true }).catch((error: unknown) => {
+      this._core.log.warn('VideoMixer: publishing the screen share again on its own stream failed:', error);
+      throw this._core.errors({ code: ERROR_CODE.OPERATION_FAILED, message: `the mixer stopped, but the screen share could not be published again on its own stream: ${error instanceof Error ? error.message : String(error)}`, functionName: fn });
+    });
   }
 
   destroy(): void {
@@ -154,13 +159,20 @@ export class VideoMixer {
   private readonly _onPublishState = (event: { mediaType?: string; state?: string }) => {
     if (event.mediaType !== 'screen' || event.state !== 'started') return;
     void this._unpublishScreen();
-    void this._apply(videoContextOf(this._core, 'startPlugin'), 'startPlugin').catch(() => undefined);
+    this._reapply('a screen share started');
   };
 
   private readonly _onScreenStopped = () => {
     this._screenStop?.(this._screenId());
-    void this._apply(videoContextOf(this._core, 'startPlugin'), 'startPlugin').catch(() => undefined);
+    this._reapply('the screen share stopped');
   };
+
+  /** Lays the mix out again after a change nobody awaits (a share started or stopped): a failure is logged. */
+  private _reapply(why: string): void {
+    void this._apply(videoContextOf(this._core, 'startPlugin'), 'startPlugin').catch((error: unknown) => {
+      this._core.log.warn(`VideoMixer: laying the mix out again after ${why} failed:`, error);
+    });
+  }
 
   /** The 5.17 id of the screen source the client's screen share fills ('' in the 5.11 shape). */
   private _screenId(): string {
@@ -169,9 +181,11 @@ export class VideoMixer {
 
   private _lastScreenId = '';
 
+  /** The screen goes into the mix: its own stream stops and the mixed camera stream is published. Failures are logged. */
   private async _unpublishScreen(): Promise<void> {
-    await this._client.updateScreenShare({ publish: false }).catch(() => undefined);
-    await this._client.updateLocalVideo({ publish: true }).catch(() => undefined);
+    const warn = (what: string) => (error: unknown) => this._core.log.warn(`VideoMixer: ${what} failed:`, error);
+    await this._client.updateScreenShare({ publish: false }).catch(warn('unpublishing the screen share (now in the mix)'));
+    await this._client.updateLocalVideo({ publish: true }).catch(warn('publishing the mixed camera stream'));
   }
 
   private _closeTaps(keep: Set<MediaStreamTrack>): void {
