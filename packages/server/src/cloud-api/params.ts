@@ -1,0 +1,49 @@
+import { LIMITS } from '@conclave/protocol';
+import { CloudApiError, invalid, missing } from './cloud-api-error.js';
+
+/** A request's parameters (the JSON body's top-level fields, named as the API's models name them). */
+export type Params = Readonly<Record<string, unknown>>;
+
+/** The most user ids one RemoveUser call names (the API's limit). */
+export const MAX_USER_IDS = 10;
+
+/** A required integer parameter within [min, max]. */
+export function integer(params: Params, name: string, min: number, max: number): number {
+  const value = params[name];
+  if (value === undefined || value === null) throw missing(name);
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(name, 'must be an integer');
+  if (value < min || value > max) throw invalid(name, `must be between ${min} and ${max}`);
+  return value;
+}
+
+/** SdkAppId, which must be the app the SecretId belongs to. */
+export function sdkAppId(params: Params, app: number): number {
+  const value = integer(params, 'SdkAppId', 1, 0xffffffff);
+  if (value !== app) throw new CloudApiError('AuthFailure.UnauthorizedOperation', `this SecretId is not allowed to act on SdkAppId ${value}`);
+  return value;
+}
+
+/** An integer RoomId (DismissRoom, RemoveUser, …). */
+export function intRoomId(params: Params): string {
+  return String(integer(params, 'RoomId', LIMITS.MIN_ROOM_ID, LIMITS.MAX_ROOM_ID));
+}
+
+/** A string RoomId (the …ByStrRoomId actions). */
+export function strRoomId(params: Params): string {
+  const value = params.RoomId;
+  if (value === undefined || value === null || value === '') throw missing('RoomId');
+  if (typeof value !== 'string') throw invalid('RoomId', 'must be a string');
+  if (value.length > LIMITS.MAX_STR_ROOM_ID_LENGTH) throw invalid('RoomId', `must be at most ${LIMITS.MAX_STR_ROOM_ID_LENGTH} characters`);
+  return value;
+}
+
+/** UserIds: 1 to 10 distinct non-empty strings. */
+export function userIds(params: Params): string[] {
+  const value = params.UserIds;
+  if (value === undefined || value === null) throw missing('UserIds');
+  if (!Array.isArray(value) || value.length === 0 || !value.every((id): id is string => typeof id === 'string' && id.length > 0)) {
+    throw invalid('UserIds', 'must be a non-empty array of user ids');
+  }
+  if (value.length > MAX_USER_IDS) throw new CloudApiError('InvalidParameter.UserIdsMorethanTen', `at most ${MAX_USER_IDS} user ids per call`);
+  return [...new Set(value)];
+}
