@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config/config.js';
 import type { Metrics } from '../ops/metrics.js';
+import type { RecordingManager } from '../recording/recording-manager.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { Store } from '../store/store.js';
 
@@ -11,4 +12,6 @@ export interface CloudApiDeps extends LeaveDeps {
   store: Store;
   /** Actions done are counted with the admin actions (`cloudapi.<Action>`). */
   metrics: Metrics;
+  /** Cloud recording tasks start and stop room recordings and list their files. */
+  recordings: RecordingManager;
 }

@@ -120,7 +120,7 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
     expect(JSON.stringify(logs)).not.toContain(ROTATED.secretKey);
   });
 
-  it("answers bad requests with the API's codes: missing and invalid parameters, absent rooms and users, another app, unknown actions", async () => {
+  it("answers bad requests with the API's codes: missing and invalid parameters, absent rooms, users and tasks, another app, unknown actions", async () => {
     track(await joined(server, APP, 'heidi', '503'));
     const trtc = client(server, KEY);
     expect(await refusal(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 999 }))).toBe('FailedOperation.RoomNotExist');
@@ -133,6 +133,13 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
     expect(await refusal(client(server, OTHER).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 503 }))).toBe('AuthFailure.UnauthorizedOperation');
     expect(await refusal(trtc.DescribeTrtcUsage({ StartTime: '2026-01-01', EndTime: '2026-01-02' }))).toBe('UnsupportedOperation');
     expect(await refusal(trtc.request('MakeCoffee', {}))).toBe('InvalidAction');
+    const recording = { SdkAppId: APP.sdkAppId, RoomId: '503', UserId: 'robot', UserSig: 'sig', RecordParams: { RecordMode: 2 }, StorageParams: {} };
+    expect(await refusal(trtc.CreateCloudRecording({ ...recording, RoomId: '999' }))).toBe('FailedOperation.RoomNotExist');
+    expect(await refusal(trtc.CreateCloudRecording({ ...recording, RoomId: 'lobby' }))).toBe('InvalidParameter.RoomId');
+    expect(await refusal(trtc.request('CreateCloudRecording', { ...recording, RecordParams: undefined }))).toBe('MissingParameter.RecordParams');
+    expect(await refusal(trtc.CreateCloudRecording({ ...recording, RecordParams: { RecordMode: 3 } }))).toBe('InvalidParameter.RecordMode');
+    expect(await refusal(trtc.DescribeCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
+    expect(await refusal(trtc.DeleteCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
     expect(await usersOf('503')).toEqual(['heidi']);
   });
 

@@ -47,3 +47,28 @@ export function userIds(params: Params): string[] {
   if (value.length > MAX_USER_IDS) throw new CloudApiError('InvalidParameter.UserIdsMorethanTen', `at most ${MAX_USER_IDS} user ids per call`);
   return [...new Set(value)];
 }
+
+/** A required non-empty string parameter of at most `max` characters. */
+export function text(params: Params, name: string, max = 256): string {
+  const value = params[name];
+  if (value === undefined || value === null || value === '') throw missing(name);
+  if (typeof value !== 'string') throw invalid(name, 'must be a string');
+  if (value.length > max) throw invalid(name, `must be at most ${max} characters`);
+  return value;
+}
+
+/** A required object parameter (a nested model such as RecordParams). */
+export function model(params: Params, name: string): Params {
+  const value = params[name];
+  if (value === undefined || value === null) throw missing(name);
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalid(name, 'must be an object');
+  return value as Params;
+}
+
+/** An optional integer parameter that must be one of `allowed`; `fallback` when absent. */
+export function oneOf(params: Params, name: string, allowed: readonly number[], fallback: number): number {
+  const value = params[name];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !allowed.includes(value)) throw invalid(name, `must be one of ${allowed.join(', ')}`);
+  return value;
+}

@@ -68,6 +68,15 @@ export class RecordingManager {
     this.#tick([room]);
   }
 
+  /**
+   * Stops what startRoom started for a room: its recording jobs end (files finalised) and are not started
+   * again, unless the app's own `recording` setting records the room anyway.
+   */
+  async stopRoom(roomKey: string): Promise<void> {
+    this.#forced.delete(roomKey);
+    await Promise.all(this.jobsOf(roomKey).map((job) => this.#jobs.stop(job.id)));
+  }
+
   /** Jobs of a room that record. */
   jobsOf(roomKey: string): MediaJob[] {
     return this.#jobs.find((job) => job.options.roomKey === roomKey && job.options.kind.startsWith('record-'));
