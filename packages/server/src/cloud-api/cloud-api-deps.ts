@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config/config.js';
+import type { JobManager } from '../jobs/job-manager.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { RecordingManager } from '../recording/recording-manager.js';
 import type { LeaveDeps } from '../room/eviction.js';
@@ -14,4 +15,6 @@ export interface CloudApiDeps extends LeaveDeps {
   metrics: Metrics;
   /** Cloud recording tasks start and stop room recordings and list their files. */
   recordings: RecordingManager;
+  /** CDN relay tasks are media jobs. */
+  jobs: JobManager;
 }

@@ -120,7 +120,7 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
     expect(JSON.stringify(logs)).not.toContain(ROTATED.secretKey);
   });
 
-  it("answers bad requests with the API's codes: missing and invalid parameters, absent rooms, users and tasks, another app, unknown actions", async () => {
+  it("answers bad requests with the API's codes: missing and invalid parameters, absent rooms, users and tasks, bad CDN URLs, another app, unknown actions", async () => {
     track(await joined(server, APP, 'heidi', '503'));
     const trtc = client(server, KEY);
     expect(await refusal(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 999 }))).toBe('FailedOperation.RoomNotExist');
@@ -140,6 +140,13 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
     expect(await refusal(trtc.CreateCloudRecording({ ...recording, RecordParams: { RecordMode: 3 } }))).toBe('InvalidParameter.RecordMode');
     expect(await refusal(trtc.DescribeCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
     expect(await refusal(trtc.DeleteCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
+    const cdn = { SdkAppId: APP.sdkAppId, RoomId: '503', RoomIdType: 0, AgentParams: { UserId: 'robot' }, WithTranscoding: 0, PublishCdnParams: [{ PublishCdnUrl: 'rtmp://127.0.0.1:1/live/x' }] };
+    const single = { UserMediaStream: { UserInfo: { UserId: 'nobody' } } };
+    expect(await refusal(trtc.request('StartPublishCdnStream', { ...cdn, RoomIdType: undefined }))).toBe('MissingParameter.RoomIdType');
+    expect(await refusal(trtc.StartPublishCdnStream({ ...cdn, SingleSubscribeParams: single, PublishCdnParams: [{ PublishCdnUrl: 'http://x/y' }] }))).toBe('InvalidParameter.PublishCdnUrl');
+    expect(await refusal(trtc.StartPublishCdnStream({ ...cdn, SingleSubscribeParams: single }))).toBe('FailedOperation.UserNotExist');
+    expect(await refusal(trtc.StartPublishCdnStream(cdn))).toBe('MissingParameter.SingleSubscribeParams');
+    expect(await refusal(trtc.StopPublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
     expect(await usersOf('503')).toEqual(['heidi']);
   });
 

@@ -1,0 +1,117 @@
+import { FLAG, MIX_DEFAULT_ENCODING } from '@conclave/protocol';
+import type { JobManager } from '../jobs/job-manager.js';
+import type { JobInput } from '../jobs/media-job.js';
+import { gridLayout } from '../recording/recording-manager.js';
+import { RoomRegistry, type Room } from '../room/room.js';
+import type { ActionHandler } from './action.js';
+import { CloudApiError, invalid, missing } from './cloud-api-error.js';
+import { integer, model, oneOf, sdkAppId, text, type Params } from './params.js';
+
+/** The CDN relay actions answered here. */
+export type CdnActionName = 'StartPublishCdnStream' | 'StopPublishCdnStream';
+
+/** What the CDN actions work with. */
+export interface CdnActionDeps {
+  rooms: RoomRegistry;
+  jobs: JobManager;
+}
+
+/** The most RTMP URLs one task publishes to (the API's limit). */
+const MAX_URLS = 10;
+
+/** The RTMP URLs of PublishCdnParams (1 to 10, rtmp:// or rtmps://). */
+function urlsOf(params: Params): string[] {
+  const list = params.PublishCdnParams;
+  if (list === undefined || list === null) throw missing('PublishCdnParams');
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_URLS) throw invalid('PublishCdnParams', `must list 1 to ${MAX_URLS} CDN URLs (relaying back into a room is not supported here)`);
+  return list.map((entry: unknown) => {
+    const url = typeof entry === 'object' && entry !== null ? (entry as Params).PublishCdnUrl : undefined;
+    if (typeof url !== 'string' || !/^rtmps?:\/\/[^\s/]+\/\S+$/.test(url)) throw invalid('PublishCdnUrl', 'must be an rtmp:// or rtmps:// URL');
+    return url;
+  });
+}
+
+/** The encoding of the output: VideoParams.VideoEncode and AudioParams.AudioEncode over the defaults. */
+function encodingOf(params: Params, kind: 'mix' | 'relay') {
+  const video = (params.VideoParams as Params | undefined)?.VideoEncode as Params | undefined;
+  const audio = (params.AudioParams as Params | undefined)?.AudioEncode as Params | undefined;
+  const d = MIX_DEFAULT_ENCODING;
+  const pick = (from: Params | undefined, name: string, fallback: number, min: number, max: number) => (from?.[name] === undefined ? fallback : integer(from, name, min, max));
+  return {
+    kind,
+    width: pick(video, 'Width', d.videoWidth, 16, 1920), height: pick(video, 'Height', d.videoHeight, 16, 1920),
+    fps: pick(video, 'Fps', d.videoFramerate, 1, 60), videoBitrate: pick(video, 'BitRate', d.videoBitrate, 50, 10_000), gop: pick(video, 'Gop', d.videoGOP, 1, 10),
+    audioSampleRate: pick(audio, 'SampleRate', d.audioSampleRate, 8000, 48_000), audioBitrate: pick(audio, 'BitRate', d.audioBitrate, 8, 500),
+    audioChannels: oneOf(audio ?? {}, 'Channel', [1, 2], d.audioChannels) as 1 | 2,
+    background: 0,
+  };
+}
+
+/** The room of a StartPublishCdnStream: RoomIdType 0 is an integer room id, 1 a string one. */
+function roomOf(deps: CdnActionDeps, params: Params, app: number): Room {
+  const raw = text(params, 'RoomId', 64);
+  const isString = oneOf(params, 'RoomIdType', [0, 1], -1);
+  if (isString === -1) throw missing('RoomIdType');
+  if (isString === 0 && !/^\d{1,10}$/.test(raw)) throw invalid('RoomId', 'must be an integer room id when RoomIdType is 0');
+  const room = deps.rooms.find(RoomRegistry.key(app, raw, isString === 1));
+  if (!room) throw new CloudApiError('FailedOperation.RoomNotExist', `room ${raw} does not exist (nobody is in it)`);
+  return room;
+}
+
+/**
+ * StartPublishCdnStream and StopPublishCdnStream on the CDN media jobs. Without transcoding, the user of
+ * SingleSubscribeParams is relayed (camera or screen, as published) until the task stops or the user leaves;
+ * with transcoding, a grid of the room's publishers at the start is mixed until the task stops or the room empties.
+ */
+export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHandler> {
+  return {
+    StartPublishCdnStream: async (input) => {
+      const { params } = input;
+      const app = sdkAppId(params, input.app.sdkAppId);
+      const room = roomOf(deps, params, app);
+      model(params, 'AgentParams');
+      const transcode = oneOf(params, 'WithTranscoding', [0, 1], -1);
+      if (transcode === -1) throw missing('WithTranscoding');
+      const urls = urlsOf(params);
+      let job: Parameters<JobManager['start']>[0];
+      if (transcode === 0) {
+        const stream = model(model(params, 'SingleSubscribeParams'), 'UserMediaStream');
+        const userId = text(model(stream, 'UserInfo'), 'UserId', 128);
+        const sub = oneOf(stream, 'StreamType', [0, 1], 0) === 1;
+        const user = room.get(userId);
+        if (!user) throw new CloudApiError('FailedOperation.UserNotExist', `user ${userId} is not in room ${room.ref}`);
+        job = {
+          kind: sub ? 'cdn-sub' : 'cdn-main', sdkAppId: app, roomKey: room.key, roomRef: room.ref, ownerId: user.id, ownerUserId: userId,
+          spec: encodingOf(params, 'relay'), inputs: [{ userId, stream: sub ? 'aux' : 'main', video: true, audio: !sub }],
+          outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })),
+        };
+      } else {
+        const spec = encodingOf(params, 'mix');
+        const publishers = [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
+        const withVideo = publishers.filter((p) => p.flag & FLAG.VIDEO);
+        const cells = gridLayout(withVideo.length, spec.width, spec.height);
+        const inputs: JobInput[] = withVideo.map((p, i) => ({ userId: p.userId, stream: 'main', video: true, audio: true, layout: cells[i] }));
+        for (const p of publishers) if (!(p.flag & FLAG.VIDEO)) inputs.push({ userId: p.userId, stream: 'main', video: false, audio: true });
+        if (inputs.length === 0) throw new CloudApiError('FailedOperation', `nobody publishes in room ${room.ref}: nothing to mix`);
+        job = { kind: 'cdn-mix', sdkAppId: app, roomKey: room.key, roomRef: room.ref, spec, inputs, outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })) };
+      }
+      let taskId: string;
+      try {
+        taskId = (await deps.jobs.start(job)).id;
+      } catch (error) {
+        throw new CloudApiError('FailedOperation', `publishing to the CDN failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} started (${job.kind} → ${urls.map((u) => u.replace(/\?.*$/, '')).join(', ')})`);
+      return { TaskId: taskId };
+    },
+    StopPublishCdnStream: async (input) => {
+      const app = sdkAppId(input.params, input.app.sdkAppId);
+      const taskId = text(input.params, 'TaskId', 128);
+      const job = deps.jobs.get(taskId);
+      if (!job || job.options.sdkAppId !== app || !job.options.kind.startsWith('cdn-')) throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
+      await deps.jobs.stop(taskId);
+      input.audit(job.options.roomRef, job.options.ownerUserId ?? '', `CDN task ${taskId} stopped`);
+      return { TaskId: taskId };
+    },
+  };
+}
