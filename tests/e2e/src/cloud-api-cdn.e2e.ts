@@ -1,7 +1,7 @@
 /**
  * CDN relays through TRTC's server API (the official tencentcloud-sdk-nodejs trtc client, unchanged but for its
  * endpoint): StartPublishCdnStream produces RTMP output that ffmpeg reads (a loopback nginx-rtmp "CDN"), and
- * StopPublishCdnStream ends it.
+ * StopPublishCdnStream ends it; StartMCUMixTranscodeByStrRoomId mixes the room to the ingest under its StreamId.
  */
 import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,10 +23,11 @@ describe('CDN relays through the TRTC server API', () => {
 
   beforeAll(async () => {
     const media = await makeFakeMedia('cloud-cdn-blue', 'blue', 1000);
-    server = await startTestServer({ apps: [{ ...TEST_APP, cloudApiKeys: [KEY] }] });
+    rtmp = await RtmpCdn.start();
+    // The ingest a mix transcode's StreamId is published under.
+    server = await startTestServer({ apps: [{ ...TEST_APP, cloudApiKeys: [KEY] }], media: { rtmpIngest: rtmp.url('') } });
     app = await AppHost.start(server.url);
     browser = await launchBrowser(fakeMediaArgs(media));
-    rtmp = await RtmpCdn.start();
     trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
   });
 
@@ -89,6 +90,29 @@ describe('CDN relays through the TRTC server API', () => {
     }, { timeout: 20_000, interval: 500 }).toBe('blue');
     await trtc.StopPublishCdnStream({ SdkAppId: TEST_APP.sdkAppId, TaskId: TaskId! });
     await expect.poll(() => rtmp.publishesDone(name).length, { timeout: 10_000, interval: 100 }).toBe(1);
+    await page.close();
+  });
+
+  it('StartMCUMixTranscodeByStrRoomId publishes the mix under its StreamId at the ingest; StopMCUMixTranscodeByStrRoomId ends it', async () => {
+    const page = await app.open(browser.context);
+    expect(await joinRoom(page, server, 'mcu-anchor', { strRoomId: 'cloud-mcu' })).toEqual({ ok: true });
+    await expect.poll(async () => (await eventsOf(page, 'publish-state-changed')).some((e) => e.data.state === 'started'), { timeout: 15_000 }).toBe(true);
+    const streamId = 'mcu_cloud';
+    await trtc.StartMCUMixTranscodeByStrRoomId({
+      SdkAppId: TEST_APP.sdkAppId, StrRoomId: 'cloud-mcu', OutputParams: { StreamId: streamId },
+      EncodeParams: { AudioSampleRate: 48000, AudioBitrate: 64, AudioChannels: 1, VideoWidth: 320, VideoHeight: 180, VideoBitrate: 300, VideoFramerate: 15, VideoGop: 2 },
+      LayoutParams: { Template: 0 },
+    });
+    const url = rtmp.url(streamId);
+    const { streams } = await probe(url);
+    expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320, height: 180 });
+    await expect.poll(async () => {
+      const frame = await grabFrame(url, 64, 36).catch(() => undefined);
+      return frame ? colorName(colorAt(frame, 64, { x: 16, y: 9, w: 32, h: 18 })) : 'no frame';
+    }, { timeout: 20_000, interval: 500 }).toBe('blue');
+    await trtc.StopMCUMixTranscodeByStrRoomId({ SdkAppId: TEST_APP.sdkAppId, StrRoomId: 'cloud-mcu' });
+    await expect.poll(() => rtmp.publishesDone(streamId).length, { timeout: 10_000, interval: 100 }).toBe(1);
+    await expect(trtc.StopMCUMixTranscodeByStrRoomId({ SdkAppId: TEST_APP.sdkAppId, StrRoomId: 'cloud-mcu' })).rejects.toMatchObject({ code: 'FailedOperation' });
     await page.close();
   });
 });

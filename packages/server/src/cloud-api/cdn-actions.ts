@@ -47,6 +47,32 @@ function encodingOf(params: Params, kind: 'mix' | 'relay') {
   };
 }
 
+/** The pipeline settings of a CDN job (PipelineSpec without its outputs). */
+export type CdnSpec = Parameters<JobManager['start']>[0]['spec'];
+
+/**
+ * A mix job of the room's publishers now: a grid of those with video (join order), everyone's audio, to `urls`;
+ * it ends when stopped or when the room empties. Throws FailedOperation when nobody publishes.
+ */
+export function gridMixJob(room: Room, spec: CdnSpec, urls: string[]): Parameters<JobManager['start']>[0] {
+  const publishers = [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
+  const withVideo = publishers.filter((p) => p.flag & FLAG.VIDEO);
+  const cells = gridLayout(withVideo.length, spec.width, spec.height);
+  const inputs: JobInput[] = withVideo.map((p, i) => ({ userId: p.userId, stream: 'main', video: true, audio: true, layout: cells[i] }));
+  for (const p of publishers) if (!(p.flag & FLAG.VIDEO)) inputs.push({ userId: p.userId, stream: 'main', video: false, audio: true });
+  if (inputs.length === 0) throw new CloudApiError('FailedOperation', `nobody publishes in room ${room.ref}: nothing to mix`);
+  return { kind: 'cdn-mix', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, spec, inputs, outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })) };
+}
+
+/** Starts a CDN job; a failure is FailedOperation with the reason. */
+export async function startCdnJob(jobs: JobManager, job: Parameters<JobManager['start']>[0]): Promise<string> {
+  try {
+    return (await jobs.start(job)).id;
+  } catch (error) {
+    throw new CloudApiError('FailedOperation', `publishing to the CDN failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** The room of a StartPublishCdnStream: RoomIdType 0 is an integer room id, 1 a string one. */
 function roomOf(deps: CdnActionDeps, params: Params, app: number): Room {
   const raw = text(params, 'RoomId', 64);
@@ -86,21 +112,9 @@ export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHan
           outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })),
         };
       } else {
-        const spec = encodingOf(params, 'mix');
-        const publishers = [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
-        const withVideo = publishers.filter((p) => p.flag & FLAG.VIDEO);
-        const cells = gridLayout(withVideo.length, spec.width, spec.height);
-        const inputs: JobInput[] = withVideo.map((p, i) => ({ userId: p.userId, stream: 'main', video: true, audio: true, layout: cells[i] }));
-        for (const p of publishers) if (!(p.flag & FLAG.VIDEO)) inputs.push({ userId: p.userId, stream: 'main', video: false, audio: true });
-        if (inputs.length === 0) throw new CloudApiError('FailedOperation', `nobody publishes in room ${room.ref}: nothing to mix`);
-        job = { kind: 'cdn-mix', sdkAppId: app, roomKey: room.key, roomRef: room.ref, spec, inputs, outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })) };
+        job = gridMixJob(room, encodingOf(params, 'mix'), urls);
       }
-      let taskId: string;
-      try {
-        taskId = (await deps.jobs.start(job)).id;
-      } catch (error) {
-        throw new CloudApiError('FailedOperation', `publishing to the CDN failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      const taskId = await startCdnJob(deps.jobs, job);
       input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} started (${job.kind} → ${urls.map((u) => u.replace(/\?.*$/, '')).join(', ')})`);
       return { TaskId: taskId };
     },

@@ -7,6 +7,7 @@ import type { CloudApiDeps } from './cloud-api-deps.js';
 import { CloudApiError } from './cloud-api-error.js';
 import type { Params } from './params.js';
 import { cdnActions } from './cdn-actions.js';
+import { mcuActions } from './mcu-actions.js';
 import { recordingActions } from './recording-actions.js';
 import { roomActions } from './room-actions.js';
 import { TRTC_ACTIONS, TRTC_VERSION } from './trtc-actions.js';
@@ -36,7 +37,7 @@ export class CloudApi {
     this.#deps = deps;
     this.#ring = keyRing(deps.config.apps);
     this.#perSecretId = new KeyedRateLimiter({ amount: deps.config.limits.cloudApiRequestsPerSecond, windowMs: 1000 });
-    this.#actions = { ...roomActions(deps), ...recordingActions(deps), ...cdnActions(deps) };
+    this.#actions = { ...roomActions(deps), ...recordingActions(deps), ...cdnActions(deps), ...mcuActions(deps) };
   }
 
   /** The actions this server implements. */

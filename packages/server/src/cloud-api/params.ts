@@ -28,12 +28,12 @@ export function intRoomId(params: Params): string {
   return String(integer(params, 'RoomId', LIMITS.MIN_ROOM_ID, LIMITS.MAX_ROOM_ID));
 }
 
-/** A string RoomId (the …ByStrRoomId actions). */
-export function strRoomId(params: Params): string {
-  const value = params.RoomId;
-  if (value === undefined || value === null || value === '') throw missing('RoomId');
-  if (typeof value !== 'string') throw invalid('RoomId', 'must be a string');
-  if (value.length > LIMITS.MAX_STR_ROOM_ID_LENGTH) throw invalid('RoomId', `must be at most ${LIMITS.MAX_STR_ROOM_ID_LENGTH} characters`);
+/** A string room id (the …ByStrRoomId actions): `RoomId`, or `StrRoomId` for the mix transcode ones. */
+export function strRoomId(params: Params, name = 'RoomId'): string {
+  const value = params[name];
+  if (value === undefined || value === null || value === '') throw missing(name);
+  if (typeof value !== 'string') throw invalid(name, 'must be a string');
+  if (value.length > LIMITS.MAX_STR_ROOM_ID_LENGTH) throw invalid(name, `must be at most ${LIMITS.MAX_STR_ROOM_ID_LENGTH} characters`);
   return value;
 }
 

@@ -46,8 +46,8 @@ function remove(deps: LeaveDeps, readRoomId: (params: Params) => string, isStrin
 export function roomActions(deps: LeaveDeps): Record<RoomActionName, ActionHandler> {
   return {
     DismissRoom: dismiss(deps, intRoomId, false),
-    DismissRoomByStrRoomId: dismiss(deps, strRoomId, true),
+    DismissRoomByStrRoomId: dismiss(deps, (params) => strRoomId(params), true),
     RemoveUser: remove(deps, intRoomId, false),
-    RemoveUserByStrRoomId: remove(deps, strRoomId, true),
+    RemoveUserByStrRoomId: remove(deps, (params) => strRoomId(params), true),
   };
 }
