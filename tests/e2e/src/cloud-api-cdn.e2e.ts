@@ -70,7 +70,7 @@ describe('CDN relays through the TRTC server API', () => {
     await page.close();
   });
 
-  it('StartPublishCdnStream with transcoding mixes the room at the asked size into one RTMP stream', async () => {
+  it('StartPublishCdnStream with transcoding mixes the room at the asked size into one RTMP stream, adding users who publish later', async () => {
     const page = await app.open(browser.context);
     expect(await joinRoom(page, server, 'mix-anchor', { strRoomId: 'cloud-mix' })).toEqual({ ok: true });
     await expect.poll(async () => (await eventsOf(page, 'publish-state-changed')).some((e) => e.data.state === 'started'), { timeout: 15_000 }).toBe(true);
@@ -88,6 +88,20 @@ describe('CDN relays through the TRTC server API', () => {
       const frame = await grabFrame(url, 64, 48).catch(() => undefined);
       return frame ? colorName(colorAt(frame, 64, { x: 16, y: 12, w: 32, h: 24 })) : 'no frame';
     }, { timeout: 20_000, interval: 500 }).toBe('blue');
+    // A user who publishes later joins the grid: the first one left, the newcomer right.
+    const redBrowser = await launchBrowser(fakeMediaArgs(await makeFakeMedia('cloud-cdn-red', 'red', 440)));
+    try {
+      const late = await app.open(redBrowser.context);
+      expect(await joinRoom(late, server, 'mix-late', { strRoomId: 'cloud-mix' })).toEqual({ ok: true });
+      await expect.poll(async () => {
+        const frame = await grabFrame(url, 64, 48).catch(() => undefined);
+        return frame ? [colorName(colorAt(frame, 64, { x: 8, y: 18, w: 12, h: 12 })), colorName(colorAt(frame, 64, { x: 44, y: 18, w: 12, h: 12 }))] : [];
+      }, { timeout: 30_000, interval: 500 }).toEqual(['blue', 'red']);
+      expect(rtmp.publishes(name)).toBe(1);
+      await late.close();
+    } finally {
+      await redBrowser.close();
+    }
     await trtc.StopPublishCdnStream({ SdkAppId: TEST_APP.sdkAppId, TaskId: TaskId! });
     await expect.poll(() => rtmp.publishesDone(name).length, { timeout: 10_000, interval: 100 }).toBe(1);
     await page.close();

@@ -1,7 +1,6 @@
-import { FLAG, MIX_DEFAULT_ENCODING } from '@conclave/protocol';
+import { MIX_DEFAULT_ENCODING } from '@conclave/protocol';
 import type { JobManager } from '../jobs/job-manager.js';
-import type { JobInput } from '../jobs/media-job.js';
-import { gridLayout } from '../recording/recording-manager.js';
+import { gridInputs } from '../recording/recording-manager.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import type { ActionHandler } from './action.js';
 import { CloudApiError, invalid, missing } from './cloud-api-error.js';
@@ -14,6 +13,7 @@ export type CdnActionName = 'StartPublishCdnStream' | 'StopPublishCdnStream';
 export interface CdnActionDeps {
   rooms: RoomRegistry;
   jobs: JobManager;
+  cdnJobs: CdnJobs;
 }
 
 /** The most RTMP URLs one task publishes to (the API's limit). */
@@ -51,25 +51,56 @@ function encodingOf(params: Params, kind: 'mix' | 'relay') {
 export type CdnSpec = Parameters<JobManager['start']>[0]['spec'];
 
 /**
- * A mix job of the room's publishers now: a grid of those with video (join order), everyone's audio, to `urls`;
- * it ends when stopped or when the room empties. Throws FailedOperation when nobody publishes.
+ * A mix job of the room's publishers to `urls`; it ends when stopped or when the room empties. Throws
+ * FailedOperation when nobody publishes yet.
  */
 export function gridMixJob(room: Room, spec: CdnSpec, urls: string[]): Parameters<JobManager['start']>[0] {
-  const publishers = [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
-  const withVideo = publishers.filter((p) => p.flag & FLAG.VIDEO);
-  const cells = gridLayout(withVideo.length, spec.width, spec.height);
-  const inputs: JobInput[] = withVideo.map((p, i) => ({ userId: p.userId, stream: 'main', video: true, audio: true, layout: cells[i] }));
-  for (const p of publishers) if (!(p.flag & FLAG.VIDEO)) inputs.push({ userId: p.userId, stream: 'main', video: false, audio: true });
+  const inputs = gridInputs(room, spec.width, spec.height);
   if (inputs.length === 0) throw new CloudApiError('FailedOperation', `nobody publishes in room ${room.ref}: nothing to mix`);
   return { kind: 'cdn-mix', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, spec, inputs, outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })) };
 }
 
-/** Starts a CDN job; a failure is FailedOperation with the reason. */
-export async function startCdnJob(jobs: JobManager, job: Parameters<JobManager['start']>[0]): Promise<string> {
-  try {
-    return (await jobs.start(job)).id;
-  } catch (error) {
-    throw new CloudApiError('FailedOperation', `publishing to the CDN failed: ${error instanceof Error ? error.message : String(error)}`);
+/**
+ * The cloud API's CDN jobs: starts them, and keeps each mix a grid of whoever publishes now (users who start
+ * or stop publishing, join or leave are added and removed on the job manager's tick, as the mixed recording does).
+ */
+export class CdnJobs {
+  readonly #jobs: JobManager;
+  /** Mix job id → the inputs it last got. */
+  readonly #grids = new Map<string, string>();
+
+  constructor(jobs: JobManager) {
+    this.#jobs = jobs;
+    jobs.watch((rooms) => this.#relayout(rooms));
+  }
+
+  /** Starts a CDN job; resolves with its id. A failure is FailedOperation with the reason. */
+  async start(job: Parameters<JobManager['start']>[0]): Promise<string> {
+    let id: string;
+    try {
+      id = (await this.#jobs.start(job)).id;
+    } catch (error) {
+      throw new CloudApiError('FailedOperation', `publishing to the CDN failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (job.kind === 'cdn-mix') this.#grids.set(id, JSON.stringify(job.inputs));
+    return id;
+  }
+
+  #relayout(rooms: Room[]): void {
+    const byKey = new Map(rooms.map((room) => [room.key, room]));
+    for (const [id, last] of this.#grids) {
+      const job = this.#jobs.get(id);
+      if (!job) {
+        this.#grids.delete(id);
+        continue;
+      }
+      const room = byKey.get(job.options.roomKey);
+      const inputs = room ? gridInputs(room, job.options.spec.width, job.options.spec.height) : [];
+      const signature = JSON.stringify(inputs);
+      if (inputs.length === 0 || signature === last) continue;
+      this.#grids.set(id, signature);
+      void job.setInputs(inputs);
+    }
   }
 }
 
@@ -87,7 +118,7 @@ function roomOf(deps: CdnActionDeps, params: Params, app: number): Room {
 /**
  * StartPublishCdnStream and StopPublishCdnStream on the CDN media jobs. Without transcoding, the user of
  * SingleSubscribeParams is relayed (camera or screen, as published) until the task stops or the user leaves;
- * with transcoding, a grid of the room's publishers at the start is mixed until the task stops or the room empties.
+ * with transcoding, a grid of the room's publishers is mixed until the task stops or the room empties.
  */
 export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHandler> {
   return {
@@ -114,7 +145,7 @@ export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHan
       } else {
         job = gridMixJob(room, encodingOf(params, 'mix'), urls);
       }
-      const taskId = await startCdnJob(deps.jobs, job);
+      const taskId = await deps.cdnJobs.start(job);
       input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} started (${job.kind} → ${urls.map((u) => u.replace(/\?.*$/, '')).join(', ')})`);
       return { TaskId: taskId };
     },

@@ -6,7 +6,7 @@ import type { ActionHandler, ActionResult } from './action.js';
 import type { CloudApiDeps } from './cloud-api-deps.js';
 import { CloudApiError } from './cloud-api-error.js';
 import type { Params } from './params.js';
-import { cdnActions } from './cdn-actions.js';
+import { cdnActions, CdnJobs } from './cdn-actions.js';
 import { mcuActions } from './mcu-actions.js';
 import { recordingActions } from './recording-actions.js';
 import { roomActions } from './room-actions.js';
@@ -37,7 +37,8 @@ export class CloudApi {
     this.#deps = deps;
     this.#ring = keyRing(deps.config.apps);
     this.#perSecretId = new KeyedRateLimiter({ amount: deps.config.limits.cloudApiRequestsPerSecond, windowMs: 1000 });
-    this.#actions = { ...roomActions(deps), ...recordingActions(deps), ...cdnActions(deps), ...mcuActions(deps) };
+    const media = { ...deps, cdnJobs: new CdnJobs(deps.jobs) };
+    this.#actions = { ...roomActions(deps), ...recordingActions(deps), ...cdnActions(media), ...mcuActions(media) };
   }
 
   /** The actions this server implements. */

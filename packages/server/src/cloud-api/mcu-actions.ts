@@ -4,7 +4,7 @@ import type { JobManager } from '../jobs/job-manager.js';
 import { roomRef } from '../ids/room-ref.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import type { ActionHandler, ActionInput } from './action.js';
-import { gridMixJob, startCdnJob, type CdnSpec } from './cdn-actions.js';
+import { gridMixJob, type CdnJobs, type CdnSpec } from './cdn-actions.js';
 import { CloudApiError, invalid } from './cloud-api-error.js';
 import { integer, intRoomId, model, oneOf, sdkAppId, strRoomId, text, type Params } from './params.js';
 
@@ -15,6 +15,7 @@ export type McuActionName = 'StartMCUMixTranscode' | 'StartMCUMixTranscodeByStrR
 export interface McuActionDeps {
   rooms: RoomRegistry;
   jobs: JobManager;
+  cdnJobs: CdnJobs;
   config: { media: MediaConfig };
 }
 
@@ -49,7 +50,7 @@ function urlOf(params: Params, ingest: string | undefined): string {
 
 /**
  * StartMCUMixTranscode[ByStrRoomId] and StopMCUMixTranscode[ByStrRoomId] on the CDN mix jobs: one mix per room
- * (a grid of the room's publishers at the start, everyone's audio) to the configured RTMP ingest plus the
+ * (a grid of the room's publishers, everyone's audio) to the configured RTMP ingest plus the
  * StreamId, or to PublishCdnParams' URL. Starting again replaces the room's mix.
  */
 export function mcuActions(deps: McuActionDeps): Record<McuActionName, ActionHandler> {
@@ -67,7 +68,7 @@ export function mcuActions(deps: McuActionDeps): Record<McuActionName, ActionHan
     const url = urlOf(input.params, deps.config.media.rtmpIngest);
     const previous = mixes.get(room.key);
     if (previous) await deps.jobs.stop(previous);
-    const jobId = await startCdnJob(deps.jobs, gridMixJob(room, spec, [url]));
+    const jobId = await deps.cdnJobs.start(gridMixJob(room, spec, [url]));
     mixes.set(room.key, jobId);
     input.audit(room.ref, '', `mix transcode ${jobId} started (→ ${url.replace(/\?.*$/, '')})`);
     return {};
