@@ -14,7 +14,7 @@ import { defineConfig } from 'vitest/config';
 const FAULT_FILES = ['src/resilience.e2e.ts', 'src/recovery.e2e.ts', 'src/adaptation-relay.e2e.ts', 'src/plugins-small-stream.e2e.ts'];
 const HEAVY_FILES = [
   'src/media-plane.e2e.ts', 'src/cluster-nodes.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-effects-*.e2e.ts',
-  'src/cdn-streaming.e2e.ts', 'src/cdn-mix-background.e2e.ts', 'src/recording-mixed.e2e.ts',
+  'src/cdn-streaming.e2e.ts', 'src/cdn-mix-background.e2e.ts', 'src/recording-mixed.e2e.ts', 'src/cloud-api-recording.e2e.ts', 'src/cloud-api-cdn.e2e.ts',
   // npm install + tsc + vite build of a fresh app: beside a media file it starved that file's server (CI).
   'src/npm-pack.e2e.ts', 'src/plugins-paths.e2e.ts', 'src/plugins-vb-color.e2e.ts', 'src/plugins-mixer-517.e2e.ts',
 ];

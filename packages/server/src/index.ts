@@ -5,7 +5,7 @@
 export { startServer, type RunningServer } from './server.js';
 export {
   configFromEnv, resolveConfig, readConfigFile, ConfigError, DEV_SDKAPPID, DEFAULT_LIMITS, DEFAULT_STORAGE,
-  type AppConfig, type BillingState, type LimitsConfig, type ServerConfig, type ServerOverrides, type StorageConfig,
+  type AppConfig, type BillingState, type CloudApiKey, type LimitsConfig, type ServerConfig, type ServerOverrides, type StorageConfig,
 } from './config/config.js';
 export { StoreError } from './store/store.js';
 export { CustomMessageLimiter, KeyedRateLimiter, type MessageVerdict, type RateBudget } from './limits/rate-limiter.js';

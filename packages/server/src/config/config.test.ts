@@ -79,4 +79,18 @@ describe('configuration', () => {
     expect(configFailure(() => configFromEnv({ CONCLAVE_ADMIN_KEY: 'short' }))).toMatch(/CONCLAVE_ADMIN_KEY must be at least 16/);
     expect(configFailure(() => configFromEnv({ CONCLAVE_MAX_CONNECTIONS_PER_IP: 'lots' }, { apps: [A] }))).toMatch(/CONCLAVE_MAX_CONNECTIONS_PER_IP must be an integer/);
   });
+
+  it('cloud API key pairs: several per app, each SecretId once across apps, keys of at least 16 characters', () => {
+    const one = { secretId: 'AKIDfirstKeyOfAppA', secretKey: 'first-cloud-api-secret-key-0123' };
+    const two = { secretId: 'AKIDsecondKeyOfAppA', secretKey: 'second-cloud-api-secret-key-012' };
+    const config = resolveConfig({}, { CONCLAVE_CONFIG: file({ apps: [{ ...A, cloudApiKeys: [one, two] }, B], limits: { cloudApiRequestsPerSecond: 5 } }) });
+    expect(config.apps[0].cloudApiKeys).toEqual([one, two]);
+    expect(config.limits).toMatchObject({ cloudApiRequestsPerSecond: 5, cloudApiClockSkewSeconds: 300 });
+    expect(configFailure(() => resolveConfig({}, { CONCLAVE_CONFIG: file({ apps: [{ ...A, cloudApiKeys: [one] }, { ...B, cloudApiKeys: [one] }] }) })))
+      .toMatch(/apps\[1\]\.cloudApiKeys\[0\]\.secretId: this secretId is listed twice/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file({ apps: [{ ...A, cloudApiKeys: [{ ...one, secretKey: 'short' }] }] }) })))
+      .toMatch(/apps\[0\]\.cloudApiKeys\[0\]\.secretKey: must be at least 16 characters/);
+    expect(configFailure(() => configFromEnv({ CONCLAVE_CONFIG: file({ apps: [{ ...A, cloudApiKeys: [{ ...one, secretId: 'has space in it' }] }] }) })))
+      .toMatch(/apps\[0\]\.cloudApiKeys\[0\]\.secretId/);
+  });
 });

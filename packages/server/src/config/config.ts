@@ -24,6 +24,19 @@ export interface AppConfig {
   iceTransportPolicy?: 'all' | 'relay';
   /** Automatic recording of this app's rooms: 'off' (default), 'mixed' (one file per room), 'per-stream'. */
   recording?: 'off' | 'mixed' | 'per-stream';
+  /**
+   * TencentCloud API 3.0 key pairs (the cloud API endpoint, POST /): a request signed with one of them acts on
+   * this app. Several at once so a key can be rotated: add the new pair, move the backend over, remove the old.
+   */
+  cloudApiKeys?: CloudApiKey[];
+}
+
+/** One TencentCloud API 3.0 key pair. The SecretKey is never logged. */
+export interface CloudApiKey {
+  /** Names the pair in the Authorization header (unique across every app). */
+  secretId: string;
+  /** Signs the requests (TC3-HMAC-SHA256); at least 16 characters. */
+  secretKey: string;
 }
 
 /** Limits; over one, the request gets a coded reply and the connection and room go on. */
@@ -48,6 +61,10 @@ export interface LimitsConfig {
   logUploadsPerMinute: number;
   /** Largest log upload body, after decompression (1 MiB). */
   logUploadBytes: number;
+  /** Cloud API requests per second per SecretId (20); more get RequestLimitExceeded. */
+  cloudApiRequestsPerSecond: number;
+  /** How far a cloud API request's X-TC-Timestamp may be from the server's clock (300 s); further: AuthFailure.SignatureExpire. */
+  cloudApiClockSkewSeconds: number;
 }
 
 /** Where the server keeps logs and bans. */
@@ -142,6 +159,8 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   banSeconds: 600,
   logUploadsPerMinute: 120,
   logUploadBytes: 1024 * 1024,
+  cloudApiRequestsPerSecond: 20,
+  cloudApiClockSkewSeconds: 300,
 });
 
 /** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */

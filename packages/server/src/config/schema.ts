@@ -18,6 +18,12 @@ const int = (min: number, max: number) => z.number().int('must be an integer').m
 const PORT_RANGE = z.tuple([int(1024, 65535), int(1024, 65535)]).refine(([min, max]) => min <= max, 'must be [min, max] with min <= max');
 const JANUS_URL = z.string().regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:8188');
 
+/** A TencentCloud API 3.0 key pair of an app (the cloud API, src/cloud-api/): SecretId names it, SecretKey signs. */
+export const cloudApiKeySchema = z.strictObject({
+  secretId: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'must be 8 to 128 letters, digits, _ or -'),
+  secretKey: KEY,
+});
+
 export const appSchema = z.strictObject({
   sdkAppId: int(1, 0xffffffff),
   secretKey: KEY,
@@ -28,6 +34,8 @@ export const appSchema = z.strictObject({
   /** 'relay' forces this app's clients through TURN (scheduling's iceTransportPolicy). */
   iceTransportPolicy: z.enum(['all', 'relay']).optional(),
   recording: z.enum(['off', 'mixed', 'per-stream']).optional(),
+  /** Key pairs of the TencentCloud API 3.0 endpoint (several, so a key can be rotated without downtime). */
+  cloudApiKeys: z.array(cloudApiKeySchema).max(16, 'must list at most 16 key pairs').optional(),
 });
 
 export const mediaSchema = z.strictObject({
@@ -48,6 +56,8 @@ export const limitsSchema = z.strictObject({
   banSeconds: int(1, 365 * 24 * 3600),
   logUploadsPerMinute: int(1, 1_000_000),
   logUploadBytes: int(1024, 64 * 1024 * 1024),
+  cloudApiRequestsPerSecond: int(1, 100_000),
+  cloudApiClockSkewSeconds: int(10, 86_400),
 });
 
 export const storageSchema = z.strictObject({
@@ -67,6 +77,12 @@ export const serverConfigSchema = z.object({
       if (seen.has(app.sdkAppId)) ctx.addIssue({ code: 'custom', path: [i, 'sdkAppId'], message: `sdkAppId ${app.sdkAppId} is listed twice` });
       seen.add(app.sdkAppId);
     });
+    // A SecretId names the app a request is for: one SecretId in two places would make that ambiguous.
+    const ids = new Set<string>();
+    apps.forEach((app, i) => app.cloudApiKeys?.forEach((key, j) => {
+      if (ids.has(key.secretId)) ctx.addIssue({ code: 'custom', path: [i, 'cloudApiKeys', j, 'secretId'], message: 'this secretId is listed twice' });
+      ids.add(key.secretId);
+    }));
   }),
   devMode: z.boolean(),
   iceAddress: z.string().regex(/^\d{1,3}(\.\d{1,3}){3}$/, 'must be an IPv4 address').optional(),

@@ -3,6 +3,7 @@ import type { Server as HttpsServer } from 'node:https';
 import { HTTP_CODE, SIGNAL_PATH } from '@conclave/protocol';
 import sirv from 'sirv';
 import { AdminApi } from '../admin/admin-api.js';
+import { CloudApi } from '../cloud-api/cloud-api.js';
 import type { HttpDeps } from './http-deps.js';
 import type { SignalServer } from '../signal/signal-server.js';
 import { sdkEndpoints } from './endpoints.js';
@@ -21,13 +22,14 @@ export function createRouter(ctx: HttpDeps): Router {
 
 /**
  * The HTTP side: the routes of HTTP_ROUTES (scheduling, log upload, AI-denoise authorisation, the
- * statistics beacon, the admin API, health and metrics, the dev-app keys), the SDK builds at /sdk/, the
- * demo app at /, and the WebSocket upgrade for signalling.
+ * statistics beacon, the admin API, health and metrics, the dev-app keys), TRTC's server API (signed POSTs
+ * to /), the SDK builds at /sdk/, the demo app at /, and the WebSocket upgrade for signalling.
  */
 export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | HttpsServer {
   const sdkFiles: Middleware | undefined = ctx.config.sdkDir ? sirv(ctx.config.sdkDir, { dev: true }) : undefined;
   const demoFiles: Middleware | undefined = ctx.config.demoDir ? sirv(ctx.config.demoDir, { single: true, dev: true }) : undefined;
   const router = createRouter(ctx);
+  const cloudApi = new CloudApi(ctx);
 
   const server = createListener(ctx.config, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -41,6 +43,11 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
         'access-control-max-age': '600',
       });
       res.end();
+      return;
+    }
+    if (CloudApi.wants(req, url.pathname)) {
+      // TRTC's server API (TencentCloud API 3.0) has a single endpoint: every action is a signed POST to /.
+      void cloudApi.handle(req, res, url, clientAddress(req, ctx.config.trustProxy));
       return;
     }
     if (ctx.cluster && url.pathname.startsWith('/admin/v1/')) {

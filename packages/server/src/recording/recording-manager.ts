@@ -26,6 +26,24 @@ export function gridLayout(n: number, width: number, height: number): PadLayout[
   return Array.from({ length: n }, (_, i) => ({ x: (i % cols) * w, y: Math.floor(i / cols) * h, w, h, z: 1, fill: 1 as const, visible: true }));
 }
 
+/** The users of a room who publish audio or video. */
+function publishersOf(room: Room): Participant[] {
+  return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
+}
+
+/**
+ * A mix of the room's publishers: a grid of those with video (join order) in a `width`×`height` picture, and
+ * everyone's audio (the mixed recording's, and the cloud API's mixes).
+ */
+export function gridInputs(room: Room, width: number, height: number): JobInput[] {
+  const publishers = publishersOf(room);
+  const withVideo = publishers.filter((p) => p.flag & FLAG.VIDEO);
+  const cells = gridLayout(withVideo.length, width, height);
+  const inputs: JobInput[] = withVideo.map((p, i) => ({ userId: p.userId, stream: 'main', video: true, audio: true, layout: cells[i] }));
+  for (const p of publishers) if (!(p.flag & FLAG.VIDEO)) inputs.push({ userId: p.userId, stream: 'main', video: false, audio: true });
+  return inputs;
+}
+
 /**
  * Records rooms to MP4 in the recordings folder: the room's mix (one file per room session, a grid of every
  * user with video and everyone's audio, updated live as users come and go) or one file per published stream.
@@ -68,6 +86,15 @@ export class RecordingManager {
     this.#tick([room]);
   }
 
+  /**
+   * Stops what startRoom started for a room: its recording jobs end (files finalised) and are not started
+   * again, unless the app's own `recording` setting records the room anyway.
+   */
+  async stopRoom(roomKey: string): Promise<void> {
+    this.#forced.delete(roomKey);
+    await Promise.all(this.jobsOf(roomKey).map((job) => this.#jobs.stop(job.id)));
+  }
+
   /** Jobs of a room that record. */
   jobsOf(roomKey: string): MediaJob[] {
     return this.#jobs.find((job) => job.options.roomKey === roomKey && job.options.kind.startsWith('record-'));
@@ -93,16 +120,11 @@ export class RecordingManager {
   }
 
   #publishers(room: Room): Participant[] {
-    return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
+    return publishersOf(room);
   }
 
   #mixInputs(room: Room): JobInput[] {
-    const publishers = this.#publishers(room);
-    const withVideo = publishers.filter((p) => p.flag & FLAG.VIDEO);
-    const cells = gridLayout(withVideo.length, MIX.width, MIX.height);
-    const inputs: JobInput[] = withVideo.map((p, i) => ({ userId: p.userId, stream: 'main', video: true, audio: true, layout: cells[i] }));
-    for (const p of publishers) if (!(p.flag & FLAG.VIDEO)) inputs.push({ userId: p.userId, stream: 'main', video: false, audio: true });
-    return inputs;
+    return gridInputs(room, MIX.width, MIX.height);
   }
 
   #mixed(room: Room, recordId?: string): void {

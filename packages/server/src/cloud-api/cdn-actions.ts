@@ -1,0 +1,162 @@
+import { MIX_DEFAULT_ENCODING } from '@conclave/protocol';
+import type { JobManager } from '../jobs/job-manager.js';
+import { gridInputs } from '../recording/recording-manager.js';
+import { RoomRegistry, type Room } from '../room/room.js';
+import type { ActionHandler } from './action.js';
+import { CloudApiError, invalid, missing } from './cloud-api-error.js';
+import { integer, model, oneOf, sdkAppId, text, type Params } from './params.js';
+
+/** The CDN relay actions answered here. */
+export type CdnActionName = 'StartPublishCdnStream' | 'StopPublishCdnStream';
+
+/** What the CDN actions work with. */
+export interface CdnActionDeps {
+  rooms: RoomRegistry;
+  jobs: JobManager;
+  cdnJobs: CdnJobs;
+}
+
+/** The most RTMP URLs one task publishes to (the API's limit). */
+const MAX_URLS = 10;
+
+/** The RTMP URLs of PublishCdnParams (1 to 10, rtmp:// or rtmps://). */
+function urlsOf(params: Params): string[] {
+  const list = params.PublishCdnParams;
+  if (list === undefined || list === null) throw missing('PublishCdnParams');
+  if (!Array.isArray(list) || list.length === 0 || list.length > MAX_URLS) throw invalid('PublishCdnParams', `must list 1 to ${MAX_URLS} CDN URLs (relaying back into a room is not supported here)`);
+  return list.map((entry: unknown) => {
+    const url = typeof entry === 'object' && entry !== null ? (entry as Params).PublishCdnUrl : undefined;
+    if (typeof url !== 'string' || !/^rtmps?:\/\/[^\s/]+\/\S+$/.test(url)) throw invalid('PublishCdnUrl', 'must be an rtmp:// or rtmps:// URL');
+    return url;
+  });
+}
+
+/** The encoding of the output: VideoParams.VideoEncode and AudioParams.AudioEncode over the defaults. */
+function encodingOf(params: Params, kind: 'mix' | 'relay') {
+  const video = (params.VideoParams as Params | undefined)?.VideoEncode as Params | undefined;
+  const audio = (params.AudioParams as Params | undefined)?.AudioEncode as Params | undefined;
+  const d = MIX_DEFAULT_ENCODING;
+  const pick = (from: Params | undefined, name: string, fallback: number, min: number, max: number) => (from?.[name] === undefined ? fallback : integer(from, name, min, max));
+  return {
+    kind,
+    width: pick(video, 'Width', d.videoWidth, 16, 1920), height: pick(video, 'Height', d.videoHeight, 16, 1920),
+    fps: pick(video, 'Fps', d.videoFramerate, 1, 60), videoBitrate: pick(video, 'BitRate', d.videoBitrate, 50, 10_000), gop: pick(video, 'Gop', d.videoGOP, 1, 10),
+    audioSampleRate: pick(audio, 'SampleRate', d.audioSampleRate, 8000, 48_000), audioBitrate: pick(audio, 'BitRate', d.audioBitrate, 8, 500),
+    audioChannels: oneOf(audio ?? {}, 'Channel', [1, 2], d.audioChannels) as 1 | 2,
+    background: 0,
+  };
+}
+
+/** The pipeline settings of a CDN job (PipelineSpec without its outputs). */
+export type CdnSpec = Parameters<JobManager['start']>[0]['spec'];
+
+/**
+ * A mix job of the room's publishers to `urls`; it ends when stopped or when the room empties. Throws
+ * FailedOperation when nobody publishes yet.
+ */
+export function gridMixJob(room: Room, spec: CdnSpec, urls: string[]): Parameters<JobManager['start']>[0] {
+  const inputs = gridInputs(room, spec.width, spec.height);
+  if (inputs.length === 0) throw new CloudApiError('FailedOperation', `nobody publishes in room ${room.ref}: nothing to mix`);
+  return { kind: 'cdn-mix', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, spec, inputs, outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })) };
+}
+
+/**
+ * The cloud API's CDN jobs: starts them, and keeps each mix a grid of whoever publishes now (users who start
+ * or stop publishing, join or leave are added and removed on the job manager's tick, as the mixed recording does).
+ */
+export class CdnJobs {
+  readonly #jobs: JobManager;
+  /** Mix job id → the inputs it last got. */
+  readonly #grids = new Map<string, string>();
+
+  constructor(jobs: JobManager) {
+    this.#jobs = jobs;
+    jobs.watch((rooms) => this.#relayout(rooms));
+  }
+
+  /** Starts a CDN job; resolves with its id. A failure is FailedOperation with the reason. */
+  async start(job: Parameters<JobManager['start']>[0]): Promise<string> {
+    let id: string;
+    try {
+      id = (await this.#jobs.start(job)).id;
+    } catch (error) {
+      throw new CloudApiError('FailedOperation', `publishing to the CDN failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (job.kind === 'cdn-mix') this.#grids.set(id, JSON.stringify(job.inputs));
+    return id;
+  }
+
+  #relayout(rooms: Room[]): void {
+    const byKey = new Map(rooms.map((room) => [room.key, room]));
+    for (const [id, last] of this.#grids) {
+      const job = this.#jobs.get(id);
+      if (!job) {
+        this.#grids.delete(id);
+        continue;
+      }
+      const room = byKey.get(job.options.roomKey);
+      const inputs = room ? gridInputs(room, job.options.spec.width, job.options.spec.height) : [];
+      const signature = JSON.stringify(inputs);
+      if (inputs.length === 0 || signature === last) continue;
+      this.#grids.set(id, signature);
+      void job.setInputs(inputs);
+    }
+  }
+}
+
+/** The room of a StartPublishCdnStream: RoomIdType 0 is an integer room id, 1 a string one. */
+function roomOf(deps: CdnActionDeps, params: Params, app: number): Room {
+  const raw = text(params, 'RoomId', 64);
+  const isString = oneOf(params, 'RoomIdType', [0, 1], -1);
+  if (isString === -1) throw missing('RoomIdType');
+  if (isString === 0 && !/^\d{1,10}$/.test(raw)) throw invalid('RoomId', 'must be an integer room id when RoomIdType is 0');
+  const room = deps.rooms.find(RoomRegistry.key(app, raw, isString === 1));
+  if (!room) throw new CloudApiError('FailedOperation.RoomNotExist', `room ${raw} does not exist (nobody is in it)`);
+  return room;
+}
+
+/**
+ * StartPublishCdnStream and StopPublishCdnStream on the CDN media jobs. Without transcoding, the user of
+ * SingleSubscribeParams is relayed (camera or screen, as published) until the task stops or the user leaves;
+ * with transcoding, a grid of the room's publishers is mixed until the task stops or the room empties.
+ */
+export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHandler> {
+  return {
+    StartPublishCdnStream: async (input) => {
+      const { params } = input;
+      const app = sdkAppId(params, input.app.sdkAppId);
+      const room = roomOf(deps, params, app);
+      model(params, 'AgentParams');
+      const transcode = oneOf(params, 'WithTranscoding', [0, 1], -1);
+      if (transcode === -1) throw missing('WithTranscoding');
+      const urls = urlsOf(params);
+      let job: Parameters<JobManager['start']>[0];
+      if (transcode === 0) {
+        const stream = model(model(params, 'SingleSubscribeParams'), 'UserMediaStream');
+        const userId = text(model(stream, 'UserInfo'), 'UserId', 128);
+        const sub = oneOf(stream, 'StreamType', [0, 1], 0) === 1;
+        const user = room.get(userId);
+        if (!user) throw new CloudApiError('FailedOperation.UserNotExist', `user ${userId} is not in room ${room.ref}`);
+        job = {
+          kind: sub ? 'cdn-sub' : 'cdn-main', sdkAppId: app, roomKey: room.key, roomRef: room.ref, ownerId: user.id, ownerUserId: userId,
+          spec: encodingOf(params, 'relay'), inputs: [{ userId, stream: sub ? 'aux' : 'main', video: true, audio: !sub }],
+          outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })),
+        };
+      } else {
+        job = gridMixJob(room, encodingOf(params, 'mix'), urls);
+      }
+      const taskId = await deps.cdnJobs.start(job);
+      input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} started (${job.kind} → ${urls.map((u) => u.replace(/\?.*$/, '')).join(', ')})`);
+      return { TaskId: taskId };
+    },
+    StopPublishCdnStream: async (input) => {
+      const app = sdkAppId(input.params, input.app.sdkAppId);
+      const taskId = text(input.params, 'TaskId', 128);
+      const job = deps.jobs.get(taskId);
+      if (!job || job.options.sdkAppId !== app || !job.options.kind.startsWith('cdn-')) throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
+      await deps.jobs.stop(taskId);
+      input.audit(job.options.roomRef, job.options.ownerUserId ?? '', `CDN task ${taskId} stopped`);
+      return { TaskId: taskId };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { ServerConfig } from '../config/config.js';
+import type { JobManager } from '../jobs/job-manager.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { RecordingManager } from '../recording/recording-manager.js';
+import type { LeaveDeps } from '../room/eviction.js';
+import type { Store } from '../store/store.js';
+
+/** What the cloud API works with (the composition root hands it these parts, nothing more). */
+export interface CloudApiDeps extends LeaveDeps {
+  /** The apps and their key pairs, the cloud API's limits. */
+  config: ServerConfig;
+  /** The audit trail: what each action did is filed with the room's logs. */
+  store: Store;
+  /** Actions done are counted with the admin actions (`cloudapi.<Action>`). */
+  metrics: Metrics;
+  /** Cloud recording tasks start and stop room recordings and list their files. */
+  recordings: RecordingManager;
+  /** CDN relay tasks are media jobs. */
+  jobs: JobManager;
+}

@@ -1,0 +1,93 @@
+import { MIX_DEFAULT_ENCODING } from '@conclave/protocol';
+import type { MediaConfig } from '../config/config.js';
+import type { JobManager } from '../jobs/job-manager.js';
+import { roomRef } from '../ids/room-ref.js';
+import { RoomRegistry, type Room } from '../room/room.js';
+import type { ActionHandler, ActionInput } from './action.js';
+import { gridMixJob, type CdnJobs, type CdnSpec } from './cdn-actions.js';
+import { CloudApiError, invalid } from './cloud-api-error.js';
+import { integer, intRoomId, model, oneOf, sdkAppId, strRoomId, text, type Params } from './params.js';
+
+/** The mix transcode actions answered here. */
+export type McuActionName = 'StartMCUMixTranscode' | 'StartMCUMixTranscodeByStrRoomId' | 'StopMCUMixTranscode' | 'StopMCUMixTranscodeByStrRoomId';
+
+/** What the mix transcode actions work with. */
+export interface McuActionDeps {
+  rooms: RoomRegistry;
+  jobs: JobManager;
+  cdnJobs: CdnJobs;
+  config: { media: MediaConfig };
+}
+
+/** The output of EncodeParams (the API's flat fields) over the defaults. */
+function specOf(encode: Params): CdnSpec {
+  const d = MIX_DEFAULT_ENCODING;
+  const pick = (name: string, fallback: number, min: number, max: number) => (encode[name] === undefined ? fallback : integer(encode, name, min, max));
+  return {
+    kind: 'mix',
+    width: pick('VideoWidth', d.videoWidth, 16, 1920), height: pick('VideoHeight', d.videoHeight, 16, 1080),
+    fps: pick('VideoFramerate', d.videoFramerate, 1, 60), videoBitrate: pick('VideoBitrate', d.videoBitrate, 1, 10_000), gop: pick('VideoGop', d.videoGOP, 1, 5),
+    audioSampleRate: integer(encode, 'AudioSampleRate', 8000, 48_000), audioBitrate: integer(encode, 'AudioBitrate', 8, 500),
+    audioChannels: oneOf(encode, 'AudioChannels', [1, 2], d.audioChannels) as 1 | 2,
+    background: pick('BackgroundColor', 0, 0, 0xffffff),
+  };
+}
+
+/** Where the mix goes: PublishCdnParams.PublishCdnUrls, else the configured RTMP ingest plus OutputParams.StreamId. */
+function urlOf(params: Params, ingest: string | undefined): string {
+  const streamId = text(model(params, 'OutputParams'), 'StreamId', 64);
+  if (!/^[A-Za-z0-9_.-]+$/.test(streamId)) throw invalid('StreamId', 'must be letters, digits, _, . or -');
+  const cdn = params.PublishCdnParams as Params | undefined;
+  const urls = cdn?.PublishCdnUrls;
+  if (Array.isArray(urls) && urls.length > 0) {
+    const url: unknown = urls[0];
+    if (typeof url !== 'string' || !/^rtmps?:\/\/[^\s/]+\/\S+$/.test(url)) throw invalid('PublishCdnUrls', 'must be rtmp:// or rtmps:// URLs');
+    return url;
+  }
+  if (!ingest) throw new CloudApiError('FailedOperation', 'this server has no RTMP ingest for a StreamId (media.rtmpIngest): give PublishCdnParams.PublishCdnUrls');
+  return `${ingest.endsWith('/') ? ingest : `${ingest}/`}${streamId}`;
+}
+
+/**
+ * StartMCUMixTranscode[ByStrRoomId] and StopMCUMixTranscode[ByStrRoomId] on the CDN mix jobs: one mix per room
+ * (a grid of the room's publishers, everyone's audio) to the configured RTMP ingest plus the
+ * StreamId, or to PublishCdnParams' URL. Starting again replaces the room's mix.
+ */
+export function mcuActions(deps: McuActionDeps): Record<McuActionName, ActionHandler> {
+  /** The mix job of each room, by room key. */
+  const mixes = new Map<string, string>();
+  const roomOf = (input: ActionInput, roomId: string, isString: boolean): Room => {
+    const room = deps.rooms.find(RoomRegistry.key(sdkAppId(input.params, input.app.sdkAppId), roomId, isString));
+    if (!room) throw new CloudApiError('FailedOperation.RoomNotExist', `room ${roomId} does not exist (nobody is in it)`);
+    return room;
+  };
+  const start = (read: (params: Params) => string, isString: boolean): ActionHandler => async (input) => {
+    const room = roomOf(input, read(input.params), isString);
+    const spec = specOf(model(input.params, 'EncodeParams'));
+    model(input.params, 'LayoutParams');
+    const url = urlOf(input.params, deps.config.media.rtmpIngest);
+    const previous = mixes.get(room.key);
+    if (previous) await deps.jobs.stop(previous);
+    const jobId = await deps.cdnJobs.start(gridMixJob(room, spec, [url]));
+    mixes.set(room.key, jobId);
+    input.audit(room.ref, '', `mix transcode ${jobId} started (→ ${url.replace(/\?.*$/, '')})`);
+    return {};
+  };
+  const stop = (read: (params: Params) => string, isString: boolean): ActionHandler => async (input) => {
+    const id = read(input.params);
+    const app = sdkAppId(input.params, input.app.sdkAppId);
+    const key = RoomRegistry.key(app, id, isString);
+    const jobId = mixes.get(key);
+    mixes.delete(key);
+    if (!jobId || !(await deps.jobs.stop(jobId))) throw new CloudApiError('FailedOperation', `no mix transcode runs in room ${id}`);
+    input.audit(roomRef(id, isString), '', `mix transcode ${jobId} stopped`);
+    return {};
+  };
+  const strRoom = (params: Params) => strRoomId(params, 'StrRoomId');
+  return {
+    StartMCUMixTranscode: start(intRoomId, false),
+    StartMCUMixTranscodeByStrRoomId: start(strRoom, true),
+    StopMCUMixTranscode: stop(intRoomId, false),
+    StopMCUMixTranscodeByStrRoomId: stop(strRoom, true),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * TRTC's server API (TencentCloud API 3.0) on Conclave, driven by the official tencentcloud-sdk-nodejs trtc
+ * client (unchanged but for its endpoint) against real pages: RemoveUser kicks the named user out and nobody
+ * else, DismissRoom empties the room, and refused requests (bad signature, unknown SecretId) change nothing.
+ */
+import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LaunchedBrowser } from './harness/browser.js';
+import { AppHost, eventsOf } from './harness/client-page.js';
+import { startAppFixture, stopAppFixture } from './harness/fixture.js';
+import { join } from './harness/join.js';
+import { TEST_APP, type TestServer } from './harness/server.js';
+
+const KEY = { secretId: 'AKIDconclaveE2eCloudApi001', secretKey: 'conclave-e2e-cloud-api-secret-0123456' };
+const ADMIN_KEY = 'e2e-cloud-api-admin-key-012345678';
+const APP = { ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY] };
+
+/** The API error code a call was refused with ('' when it succeeded). */
+async function refusal(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return '';
+  } catch (error) {
+    return String((error as { code?: string }).code);
+  }
+}
+
+describe('cloud API with real pages', () => {
+  let server: TestServer;
+  let browser: LaunchedBrowser;
+  let app: AppHost;
+  let trtc: TrtcClient;
+  const usersOf = async (roomKey: string): Promise<string[]> => {
+    const res = await fetch(`${server.url}/admin/v1/apps/${APP.sdkAppId}/rooms/${encodeURIComponent(roomKey)}/users`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    if (res.status === 404) return [];
+    return ((await res.json()) as { users: { userId: string }[] }).users.map((u) => u.userId).sort();
+  };
+
+  beforeAll(async () => {
+    ({ server, app, browser } = await startAppFixture({ apps: [APP] }));
+    trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
+  });
+
+  afterAll(() => stopAppFixture({ server, app, browser }));
+
+  it('RemoveUser kicks the named user out (the page gets kicked-out) and nobody else; refused requests change nothing', async () => {
+    const kicked = await app.open(browser.context);
+    const stays = await app.open(browser.context);
+    expect(await join(kicked, server, 'cloud-kicked', { roomId: 8101 }, { publish: false })).toEqual({ ok: true });
+    expect(await join(stays, server, 'cloud-stays', { roomId: 8101 }, { publish: false })).toEqual({ ok: true });
+    await expect.poll(() => usersOf('8101'), { timeout: 10_000 }).toEqual(['cloud-kicked', 'cloud-stays']);
+
+    const request = { SdkAppId: APP.sdkAppId, RoomId: 8101, UserIds: ['cloud-kicked'] };
+    const endpoint = { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } };
+    const forged = new TrtcClient({ credential: { secretId: KEY.secretId, secretKey: 'a-wrong-secret-key-0123456789' }, profile: endpoint });
+    const stranger = new TrtcClient({ credential: { secretId: 'AKIDnoSuchSecretId000000', secretKey: KEY.secretKey }, profile: endpoint });
+    expect(await refusal(forged.RemoveUser(request))).toBe('AuthFailure.SignatureFailure');
+    expect(await refusal(stranger.RemoveUser(request))).toBe('AuthFailure.SecretIdNotFound');
+    expect(await usersOf('8101')).toEqual(['cloud-kicked', 'cloud-stays']);
+
+    expect(await trtc.RemoveUser(request)).toEqual({ RequestId: expect.any(String) as string });
+    await expect.poll(async () => (await eventsOf(kicked, 'kicked-out')).map((e) => e.data.reason), { timeout: 10_000 }).toEqual(['kick']);
+    await expect.poll(async () => (await eventsOf(stays, 'remote-user-exit')).map((e) => e.data.userId), { timeout: 10_000 }).toContain('cloud-kicked');
+    expect(await eventsOf(stays, 'kicked-out')).toEqual([]);
+    expect(await usersOf('8101')).toEqual(['cloud-stays']);
+    await kicked.close();
+    await stays.close();
+  });
+
+  it('DismissRoom empties the room: every page gets kicked-out (room_disband)', async () => {
+    const pages = [await app.open(browser.context), await app.open(browser.context)];
+    for (const [i, page] of pages.entries()) expect(await join(page, server, `cloud-member-${i}`, { roomId: 8102 }, { publish: false })).toEqual({ ok: true });
+    await expect.poll(() => usersOf('8102'), { timeout: 10_000 }).toHaveLength(2);
+    expect(await trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 8102 })).toEqual({ RequestId: expect.any(String) as string });
+    for (const page of pages) {
+      await expect.poll(async () => (await eventsOf(page, 'kicked-out')).map((e) => e.data.reason), { timeout: 10_000 }).toEqual(['room_disband']);
+    }
+    expect(await usersOf('8102')).toEqual([]);
+    expect(await refusal(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 8102 }))).toBe('FailedOperation.RoomNotExist');
+    for (const page of pages) await page.close();
+  });
+});
