@@ -75,11 +75,6 @@ export class JanusRooms {
     return entry.id;
   }
 
-  /** True when the participant was placed in a group. */
-  has(participantId: string): boolean {
-    return this.#groupOf.has(participantId);
-  }
-
   /** A participant left; the last one out destroys the room (rejects when Janus refused the destroy). */
   async leave(client: JanusClient | undefined, participantId: string): Promise<void> {
     const groupId = this.#groupOf.get(participantId);
