@@ -122,8 +122,13 @@ function loadDriver(): DatabaseConstructor {
 }
 
 /**
- * The embedded database (SQLite through better-sqlite3): uploaded logs and bans. Writes are
- * synchronous and durable (WAL journal); ':memory:' keeps everything in memory for tests.
+ * The embedded database (SQLite through better-sqlite3): uploaded logs and bans. Every write is one SQLite
+ * transaction in a write-ahead log (WAL): it is atomic — a process killed mid-write (SIGKILL, a crash) leaves
+ * the previous state, and the next open rolls the log forward to the last committed write, so nothing the
+ * server acknowledged is lost and nothing is half-written (the journal plays the part of "write to a temporary
+ * file, fsync, rename" for a database; src/store/crash-safety.test.ts kills a server mid-write to show it).
+ * `synchronous = NORMAL`: a power cut (not a process crash) may lose the last writes, never the file's
+ * consistency. ':memory:' keeps everything in memory for tests.
  */
 export class Store {
   readonly path: string;
@@ -225,6 +230,15 @@ export class Store {
     return (this.#db.prepare('SELECT * FROM bans').all() as BanRow[]).map((row) => ({
       sdkAppId: row.sdk_app_id, roomRef: row.room_ref, userId: row.user_id, until: row.until, reason: row.reason, createdAt: row.created_at,
     }));
+  }
+
+  /**
+   * SQLite's own check of the whole database (pages, indexes, the journal's recovery): the problems it finds,
+   * none when the file is sound. Slow on a big database: for tests and the admin's diagnosis, not per request.
+   */
+  integrityProblems(): string[] {
+    const rows = this.#db.pragma('integrity_check') as { integrity_check: string }[];
+    return rows.map((row) => row.integrity_check).filter((line) => line !== 'ok');
   }
 
   /** True when the database answers. */
