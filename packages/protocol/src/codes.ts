@@ -42,6 +42,11 @@ export const SERVER_CODE = Object.freeze({
   SUBSCRIPTION_NOT_FOUND: -1017,
   /** The media engine is not available (restarting) or closed; try again. */
   MEDIA_UNAVAILABLE: -1018,
+  /**
+   * Cluster: Redis (the room registry) stayed unreachable for the whole wait of a scheduling request, so no new
+   * room can be placed now; rooms already running go on. Try again in a few seconds.
+   */
+  CLUSTER_UNAVAILABLE: -1025,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

@@ -45,6 +45,29 @@ export class ClusterBans {
     };
   }
 
+  /**
+   * After a Redis outage: takes the bans other nodes stored meanwhile (their announcements were missed) and
+   * stores and announces this node's bans that Redis no longer has (it lost its data, or a ban made here
+   * during the outage could not be shared). An unban made elsewhere during the outage is not seen.
+   */
+  async resync(): Promise<void> {
+    const now = Date.now();
+    const stored = await this.#redis.hgetall(KEYS.bans);
+    for (const value of Object.values(stored)) {
+      const ban = JSON.parse(value) as StoredBan;
+      if (ban.until > now && !this.#bans.find(ban.sdkAppId, ban.roomRef, ban.userId, now)) this.#bans.applyBan(ban);
+    }
+    const missing = this.#bans.all(now).filter((ban) => !(field(ban.sdkAppId, ban.roomRef, ban.userId) in stored));
+    if (missing.length === 0) return;
+    const multi = this.#redis.multi();
+    for (const ban of missing) {
+      multi.hset(KEYS.bans, field(ban.sdkAppId, ban.roomRef, ban.userId), JSON.stringify(ban));
+      multi.publish(KEYS.banChannel, JSON.stringify({ origin: this.#selfId, change: { ban } }));
+    }
+    await multi.exec();
+    this.#logger.info({ bans: missing.length }, 'cluster: bans shared again after the Redis outage');
+  }
+
   stop(): void {
     this.#bans.onChange = undefined;
   }

@@ -12,6 +12,9 @@ import { ClusterBans } from './cluster-bans.js';
 import { clusterRoom } from './keys.js';
 import { NodeRegistry, type NodeInfo } from './node-registry.js';
 import { Placement, type Admission } from './placement.js';
+import { ClusterUnavailableError, withRedis } from './redis-wait.js';
+
+export { ClusterUnavailableError } from './redis-wait.js';
 
 /** Raised when the cluster cannot start (Redis unreachable); the message names CONCLAVE_REDIS_URL. */
 export class ClusterError extends Error {
@@ -27,6 +30,13 @@ export interface ClusterOptions {
   /** Heartbeat period (1 s); a node silent for nodeTtlMs (3 s) is dead and its rooms are placed again. */
   heartbeatMs?: number;
   nodeTtlMs?: number;
+  /**
+   * While Redis is unreachable, how long scheduling a room waits for it before answering CLUSTER_UNAVAILABLE
+   * (7 s: under the SDK's fourth schedule attempt's 8 s time-out, so the SDK's own retries wait ~17 s in all).
+   */
+  placementWaitMs?: number;
+  /** How long a join of a room with no users here waits for Redis before it is sent to schedule again (1 s). */
+  admitWaitMs?: number;
 }
 
 /** A node's signalling URL from its base URL. */
@@ -60,6 +70,15 @@ export class Cluster {
   readonly #placement: Placement;
   readonly #bans: ClusterBans;
   readonly #heartbeatMs: number;
+  readonly #nodeTtlMs: number;
+  readonly #placementWaitMs: number;
+  readonly #admitWaitMs: number;
+  /** Redis reconnected since the last heartbeat: beat (re-register, re-claim rooms) before placing anything. */
+  #needBeat = false;
+  /** This node has registered once (a later beat that finds no entry for it means the cluster saw it dead). */
+  #registered = false;
+  /** When heartbeats started failing (an outage), else undefined. */
+  #downSince: number | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #beating: Promise<void> | undefined;
   #draining = false;
@@ -72,7 +91,10 @@ export class Cluster {
     this.#redis = redis;
     this.#subscriber = subscriber;
     this.#heartbeatMs = options.heartbeatMs ?? 1000;
-    this.#registry = new NodeRegistry(redis, { id: this.selfId, url: this.selfUrl }, options.nodeTtlMs ?? 3000);
+    this.#nodeTtlMs = options.nodeTtlMs ?? 3000;
+    this.#placementWaitMs = options.placementWaitMs ?? 7000;
+    this.#admitWaitMs = options.admitWaitMs ?? 1000;
+    this.#registry = new NodeRegistry(redis, { id: this.selfId, url: this.selfUrl }, this.#nodeTtlMs);
     this.#placement = new Placement(redis, this.#registry, this.selfId);
     this.#bans = new ClusterBans({ redis, subscriber, bans: ctx.bans, selfId: this.selfId, logger: ctx.logger });
   }
@@ -80,7 +102,10 @@ export class Cluster {
   /** Connects to Redis, loads the cluster's bans, registers this node and starts its heartbeat. Throws ClusterError. */
   static async start(ctx: ClusterDeps, options: ClusterOptions): Promise<Cluster> {
     const connect = async () => {
-      const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 3000, commandTimeout: 3000 });
+      // Reconnect every second at most, so the nodes come back together after an outage.
+      const redis = new Redis(options.redisUrl, {
+        lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 3000, commandTimeout: 3000, retryStrategy: (times) => Math.min(times * 100, 1000),
+      });
       let lastLog = 0;
       redis.on('error', (err: Error) => {
         // ioredis reconnects by itself; log at most every 5 s.
@@ -109,6 +134,7 @@ export class Cluster {
       subscriber.disconnect();
       throw new ClusterError(`CONCLAVE_REDIS_URL: cluster start failed: ${(error as Error).message}`);
     }
+    redis.on('ready', () => cluster.#reconnected());
     cluster.#timer = setInterval(() => void cluster.#beat(), cluster.#heartbeatMs);
     cluster.#timer.unref();
     cluster.#registerMetrics();
@@ -133,17 +159,38 @@ export class Cluster {
     return rooms;
   }
 
+  /**
+   * One heartbeat: registers this node with its load, keeps (or re-creates) its rooms' placements and reads
+   * the live nodes. A node back after the cluster saw it dead opens the settling window first. Never throws:
+   * during a Redis outage the rooms here keep running and the beat is tried again next period.
+   */
   #beat(): Promise<void> {
     this.#beating ??= (async () => {
       try {
         const active = this.#activeRooms();
         let users = 0;
         for (const room of this.#ctx.rooms.rooms()) users += room.size;
-        await this.#registry.beat({ users, activeRooms: active }, this.#draining);
-        await this.#placement.refresh(active);
+        const { wasAlive } = await this.#registry.beat({ users, activeRooms: active }, this.#draining);
+        if (this.#registered && !wasAlive) {
+          // Our entry was gone: other nodes may be about to place our rooms elsewhere. Hold new placements
+          // until every node has beaten again and re-claimed its rooms.
+          await this.#placement.settle(this.#nodeTtlMs + 1000);
+          this.#ctx.logger.warn({ node: this.selfId, rooms: active.length }, 'cluster: this node was seen dead (Redis lost its data or was away); re-claiming its rooms');
+        }
+        this.#registered = true;
+        const conflicts = await this.#placement.refresh(active);
+        if (conflicts.length > 0) this.#ctx.logger.error({ rooms: conflicts }, 'cluster: rooms with users here are placed on another node');
         this.#nodes = await this.#registry.live();
+        this.#needBeat = false;
+        if (this.#downSince !== undefined) {
+          this.#ctx.logger.info({ downMs: Date.now() - this.#downSince }, 'cluster: Redis is back; placements resume');
+          this.#downSince = undefined;
+        }
       } catch (err) {
-        this.#ctx.logger.warn({ err: (err as Error).message }, 'cluster: heartbeat failed');
+        if (this.#downSince === undefined) {
+          this.#downSince = Date.now();
+          this.#ctx.logger.warn({ err: (err as Error).message }, 'cluster: heartbeat failed; rooms here keep running, new placements wait for Redis');
+        }
       } finally {
         this.#beating = undefined;
       }
@@ -151,19 +198,46 @@ export class Cluster {
     return this.#beating;
   }
 
-  /** Scheduling: the signalling URLs of the node hosting the room (placing it first) and of a backup node. */
+  /** Redis answered again (ioredis reconnected): beat at once and share the bans again. */
+  #reconnected(): void {
+    this.#needBeat = true;
+    void this.#beat().then(() => this.#bans.resync()).catch((err: unknown) => {
+      this.#ctx.logger.warn({ err: (err as Error).message }, 'cluster: could not share the bans again after the outage');
+    });
+  }
+
+  /** Runs a placement against Redis: waits (bounded) for it, heartbeats first after a reconnection. */
+  #placing<T>(waitMs: number, op: () => Promise<T>): Promise<T> {
+    return withRedis(this.#redis, Date.now() + waitMs, async () => {
+      if (this.#needBeat) await this.#beat();
+      if (this.#needBeat) throw new Error('Connection is closed (the heartbeat after the reconnection failed)');
+      return op();
+    });
+  }
+
+  /**
+   * Scheduling: the signalling URLs of the node hosting the room (placing it first) and of a backup node.
+   * While Redis is unreachable it waits up to placementWaitMs for it, then throws ClusterUnavailableError.
+   */
   async schedule(sdkAppId: number, ref: string): Promise<{ main: string; backup: string; node: string }> {
-    const { main, backup } = await this.#placement.place(clusterRoom(sdkAppId, ref));
+    const { main, backup } = await this.#placing(this.#placementWaitMs, () => this.#placement.place(clusterRoom(sdkAppId, ref)));
     return { main: signalUrlOf(main), backup: signalUrlOf(backup), node: main.id };
   }
 
-  /** A join reached this node: is the room hosted here (or free to be)? Redis failures admit (availability first). */
+  /**
+   * A join reached this node: is the room hosted here (or free to be)? While Redis is unreachable a room with
+   * users here keeps taking joins (it runs here); a new room waits up to admitWaitMs for Redis, then the
+   * client is sent to schedule again (which waits for the placement, see schedule).
+   */
   async admit(sdkAppId: number, ref: string): Promise<Admission> {
     const room = clusterRoom(sdkAppId, ref);
     const local = [...this.#ctx.rooms.ofApp(sdkAppId)].find((r) => r.ref === ref);
+    const hasLocalUsers = (local?.size ?? 0) > 0;
+    if (hasLocalUsers && this.#redis.status !== 'ready') return { ok: true };
     try {
-      return await this.#placement.admit(room, this.#draining, (local?.size ?? 0) > 0);
+      return await this.#placing(hasLocalUsers ? 0 : this.#admitWaitMs, () => this.#placement.admit(room, this.#draining, hasLocalUsers));
     } catch (err) {
+      if (err instanceof ClusterUnavailableError && !hasLocalUsers) return { ok: false, reason: err.message };
       this.#ctx.logger.warn({ err: (err as Error).message, room }, 'cluster: placement check failed; admitting the join here');
       return { ok: true };
     }

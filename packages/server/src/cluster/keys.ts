@@ -12,6 +12,12 @@ export const KEYS = {
   room: (room: string) => `conclave:room:${room}`,
   /** Lock held while a room is placed. */
   lock: (room: string) => `conclave:lock:${room}`,
+  /**
+   * Present (with a time-to-live) while the registry is being rebuilt: a node came back after the cluster saw
+   * it dead (Redis lost its data, or was away longer than a node's time-to-live). No new room is placed until
+   * it expires, so every node re-claims the rooms it still hosts first.
+   */
+  settling: 'conclave:settling',
   /** Admin-API bans of every app (hash: ban key → JSON). */
   bans: 'conclave:bans',
   /** Pub/sub channel announcing bans and unbans to every node. */

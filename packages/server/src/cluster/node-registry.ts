@@ -36,17 +36,22 @@ export class NodeRegistry {
     this.#ttlMs = ttlMs;
   }
 
-  /** Writes this node's info and its active rooms (one round trip). */
-  async beat(load: NodeLoad, draining: boolean): Promise<NodeInfo> {
+  /**
+   * Writes this node's info and its active rooms (one round trip). `wasAlive` is false when the cluster had
+   * no live entry for this node before (its first beat, or it was seen dead: Redis lost its data or was away).
+   */
+  async beat(load: NodeLoad, draining: boolean): Promise<{ info: NodeInfo; wasAlive: boolean }> {
     const info: NodeInfo = { ...this.#self, users: load.users, rooms: load.activeRooms.length, draining, at: Date.now() };
     const active = KEYS.active(this.#self.id);
     const multi = this.#redis.multi()
       .sadd(KEYS.nodes, this.#self.id)
-      .set(KEYS.node(this.#self.id), JSON.stringify(info), 'PX', this.#ttlMs)
+      .set(KEYS.node(this.#self.id), JSON.stringify(info), 'PX', this.#ttlMs, 'GET')
       .del(active);
     if (load.activeRooms.length > 0) multi.sadd(active, ...load.activeRooms).pexpire(active, this.#ttlMs);
-    await multi.exec();
-    return info;
+    const results = await multi.exec();
+    const [error, previous] = results?.[1] ?? [new Error('heartbeat transaction discarded'), null];
+    if (error) throw error;
+    return { info, wasAlive: previous !== null };
   }
 
   /** The live nodes. */

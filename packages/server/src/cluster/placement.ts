@@ -9,6 +9,12 @@ export const PLACEMENT_TTL_MS = 30_000;
 const RECENT_MS = 15_000;
 const LOCK_MS = 5_000;
 
+/**
+ * Keeps a room placed on this node (KEYS[1] the room, ARGV[1] this node, ARGV[2] the time-to-live): refreshes
+ * our placement, re-creates it when it is gone (Redis lost its data), and leaves another node's alone
+ * (returns 0: the room has users on two nodes, which the caller reports).
+ */
+const CLAIM_SCRIPT = "local v = redis.call('get', KEYS[1]) if v == false or v == ARGV[1] then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 else return 0 end";
 /** Deletes a key only when it still holds the value (a lock or placement we own). */
 const DELETE_IF_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
@@ -51,12 +57,27 @@ export class Placement {
     return !host.draining || await this.#registry.hasActive(host.id, room);
   }
 
+  /** Waits while the registry is being rebuilt (KEYS.settling; bounded by that key's time-to-live). */
+  async #settled(): Promise<void> {
+    for (;;) {
+      const ttl = await this.#redis.pttl(KEYS.settling);
+      if (ttl <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(ttl, 250)));
+    }
+  }
+
+  /** Opens the rebuilding window: no new room is placed for `ms` while every node re-claims its rooms. */
+  async settle(ms: number): Promise<void> {
+    await this.#redis.set(KEYS.settling, '1', 'PX', ms);
+  }
+
   /** Places a room (or finds where it is) for scheduling; throws when no node can take it. */
   async place(room: string): Promise<PlacementAnswer> {
     for (let attempt = 0; attempt < 40; attempt++) {
       const nodes = await this.#registry.live();
       const host = await this.hostOf(room, nodes);
       if (host && await this.#holds(room, host)) return { main: host, backup: this.#backup(nodes, host) };
+      await this.#settled();
       const token = randomUUID();
       if (await this.#redis.set(KEYS.lock(room), token, 'PX', LOCK_MS, 'NX') === 'OK') {
         try {
@@ -92,6 +113,7 @@ export class Placement {
     if (host?.id === this.#selfId) return { ok: true };
     if (host && await this.#holds(room, host)) return { ok: false, host, reason: `room lives on node ${host.id}` };
     if (draining && !hasLocalUsers) return { ok: false, reason: 'this node is draining and takes no new rooms' };
+    if (!hasLocalUsers) await this.#settled();
     const token = randomUUID();
     if (await this.#redis.set(KEYS.lock(room), token, 'PX', LOCK_MS, 'NX') !== 'OK') return { ok: false, reason: 'room is being placed; schedule again' };
     try {
@@ -104,12 +126,16 @@ export class Placement {
     }
   }
 
-  /** Keeps this node's rooms with users placed here (called at each heartbeat). */
-  async refresh(rooms: string[]): Promise<void> {
-    if (rooms.length === 0) return;
+  /**
+   * Keeps this node's rooms with users placed here (called at each heartbeat), re-creating placements Redis
+   * lost. Returns the rooms another node holds the placement of (users on two nodes: reported, left alone).
+   */
+  async refresh(rooms: string[]): Promise<string[]> {
+    if (rooms.length === 0) return [];
     const multi = this.#redis.multi();
-    for (const room of rooms) multi.pexpire(KEYS.room(room), PLACEMENT_TTL_MS);
-    await multi.exec();
+    for (const room of rooms) multi.eval(CLAIM_SCRIPT, 1, KEYS.room(room), this.#selfId, PLACEMENT_TTL_MS);
+    const results = (await multi.exec()) ?? [];
+    return rooms.filter((_, i) => results[i]?.[1] === 0);
   }
 
   /** Forgets placements on this node (draining is over: the rooms' users schedule again elsewhere). */

@@ -1,12 +1,13 @@
 import { LIMITS, SERVER_CODE } from '@conclave/protocol';
 import type { Logger } from 'pino';
-import type { Cluster } from './cluster.js';
+import { ClusterUnavailableError, type Cluster } from './cluster.js';
 import { roomRef } from '../ids/room-ref.js';
 
 /**
  * Scheduling in a cluster: the signalling URLs of the node hosting the form's room (groupId,
  * isStrGroupId), placed now when new, and of a backup node. Undefined without a cluster; a coded
- * refusal for a bad room id or when no node can take the room.
+ * refusal for a bad room id, when no node can take the room, or (CLUSTER_UNAVAILABLE) when Redis stayed
+ * unreachable for the whole placement wait.
  */
 export async function clusterDomains(ctx: { cluster?: Cluster; logger: Logger }, sdkAppId: number, form: { groupId?: string; isStrGroupId?: string }):
   Promise<{ main: string; backup: string } | { code: number; msg: string } | undefined> {
@@ -21,6 +22,7 @@ export async function clusterDomains(ctx: { cluster?: Cluster; logger: Logger },
     const { main, backup } = await ctx.cluster.schedule(sdkAppId, roomRef(roomId, isString));
     return { main, backup };
   } catch (error) {
+    if (error instanceof ClusterUnavailableError) return { code: SERVER_CODE.CLUSTER_UNAVAILABLE, msg: error.message };
     ctx.logger.warn({ err: (error as Error).message }, 'cluster: scheduling failed');
     return { code: SERVER_CODE.INTERNAL, msg: `scheduling failed: ${(error as Error).message}` };
   }

@@ -58,6 +58,11 @@ export class BanList {
     return ban;
   }
 
+  /** Every ban in force, of every app (a cluster node re-shares them after a Redis outage). */
+  all(now = Date.now()): StoredBan[] {
+    return [...this.#bans.values()].filter((ban) => this.find(ban.sdkAppId, ban.roomRef, ban.userId, now));
+  }
+
   /** The bans in force in one app. */
   ofApp(sdkAppId: number, now = Date.now()): StoredBan[] {
     return [...this.#bans.values()].filter((ban) => ban.sdkAppId === sdkAppId && this.find(ban.sdkAppId, ban.roomRef, ban.userId, now));

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../test-support/ports.js';
 import { Store } from './store.js';
 
 /*
@@ -19,17 +19,6 @@ const APP = { sdkAppId: 1400300001, secretKey: 'crash-test-secret-0123456789', a
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const ROUNDS = 4;
 const CONCURRENCY = 8;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the server CLI; resolves once it listens. */
 async function startCli(configPath: string): Promise<{ child: ChildProcess; url: string }> {
