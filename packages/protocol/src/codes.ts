@@ -93,6 +93,8 @@ export const HTTP_CODE = Object.freeze({
   METHOD_NOT_ALLOWED: -2004,
   /** The log upload's body is not valid gzip. */
   BAD_ENCODING: -2005,
+  /** The disk holding the server's database (uploaded logs, bans) is full: nothing was stored (HTTP 507). */
+  STORAGE_FULL: -2010,
 } as const);
 
 export type ServerCode = (typeof SERVER_CODE)[keyof typeof SERVER_CODE];

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { SERVER_CODE, HTTP_CODE } from '@conclave/protocol';
 import type { HttpDeps } from './http-deps.js';
+import { StoreFullError } from '../store/store.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -26,6 +27,13 @@ export function sendError(ctx: HttpDeps, res: ServerResponse, error: unknown): v
   if (error instanceof HttpError) {
     ctx.metrics.error('http', error.code);
     sendJson(res, error.status, { code: error.code, message: error.message }, error.status === 413 ? { connection: 'close' } : {});
+    return;
+  }
+  if (error instanceof StoreFullError) {
+    // A full disk is the operator's to fix; the request is answered with what happened, the server goes on.
+    ctx.logger.error({ err: error.message }, 'storage full');
+    ctx.metrics.error('http', HTTP_CODE.STORAGE_FULL);
+    sendJson(res, 507, { code: HTTP_CODE.STORAGE_FULL, message: error.message });
     return;
   }
   ctx.logger.error({ err: error }, 'http handler failed');

@@ -58,6 +58,27 @@ export class StoreError extends Error {
   override name = 'StoreError';
 }
 
+/**
+ * Raised by a write when the disk holding the database is full (SQLite's SQLITE_FULL, or ENOSPC): nothing of
+ * the write was kept, the database stays whole, and writes work again once space is freed.
+ */
+export class StoreFullError extends StoreError {
+  override name = 'StoreFullError';
+}
+
+/** A write: runs it, turning a full disk into StoreFullError. */
+function writing<T>(path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || /database or disk is full|no space left/i.test(message ?? '')) {
+      throw new StoreFullError(`the disk holding the database ${path} is full: nothing was stored`);
+    }
+    throw error;
+  }
+}
+
 const SCHEMA_VERSION = 1;
 
 const MIGRATIONS: Record<number, string> = {
@@ -169,9 +190,9 @@ export class Store {
     return new Store(path, db);
   }
 
-  /** Stores a log; returns its id. */
+  /** Stores a log; returns its id. Throws StoreFullError when the disk is full. */
   insertLog(entry: NewLog): number {
-    const result = this.#insertLog.run(entry.sdkAppId, entry.roomRef, entry.userId, entry.cmdType, entry.version, entry.clientTime, entry.receivedAt, entry.log);
+    const result = writing(this.path, () => this.#insertLog.run(entry.sdkAppId, entry.roomRef, entry.userId, entry.cmdType, entry.version, entry.clientTime, entry.receivedAt, entry.log));
     return Number(result.lastInsertRowid);
   }
 
@@ -215,9 +236,10 @@ export class Store {
     return (this.#db.prepare('SELECT COUNT(*) AS n FROM logs').get() as { n: number }).n;
   }
 
+  /** Stores a ban (replacing one of the same user and room). Throws StoreFullError when the disk is full. */
   saveBan(ban: StoredBan): void {
-    this.#db.prepare('INSERT OR REPLACE INTO bans (sdk_app_id, room_ref, user_id, until, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(ban.sdkAppId, ban.roomRef, ban.userId, ban.until, ban.reason, ban.createdAt);
+    writing(this.path, () => this.#db.prepare('INSERT OR REPLACE INTO bans (sdk_app_id, room_ref, user_id, until, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(ban.sdkAppId, ban.roomRef, ban.userId, ban.until, ban.reason, ban.createdAt));
   }
 
   deleteBan(sdkAppId: number, roomRef: RoomRef, userId: string): void {
