@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  * their media; then the fault files (resilience, recovery), which use fixed network-namespace names and
  * root iptables, one at a time, never beside anything else.
  */
-const FAULT_FILES = ['src/resilience.e2e.ts', 'src/recovery.e2e.ts', 'src/adaptation-relay.e2e.ts', 'src/plugins-small-stream.e2e.ts'];
+const FAULT_FILES = ['src/resilience.e2e.ts', 'src/recovery.e2e.ts', 'src/adaptation-relay.e2e.ts', 'src/plugins-small-stream.e2e.ts', 'src/faults-*.e2e.ts'];
 const HEAVY_FILES = [
   'src/media-plane.e2e.ts', 'src/cluster-nodes.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-effects-*.e2e.ts',
   'src/cdn-streaming.e2e.ts', 'src/cdn-mix-background.e2e.ts', 'src/recording-mixed.e2e.ts', 'src/cloud-api-recording.e2e.ts', 'src/cloud-api-cdn.e2e.ts',
@@ -25,6 +25,8 @@ const HEAVY_FILES = [
 const EMBEDDED_ONLY = [
   'src/npm-pack.e2e.ts', 'src/plugins-*.e2e.ts', 'src/video-effects-*.e2e.ts', 'src/demo*.e2e.ts', 'src/network-tls.e2e.ts',
   'src/cluster-admin.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-decoder.e2e.ts',
+  // A media job's supervision and the disk do not depend on the engine that feeds the job.
+  'src/faults-recording.e2e.ts',
 ];
 const ENGINES = (process.env.CONCLAVE_E2E_ENGINE ? [process.env.CONCLAVE_E2E_ENGINE] : ['embedded', 'janus']);
 

@@ -27,7 +27,7 @@ const notFound = (what: string) => new HttpError(404, HTTP_CODE.NOT_FOUND, what)
  */
 export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<MediaAdminOperation> {
   const { before } = access;
-  const writing = (sdkAppId: number) => new Set(ctx.jobs.list(sdkAppId).flatMap((job) => job.outputs.map((o) => basename(o))));
+  const writing = (sdkAppId: number) => new Set(ctx.jobs.list(sdkAppId).filter((job) => job.state !== 'failed').flatMap((job) => job.outputs.map((o) => basename(o))));
   return {
     listJobs: { before, handle: (input) => ({ jobs: ctx.jobs.list(access.app(input).sdkAppId) }) },
     stopJob: {

@@ -8,6 +8,8 @@ import { MediaJob, type JobInfo, type MediaJobOptions } from './media-job.js';
 const TICK_MS = 500;
 /** How long a start may take until the outputs write (RTMP connected, first frame encoded). */
 export const START_TIMEOUT_MS = 12_000;
+/** How long a job that failed after running (kept dying, or the disk filled) stays listed with its error. */
+export const FAILED_KEPT_MS = 10 * 60_000;
 
 /** The jobs as metrics see them. */
 export interface JobsSnapshot {
@@ -25,6 +27,8 @@ export type RoomWatcher = (rooms: Room[]) => void;
  */
 export class JobManager {
   readonly #jobs = new Map<string, MediaJob>();
+  /** Jobs that failed after running, with when: listed (state 'failed', lastError) for FAILED_KEPT_MS. */
+  readonly #failed = new Map<string, { job: MediaJob; at: number }>();
   readonly #engine: MediaEngine;
   readonly #rooms: RoomRegistry;
   readonly #logger: Logger;
@@ -67,7 +71,10 @@ export class JobManager {
       forwardRtp: engine.forwardRtp.bind(engine),
       logger: this.#logger,
       onRestart: () => { this.#restarts++; },
-      onEnd: (ended) => { if (this.#jobs.get(ended.id) === ended) this.#jobs.delete(ended.id); },
+      onEnd: (ended) => {
+        if (this.#jobs.get(ended.id) === ended) this.#jobs.delete(ended.id);
+        if (ended.state === 'failed' && ended.ran) this.#failed.set(ended.id, { job: ended, at: Date.now() });
+      },
     });
     this.#jobs.set(job.id, job);
     const room = this.#rooms.find(options.roomKey);
@@ -91,9 +98,16 @@ export class JobManager {
     return [...this.#jobs.values()].filter(match);
   }
 
-  /** Jobs of one app (or all), as the admin API shows them. */
+  /** Jobs that failed after running in the last `withinMs` (at most FAILED_KEPT_MS), matching a filter. */
+  failed(match: (job: MediaJob) => boolean, withinMs = FAILED_KEPT_MS): MediaJob[] {
+    const now = Date.now();
+    for (const [id, entry] of this.#failed) if (entry.at < now - FAILED_KEPT_MS) this.#failed.delete(id);
+    return [...this.#failed.values()].filter((entry) => entry.at >= now - withinMs).map((entry) => entry.job).filter(match);
+  }
+
+  /** Jobs of one app (or all), as the admin API shows them: the live ones, then those that failed lately. */
   list(sdkAppId?: number): JobInfo[] {
-    return [...this.#jobs.values()].filter((job) => sdkAppId === undefined || job.options.sdkAppId === sdkAppId).map((job) => job.info());
+    return [...this.#jobs.values(), ...this.failed(() => true)].filter((job) => sdkAppId === undefined || job.options.sdkAppId === sdkAppId).map((job) => job.info());
   }
 
   /** Binds jobs to their rooms and ends orphaned ones; then the watchers. */

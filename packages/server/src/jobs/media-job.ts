@@ -36,6 +36,8 @@ export interface MediaJobOptions {
   logger: Logger;
   /** Called after each automatic restart (for metrics). */
   onRestart?(job: MediaJob): void;
+  /** Called when a run's process has exited (stopped or died), with that run's outputs (a recording repairs its file). */
+  onRunExit?(outputs: JobOutput[]): void;
   /** Called once when the job ends for good. */
   onEnd?(job: MediaJob): void;
 }
@@ -61,6 +63,8 @@ const inputKey = (input: Pick<JobInput, 'userId' | 'stream'>) => `${input.userId
 /** Restarts allowed in RESTART_WINDOW_MS before the job is given up as failed. */
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
+/** What GStreamer says when a write fails for a full disk: restarting cannot help, the job fails at once. */
+const DISK_FULL = /no space left/i;
 /** Key-frame requests after binding a source: the first may reach the decoder before it is ready, or be lost. */
 const KEYFRAME_RETRIES_MS = [800, 2000, 4000, 7000, 11_000];
 
@@ -88,6 +92,7 @@ export class MediaJob {
   #restarts = 0;
   #recentRestarts: number[] = [];
   #run = 0;
+  #ran = false;
   #lastError: string | undefined;
   #room: Room | undefined;
   #periodic: ReturnType<typeof setInterval> | undefined;
@@ -110,6 +115,11 @@ export class MediaJob {
     return this.#restarts;
   }
 
+  /** True once the first run started (a job that failed to start never ran). */
+  get ran(): boolean {
+    return this.#ran;
+  }
+
   get fps(): number {
     return this.#state === 'running' ? this.#process?.fps ?? 0 : 0;
   }
@@ -119,6 +129,7 @@ export class MediaJob {
     try {
       await this.#launch(timeoutMs);
       this.#state = 'running';
+      this.#ran = true;
     } catch (error) {
       this.#lastError = error instanceof Error ? error.message : String(error);
       await this.#end('failed');
@@ -134,7 +145,14 @@ export class MediaJob {
     const outputs = this.options.outputs(this.#run);
     const process = new JobProcess({ ...this.#spec, outputs }, (message) => this.options.logger.warn({ job: this.id }, `media job: ${message}`));
     this.#process = process;
-    void process.exited.then((code) => this.#onExit(process, code));
+    void process.exited.then((code) => {
+      try {
+        this.options.onRunExit?.(outputs);
+      } catch (error) {
+        this.options.logger.warn({ job: this.id, err: error }, 'media job: could not tidy the outputs of an ended run');
+      }
+      this.#onExit(process, code);
+    });
     // Forget the dead process's ports first, so a tick meanwhile cannot bind a source to them.
     for (const binding of this.#bindings.values()) {
       this.#unbind(binding);
@@ -150,6 +168,12 @@ export class MediaJob {
   #onExit(process: JobProcess, code: number | null): void {
     if (process !== this.#process || this.#state === 'stopped' || this.#state === 'failed' || this.#state === 'starting') return;
     this.#lastError = process.lastError ?? `exited with code ${String(code)}`;
+    if (DISK_FULL.test(this.#lastError)) {
+      this.#lastError = `disk full: ${this.#lastError}`;
+      this.options.logger.error({ job: this.id, error: this.#lastError }, 'media job: the disk is full; not restarted');
+      void this.#end('failed');
+      return;
+    }
     const now = Date.now();
     this.#recentRestarts = this.#recentRestarts.filter((t) => now - t < RESTART_WINDOW_MS);
     if (this.#recentRestarts.length >= MAX_RESTARTS) {

@@ -1,5 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
 import { AppFolders } from '../store/app-folders.js';
+import { trimPartialFragment } from './mp4-trim.js';
 
 /** How a recording was made: the room's mix, or one user's stream. */
 export type RecordingKind = 'mixed' | 'stream';
@@ -72,6 +73,23 @@ export class RecordingFiles {
     if (!path) return false;
     rmSync(path, { force: true });
     return true;
+  }
+
+  /**
+   * Cuts the partial last fragment off recordings whose writer was killed (a job that died, or a server
+   * killed mid-recording: run at start), so every listed file plays to its end. Returns the files repaired.
+   */
+  repair(paths?: string[]): number {
+    const targets = paths ?? this.#folders.apps().flatMap((app) => this.#folders.names(app).filter((name) => NAME.test(name)).map((name) => this.#folders.file(app, name)));
+    let repaired = 0;
+    for (const path of targets) {
+      try {
+        if (trimPartialFragment(path) > 0) repaired++;
+      } catch {
+        // gone meanwhile, or unreadable: nothing to repair
+      }
+    }
+    return repaired;
   }
 
   /** Deletes recordings (of every app) last written before `before` (ms); returns how many. */

@@ -2,7 +2,7 @@ import { FLAG } from '@conclave/protocol';
 import type { Logger } from 'pino';
 import type { AppConfig, MediaConfig } from '../config/config.js';
 import type { JobManager } from '../jobs/job-manager.js';
-import type { PadLayout } from '../jobs/job-process.js';
+import type { JobOutput, PadLayout } from '../jobs/job-process.js';
 import type { JobInput, MediaJob } from '../jobs/media-job.js';
 import type { Participant } from '../room/participant.js';
 import type { Room } from '../room/room.js';
@@ -16,6 +16,8 @@ const MIX = { width: 640, height: 360, fps: 15, videoBitrate: 900, gop: 2, audio
 /** A per-stream recording keeps the stream's own video; only audio is encoded (opus → AAC). */
 const RELAY = { ...MIX, kind: 'relay' as const };
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** A recording whose job failed (the disk filled, it kept dying) is not started again for this long. */
+const RETRY_AFTER_FAILURE_MS = 60_000;
 
 /** A grid of `n` equal cells filling the picture, in join order. */
 export function gridLayout(n: number, width: number, height: number): PadLayout[] {
@@ -70,6 +72,9 @@ export class RecordingManager {
     this.#logger = parts.logger;
     this.#media = parts.media;
     this.files = new RecordingFiles(parts.media.recordingPath);
+    // Recordings left by a server that was killed end in a partial fragment: cut it so they play to the end.
+    const repaired = this.files.repair();
+    if (repaired > 0) this.#logger.warn({ repaired }, 'recordings cut short by a crash were repaired');
     parts.jobs.watch((rooms) => this.#tick(rooms));
     const purge = () => {
       const removed = this.files.purge(Date.now() - this.#media.recordingRetentionDays * 24 * 3600 * 1000);
@@ -139,7 +144,7 @@ export class RecordingManager {
       }
       return;
     }
-    if (inputs.length === 0 || this.#starting.has(key)) return;
+    if (inputs.length === 0 || this.#starting.has(key) || this.#failedLately((j) => j.options.kind === 'record-mix' && j.options.roomKey === room.key)) return;
     const meta = { recordId: recordId ?? room.ref, roomRef: room.ref, kind: 'mixed' as const, startedAt: Date.now() };
     this.#start(key, {
       kind: 'record-mix', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref,
@@ -151,7 +156,7 @@ export class RecordingManager {
     const jobs = this.jobsOf(room.key).filter((j) => j.options.kind === 'record-stream');
     for (const p of this.#publishers(room)) {
       const key = `stream:${p.id}`;
-      if (jobs.some((j) => j.options.ownerId === p.id) || this.#starting.has(key)) continue;
+      if (jobs.some((j) => j.options.ownerId === p.id) || this.#starting.has(key) || this.#failedLately((j) => j.options.ownerId === p.id)) continue;
       const meta = { recordId: recordId ?? room.ref, roomRef: room.ref, kind: 'stream' as const, userId: p.userId, startedAt: Date.now() };
       this.#start(key, {
         kind: 'record-stream', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, ownerId: p.id, ownerUserId: p.userId,
@@ -166,9 +171,17 @@ export class RecordingManager {
     }
   }
 
+  /** A recording job like this one failed lately: it is not started again yet (its error stays listed). */
+  #failedLately(match: (job: MediaJob) => boolean): boolean {
+    return this.#jobs.failed((job) => job.options.kind.startsWith('record-') && match(job), RETRY_AFTER_FAILURE_MS).length > 0;
+  }
+
   #start(key: string, options: Parameters<JobManager['start']>[0]): void {
     this.#starting.add(key);
-    this.#jobs.start(options).then(
+    const files = this.files;
+    // Each run that ends (a crash included) leaves a file that plays to its end.
+    const onRunExit = (outputs: JobOutput[]) => files.repair(outputs.flatMap((o) => o.type === 'file' ? [o.path] : []));
+    this.#jobs.start({ ...options, onRunExit }).then(
       (job) => this.#logger.info({ job: job.id, room: options.roomKey, kind: options.kind }, 'recording started'),
       (error: unknown) => this.#logger.warn({ err: error, room: options.roomKey }, 'recording failed to start'),
     ).finally(() => this.#starting.delete(key));
