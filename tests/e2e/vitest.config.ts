@@ -25,8 +25,8 @@ const HEAVY_FILES = [
 const EMBEDDED_ONLY = [
   'src/npm-pack.e2e.ts', 'src/plugins-*.e2e.ts', 'src/video-effects-*.e2e.ts', 'src/demo*.e2e.ts', 'src/network-tls.e2e.ts',
   'src/cluster-admin.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-decoder.e2e.ts',
-  // A media job's supervision and the disk do not depend on the engine that feeds the job.
-  'src/faults-recording.e2e.ts',
+  // A media job's supervision, the disk and the cluster's Redis do not depend on the media engine.
+  'src/faults-recording.e2e.ts', 'src/faults-redis.e2e.ts',
 ];
 const ENGINES = (process.env.CONCLAVE_E2E_ENGINE ? [process.env.CONCLAVE_E2E_ENGINE] : ['embedded', 'janus']);
 
