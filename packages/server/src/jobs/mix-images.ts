@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIX_IMAGE_LIMITS, MIX_IMAGE_NAME } from '@conclave/protocol';
+import { StoreFullError } from '../store/store.js';
 import { AppFolders } from '../store/app-folders.js';
 import { imageInfo, type ImageInfo } from './image-info.js';
 
@@ -94,9 +95,16 @@ export class MixImages {
     }
     const dir = this.#folders.ensure(sdkAppId);
     const path = join(dir, `${name}.${EXTENSION[info.type]}`);
-    // Written aside and renamed: a job loading the image meanwhile reads the old file or the new, never half.
+    // Written aside, synced and renamed: a job loading the image meanwhile (or after a crash) reads the old
+    // file or the new, never half. A full disk stores nothing and says so (HTTP 507).
     const temp = join(dir, `.${name}.${process.pid}.tmp`);
-    writeFileSync(temp, data);
+    try {
+      writeFileSync(temp, data, { flush: true });
+    } catch (error) {
+      rmSync(temp, { force: true });
+      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw new StoreFullError(`the disk holding the mix images is full: ${name} was not stored`);
+      throw error;
+    }
     renameSync(temp, path);
     if (existing && existing !== path) rmSync(existing, { force: true });
     const stat = statSync(path);
