@@ -17,7 +17,7 @@ import { Store } from './store.js';
 
 const APP = { sdkAppId: 1400300001, secretKey: 'crash-test-secret-0123456789', adminKey: 'crash-test-admin-key-0123456789' };
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
-const ROUNDS = 4;
+const ROUNDS = 3;
 const CONCURRENCY = 8;
 
 /** Starts the server CLI; resolves once it listens. */
