@@ -377,7 +377,7 @@ export class SignalSession {
         const full = capacityRefusal(room, SCENE_CODE.live, data.role, participant.userId, this.#ctx.config.limits);
         if (full) throw new CommandError(full.code, full.message);
       }
-      participant.role = data.role;
+      room.changeRole(participant, data.role);
       if (data.role === ROLE_CODE.audience) {
         await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
         if (participant.flag !== 0) {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { RoomRef } from '../ids/room-ref.js';
+import { CALLBACKS_MIGRATION, CallbackStore } from './callback-store.js';
 
 /** A stored log upload (or server event). */
 export interface StoredLog {
@@ -58,7 +59,7 @@ export class StoreError extends Error {
   override name = 'StoreError';
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -86,6 +87,7 @@ const MIGRATIONS: Record<number, string> = {
       PRIMARY KEY (sdk_app_id, room_ref, user_id)
     );
   `,
+  2: CALLBACKS_MIGRATION,
 };
 
 interface LogRow {
@@ -122,18 +124,21 @@ function loadDriver(): DatabaseConstructor {
 }
 
 /**
- * The embedded database (SQLite through better-sqlite3): uploaded logs and bans. Writes are
+ * The embedded database (SQLite through better-sqlite3): uploaded logs, bans and queued event callbacks. Writes are
  * synchronous and durable (WAL journal); ':memory:' keeps everything in memory for tests.
  */
 export class Store {
   readonly path: string;
   readonly #db: Database;
   readonly #insertLog: BetterSqlite3.Statement<[number, string | null, string, string, string, number | null, number, string]>;
+  /** Event callbacks waiting to be delivered (survive restarts). */
+  readonly callbacks: CallbackStore;
   #closed = false;
 
   private constructor(path: string, db: Database) {
     this.path = path;
     this.#db = db;
+    this.callbacks = new CallbackStore(db);
     this.#insertLog = db.prepare(
       'INSERT INTO logs (sdk_app_id, room_ref, user_id, cmd_type, version, client_time, received_at, log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
