@@ -12,6 +12,7 @@ import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
 import { BanList } from './room/ban-list.js';
+import { recordCalls } from './room/call-records.js';
 import { RoomRegistry } from './room/room.js';
 import { Store } from './store/store.js';
 
@@ -63,6 +64,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
   });
   rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
+  recordCalls(rooms.events, store.callRecords);
   const callbacks = new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, logger, registry: metrics.registry });
   const customMessages = new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond);
   return {

@@ -1,6 +1,7 @@
 import type { LeaveReason, RoleCode } from '@conclave/protocol';
 import { FLAG } from '@conclave/protocol';
 import type { RoomRef } from '../ids/room-ref.js';
+import type { ClientInfo } from './participant.js';
 
 /** The media a user can start and stop sending (each its own callback event). */
 export type MediaKind = 'video' | 'audio' | 'sub';
@@ -22,7 +23,7 @@ export interface RoomEventPlace {
 export type RoomEvent = RoomEventPlace & (
   | { type: 'room-created' }
   | { type: 'room-dismissed' }
-  | { type: 'user-entered'; userId: string; role: RoleCode }
+  | { type: 'user-entered'; userId: string; role: RoleCode; client?: ClientInfo }
   | { type: 'user-left'; userId: string; role: RoleCode; reason: LeaveReason }
   | { type: 'role-changed'; userId: string; role: RoleCode }
   | { type: 'media-started' | 'media-stopped'; userId: string; media: MediaKind }

@@ -60,7 +60,7 @@ export class Room {
   add(participant: Participant): void {
     this.#participants.set(participant.userId, participant);
     this.broadcast(participant, 'peer-join', participant.info());
-    this.tell({ type: 'user-entered', userId: participant.userId, role: participant.role });
+    this.tell({ type: 'user-entered', userId: participant.userId, role: participant.role, ...(participant.client ? { client: participant.client } : {}) });
     this.#tellMedia(participant);
   }
 

@@ -19,6 +19,8 @@ import { CommandError, engineRefusal } from './command-error.js';
 export interface SessionTransport {
   send(text: string): void;
   close(code: number, reason: string): void;
+  /** The client's address (call records). */
+  address?: string;
 }
 
 type Handler<C extends Command> = (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']>;
@@ -264,6 +266,7 @@ export class SignalSession {
         const existing = [...room.participants()].map((p) => p.info());
         const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), role, link, randomUUID());
         participant.privileges = auth.privileges;
+        participant.client = { sdkVersion: data.version, terminalType: data.terminalType, ...(this.#transport.address ? { address: this.#transport.address } : {}) };
         this.#participant = participant;
         this.#room = room;
         this.#scene = data.trtcScene;

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { RoomRef } from '../ids/room-ref.js';
+import { CALL_RECORDS_MIGRATION, CallRecordStore } from './call-record-store.js';
 import { CALLBACKS_MIGRATION, CallbackStore } from './callback-store.js';
 
 /** A stored log upload (or server event). */
@@ -87,7 +88,7 @@ const MIGRATIONS: Record<number, string> = {
       PRIMARY KEY (sdk_app_id, room_ref, user_id)
     );
   `,
-  2: CALLBACKS_MIGRATION,
+  2: CALLBACKS_MIGRATION + CALL_RECORDS_MIGRATION,
 };
 
 interface LogRow {
@@ -124,7 +125,7 @@ function loadDriver(): DatabaseConstructor {
 }
 
 /**
- * The embedded database (SQLite through better-sqlite3): uploaded logs, bans and queued event callbacks. Writes are
+ * The embedded database (SQLite through better-sqlite3): uploaded logs, bans, queued event callbacks and call records. Writes are
  * synchronous and durable (WAL journal); ':memory:' keeps everything in memory for tests.
  */
 export class Store {
@@ -133,12 +134,15 @@ export class Store {
   readonly #insertLog: BetterSqlite3.Statement<[number, string | null, string, string, string, number | null, number, string]>;
   /** Event callbacks waiting to be delivered (survive restarts). */
   readonly callbacks: CallbackStore;
+  /** Room sessions and users' visits (the cloud API's call records). */
+  readonly callRecords: CallRecordStore;
   #closed = false;
 
   private constructor(path: string, db: Database) {
     this.path = path;
     this.#db = db;
     this.callbacks = new CallbackStore(db);
+    this.callRecords = new CallRecordStore(db);
     this.#insertLog = db.prepare(
       'INSERT INTO logs (sdk_app_id, room_ref, user_id, cmd_type, version, client_time, received_at, log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
