@@ -25,9 +25,10 @@ export interface FirstFrameResult {
  * "join → first remote frame": a publisher is in the room sending camera and microphone; each iteration
  * opens a fresh subscriber page, which joins without publishing, calls startRemoteVideo on its own
  * remote-video-available event and reports (in-page performance.now()) when the first frame is rendered.
+ * With `preconnect`, each page has called callExperimentalAPI('preconnect') for the room before enterRoom().
  */
 export async function runFirstFrame(context: BrowserContext, app: AppHost, server: TestServer,
-  { iterations = 10, roomId = 9001, timeoutMs = 15_000 } = {}): Promise<FirstFrameResult> {
+  { iterations = 10, roomId = 9001, timeoutMs = 15_000, preconnect = false } = {}): Promise<FirstFrameResult> {
   const publisherId = 'ff-publisher';
   const publisher = await app.open(context);
   try {
@@ -43,15 +44,15 @@ export async function runFirstFrame(context: BrowserContext, app: AppHost, serve
       const page = await app.open(context);
       try {
         await installBenchHelpers(page);
-        const userId = `ff-sub-${i}`;
+        const userId = `ff-sub-${preconnect ? 'p' : ''}${i}`;
         const enter = { sdkAppId: TEST_APP.sdkAppId, userId, userSig: await server.sig(userId), roomId };
         const before = await sent(publisher);
-        const measured = await firstFrame(page, enter, publisherId, timeoutMs);
+        const measured = await firstFrame(page, enter, publisherId, timeoutMs, preconnect);
         const after = await sent(publisher);
         const p = { plis: after.plisReceived - before.plisReceived, keyframes: after.keyFramesEncoded - before.keyFramesEncoded };
         const m = { ...measured, publisher: p };
         marks.push(m);
-        progress(`first-frame ${i}/${iterations}: ${m.firstFrame.toFixed(0)} ms (enterRoom ${fmt(m.enterRoom)}, video-available ${fmt(m.videoAvailable)}, <video> ${fmt(m.videoElement)}, pc connected ${fmt(m.pcConnected)}, 1st packet ${fmt(m.firstPacket)}, subscriber sent ${m.plisSent ?? '-'} PLIs; publisher got ${p.plis} PLIs, encoded ${p.keyframes} key frames)`);
+        progress(`first-frame${preconnect ? ' (preconnect)' : ''} ${i}/${iterations}: ${m.firstFrame.toFixed(0)} ms (enterRoom ${fmt(m.enterRoom)}, video-available ${fmt(m.videoAvailable)}, <video> ${fmt(m.videoElement)}, pc connected ${fmt(m.pcConnected)}, 1st packet ${fmt(m.firstPacket)}, subscriber sent ${m.plisSent ?? '-'} PLIs; publisher got ${p.plis} PLIs, encoded ${p.keyframes} key frames)`);
         progress(`  path: ${Object.entries(m.trace ?? {}).sort((a, b) => a[1] - b[1]).map(([step, at]) => `${step} ${at}`).join(', ')}`);
         await leave(page);
       } finally {

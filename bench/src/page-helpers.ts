@@ -10,11 +10,18 @@ window.bench = {
    * Joins without publishing and measures, with performance.now(), from just before enterRoom() to the
    * first frame of publisherId's main video rendered in the view the app gave startRemoteVideo().
    * startRemoteVideo is called from the client's own remote-video-available event, as an app does.
+   * With preconnect, callExperimentalAPI('preconnect') has completed before the clock starts.
    */
-  firstFrame(enter, publisherId, timeoutMs) {
+  async firstFrame(enter, publisherId, timeoutMs, preconnect) {
     const client = TRTC.create();
     window.e2e.client = client;
     window.e2e.record(client);
+    // callExperimentalAPI('preconnect') first, as an app does while its user is still on the pre-join screen:
+    // scheduling and the signalling socket are warmed before the clock starts.
+    if (preconnect) {
+      const { sdkAppId, userId, userSig, roomId } = enter;
+      await client.callExperimentalAPI('preconnect', { enable: true, sdkAppId, userId, userSig, roomId });
+    }
     const view = document.createElement('div');
     view.id = 'remote-' + publisherId + '-main';
     view.style.cssText = 'width:320px;height:240px';
@@ -204,7 +211,7 @@ export interface SentFigures {
 
 interface BenchWindow {
   bench: {
-    firstFrame(enter: unknown, publisherId: string, timeoutMs: number): Promise<FirstFrameMarks>;
+    firstFrame(enter: unknown, publisherId: string, timeoutMs: number, preconnect: boolean): Promise<FirstFrameMarks>;
     leave(timeoutMs: number): Promise<void>;
     sent(): Promise<SentFigures>;
     remoteVideos(): { view: string; width: number }[];
@@ -215,8 +222,8 @@ export async function installBenchHelpers(page: Page): Promise<void> {
   await page.addScriptTag({ content: BENCH_SCRIPT });
 }
 
-export const firstFrame = (page: Page, enter: Record<string, unknown>, publisherId: string, timeoutMs: number): Promise<FirstFrameMarks> =>
-  page.evaluate(([e, id, t]) => (window as unknown as BenchWindow).bench.firstFrame(e, id, t), [enter, publisherId, timeoutMs] as const);
+export const firstFrame = (page: Page, enter: Record<string, unknown>, publisherId: string, timeoutMs: number, preconnect = false): Promise<FirstFrameMarks> =>
+  page.evaluate(([e, id, t, p]) => (window as unknown as BenchWindow).bench.firstFrame(e, id, t, p), [enter, publisherId, timeoutMs, preconnect] as const);
 
 export const leave = (page: Page, timeoutMs = 3_000): Promise<void> =>
   page.evaluate((t) => (window as unknown as BenchWindow).bench.leave(t), timeoutMs);

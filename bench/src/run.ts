@@ -62,6 +62,15 @@ function firstFrameRows(r: FirstFrameResult): Row[] {
   ];
 }
 
+/** callExperimentalAPI('preconnect') before enterRoom(): the same measurement, beside the plain one as a ratio. */
+function preconnectRows(plain: FirstFrameResult, warm: FirstFrameResult): Row[] {
+  const b = 'preconnect, then join → first remote frame';
+  return [
+    { benchmark: b, figure: ms(warm.summary.median), unit: 'ms (median)', notes: `n=${warm.summary.count}; ${f2(warm.summary.median / plain.summary.median)}× the plain join's median (${ms(plain.summary.median)} ms)` },
+    { benchmark: b, figure: ms(warm.medianMarks.enterRoom), unit: 'ms (median)', notes: `of which: enterRoom() resolved (plain: ${ms(plain.medianMarks.enterRoom)} ms)` },
+  ];
+}
+
 function serverCpuRows(r: ServerCpuResult): Row[] {
   const b = 'server CPU per forwarded stream';
   const fw = r.forwarding;
@@ -96,6 +105,7 @@ async function main(): Promise<void> {
     browser = await launchBrowser();
 
     const firstFrame = await runFirstFrame(browser.context, app, server, { iterations: ITERATIONS });
+    const preconnected = await runFirstFrame(browser.context, app, server, { iterations: ITERATIONS, roomId: 9002, preconnect: true });
     const cores = availableParallelism();
     const serverCpu = await runServerCpu(browser.context, app, server, { windowSeconds: WINDOW_SECONDS, baselineSeconds: BASELINE_SECONDS, publishers: PUBLISHERS, subscribers: SUBSCRIBERS, cores });
 
@@ -109,7 +119,7 @@ async function main(): Promise<void> {
     const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -128,6 +138,7 @@ async function main(): Promise<void> {
       host: { cores, cpu: cpus()[0]?.model, node: process.version, chromium: chromiumVersion() },
       bundleSize,
       firstFrame,
+      preconnected,
       serverCpu,
       engines,
       videoEffects: { results: videoEffects.results, pluginSizes: videoEffects.sizes },

@@ -11,7 +11,7 @@ export { EVENT } from './constants/event.js';
 export { TYPE } from './constants/type.js';
 export { ERROR_CODE } from './constants/error-code.js';
 export type {
-  TRTCOptions, EnterRoomConfig, ProxyServer, TurnServer, LocalVideoConfig, LocalAudioConfig, UpdateLocalAudioConfig,
+  TRTCOptions, EnterRoomConfig, SwitchRoomConfig, ProxyServer, TurnServer, LocalVideoConfig, LocalAudioConfig, UpdateLocalAudioConfig,
   ScreenShareConfig, UpdateScreenShareConfig, RemoteVideoConfig, StopRemoteVideoConfig, TRTCEventTypes, ConnectionState,
   View, VideoProfileName, TRTCPlugin, PluginWithAssets, PluginCore, PluginInstance, TrackQuery, SEIMessageOptions,
   CustomMessageData, CustomMessage, NetworkQuality, TRTCStatistics, StreamStatistic, VideoFreezeStatistic, SupportResult,

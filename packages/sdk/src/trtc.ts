@@ -25,7 +25,7 @@ import { roomStatsSources } from './stats/room-sources.js';
 import { StatsReporter } from './stats/stats-reporter.js';
 import { TRTCStatic } from './trtc-static.js';
 import type {
-  CustomMessageData, EnterRoomConfig, LocalAudioConfig, LocalVideoConfig, PluginWithAssets, RemoteVideoConfig,
+  CustomMessageData, EnterRoomConfig, SwitchRoomConfig, LocalAudioConfig, LocalVideoConfig, PluginWithAssets, RemoteVideoConfig,
   ScreenShareConfig, SEIMessageOptions, StopRemoteVideoConfig, TrackQuery, TRTCEventTypes, TRTCOptions,
   TRTCPlugin, UpdateLocalAudioConfig, UpdateScreenShareConfig,
 } from './types.js';
@@ -35,6 +35,7 @@ import {
 } from './validate/client.js';
 import { lenientCreateOptions, lenientEnterRoom } from './validate/lenient.js';
 import { resolveProxy, validateEnterRoom } from './validate/enter-room.js';
+import { validateSwitchRoom } from './validate/switch-room.js';
 import { validateCustomMessage, validateVolume, validateVolumeInterval } from './validate/messages.js';
 
 /** Calls per second each API function allows (docs/behaviour.md §5 'call frequency limit exceeded'). */
@@ -239,6 +240,23 @@ export class TRTC extends TRTCStatic {
       this._room.machine.require(['joining', 'joined'], 'switchRole', 'switchRole can only be called while joining or joined', EXTRA_CODE.NOT_JOINED);
       if (this._room.scene !== 'live') throw invalidOperation(undefined, MESSAGE.SWITCH_ROLE_SCENE, 'switchRole');
       await this._room.switchRole(role, read);
+    });
+  }
+
+  /**
+   * Moves to another room without leaving the session (one server command, authorised like a join): the old
+   * room's users see this user leave and this client sees them exit; the new room's users see it enter; local
+   * tracks are published again there (an anchor's).
+   * @throws RtcError INVALID_OPERATION when not in a room; INVALID_PARAMETER for the same room (extraCode 5020),
+   * a room of the other type (5019), a missing or invalid room id or userSig; SERVER_ERROR when the server
+   * refuses (bad userSig, banned, the room full), the session then stays where it was.
+   */
+  switchRoom(config: SwitchRoomConfig): Promise<void> {
+    return this._call('switchRoom', async () => {
+      this._room.machine.require(['joined'], 'switchRoom', 'please call enterRoom() before switchRoom()', EXTRA_CODE.NOT_JOINED);
+      const current = this._room.target;
+      if (!current) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before switchRoom()', 'switchRoom');
+      await this._room.switchRoom(validateSwitchRoom(config, current));
     });
   }
 

@@ -66,6 +66,15 @@ export interface ProxyServer {
   unifiedProxy?: string;
 }
 
+/** Options of switchRoom(): the room to move to (of the same type as the current one) and its credentials. */
+export interface SwitchRoomConfig {
+  roomId?: number;
+  strRoomId?: string;
+  privateMapKey?: string;
+  /** The userSig for the new room. */
+  userSig: string;
+}
+
 /** Options of enterRoom(). */
 export interface EnterRoomConfig {
   sdkAppId: number;

@@ -1,4 +1,5 @@
 import { Authenticator } from './auth/authenticator.js';
+import { CallbackDispatcher } from './callbacks/callback-dispatcher.js';
 import type { Cluster } from './cluster/cluster.js';
 import type { ServerConfig } from './config/config.js';
 import type { MediaEngine } from './engine/media-engine.js';
@@ -11,6 +12,7 @@ import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
 import { BanList } from './room/ban-list.js';
+import { recordCalls } from './room/call-records.js';
 import { RoomRegistry } from './room/room.js';
 import { Store } from './store/store.js';
 
@@ -44,6 +46,8 @@ export interface ServerContext {
   recordings: RecordingManager;
   /** Mix background images, a folder per app (uploaded through the admin API). */
   mixImages: MixImages;
+  /** Event callbacks: room and media events queued in the store and POSTed to each app's callback URL. */
+  callbacks: CallbackDispatcher;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -59,6 +63,9 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const dataLinks = new DataLinks({
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
   });
+  rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
+  recordCalls(rooms.events, store.callRecords);
+  const callbacks = new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, logger, registry: metrics.registry });
   const customMessages = new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond);
   return {
     dataLinks,
@@ -81,11 +88,13 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     jobs,
     recordings: new RecordingManager({ jobs, apps: config.apps, media: config.media, logger }),
     mixImages: new MixImages(config.media.mixImagePath),
+    callbacks,
   };
 }
 
 /** Releases what createContext opened (not the engine). */
 export function closeContext(ctx: ServerContext): void {
+  ctx.callbacks.close();
   ctx.dataLinks.closeAll();
   ctx.recordings.close();
   ctx.metrics.close();

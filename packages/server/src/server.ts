@@ -9,6 +9,7 @@ import { createEngine } from './engine/create-engine.js';
 import type { EngineStats } from './engine/media-engine.js';
 import { createHttpServer } from './http/http-server.js';
 import { createLogger } from './log/logger.js';
+import { CALL_RECORD_RETENTION_DAYS } from './room/call-records.js';
 import { SignalServer } from './signal/signal-server.js';
 import { pushEngineEvents } from './signal/engine-pushes.js';
 
@@ -64,6 +65,8 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
   const purge = () => {
     const removed = ctx.store.purgeLogs(Date.now() - config.storage.logRetentionDays * 24 * 3600 * 1000);
     if (removed > 0) logger.info({ removed }, 'old logs deleted');
+    const calls = ctx.store.callRecords.purge(Date.now() - CALL_RECORD_RETENTION_DAYS * 24 * 3600 * 1000);
+    if (calls > 0) logger.info({ calls }, 'old call records deleted');
   };
   purge();
   const purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);

@@ -1,7 +1,7 @@
 /**
  * CDN relays through TRTC's server API (the official tencentcloud-sdk-nodejs trtc client, unchanged but for its
  * endpoint): StartPublishCdnStream produces RTMP output that ffmpeg reads (a loopback nginx-rtmp "CDN"), and
- * StopPublishCdnStream ends it; StartMCUMixTranscodeByStrRoomId mixes the room to the ingest under its StreamId.
+ * UpdatePublishCdnStream moves it, StopPublishCdnStream ends it; StartMCUMixTranscodeByStrRoomId mixes the room to the ingest under its StreamId.
  */
 import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,8 +62,16 @@ describe('CDN relays through the TRTC server API', () => {
     expect(rtmp.publishes(name)).toBe(1);
     expect(rtmp.publishesDone(name)).toHaveLength(0);
 
-    expect(await trtc.StopPublishCdnStream({ SdkAppId: TEST_APP.sdkAppId, TaskId: taskId })).toMatchObject({ TaskId: taskId });
+    // UpdatePublishCdnStream moves the task to another URL (same TaskId); a SequenceNumber not above the last is refused.
+    const moved = 'cloud8301b';
+    const update = { SdkAppId: TEST_APP.sdkAppId, TaskId: taskId, SequenceNumber: 1, WithTranscoding: 0, PublishCdnParams: [{ PublishCdnUrl: rtmp.url(moved), IsTencentCdn: 0 }] };
+    expect(await trtc.UpdatePublishCdnStream(update)).toMatchObject({ TaskId: taskId });
     await expect.poll(() => rtmp.publishesDone(name).length, { timeout: 10_000, interval: 100 }).toBe(1);
+    expect((await probe(rtmp.url(moved))).streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264' });
+    await expect(trtc.UpdatePublishCdnStream(update)).rejects.toMatchObject({ code: 'InvalidParameter.SequenceNumber' });
+
+    expect(await trtc.StopPublishCdnStream({ SdkAppId: TEST_APP.sdkAppId, TaskId: taskId })).toMatchObject({ TaskId: taskId });
+    await expect.poll(() => rtmp.publishesDone(moved).length, { timeout: 10_000, interval: 100 }).toBe(1);
     // The task is gone: stopping it again is refused; the user is still in the room.
     await expect(trtc.StopPublishCdnStream({ SdkAppId: TEST_APP.sdkAppId, TaskId: taskId })).rejects.toMatchObject({ code: 'InvalidParameter.TaskId' });
     expect(await eventsOf(page, 'kicked-out')).toEqual([]);

@@ -6,14 +6,15 @@
 import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedBrowser } from './harness/browser.js';
-import { AppHost, eventsOf } from './harness/client-page.js';
+import { startCallbackSink, type CallbackSink } from './harness/callback-receiver.js';
+import { AppHost, call, eventsOf } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture } from './harness/fixture.js';
 import { join } from './harness/join.js';
 import { TEST_APP, type TestServer } from './harness/server.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eCloudApi001', secretKey: 'conclave-e2e-cloud-api-secret-0123456' };
 const ADMIN_KEY = 'e2e-cloud-api-admin-key-012345678';
-const APP = { ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY] };
+const CALLBACK_KEY = 'e2eCallbackKey0123456789';
 
 /** The API error code a call was refused with ('' when it succeeded). */
 async function refusal(call: Promise<unknown>): Promise<string> {
@@ -30,6 +31,8 @@ describe('cloud API with real pages', () => {
   let browser: LaunchedBrowser;
   let app: AppHost;
   let trtc: TrtcClient;
+  let sink: CallbackSink;
+  let APP: typeof TEST_APP & { adminKey: string; cloudApiKeys: (typeof KEY)[]; callback: { url: string; key: string } };
   const usersOf = async (roomKey: string): Promise<string[]> => {
     const res = await fetch(`${server.url}/admin/v1/apps/${APP.sdkAppId}/rooms/${encodeURIComponent(roomKey)}/users`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
     if (res.status === 404) return [];
@@ -37,11 +40,16 @@ describe('cloud API with real pages', () => {
   };
 
   beforeAll(async () => {
+    sink = await startCallbackSink(CALLBACK_KEY);
+    APP = { ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY], callback: { url: sink.url, key: CALLBACK_KEY } };
     ({ server, app, browser } = await startAppFixture({ apps: [APP] }));
     trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
   });
 
-  afterAll(() => stopAppFixture({ server, app, browser }));
+  afterAll(async () => {
+    await stopAppFixture({ server, app, browser });
+    await sink.close();
+  });
 
   it('RemoveUser kicks the named user out (the page gets kicked-out) and nobody else; refused requests change nothing', async () => {
     const kicked = await app.open(browser.context);
@@ -78,5 +86,29 @@ describe('cloud API with real pages', () => {
     expect(await usersOf('8102')).toEqual([]);
     expect(await refusal(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 8102 }))).toBe('FailedOperation.RoomNotExist');
     for (const page of pages) await page.close();
+  });
+
+  it('the receiver verifies Sign on enter, video and exit events of a real call, in order', async () => {
+    const anchor = await app.open(browser.context);
+    const viewer = await app.open(browser.context);
+    const inRoom = () => sink.received.filter((e) => e.EventInfo.RoomId === 8103);
+    expect(await join(anchor, server, 'cb-anchor', { roomId: 8103 })).toEqual({ ok: true });
+    await expect.poll(() => inRoom().map((e) => e.EventType), { timeout: 15_000 }).toEqual(expect.arrayContaining([201, 203]));
+    expect(await join(viewer, server, 'cb-viewer', { roomId: 8103 }, { publish: false })).toEqual({ ok: true });
+    expect((await call(viewer, 'exitRoom')).ok).toBe(true);
+    expect((await call(anchor, 'stopLocalVideo')).ok).toBe(true);
+    expect((await call(anchor, 'exitRoom')).ok).toBe(true);
+    const trace = () => inRoom().map((e) => `${e.EventType}:${e.EventInfo.UserId ?? ''}`);
+    await expect.poll(() => trace().length, { timeout: 15_000 }).toBe(9);
+    // The camera and the microphone start together: either may be announced first.
+    const [created, entered, first, second, ...rest] = trace();
+    expect([created, entered]).toEqual(['101:', '103:cb-anchor']);
+    expect([first, second].sort()).toEqual(['201:cb-anchor', '203:cb-anchor']);
+    expect(rest).toEqual(['103:cb-viewer', '104:cb-viewer', '202:cb-anchor', '104:cb-anchor', '102:']);
+    expect(inRoom().every((e) => e.signOk)).toBe(true);
+    expect(inRoom()[1].EventInfo).toMatchObject({ UserId: 'cb-anchor', Role: 20, Reason: 1 });
+    expect(inRoom()[5].EventInfo).toMatchObject({ UserId: 'cb-viewer', Reason: 1 });
+    await anchor.close();
+    await viewer.close();
   });
 });

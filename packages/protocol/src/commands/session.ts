@@ -6,6 +6,11 @@ import { command, empty, iceServer, peerInfo, privateMapKey, roleCode, sceneCode
 /** userDefineRecordId (docs/behaviour.md §5): 1 to 64 letters, digits, hyphens and underscores. */
 export const userDefineRecordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, hyphens or underscores');
 
+/** A room id: an integer in range, or any string room id when useStringRoomId is true. */
+const roomIdRule = <T extends { roomId: string; useStringRoomId: boolean }>(d: T) =>
+  d.useStringRoomId || (/^\d{1,10}$/.test(d.roomId) && Number(d.roomId) >= LIMITS.MIN_ROOM_ID && Number(d.roomId) <= LIMITS.MAX_ROOM_ID);
+const roomIdMessage = { message: `roomId must be an integer between [${LIMITS.MIN_ROOM_ID}, ${LIMITS.MAX_ROOM_ID}]`, path: ['roomId'] };
+
 export const joinData = z.object({
   sdkAppId: z.int().min(1),
   userId,
@@ -31,10 +36,7 @@ export const joinData = z.object({
    * see neither a leave nor a join.
    */
   resumeToken: z.string().max(128).optional(),
-}).refine(
-  (d) => d.useStringRoomId || (/^\d{1,10}$/.test(d.roomId) && Number(d.roomId) >= LIMITS.MIN_ROOM_ID && Number(d.roomId) <= LIMITS.MAX_ROOM_ID),
-  { message: `roomId must be an integer between [${LIMITS.MIN_ROOM_ID}, ${LIMITS.MAX_ROOM_ID}]`, path: ['roomId'] },
-);
+}).refine(roomIdRule, roomIdMessage);
 
 export const joinReply = z.object({
   tinyId: z.string(),
@@ -54,10 +56,25 @@ export const switchRoleData = z.object({
   latencyLevel: z.int().min(1).max(5).optional(),
 });
 
+/**
+ * Moves the joined session to another room of the same app (switchRoom): authorised like a join with this
+ * userSig (and privateMapKey); the old room sees the user leave, the new one sees it enter. The session's
+ * media links end (the client publishes and subscribes again in the new room).
+ */
+export const switchRoomData = z.object({
+  userSig: z.string().min(1).max(4096),
+  roomId: z.string().min(1).max(LIMITS.MAX_STR_ROOM_ID_LENGTH),
+  useStringRoomId: z.boolean(),
+  privateMapKey: privateMapKey.optional(),
+}).refine(roomIdRule, roomIdMessage);
+
+export const switchRoomReply = joinReply.omit({ resumed: true, iceServers: true });
+
 /** The session group of CommandMap. */
 export const sessionCommands = {
   join: command(joinData, joinReply),
   leave: command(empty, empty),
   heartbeat: command(empty, empty),
   'switch-role': command(switchRoleData, empty),
+  'switch-room': command(switchRoomData, switchRoomReply),
 };

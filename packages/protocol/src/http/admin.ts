@@ -28,6 +28,17 @@ export const adminAppInfo = z.object({
   users: z.int(),
 }).meta({ id: 'App' });
 
+/** An app's event callbacks: where they go, what is queued, how delivery went since the server started. */
+export const adminCallbacksReply = z.object({
+  url: z.string().nullable().describe('The callback URL, or null when the app has none.'),
+  queued: z.int().describe('Callbacks waiting to be delivered (kept across restarts).'),
+  oldestQueuedAt: z.int().nullable().describe('When the oldest queued callback was queued, ms since the epoch.'),
+  lastError: z.string().nullable().describe('Why the oldest failing queued callback failed last.'),
+  delivered: z.int(),
+  failures: z.int().describe('Failed attempts (each is retried).'),
+  dropped: z.int().describe('Callbacks given up: the queue was full, or retried past callbackMaxAgeSeconds.'),
+}).meta({ id: 'Callbacks' });
+
 /** A room as the admin API lists it. */
 export const adminRoom = z.object({
   /** The room's key in admin paths: "1234" (integer room id) or "s:name" (string room id). */

@@ -7,7 +7,7 @@ import { MIX_IMAGE_LIMITS } from '../cdn.js';
 import { AI_DENOISE_AUTH_PATH, LOG_UPLOAD_PATH, STATS_BEACON_PATH } from '../endpoints.js';
 import { SCHEDULE_PATH } from '../schedule.js';
 import {
-  adminAppInfo, adminBanBody, adminBanReply, adminBansReply, adminDismissReply, adminKickBody, adminKickReply, adminLogsQuery,
+  adminAppInfo, adminBanBody, adminCallbacksReply, adminBanReply, adminBansReply, adminDismissReply, adminKickBody, adminKickReply, adminLogsQuery,
   adminLogsReply, adminParams, adminRoomDetail, adminRoomsReply, adminUnbanReply, adminUsersReply,
 } from './admin.js';
 import {
@@ -119,6 +119,13 @@ export const HTTP_ROUTES = {
     method: 'GET', path: APP, tag: 'admin', adminKey: true, params: appParams,
     summary: 'The app: name, billing state, rooms and users now',
     reply: { schema: adminAppInfo, description: 'The app.' },
+    errors: ADMIN_ERRORS,
+  },
+  getCallbacks: {
+    method: 'GET', path: `${APP}/callbacks`, tag: 'admin', adminKey: true, params: appParams,
+    summary: "The app's event callbacks: URL, queue and delivery",
+    description: 'Room, media and recording events are queued in the store and POSTed to the app\'s callback URL in TRTC\'s callback format (docs/behaviour.md §11).',
+    reply: { schema: adminCallbacksReply, description: 'The callbacks.' },
     errors: ADMIN_ERRORS,
   },
   listRooms: {

@@ -16,6 +16,7 @@ import { Scheduler } from '../schedule/scheduler.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
 import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
+import type { SwitchRoomTarget } from '../validate/switch-room.js';
 import { CustomMessages } from '../messages/custom-messages.js';
 import { DataLinkSession } from './data-link-session.js';
 import { LinkWatcher } from './link-watcher.js';
@@ -141,6 +142,11 @@ export class Room {
       iceTransportPolicy: () => this._iceTransportPolicy,
       receive: (data) => this.messages.receive(data),
     });
+  }
+
+  /** The room entered (or being entered). */
+  get target(): RoomTarget | undefined {
+    return this._target;
   }
 
   /** The signalling channel while joined (plugins send their commands on it). */
@@ -519,6 +525,38 @@ export class Room {
     }
     this.role = role;
     if (role === 'anchor') await this.publisher.publishPending();
+  }
+
+  /**
+   * Moves this session to another room (switchRoom) with one server command, authorised there like a join.
+   * The old room's users leave (remote-user-exit) and the media links start afresh in the new room: its users
+   * enter, and the local tracks are published again (an anchor's). A refusal leaves the session where it was.
+   */
+  async switchRoom({ target, userSig, privateMapKey }: SwitchRoomTarget): Promise<void> {
+    const signal = this._signal;
+    const config = this._config;
+    if (this.machine.state !== 'joined' || !signal || !config) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before switchRoom()', 'switchRoom');
+    let reply: { sessionToken: string; userList: PeerInfo[] };
+    try {
+      reply = await signal.request('switch-room', { userSig, roomId: target.roomId, useStringRoomId: target.isString, ...(privateMapKey ? { privateMapKey } : {}) });
+    } catch (error) {
+      if (error instanceof SignalReplyError) throw serverError(error.code, `switch room failed: ${error.message}`, 'switchRoom');
+      throw operationFailed(undefined, `switch room failed: ${(error as Error).message}`, 'switchRoom', error);
+    }
+    this.remotes.leaveAll();
+    this.remotes.clear();
+    this._dataLink.close();
+    this.messages.reset();
+    this.publisher.closeUplink();
+    const { roomId: _roomId, strRoomId: _strRoomId, privateMapKey: _key, ...rest } = config;
+    this._config = {
+      ...rest, userSig, ...(target.isString ? { strRoomId: target.roomId } : { roomId: Number(target.roomId) }), ...(privateMapKey ? { privateMapKey } : {}),
+    };
+    this._target = target;
+    this._sessionToken = reply.sessionToken;
+    this.remotes.addPeers(reply.userList);
+    this._dataLink.open();
+    await this.publisher.publishPending();
   }
 
   get canPublish(): boolean {

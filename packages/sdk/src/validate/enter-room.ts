@@ -163,23 +163,28 @@ export function validateEnterRoom(config: EnterRoomConfig | undefined): RoomTarg
   if (scene !== undefined && scene !== 'rtc' && scene !== 'live') throw invalidParameter(EXTRA_CODE.RANGE, "scene must be 'rtc' or 'live'", FN);
   if (role !== undefined && role !== 'anchor' && role !== 'audience') throw invalidParameter(EXTRA_CODE.RANGE, "role must be 'anchor' or 'audience'", FN);
   validateExtras(config);
-  if (strRoomId !== undefined && typeof strRoomId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'strRoomId must be a string', FN);
+  return validateRoomTarget(roomId, strRoomId, FN);
+}
+
+/** roomId (preferred) or strRoomId, checked as enterRoom checks them (docs/behaviour.md §5). */
+export function validateRoomTarget(roomId: unknown, strRoomId: unknown, fn: string): RoomTarget {
+  if (strRoomId !== undefined && typeof strRoomId !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'strRoomId must be a string', fn);
   if (roomId !== undefined) {
     if (typeof roomId === 'string') {
       throw invalidParameter(EXTRA_CODE.ROOM_ID_INTEGER_STRING,
-        'roomId must be a number; use parseInt(roomId) to convert it, or use strRoomId for a string room id', FN);
+        'roomId must be a number; use parseInt(roomId) to convert it, or use strRoomId for a string room id', fn);
     }
-    if (!Number.isInteger(roomId) || roomId < LIMITS.MIN_ROOM_ID || roomId > LIMITS.MAX_ROOM_ID) {
-      throw invalidParameter(EXTRA_CODE.ROOM_ID_INTEGER, 'roomId must be an integer between [1, 4294967294]', FN);
+    if (typeof roomId !== 'number' || !Number.isInteger(roomId) || roomId < LIMITS.MIN_ROOM_ID || roomId > LIMITS.MAX_ROOM_ID) {
+      throw invalidParameter(EXTRA_CODE.ROOM_ID_INTEGER, 'roomId must be an integer between [1, 4294967294]', fn);
     }
     return { roomId: String(roomId), isString: false };
   }
   if (strRoomId !== undefined) {
     if (typeof strRoomId !== 'string' || !STR_ROOM_ID.test(strRoomId)) {
       throw invalidParameter(EXTRA_CODE.ROOM_ID_STRING,
-        'strRoomId must be 1 to 64 characters of letters, digits, space and !#$%&()+-:;<=.>?@[]^_{}|~,', FN);
+        'strRoomId must be 1 to 64 characters of letters, digits, space and !#$%&()+-:;<=.>?@[]^_{}|~,', fn);
     }
     return { roomId: strRoomId, isString: true };
   }
-  throw invalidParameter(EXTRA_CODE.ROOM_ID_REQUIED, 'roomId or strRoomId is required', FN);
+  throw invalidParameter(EXTRA_CODE.ROOM_ID_REQUIED, 'roomId or strRoomId is required', fn);
 }

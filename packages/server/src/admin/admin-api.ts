@@ -11,7 +11,7 @@ import type { Bindings, RouteInput } from '../http/router.js';
 import { mediaBindings, type MediaAdminOperation } from './media-routes.js';
 
 /** The admin API's operations (HTTP_ROUTES entries tagged admin). */
-type AdminOperation = 'getApp' | 'listRooms' | 'getRoom' | 'listUsers' | 'kickUser' | 'banUser' | 'unbanUser' | 'listBans' | 'dismissRoom' | 'listLogs' | MediaAdminOperation;
+type AdminOperation = 'getApp' | 'getCallbacks' | 'listRooms' | 'getRoom' | 'listUsers' | 'kickUser' | 'banUser' | 'unbanUser' | 'listBans' | 'dismissRoom' | 'listLogs' | MediaAdminOperation;
 
 function userView(p: Participant): AdminUser {
   const f = decodeFlag(p.flag);
@@ -129,6 +129,10 @@ export class AdminApi {
     const before = this.#authenticate;
     return {
       ...mediaBindings(ctx, { before, app: (input) => this.#app(input), room: (app, roomKey) => this.#room(app, roomKey) }),
+      getCallbacks: {
+        before,
+        handle: (input) => ctx.callbacks.status(this.#app(input).sdkAppId),
+      },
       getApp: {
         before,
         handle: (input) => {

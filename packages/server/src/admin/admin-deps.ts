@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticator.js';
+import type { CallbackStatus } from '../callbacks/callback-dispatcher.js';
 import type { ServerConfig } from '../config/config.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { MixImages } from '../jobs/mix-images.js';
@@ -22,4 +23,6 @@ export interface AdminDeps extends LeaveDeps {
   jobs: JobManager;
   recordings: RecordingManager;
   mixImages: MixImages;
+  /** Event callbacks' delivery figures. */
+  callbacks: { status(sdkAppId: number): CallbackStatus };
 }

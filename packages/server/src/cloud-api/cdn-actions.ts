@@ -7,7 +7,7 @@ import { CloudApiError, invalid, missing } from './cloud-api-error.js';
 import { integer, model, oneOf, sdkAppId, text, type Params } from './params.js';
 
 /** The CDN relay actions answered here. */
-export type CdnActionName = 'StartPublishCdnStream' | 'StopPublishCdnStream';
+export type CdnActionName = 'StartPublishCdnStream' | 'UpdatePublishCdnStream' | 'StopPublishCdnStream';
 
 /** What the CDN actions work with. */
 export interface CdnActionDeps {
@@ -115,47 +115,101 @@ function roomOf(deps: CdnActionDeps, params: Params, app: number): Room {
   return room;
 }
 
+/** What a task was started or last updated with (the fields UpdatePublishCdnStream may change). */
+type TaskParams = Pick<Params, 'WithTranscoding' | 'VideoParams' | 'AudioParams' | 'SingleSubscribeParams' | 'PublishCdnParams'>;
+
+/** A CDN task: its job now (an update replaces the job), what it was started with, its last SequenceNumber. */
+interface CdnTask {
+  sdkAppId: number;
+  jobId: string;
+  params: TaskParams;
+  sequence: number;
+}
+
+/** Tasks remembered; the oldest are forgotten past this. */
+const MAX_TASKS = 10_000;
+
+/** The job of a task's parameters in `room`. */
+function cdnJob(room: Room, params: Params): Parameters<JobManager['start']>[0] {
+  const transcode = oneOf(params, 'WithTranscoding', [0, 1], -1);
+  if (transcode === -1) throw missing('WithTranscoding');
+  const urls = urlsOf(params);
+  if (transcode === 1) return gridMixJob(room, encodingOf(params, 'mix'), urls);
+  const stream = model(model(params, 'SingleSubscribeParams'), 'UserMediaStream');
+  const userId = text(model(stream, 'UserInfo'), 'UserId', 128);
+  const sub = oneOf(stream, 'StreamType', [0, 1], 0) === 1;
+  const user = room.get(userId);
+  if (!user) throw new CloudApiError('FailedOperation.UserNotExist', `user ${userId} is not in room ${room.ref}`);
+  return {
+    kind: sub ? 'cdn-sub' : 'cdn-main', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, ownerId: user.id, ownerUserId: userId,
+    spec: encodingOf(params, 'relay'), inputs: [{ userId, stream: sub ? 'aux' : 'main', video: true, audio: !sub }],
+    outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })),
+  };
+}
+
+const described = (job: Parameters<JobManager['start']>[0], urls: string[]) => `${job.kind} → ${urls.map((u) => u.replace(/\?.*$/, '')).join(', ')}`;
+
 /**
- * StartPublishCdnStream and StopPublishCdnStream on the CDN media jobs. Without transcoding, the user of
- * SingleSubscribeParams is relayed (camera or screen, as published) until the task stops or the user leaves;
- * with transcoding, a grid of the room's publishers is mixed until the task stops or the room empties.
+ * StartPublishCdnStream, UpdatePublishCdnStream and StopPublishCdnStream on the CDN media jobs. Without
+ * transcoding, the user of SingleSubscribeParams is relayed (camera or screen, as published) until the task
+ * stops or the user leaves; with transcoding, a grid of the room's publishers is mixed until the task stops or
+ * the room empties. An update replaces the task's job with one of the merged parameters (its RTMP output
+ * reconnects); the TaskId stays.
  */
 export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHandler> {
+  const tasks = new Map<string, CdnTask>();
+  const taskOf = (params: Params, app: number): { taskId: string; task: CdnTask } => {
+    const taskId = text(params, 'TaskId', 128);
+    const task = tasks.get(taskId);
+    const job = task && deps.jobs.get(task.jobId);
+    if (!task || !job || task.sdkAppId !== app) throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
+    return { taskId, task };
+  };
   return {
     StartPublishCdnStream: async (input) => {
       const { params } = input;
       const app = sdkAppId(params, input.app.sdkAppId);
       const room = roomOf(deps, params, app);
       model(params, 'AgentParams');
-      const transcode = oneOf(params, 'WithTranscoding', [0, 1], -1);
-      if (transcode === -1) throw missing('WithTranscoding');
-      const urls = urlsOf(params);
-      let job: Parameters<JobManager['start']>[0];
-      if (transcode === 0) {
-        const stream = model(model(params, 'SingleSubscribeParams'), 'UserMediaStream');
-        const userId = text(model(stream, 'UserInfo'), 'UserId', 128);
-        const sub = oneOf(stream, 'StreamType', [0, 1], 0) === 1;
-        const user = room.get(userId);
-        if (!user) throw new CloudApiError('FailedOperation.UserNotExist', `user ${userId} is not in room ${room.ref}`);
-        job = {
-          kind: sub ? 'cdn-sub' : 'cdn-main', sdkAppId: app, roomKey: room.key, roomRef: room.ref, ownerId: user.id, ownerUserId: userId,
-          spec: encodingOf(params, 'relay'), inputs: [{ userId, stream: sub ? 'aux' : 'main', video: true, audio: !sub }],
-          outputs: () => urls.map((url) => ({ type: 'rtmp' as const, url })),
-        };
-      } else {
-        job = gridMixJob(room, encodingOf(params, 'mix'), urls);
-      }
+      const job = cdnJob(room, params);
       const taskId = await deps.cdnJobs.start(job);
-      input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} started (${job.kind} → ${urls.map((u) => u.replace(/\?.*$/, '')).join(', ')})`);
+      if (tasks.size >= MAX_TASKS) tasks.delete(tasks.keys().next().value as string);
+      const { WithTranscoding, VideoParams, AudioParams, SingleSubscribeParams, PublishCdnParams } = params;
+      tasks.set(taskId, { sdkAppId: app, jobId: taskId, params: { WithTranscoding, VideoParams, AudioParams, SingleSubscribeParams, PublishCdnParams }, sequence: -1 });
+      input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} started (${described(job, urlsOf(params))})`);
+      return { TaskId: taskId };
+    },
+    UpdatePublishCdnStream: async (input) => {
+      const { params } = input;
+      const app = sdkAppId(params, input.app.sdkAppId);
+      const { taskId, task } = taskOf(params, app);
+      const sequence = integer(params, 'SequenceNumber', 0, Number.MAX_SAFE_INTEGER);
+      if (sequence <= task.sequence) throw invalid('SequenceNumber', `must be greater than the task's last one (${task.sequence})`);
+      if (params.WithTranscoding !== undefined && params.WithTranscoding !== task.params.WithTranscoding) {
+        throw new CloudApiError('FailedOperation', 'WithTranscoding cannot change on a running task: stop it and start another');
+      }
+      const merged: TaskParams = { ...task.params };
+      for (const name of ['VideoParams', 'AudioParams', 'SingleSubscribeParams', 'PublishCdnParams'] as const) if (params[name] !== undefined) merged[name] = params[name];
+      const old = deps.jobs.get(task.jobId);
+      const room = old && deps.rooms.find(old.options.roomKey);
+      if (!old || !room) throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
+      // Checked before the running job stops, so a bad update leaves the task as it was.
+      const job = cdnJob(room, merged);
+      // The old job ends first: an RTMP server takes one publisher per stream name.
+      await deps.jobs.stop(task.jobId);
+      task.sequence = sequence;
+      task.jobId = await deps.cdnJobs.start(job);
+      task.params = merged;
+      input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} updated (${described(job, urlsOf(merged))})`);
       return { TaskId: taskId };
     },
     StopPublishCdnStream: async (input) => {
       const app = sdkAppId(input.params, input.app.sdkAppId);
-      const taskId = text(input.params, 'TaskId', 128);
-      const job = deps.jobs.get(taskId);
-      if (!job || job.options.sdkAppId !== app || !job.options.kind.startsWith('cdn-')) throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
-      await deps.jobs.stop(taskId);
-      input.audit(job.options.roomRef, job.options.ownerUserId ?? '', `CDN task ${taskId} stopped`);
+      const { taskId, task } = taskOf(input.params, app);
+      const job = deps.jobs.get(task.jobId);
+      await deps.jobs.stop(task.jobId);
+      tasks.delete(taskId);
+      input.audit(job?.options.roomRef ?? null, job?.options.ownerUserId ?? '', `CDN task ${taskId} stopped`);
       return { TaskId: taskId };
     },
   };

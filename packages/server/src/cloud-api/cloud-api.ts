@@ -8,6 +8,7 @@ import { CloudApiError } from './cloud-api-error.js';
 import type { Params } from './params.js';
 import { cdnActions, CdnJobs } from './cdn-actions.js';
 import { mcuActions } from './mcu-actions.js';
+import { callRecordActions } from './call-record-actions.js';
 import { recordingActions } from './recording-actions.js';
 import { roomActions } from './room-actions.js';
 import { TRTC_ACTIONS, TRTC_VERSION } from './trtc-actions.js';
@@ -38,7 +39,7 @@ export class CloudApi {
     this.#ring = keyRing(deps.config.apps);
     this.#perSecretId = new KeyedRateLimiter({ amount: deps.config.limits.cloudApiRequestsPerSecond, windowMs: 1000 });
     const media = { ...deps, cdnJobs: new CdnJobs(deps.jobs) };
-    this.#actions = { ...roomActions(deps), ...recordingActions(deps), ...cdnActions(media), ...mcuActions(media) };
+    this.#actions = { ...roomActions(deps), ...recordingActions(deps), ...callRecordActions(deps.store.callRecords), ...cdnActions(media), ...mcuActions(media) };
   }
 
   /** The actions this server implements. */

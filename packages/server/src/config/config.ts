@@ -29,6 +29,19 @@ export interface AppConfig {
    * this app. Several at once so a key can be rotated: add the new pair, move the backend over, remove the old.
    */
   cloudApiKeys?: CloudApiKey[];
+  /**
+   * Event callbacks (src/callbacks/): room, media and recording events are POSTed here in TRTC's callback JSON,
+   * durably queued and retried until delivered.
+   */
+  callback?: CallbackTarget;
+}
+
+/** Where an app's event callbacks go. */
+export interface CallbackTarget {
+  /** http:// or https:// URL the events are POSTed to. */
+  url: string;
+  /** Signs each body: header `Sign` = base64(HMAC-SHA256(key, body)). Without a key no Sign header is sent. Never logged. */
+  key?: string;
 }
 
 /** One TencentCloud API 3.0 key pair. The SecretKey is never logged. */
@@ -65,6 +78,12 @@ export interface LimitsConfig {
   cloudApiRequestsPerSecond: number;
   /** How far a cloud API request's X-TC-Timestamp may be from the server's clock (300 s); further: AuthFailure.SignatureExpire. */
   cloudApiClockSkewSeconds: number;
+  /** Event callbacks one app may have queued (100,000); events past it are dropped, counted and logged. */
+  callbackQueuePerApp: number;
+  /** Seconds between retries of a callback that keeps failing (10, as the original); the first retry is at once. */
+  callbackRetrySeconds: number;
+  /** How long an undeliverable callback is retried before it is given up, counted and logged (24 h). */
+  callbackMaxAgeSeconds: number;
 }
 
 /** Where the server keeps logs and bans. */
@@ -161,6 +180,9 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   logUploadBytes: 1024 * 1024,
   cloudApiRequestsPerSecond: 20,
   cloudApiClockSkewSeconds: 300,
+  callbackQueuePerApp: 100_000,
+  callbackRetrySeconds: 10,
+  callbackMaxAgeSeconds: 24 * 3600,
 });
 
 /** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */

@@ -36,6 +36,11 @@ export const appSchema = z.strictObject({
   recording: z.enum(['off', 'mixed', 'per-stream']).optional(),
   /** Key pairs of the TencentCloud API 3.0 endpoint (several, so a key can be rotated without downtime). */
   cloudApiKeys: z.array(cloudApiKeySchema).max(16, 'must list at most 16 key pairs').optional(),
+  /** Event callbacks: where they are POSTed and the key that signs them. */
+  callback: z.strictObject({
+    url: z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http:// or https:// URL, e.g. https://backend.example.com/trtc-events').max(2048),
+    key: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'must be 1 to 64 letters and digits').optional(),
+  }).optional(),
 });
 
 export const mediaSchema = z.strictObject({
@@ -58,6 +63,9 @@ export const limitsSchema = z.strictObject({
   logUploadBytes: int(1024, 64 * 1024 * 1024),
   cloudApiRequestsPerSecond: int(1, 100_000),
   cloudApiClockSkewSeconds: int(10, 86_400),
+  callbackQueuePerApp: int(1, 10_000_000),
+  callbackRetrySeconds: int(1, 3600),
+  callbackMaxAgeSeconds: int(60, 30 * 24 * 3600),
 });
 
 export const storageSchema = z.strictObject({

@@ -14,6 +14,13 @@ export interface ParticipantLink {
 /** The link of a participant whose connection dropped: pushes go nowhere until a connection resumes it. */
 const DETACHED: ParticipantLink = { push: () => undefined, evict: () => undefined, release: () => undefined };
 
+/** A client as it joined: SDK version, terminal type and address. */
+export interface ClientInfo {
+  sdkVersion: string;
+  terminalType: number;
+  address?: string;
+}
+
 /** A user in a room, bound to one signalling connection. */
 export class Participant {
   /** Engine-wide unique id of this session (never reused). */
@@ -27,6 +34,8 @@ export class Participant {
   readonly subscriptions = new Set<string>();
   /** What the session may do: PRIVILEGE bits of its privateMapKey (all of them when it joined without one). */
   privileges: number = PRIVILEGE.ALL;
+  /** What the client told about itself when it joined (call records). */
+  client: ClientInfo | undefined;
   /** When the user joined (ms since the epoch). */
   readonly joinedAt = Date.now();
   link: ParticipantLink;

@@ -1,6 +1,10 @@
-import { ROLE_CODE, type LeaveReason, type PushMap, type PushName } from '@conclave/protocol';
+import { ROLE_CODE, type LeaveReason, type PushMap, type PushName, type RoleCode } from '@conclave/protocol';
 import type { Participant } from './participant.js';
+import { RoomEvents, sendingMedia, type RoomEvent } from './room-events.js';
 import { roomRef, type RoomRef } from '../ids/room-ref.js';
+
+/** A room event without its place (the room adds it). */
+type RoomEventBody = RoomEvent extends infer E ? E extends RoomEvent ? Omit<E, 'sdkAppId' | 'roomKey' | 'ref' | 'at'> : never : never;
 
 /**
  * One room of one app. Every push about a participant goes only to the other participants
@@ -16,12 +20,21 @@ export class Room {
   /** When the room was created (ms since the epoch). */
   readonly createdAt = Date.now();
   readonly #participants = new Map<string, Participant>();
+  /** The publish flag each participant's media events were last told for. */
+  readonly #toldFlags = new Map<Participant, number>();
+  readonly #events: RoomEvents;
 
-  constructor(key: string) {
+  constructor(key: string, events = new RoomEvents()) {
     this.key = key;
     const [app, kind, ...rest] = key.split(':');
     this.sdkAppId = Number(app);
     this.ref = roomRef(rest.join(':'), kind === 's');
+    this.#events = events;
+  }
+
+  /** Tells the room's event listeners (callbacks, call records) what happened here. */
+  tell(body: RoomEventBody): void {
+    this.#events.emit({ ...body, sdkAppId: this.sdkAppId, roomKey: this.key, ref: this.ref, at: Date.now() } as RoomEvent);
   }
 
   /** Participants by role: anchors (everyone in the rtc scene) and audience. */
@@ -47,19 +60,41 @@ export class Room {
   add(participant: Participant): void {
     this.#participants.set(participant.userId, participant);
     this.broadcast(participant, 'peer-join', participant.info());
+    this.tell({ type: 'user-entered', userId: participant.userId, role: participant.role, ...(participant.client ? { client: participant.client } : {}) });
+    this.#tellMedia(participant);
   }
 
   /** Removes a participant and tells the others; false if it was not (or no longer) here. */
   remove(participant: Participant, reason: LeaveReason): boolean {
     if (this.#participants.get(participant.userId) !== participant) return false;
     this.#participants.delete(participant.userId);
+    this.#toldFlags.delete(participant);
     this.broadcast(participant, 'peer-leave', { userId: participant.userId, tinyId: participant.tinyId, reason });
+    // Leaving stops the user's media without media-stopped events (as the original's callbacks: exit implies them).
+    this.tell({ type: 'user-left', userId: participant.userId, role: participant.role, reason });
     return true;
   }
 
   /** Tells the others that `participant`'s publish flags changed. */
   announceFlags(participant: Participant): void {
     this.broadcast(participant, 'publish-list', { userList: [participant.info()] });
+    this.#tellMedia(participant);
+  }
+
+  /** Sets a participant's role, telling the listeners when it changed. */
+  changeRole(participant: Participant, role: RoleCode): void {
+    if (participant.role === role) return;
+    participant.role = role;
+    this.tell({ type: 'role-changed', userId: participant.userId, role });
+  }
+
+  /** media-started / media-stopped for what changed since the participant's flags were last told. */
+  #tellMedia(participant: Participant): void {
+    const before = sendingMedia(this.#toldFlags.get(participant) ?? 0);
+    const now = sendingMedia(participant.flag);
+    this.#toldFlags.set(participant, participant.flag);
+    for (const media of now) if (!before.has(media)) this.tell({ type: 'media-started', userId: participant.userId, media });
+    for (const media of before) if (!now.has(media)) this.tell({ type: 'media-stopped', userId: participant.userId, media });
   }
 
   /** Sends a push to everyone in the room except `from`. */
@@ -73,6 +108,8 @@ export class Room {
 /** All rooms of all apps, created on first join and dropped when empty. */
 export class RoomRegistry {
   readonly #rooms = new Map<string, Room>();
+  /** What happens in every room (created, dismissed, users entering and leaving, media starting and stopping). */
+  readonly events = new RoomEvents();
   /** The room each user of each app joined last (`${sdkAppId}:${userId}` → ref), for filing uploaded logs. Bounded. */
   readonly #lastRoom = new Map<string, RoomRef>();
   static readonly MAX_REMEMBERED_USERS = 100_000;
@@ -85,15 +122,19 @@ export class RoomRegistry {
   getOrCreate(key: string): Room {
     let room = this.#rooms.get(key);
     if (!room) {
-      room = new Room(key);
+      room = new Room(key, this.events);
       this.#rooms.set(key, room);
+      room.tell({ type: 'room-created' });
     }
     return room;
   }
 
   /** Drops the room when nobody is left in it. */
   release(room: Room): void {
-    if (room.size === 0 && this.#rooms.get(room.key) === room) this.#rooms.delete(room.key);
+    if (room.size === 0 && this.#rooms.get(room.key) === room) {
+      this.#rooms.delete(room.key);
+      room.tell({ type: 'room-dismissed' });
+    }
   }
 
   get size(): number {

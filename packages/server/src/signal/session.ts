@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
-  DATA_RECORD, decodeRecords, encodeRecords, LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, SUPPORTED_PROTOCOL_VERSIONS,
-  type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason,
+  LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, SUPPORTED_PROTOCOL_VERSIONS,
+  type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason, type RoleCode,
 } from '@conclave/protocol';
 import type { SignalDeps } from './signal-deps.js';
 import { Participant } from '../room/participant.js';
@@ -12,6 +12,7 @@ import { parseRoomRef, roomRef } from '../ids/room-ref.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 import { downlinkSignal } from './downlink-signal.js';
+import { relayCustomMessage } from './custom-message.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
 
@@ -19,6 +20,18 @@ import { CommandError, engineRefusal } from './command-error.js';
 export interface SessionTransport {
   send(text: string): void;
   close(code: number, reason: string): void;
+  /** The client's address (call records). */
+  address?: string;
+}
+
+type JoinData = CommandMap['join']['data'];
+
+/** Where an admitted join goes, and with what. */
+interface Placement {
+  roomKey: string;
+  ref: string;
+  role: RoleCode;
+  privileges: number;
 }
 
 type Handler<C extends Command> = (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']>;
@@ -39,6 +52,8 @@ export class SignalSession {
   #windowStart = 0;
   #windowCount = 0;
   #joining = false;
+  /** The join this session entered with (switch-room keeps its identity and client fields). */
+  #joinData: JoinData | undefined;
   readonly #invalidLog: InvalidMessageLog;
 
   constructor(ctx: SignalDeps, transport: SessionTransport) {
@@ -191,28 +206,63 @@ export class SignalSession {
   }
 
   /**
-   * A custom message from `sender`'s data link: dropped when the sender is no longer in the room, is an
-   * audience, or is over the per-sender limit (30 messages and 8000 bytes per second); otherwise stamped
-   * with the sender's tinyId and forwarded to the other participants of the same room only.
+   * What a join (or room switch) must pass before it enters: the userSig and privateMapKey, the cluster's
+   * placement, bans and the room's limits. Throws the refusal's CommandError.
    */
-  #onCustomMessage(sender: Participant, room: Room, data: Uint8Array): void {
-    if (room.get(sender.userId) !== sender || sender.role === ROLE_CODE.audience) return;
-    const records = decodeRecords(data);
-    const payload = records?.find((r) => r.tag === DATA_RECORD.PAYLOAD);
-    if (!records || !payload || payload.value.length === 0 || payload.value.length > LIMITS.MAX_CUSTOM_MESSAGE_BYTES) return;
-    const verdict = this.#ctx.customMessages.check(sender.id, payload.value.length);
-    if (!verdict.ok) {
-      this.#ctx.metrics.error('signal', verdict.code);
-      this.#ctx.logger.debug({ room: room.key, userId: sender.userId }, verdict.message);
-      return;
+  async #admission(data: JoinData): Promise<Placement> {
+    const auth = await this.#ctx.auth.verifyJoin(data);
+    if (!auth.ok) throw new CommandError(auth.code, auth.message);
+    if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
+    const roomKey = RoomRegistry.key(data.sdkAppId, data.roomId, data.useStringRoomId);
+    const ref = roomRef(data.roomId, data.useStringRoomId);
+    const admission = await this.#ctx.cluster?.admit(data.sdkAppId, ref);
+    if (admission && !admission.ok) throw new CommandError(SERVER_CODE.WRONG_NODE, `wrong node: ${admission.reason}; schedule again`);
+    if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
+    const ban = this.#ctx.bans.find(data.sdkAppId, ref, data.userId);
+    if (ban) throw new CommandError(SERVER_CODE.USER_BANNED, `banned from this room until ${new Date(ban.until).toISOString()}${ban.reason ? `: ${ban.reason}` : ''}`);
+    const role = data.trtcScene === SCENE_CODE.live ? data.trtcRole : ROLE_CODE.anchor;
+    const full = capacityRefusal(this.#ctx.rooms.find(roomKey), data.trtcScene, role, data.userId, this.#ctx.config.limits);
+    if (full) throw new CommandError(full.code, full.message);
+    return { roomKey, ref, role, privileges: auth.privileges };
+  }
+
+  /** Enters an admitted room: resumes the earlier session (resumeToken) or starts a new participant there. */
+  #enter(data: JoinData, place: Placement): CommandMap['join']['reply'] {
+    const room = this.#ctx.rooms.getOrCreate(place.roomKey);
+    this.#ctx.rooms.noteJoin(data.sdkAppId, data.userId, place.ref);
+    this.#joinData = data;
+    const link = {
+      push: <P extends PushName>(push: P, pushData: PushMap[P]) => this.#send(push, pushData),
+      evict: (banned: PushMap['banned']) => this.evict(banned),
+      release: () => this.release(),
+    };
+    const previous = room.get(data.userId);
+    if (previous && data.resumeToken !== undefined && data.resumeToken === previous.sessionToken) {
+      // Resume: the same session on a new connection; the others notice nothing.
+      previous.link.release();
+      previous.attach(link);
+      previous.privileges = place.privileges;
+      this.#participant = previous;
+      this.#room = room;
+      this.#scene = data.trtcScene;
+      const others = [...room.participants()].filter((p) => p !== previous).map((p) => p.info());
+      this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'resumed');
+      return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [] };
     }
-    const stamped = encodeRecords([
-      { tag: DATA_RECORD.TINY_ID, value: new TextEncoder().encode(sender.tinyId) },
-      ...records.filter((r) => r.tag !== DATA_RECORD.TINY_ID),
-    ]);
-    for (const other of room.participants()) {
-      if (other !== sender) this.#ctx.dataLinks.send(other.id, stamped);
-    }
+    // The same userId joining again replaces the earlier session.
+    previous?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
+    if (previous?.detached) this.#remove(previous, room, 'kick');
+    const existing = [...room.participants()].map((p) => p.info());
+    const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), place.role, link, randomUUID());
+    participant.privileges = place.privileges;
+    participant.client = { sdkVersion: data.version, terminalType: data.terminalType, ...(this.#transport.address ? { address: this.#transport.address } : {}) };
+    this.#participant = participant;
+    this.#room = room;
+    this.#scene = data.trtcScene;
+    this.#ctx.engine.joinRoom(participant.id, room.key);
+    room.add(participant);
+    this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
+    return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [] };
   }
 
   readonly #handlers: { [C in Command]: Handler<C> } = {
@@ -225,52 +275,38 @@ export class SignalSession {
       }
       this.#joining = true;
       try {
-        const auth = await this.#ctx.auth.verifyJoin(data);
-        if (!auth.ok) throw new CommandError(auth.code, auth.message);
-        if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
-        const roomKey = RoomRegistry.key(data.sdkAppId, data.roomId, data.useStringRoomId);
-        const ref = roomRef(data.roomId, data.useStringRoomId);
-        const admission = await this.#ctx.cluster?.admit(data.sdkAppId, ref);
-        if (admission && !admission.ok) throw new CommandError(SERVER_CODE.WRONG_NODE, `wrong node: ${admission.reason}; schedule again`);
-        if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
-        const ban = this.#ctx.bans.find(data.sdkAppId, ref, data.userId);
-        if (ban) throw new CommandError(SERVER_CODE.USER_BANNED, `banned from this room until ${new Date(ban.until).toISOString()}${ban.reason ? `: ${ban.reason}` : ''}`);
-        const role = data.trtcScene === SCENE_CODE.live ? data.trtcRole : ROLE_CODE.anchor;
-        const full = capacityRefusal(this.#ctx.rooms.find(roomKey), data.trtcScene, role, data.userId, this.#ctx.config.limits);
-        if (full) throw new CommandError(full.code, full.message);
-        const room = this.#ctx.rooms.getOrCreate(roomKey);
-        this.#ctx.rooms.noteJoin(data.sdkAppId, data.userId, ref);
-        const link = {
-          push: <P extends PushName>(push: P, pushData: PushMap[P]) => this.#send(push, pushData),
-          evict: (banned: PushMap['banned']) => this.evict(banned),
-          release: () => this.release(),
-        };
-        const previous = room.get(data.userId);
-        if (previous && data.resumeToken !== undefined && data.resumeToken === previous.sessionToken) {
-          // Resume: the same session on a new connection; the others notice nothing.
-          previous.link.release();
-          previous.attach(link);
-          previous.privileges = auth.privileges;
-          this.#participant = previous;
-          this.#room = room;
-          this.#scene = data.trtcScene;
-          const others = [...room.participants()].filter((p) => p !== previous).map((p) => p.info());
-          this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'resumed');
-          return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [] };
-        }
-        // The same userId joining again replaces the earlier session.
-        previous?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
-        if (previous?.detached) this.#remove(previous, room, 'kick');
-        const existing = [...room.participants()].map((p) => p.info());
-        const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), role, link, randomUUID());
-        participant.privileges = auth.privileges;
-        this.#participant = participant;
-        this.#room = room;
-        this.#scene = data.trtcScene;
-        this.#ctx.engine.joinRoom(participant.id, room.key);
-        room.add(participant);
-        this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
-        return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [] };
+        const place = await this.#admission(data);
+        return this.#enter(data, place);
+      } finally {
+        this.#joining = false;
+      }
+    },
+    'switch-room': async (data) => {
+      const { participant, room } = this.#joined();
+      const joinData = this.#joinData;
+      if (!joinData || this.#joining) throw new CommandError(SERVER_CODE.ALREADY_JOINED, 'a join or room switch is in progress');
+      if (data.useStringRoomId !== joinData.useStringRoomId) {
+        throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'switchRoom: the new room must be of the same type (integer or string) as the current one');
+      }
+      if (RoomRegistry.key(joinData.sdkAppId, data.roomId, data.useStringRoomId) === room.key) {
+        throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'switchRoom: already in this room');
+      }
+      const target: JoinData = {
+        ...joinData, userSig: data.userSig, roomId: data.roomId, useStringRoomId: data.useStringRoomId, trtcRole: participant.role, resumeToken: undefined,
+        privateMapKey: data.privateMapKey,
+      };
+      this.#joining = true;
+      try {
+        // Every refusal comes before the user leaves: a refused switch keeps the user where it was.
+        const place = await this.#admission(target);
+        this.#stillIn(room, participant);
+        downlinkSignal(participant).cancel();
+        this.#participant = undefined;
+        this.#room = undefined;
+        this.#remove(participant, room, 'normal');
+        const entered = this.#enter(target, place);
+        this.#ctx.logger.info({ from: room.key, to: place.roomKey, userId: participant.userId }, 'switched room');
+        return { tinyId: entered.tinyId, sessionToken: entered.sessionToken, userList: entered.userList };
       } finally {
         this.#joining = false;
       }
@@ -358,7 +394,7 @@ export class SignalSession {
     },
     'data-link': async (data) => {
       const { participant, room } = this.#joined();
-      const sdp = await this.#engine('data-link', () => this.#ctx.dataLinks.open(participant.id, data.sdp, (bytes) => this.#onCustomMessage(participant, room, bytes)));
+      const sdp = await this.#engine('data-link', () => this.#ctx.dataLinks.open(participant.id, data.sdp, (bytes) => relayCustomMessage(this.#ctx, participant, room, bytes)));
       this.#stillIn(room, participant);
       return { sdp };
     },
@@ -377,7 +413,7 @@ export class SignalSession {
         const full = capacityRefusal(room, SCENE_CODE.live, data.role, participant.userId, this.#ctx.config.limits);
         if (full) throw new CommandError(full.code, full.message);
       }
-      participant.role = data.role;
+      room.changeRole(participant, data.role);
       if (data.role === ROLE_CODE.audience) {
         await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
         if (participant.flag !== 0) {

@@ -74,6 +74,7 @@ export class SignalServer {
         if (socket.readyState === socket.OPEN) socket.send(text);
       },
       close: (code, reason) => socket.close(code, reason),
+      address,
     });
     let timer = setTimeout(() => expire(), this.#ctx.config.heartbeatTimeoutMs);
     const expire = () => {

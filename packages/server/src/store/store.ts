@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { RoomRef } from '../ids/room-ref.js';
+import { CALL_RECORDS_MIGRATION, CallRecordStore } from './call-record-store.js';
+import { CALLBACKS_MIGRATION, CallbackStore } from './callback-store.js';
 
 /** A stored log upload (or server event). */
 export interface StoredLog {
@@ -79,7 +81,7 @@ function writing<T>(path: string, write: () => T): T {
   }
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -107,6 +109,7 @@ const MIGRATIONS: Record<number, string> = {
       PRIMARY KEY (sdk_app_id, room_ref, user_id)
     );
   `,
+  2: CALLBACKS_MIGRATION + CALL_RECORDS_MIGRATION,
 };
 
 interface LogRow {
@@ -143,7 +146,8 @@ function loadDriver(): DatabaseConstructor {
 }
 
 /**
- * The embedded database (SQLite through better-sqlite3): uploaded logs and bans. Every write is one SQLite
+ * The embedded database (SQLite through better-sqlite3): uploaded logs, bans, queued event callbacks and call
+ * records. Every write is one SQLite
  * transaction in a write-ahead log (WAL): it is atomic — a process killed mid-write (SIGKILL, a crash) leaves
  * the previous state, and the next open rolls the log forward to the last committed write, so nothing the
  * server acknowledged is lost and nothing is half-written (the journal plays the part of "write to a temporary
@@ -155,11 +159,17 @@ export class Store {
   readonly path: string;
   readonly #db: Database;
   readonly #insertLog: BetterSqlite3.Statement<[number, string | null, string, string, string, number | null, number, string]>;
+  /** Event callbacks waiting to be delivered (survive restarts). */
+  readonly callbacks: CallbackStore;
+  /** Room sessions and users' visits (the cloud API's call records). */
+  readonly callRecords: CallRecordStore;
   #closed = false;
 
   private constructor(path: string, db: Database) {
     this.path = path;
     this.#db = db;
+    this.callbacks = new CallbackStore(db);
+    this.callRecords = new CallRecordStore(db);
     this.#insertLog = db.prepare(
       'INSERT INTO logs (sdk_app_id, room_ref, user_id, cmd_type, version, client_time, received_at, log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );

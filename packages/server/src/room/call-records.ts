@@ -1,0 +1,41 @@
+import { parseRoomRef } from '../ids/room-ref.js';
+import type { CallRecordStore } from '../store/call-record-store.js';
+import type { RoomEvents } from './room-events.js';
+
+/** How long call records are kept (as the API: 14 days of history). */
+export const CALL_RECORD_RETENTION_DAYS = 14;
+
+/** The call id of a room session, as TRTC forms it: `${sdkAppId}_${roomId}_${created, unix seconds}`. */
+export function commId(sdkAppId: number, ref: string, createdAt: number): string {
+  return `${sdkAppId}_${parseRoomRef(ref)?.roomId ?? ref}_${Math.floor(createdAt / 1000)}`;
+}
+
+/**
+ * Keeps the call records (room sessions and users' visits) from the rooms' events. Sessions a previous run
+ * left open are closed first: a stopped server ended its rooms. Returns the function that stops recording.
+ */
+export function recordCalls(events: RoomEvents, records: CallRecordStore, now = Date.now()): () => void {
+  records.closeOpen(now);
+  const live = new Map<string, string>();
+  return events.on((event) => {
+    if (event.type === 'room-created') {
+      const id = commId(event.sdkAppId, event.ref, event.at);
+      live.set(event.roomKey, id);
+      records.roomCreated(id, event.sdkAppId, event.ref, event.at);
+      return;
+    }
+    const id = live.get(event.roomKey);
+    if (id === undefined) return;
+    if (event.type === 'user-entered') {
+      records.userEntered(id, {
+        userId: event.userId, joinedAt: event.at,
+        sdkVersion: event.client?.sdkVersion ?? null, terminalType: event.client?.terminalType ?? null, clientIp: event.client?.address ?? null,
+      });
+    } else if (event.type === 'user-left') {
+      records.userLeft(id, event.userId, event.at);
+    } else if (event.type === 'room-dismissed') {
+      records.roomDestroyed(id, event.at);
+      live.delete(event.roomKey);
+    }
+  });
+}
