@@ -65,7 +65,8 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   });
   rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
   recordCalls(rooms.events, store.callRecords);
-  const callbacks = new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, logger, registry: metrics.registry });
+  const recordings = new RecordingManager({ jobs, apps: config.apps, media: config.media, logger });
+
   const customMessages = new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond);
   return {
     dataLinks,
@@ -86,9 +87,9 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     customMessages,
     uploads: new KeyedRateLimiter({ amount: limits.logUploadsPerMinute, windowMs: 60_000 }),
     jobs,
-    recordings: new RecordingManager({ jobs, apps: config.apps, media: config.media, logger }),
+    recordings,
     mixImages: new MixImages(config.media.mixImagePath),
-    callbacks,
+    callbacks: new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, recordings, logger, registry: metrics.registry }),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Cloud recording through TRTC's server API (the official tencentcloud-sdk-nodejs trtc client, unchanged but for
  * its endpoint): CreateCloudRecording → DescribeCloudRecording → a playable MP4 → DeleteCloudRecording, on the
- * server's recording jobs, with a real page publishing.
+ * server's recording jobs, with a real page publishing; the app's backend receives the recording callbacks
+ * (301 started, 310 with the MP4 file, 302 stopped), signed.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
+import { startCallbackSink, type CallbackSink } from './harness/callback-receiver.js';
 import { AppHost, eventsOf } from './harness/client-page.js';
 import { join as joinRoom } from './harness/join.js';
 import { fakeMediaArgs, makeFakeMedia, probe } from './harness/media-probe.js';
@@ -16,6 +18,7 @@ import { startTestServer, TEST_APP, type TestServer } from './harness/server.js'
 
 const KEY = { secretId: 'AKIDconclaveE2eRecording01', secretKey: 'conclave-e2e-cloud-rec-secret-012345' };
 const ADMIN_KEY = 'e2e-cloud-rec-admin-key-012345678';
+const CALLBACK_KEY = 'e2eRecordingCallbackKey01';
 
 describe('cloud recording through the TRTC server API', () => {
   let server: TestServer;
@@ -23,11 +26,13 @@ describe('cloud recording through the TRTC server API', () => {
   let browser: LaunchedBrowser;
   let folder: string;
   let trtc: TrtcClient;
+  let sink: CallbackSink;
 
   beforeAll(async () => {
     const media = await makeFakeMedia('cloud-rec-red', 'red', 440);
     folder = mkdtempSync(join(tmpdir(), 'conclave-cloud-rec-'));
-    server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY] }], media: { recordingPath: folder } });
+    sink = await startCallbackSink(CALLBACK_KEY);
+    server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY], callback: { url: sink.url, key: CALLBACK_KEY } }], media: { recordingPath: folder } });
     app = await AppHost.start(server.url);
     browser = await launchBrowser(fakeMediaArgs(media));
     trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
@@ -37,6 +42,7 @@ describe('cloud recording through the TRTC server API', () => {
     await browser?.close();
     await app?.close();
     await server?.close();
+    await sink?.close();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -78,6 +84,11 @@ describe('cloud recording through the TRTC server API', () => {
     const probed = await probe(path);
     expect(probed.streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort()).toEqual(['audio:aac', 'video:h264']);
     expect(probed.duration).toBeGreaterThan(4);
+    // The backend heard of it: 301 when it started, 310 with this file, then 302; each signed.
+    const recordingEvents = () => sink.received.filter((e) => e.EventGroupId === 3 && e.EventInfo.TaskId === taskId);
+    await expect.poll(() => recordingEvents().map((e) => e.EventType), { timeout: 15_000 }).toEqual([301, 310, 302]);
+    expect(recordingEvents().every((e) => e.signOk)).toBe(true);
+    expect(recordingEvents()[1].EventInfo).toMatchObject({ RoomId: 8201, Payload: { Status: 0, FileList: [file.FileName], FileMessage: [{ FileName: file.FileName, MediaId: 'mix', TrackType: 'audio_video' }] } });
     // Stopping the recording removed nobody.
     expect(await eventsOf(page, 'kicked-out')).toEqual([]);
     await page.close();

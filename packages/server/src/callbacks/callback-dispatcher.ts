@@ -2,9 +2,10 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { AppConfig, CallbackTarget, LimitsConfig } from '../config/config.js';
+import type { RecordingEvent } from '../recording/recording-manager.js';
 import type { RoomEvent, RoomEvents } from '../room/room-events.js';
 import type { CallbackStore, QueuedCallback } from '../store/callback-store.js';
-import { callbackEvent, type CallbackEvent } from './callback-body.js';
+import { callbackEvent, recordingCallbacks, type CallbackEvent } from './callback-body.js';
 
 /** How long a receiver has to answer (as the original: 5 s). */
 export const CALLBACK_TIMEOUT_MS = 5000;
@@ -17,6 +18,8 @@ export interface CallbackDeps {
   limits: Pick<LimitsConfig, 'callbackQueuePerApp' | 'callbackRetrySeconds' | 'callbackMaxAgeSeconds'>;
   queue: CallbackStore;
   events: RoomEvents;
+  /** Recordings starting and ending (the cloud recording callbacks). */
+  recordings?: { onEvent(listener: (event: RecordingEvent) => void): void };
   logger: Logger;
   /** Where its metrics are registered (/metrics). */
   registry?: Registry;
@@ -60,6 +63,9 @@ export class CallbackDispatcher {
     this.#deps = deps;
     this.#apps = new Map(deps.apps.flatMap((app) => (app.callback ? [[app.sdkAppId, app.callback] as const] : [])));
     this.#stopListening = deps.events.on((event) => this.enqueue(event));
+    deps.recordings?.onEvent((event) => {
+      for (const body of recordingCallbacks(event)) this.#queue(event.sdkAppId, event.roomKey, event.at, body, event.type);
+    });
     if (deps.registry) {
       const registers = [deps.registry];
       const queue = deps.queue;
@@ -76,14 +82,18 @@ export class CallbackDispatcher {
 
   /** Queues the callback of a room event for its app (nothing when the app has no callback URL). */
   enqueue(event: RoomEvent): void {
-    if (this.#closed || !this.#apps.has(event.sdkAppId)) return;
+    this.#queue(event.sdkAppId, event.roomKey, event.at, callbackEvent(event), event.type);
+  }
+
+  #queue(sdkAppId: number, roomKey: string, at: number, body: CallbackEvent, what: string): void {
+    if (this.#closed || !this.#apps.has(sdkAppId)) return;
     const { queue, limits, logger } = this.#deps;
-    if (queue.count(event.sdkAppId) >= limits.callbackQueuePerApp) {
-      this.#drop(event.sdkAppId, 'queue-full');
-      logger.warn({ sdkAppId: event.sdkAppId, event: event.type, limit: limits.callbackQueuePerApp }, 'callbacks: queue full, event dropped');
+    if (queue.count(sdkAppId) >= limits.callbackQueuePerApp) {
+      this.#drop(sdkAppId, 'queue-full');
+      logger.warn({ sdkAppId, event: what, limit: limits.callbackQueuePerApp }, 'callbacks: queue full, event dropped');
       return;
     }
-    queue.add(event.sdkAppId, event.roomKey, JSON.stringify(callbackEvent(event)), event.at);
+    queue.add(sdkAppId, roomKey, JSON.stringify(body), at);
     this.#pump();
   }
 

@@ -29,6 +29,7 @@ export class JobManager {
   readonly #jobs = new Map<string, MediaJob>();
   /** Jobs that failed after running, with when: listed (state 'failed', lastError) for FAILED_KEPT_MS. */
   readonly #failed = new Map<string, { job: MediaJob; at: number }>();
+  readonly #endListeners = new Set<(job: MediaJob) => void>();
   readonly #engine: MediaEngine;
   readonly #rooms: RoomRegistry;
   readonly #logger: Logger;
@@ -56,6 +57,11 @@ export class JobManager {
     };
   }
 
+  /** Adds a listener told of every job that ended (stopped, or failed for good). */
+  onJobEnd(listener: (job: MediaJob) => void): void {
+    this.#endListeners.add(listener);
+  }
+
   /** Adds a watcher called with every room on each tick. */
   watch(watcher: RoomWatcher): void {
     this.#watchers.push(watcher);
@@ -74,6 +80,13 @@ export class JobManager {
       onEnd: (ended) => {
         if (this.#jobs.get(ended.id) === ended) this.#jobs.delete(ended.id);
         if (ended.state === 'failed' && ended.ran) this.#failed.set(ended.id, { job: ended, at: Date.now() });
+        for (const listener of this.#endListeners) {
+          try {
+            listener(ended);
+          } catch (error) {
+            this.#logger.error({ err: error, job: ended.id }, 'a job-end listener failed');
+          }
+        }
       },
     });
     this.#jobs.set(job.id, job);

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { FLAG } from '@conclave/protocol';
 import type { Logger } from 'pino';
 import type { AppConfig, MediaConfig } from '../config/config.js';
@@ -6,7 +7,27 @@ import type { JobOutput, PadLayout } from '../jobs/job-process.js';
 import type { JobInput, MediaJob } from '../jobs/media-job.js';
 import type { Participant } from '../room/participant.js';
 import type { Room } from '../room/room.js';
-import { RecordingFiles } from './recording-files.js';
+import { RecordingFiles, type RecordingFile, type RecordingKind } from './recording-files.js';
+
+/** A recording began (its job runs) or ended (its files are final), for whoever reports it (event callbacks). */
+export interface RecordingEvent {
+  type: 'started' | 'ended';
+  sdkAppId: number;
+  roomKey: string;
+  roomRef: string;
+  /** The task (userDefineRecordId, the cloud API's TaskId) or the room's ref. */
+  recordId: string;
+  kind: RecordingKind;
+  /** The user of a per-stream recording. */
+  userId?: string;
+  /** The recording's files (every part after restarts), when it ended. */
+  files: RecordingFile[];
+  /** ms since the epoch. */
+  at: number;
+}
+
+/** What names a recording's files. */
+type RecordingMeta = { recordId: string; roomRef: string; kind: RecordingKind; userId?: string; startedAt: number };
 
 /** A recording mode: per app in the configuration, or per room from the admin API. */
 export type RecordingMode = 'mixed' | 'per-stream';
@@ -65,6 +86,9 @@ export class RecordingManager {
   /** The inputs each mixed recording last got (a change re-lays the grid). */
   readonly #signatures = new Map<string, string>();
   readonly #purgeTimer: ReturnType<typeof setInterval>;
+  /** What each running recording job records (its events name it). */
+  readonly #recording = new Map<string, RecordingMeta & { sdkAppId: number; roomKey: string }>();
+  readonly #listeners = new Set<(event: RecordingEvent) => void>();
 
   constructor(parts: { jobs: JobManager; apps: AppConfig[]; media: MediaConfig; logger: Logger }) {
     this.#jobs = parts.jobs;
@@ -76,6 +100,15 @@ export class RecordingManager {
     const repaired = this.files.repair();
     if (repaired > 0) this.#logger.warn({ repaired }, 'recordings cut short by a crash were repaired');
     parts.jobs.watch((rooms) => this.#tick(rooms));
+    parts.jobs.onJobEnd((job) => {
+      const meta = this.#recording.get(job.id);
+      if (!meta) return;
+      this.#recording.delete(job.id);
+      // The job's files: every part of it (a restart writes the next one), named from the same base.
+      const base = basename(this.files.path(meta.sdkAppId, meta, 0), '.mp4');
+      const files = this.files.list(meta.sdkAppId).filter((file) => file.recordingId.startsWith(base)).reverse();
+      this.#emit({ type: 'ended', ...this.#described(meta), files, at: Date.now() });
+    });
     const purge = () => {
       const removed = this.files.purge(Date.now() - this.#media.recordingRetentionDays * 24 * 3600 * 1000);
       if (removed > 0) this.#logger.info({ removed }, 'old recordings deleted');
@@ -83,6 +116,25 @@ export class RecordingManager {
     purge();
     this.#purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
     this.#purgeTimer.unref();
+  }
+
+  /** Adds a listener told when a recording starts and when it ends with its files. */
+  onEvent(listener: (event: RecordingEvent) => void): void {
+    this.#listeners.add(listener);
+  }
+
+  #emit(event: RecordingEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#logger.error({ err: error, room: event.roomKey }, 'a recording listener failed');
+      }
+    }
+  }
+
+  #described(meta: RecordingMeta & { sdkAppId: number; roomKey: string }): Omit<RecordingEvent, 'type' | 'files' | 'at'> {
+    return { sdkAppId: meta.sdkAppId, roomKey: meta.roomKey, roomRef: meta.roomRef, recordId: meta.recordId, kind: meta.kind, ...(meta.userId ? { userId: meta.userId } : {}) };
   }
 
   /** Starts recording a room now (admin API); it goes on until the room empties. */
@@ -146,7 +198,7 @@ export class RecordingManager {
     }
     if (inputs.length === 0 || this.#starting.has(key) || this.#failedLately((j) => j.options.kind === 'record-mix' && j.options.roomKey === room.key)) return;
     const meta = { recordId: recordId ?? room.ref, roomRef: room.ref, kind: 'mixed' as const, startedAt: Date.now() };
-    this.#start(key, {
+    this.#start(key, meta, {
       kind: 'record-mix', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref,
       spec: { kind: 'mix', ...MIX }, inputs, outputs: (run) => [{ type: 'file', path: this.files.path(room.sdkAppId, meta, run) }],
     });
@@ -158,7 +210,7 @@ export class RecordingManager {
       const key = `stream:${p.id}`;
       if (jobs.some((j) => j.options.ownerId === p.id) || this.#starting.has(key) || this.#failedLately((j) => j.options.ownerId === p.id)) continue;
       const meta = { recordId: recordId ?? room.ref, roomRef: room.ref, kind: 'stream' as const, userId: p.userId, startedAt: Date.now() };
-      this.#start(key, {
+      this.#start(key, meta, {
         kind: 'record-stream', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, ownerId: p.id, ownerUserId: p.userId,
         spec: RELAY, inputs: [{ userId: p.userId, stream: 'main', video: true, audio: true }],
         outputs: (run) => [{ type: 'file', path: this.files.path(room.sdkAppId, meta, run) }],
@@ -176,13 +228,18 @@ export class RecordingManager {
     return this.#jobs.failed((job) => job.options.kind.startsWith('record-') && match(job), RETRY_AFTER_FAILURE_MS).length > 0;
   }
 
-  #start(key: string, options: Parameters<JobManager['start']>[0]): void {
+  #start(key: string, meta: RecordingMeta, options: Parameters<JobManager['start']>[0]): void {
     this.#starting.add(key);
     const files = this.files;
     // Each run that ends (a crash included) leaves a file that plays to its end.
     const onRunExit = (outputs: JobOutput[]) => files.repair(outputs.flatMap((o) => o.type === 'file' ? [o.path] : []));
     this.#jobs.start({ ...options, onRunExit }).then(
-      (job) => this.#logger.info({ job: job.id, room: options.roomKey, kind: options.kind }, 'recording started'),
+      (job) => {
+        this.#logger.info({ job: job.id, room: options.roomKey, kind: options.kind }, 'recording started');
+        const described = { ...meta, sdkAppId: options.sdkAppId, roomKey: options.roomKey };
+        this.#recording.set(job.id, described);
+        this.#emit({ type: 'started', ...this.#described(described), files: [], at: Date.now() });
+      },
       (error: unknown) => this.#logger.warn({ err: error, room: options.roomKey }, 'recording failed to start'),
     ).finally(() => this.#starting.delete(key));
   }
