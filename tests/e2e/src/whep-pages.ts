@@ -29,8 +29,9 @@ export interface Exchange {
   body: string;
 }
 
-/** Opens a blank page (no SDK). */
-export async function plainPage(page: Page): Promise<Page> {
+/** A page without the SDK, on `origin` (a loopback http origin is a secure context: the camera works). */
+export async function plainPage(page: Page, origin: string): Promise<Page> {
+  await page.goto(`${origin}/healthz`);
   await page.setContent('<!doctype html><html><body><video id="v" autoplay playsinline muted></video></body></html>');
   return page;
 }

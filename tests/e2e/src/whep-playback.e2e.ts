@@ -11,7 +11,7 @@ describe('WHEP playback of a room\'s streams (RFC 9725)', () => {
     const { server, app, browser } = fixture;
     const anchor = await app.open(browser.context);
     expect(await join(anchor, server, 'anchor', { roomId: 5101 })).toEqual({ ok: true });
-    const viewer = await plainPage(await browser.context.newPage());
+    const viewer = await plainPage(await browser.context.newPage(), server.url);
     const answered = await exchange(viewer, whepUrl(server.url, 5101, 'anchor'), await mediaToken('viewer', 5101, 'play'), 'recvonly');
     expect(answered.status).toBe(201);
     expect(answered.contentType).toBe('application/sdp');
@@ -35,7 +35,7 @@ describe('WHEP playback of a room\'s streams (RFC 9725)', () => {
     const { server, app, browser } = fixture;
     const anchor = await app.open(browser.context);
     expect(await join(anchor, server, 'anchor2', { roomId: 5102 })).toEqual({ ok: true });
-    const viewer = await plainPage(await browser.context.newPage());
+    const viewer = await plainPage(await browser.context.newPage(), server.url);
     const url = whepUrl(server.url, 5102, 'anchor2');
     const none = await exchange(viewer, url, undefined, 'recvonly');
     expect(none.status).toBe(401);

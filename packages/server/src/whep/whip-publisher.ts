@@ -7,6 +7,7 @@ import { capacityRefusal } from '../room/capacity.js';
 import { removeParticipant } from '../room/eviction.js';
 import { Participant } from '../room/participant.js';
 import { RoomRegistry, type Room } from '../room/room.js';
+import { toClientAnswer, toUplinkOffer } from './uplink-sdp.js';
 import { engineStatus } from './whep-errors.js';
 import type { WhepDeps } from './whep-deps.js';
 
@@ -39,6 +40,7 @@ export class WhipPublisher {
 
   /** Enters `room` as `userId` and publishes `offerSdp`; resolves with the publisher and the engine's answer. */
   static async start(deps: WhepDeps, sdkAppId: number, room: RoomId, userId: string, offerSdp: string, onEnded: () => void): Promise<{ publisher: WhipPublisher; answer: string }> {
+    const uplink = toUplinkOffer(offerSdp);
     const key = RoomRegistry.key(sdkAppId, room.roomId, room.isString);
     const ban = deps.bans.find(sdkAppId, roomRef(room.roomId, room.isString), userId);
     if (ban) throw new HttpError(403, SERVER_CODE.USER_BANNED, `banned from this room until ${new Date(ban.until).toISOString()}`);
@@ -64,7 +66,7 @@ export class WhipPublisher {
     target.add(participant);
     deps.logger.info({ room: target.key, userId }, 'WHIP publisher joined');
     try {
-      const answer = await deps.engine.publish(participant.id, offerSdp);
+      const answer = toClientAnswer(await deps.engine.publish(participant.id, uplink.offer), uplink.plan);
       if (target.get(userId) !== participant) throw new EngineError('not-joined', `${userId} left the room while publishing`);
       participant.flag = offerFlag(offerSdp);
       target.announceFlags(participant);
