@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { networkInterfaces } from 'node:os';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useAppFixture } from './harness/fixture.js';
 import { eventsOf, media } from './harness/client-page.js';
@@ -44,6 +48,38 @@ describe('WHIP ingest: a WHIP client publishes into a room as a user', () => {
     expect(JSON.parse(playOnly.body).message).toMatch(/SEND_AUDIO/);
     expect(await eventsOf(viewer, 'remote-user-enter')).toEqual([]);
     await obs.close();
+    await viewer.close();
+  });
+});
+
+/** A routable address of this machine: libnice (GStreamer's ICE) pairs no candidate with a loopback one. */
+function routableAddress(): string {
+  const address = Object.values(networkInterfaces()).flat().find((i) => i?.family === 'IPv4' && !i.internal)?.address;
+  if (!address) throw new Error('this machine has no routable IPv4 address for the GStreamer WHIP client');
+  return address;
+}
+
+describe('WHIP ingest from a non-browser client', () => {
+  const gstFixture = useAppFixture({ iceAddress: routableAddress() });
+
+  it('a GStreamer webrtcbin WHIP client (non-browser, video m-line first) publishes and an SDK page in the room decodes it', async () => {
+    const { server, app, browser } = gstFixture;
+    const viewer = await app.open(browser.context);
+    expect(await join(viewer, server, 'viewer3', { roomId: 5203 }, { publish: false })).toEqual({ ok: true });
+    const script = fileURLToPath(new URL('./whip-gst-client.py', import.meta.url));
+    const gst = spawn('/usr/bin/python3', [script, whipUrl(server.url, 5203), await mediaToken('gst', 5203, 'publish')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines: Record<string, unknown>[] = [];
+    createInterface({ input: gst.stdout }).on('line', (line) => lines.push(JSON.parse(line) as Record<string, unknown>));
+    try {
+      await expect.poll(() => lines[0], { timeout: 30_000, interval: 250 }).toMatchObject({ event: 'answered', status: 201 });
+      await expect.poll(async () => (await eventsOf(viewer, 'remote-video-available')).map((e) => e.data.userId), { timeout: 15_000 }).toContain('gst');
+      await watch(viewer, 'gst');
+      await expect.poll(async () => (await media(viewer)).framesDecoded, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
+      await expect.poll(async () => (await media(viewer)).audioEnergy, { timeout: 15_000, interval: 500 }).toBeGreaterThan(0);
+    } finally {
+      gst.stdin.end();
+      gst.kill();
+    }
     await viewer.close();
   });
 });

@@ -31,6 +31,13 @@ describe('WHIP offers as engine uplinks', () => {
     expect(back.split(cand).length - 1).toBe(2);
   });
 
+  it('takes a bundle-only m-line (port 0, as GStreamer offers the second one) as a live one', () => {
+    const audio = section('audio', '1').map((l, i) => (i === 0 ? 'm=audio 0 UDP/TLS/RTP/SAVPF 111' : l));
+    const { offer } = toUplinkOffer(sdp(['0', '1'], [section('video', '0'), [...audio, 'a=bundle-only']]));
+    expect(offer).toMatch(/m=audio 9 /);
+    expect(offer).not.toMatch(/bundle-only/);
+  });
+
   it('fills a missing audio slot with a trackless opus m-line; refuses offers it cannot map', () => {
     const { offer } = toUplinkOffer(sdp(['0'], [section('video', '0')]));
     expect(mLines(offer).slice(1, 4)).toEqual(['m=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=mid:audio', 'a=sendonly']);

@@ -58,9 +58,20 @@ function fabricated(kind: 'audio' | 'video', template: string[], mid: string): s
   return [...FABRICATED[kind], ...transport, `a=mid:${mid}`, 'a=sendonly'];
 }
 
+/**
+ * `section` with a port the engine takes: a BUNDLE client (GStreamer's webrtcbin) may offer the m-lines after the
+ * first with port 0 and `a=bundle-only` (RFC 9143), which an engine would read as rejected.
+ */
+function unbundleOnly(section: string[]): string[] {
+  if (!section.includes('a=bundle-only')) return section;
+  return section.filter((line) => line !== 'a=bundle-only').map((line, i) => (i === 0 ? line.replace(/^(m=\w+) 0 /, '$1 9 ') : line));
+}
+
 /** The engine's offer for a WHIP client's offer; 400 when it has no audio or video m-line or no mids. */
 export function toUplinkOffer(offerSdp: string): { offer: string; plan: UplinkPlan } {
-  const { session, sections } = split(offerSdp);
+  const parsed = split(offerSdp);
+  const { session } = parsed;
+  const sections = parsed.sections.map(unbundleOnly);
   const clientMids = sections.map(midOf);
   if (sections.length === 0 || clientMids.some((mid) => mid === undefined)) {
     throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'the offer must have media sections, each with a mid (a=mid)');

@@ -16,7 +16,9 @@ let tinyIdCounter = 2_000_000_000;
 
 /** The publish flag an offer earns: audio and main video for the m-lines it sends. */
 export function offerFlag(offerSdp: string): number {
-  const sends = (kind: string) => offerSdp.split(/\r?\n(?=m=)/).some((m) => m.startsWith(`m=${kind} `) && !/a=(recvonly|inactive)/.test(m) && !/^m=\S+ 0 /.test(m));
+  // Port 0 rejects an m-line unless it is bundle-only (RFC 9143: GStreamer offers its second m-line so).
+  const sends = (kind: string) => offerSdp.split(/\r?\n(?=m=)/).some((m) => m.startsWith(`m=${kind} `) && !/a=(recvonly|inactive)/.test(m) &&
+    (!/^m=\S+ 0 /.test(m) || /a=bundle-only/.test(m)));
   return (sends('audio') ? FLAG.AUDIO : 0) | (sends('video') ? FLAG.VIDEO : 0);
 }
 
