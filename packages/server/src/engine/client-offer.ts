@@ -2,7 +2,7 @@
  * An addition to the media-engine contract (media-engine.ts): a playback link whose offer comes from the
  * client, as WHEP (RFC 9725) players send it. The engine's own downlinks are server-offered (a subscriber's
  * one downlink grows by renegotiation); a WHEP player instead POSTs a receive-only offer once and expects an
- * answer carrying one source's audio and one video. docs/architecture.md "Client-offered playback".
+ * answer carrying one source's audio and one video. docs/architecture.md "Client-offered playback, WHEP and WHIP".
  */
 
 import type { MediaEngine } from './media-engine.js';
