@@ -67,6 +67,23 @@ export const PLAYBACK_CASES: readonly ConformanceCase[] = [
     },
   },
   {
+    name: 'a playback ends when its source leaves (removeParticipant of the source)',
+    async run(ctx) {
+      const engine = playing(ctx.engine);
+      const room = ctx.id('room');
+      const pub = await source(ctx, room);
+      const viewer = ctx.id('viewer');
+      engine.joinRoom(viewer, room);
+      const before = engine.stats().downlinks;
+      const p = await player(ctx);
+      await p.pc.setRemoteDescription({ type: 'answer', sdp: await engine.answerPlayback(viewer, pub, 'main', p.offer) });
+      await waitFor(() => p.byKind.video > 20, 15_000, 'video at the player');
+      await engine.removeParticipant(pub);
+      await waitFor(() => engine.stats().downlinks === before, 5000, `downlinks back to ${before} (now ${engine.stats().downlinks})`);
+      await engine.removeParticipant(viewer);
+    },
+  },
+  {
     name: 'answerPlayback rejects not-joined for a source of another room and not-published for a silent one',
     async run(ctx) {
       const engine = playing(ctx.engine);

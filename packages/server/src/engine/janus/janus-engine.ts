@@ -68,7 +68,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   /** Feeds to media jobs (VideoRoom RTP forwarders), re-issued on each new publisher. */
   readonly #forwards = new JanusForwards((detail) => this.#cleanupFailed('rtp-forward-stop', detail));
   /** Client-offered playback links (WHEP), by viewer: relays through a subscription of the viewer. */
-  readonly #playbacks = new Map<string, JanusPlayback>();
+  readonly #playbacks = new Map<string, { playback: JanusPlayback; sourceId: string }>();
   #closed = false;
 
   private constructor(options: JanusEngineOptions) {
@@ -259,7 +259,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     let made: { playback: JanusPlayback; answer: string };
     try {
       made = await JanusPlayback.answer((wants, negotiate) => this.subscribe(viewerId, sourceId, wants, negotiate), stream, offerSdp, relayNet, playerNet, (detail) => {
-        if (this.#playbacks.get(viewerId) !== made.playback) return;
+        if (this.#playbacks.get(viewerId)?.playback !== made.playback) return;
         this.#closePlayback(viewerId);
         this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
       });
@@ -267,12 +267,12 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
       await this.resetDownlink(viewerId);
       throw EngineError.from(error, 'negotiation-failed');
     }
-    this.#playbacks.set(viewerId, made.playback);
+    this.#playbacks.set(viewerId, { playback: made.playback, sourceId });
     return made.answer;
   }
 
   #closePlayback(viewerId: string): void {
-    this.#playbacks.get(viewerId)?.close();
+    this.#playbacks.get(viewerId)?.playback.close();
     this.#playbacks.delete(viewerId);
   }
 
@@ -305,6 +305,8 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
 
   async removeParticipant(participantId: string): Promise<void> {
     this.#closePlayback(participantId);
+    // A playback of a source that leaves ends with it, as on the embedded engine.
+    for (const [viewerId, { sourceId }] of this.#playbacks) if (sourceId === participantId) void this.removeParticipant(viewerId);
     this.#forwards.remove(participantId);
     await this.unpublish(participantId);
     await this.resetDownlink(participantId);
