@@ -41,20 +41,26 @@ async function source(ctx: CaseContext, room: string): Promise<string> {
   return id;
 }
 
+/** A source publishing in a room and a viewer playing it: the link is answered and applied. */
+async function playback(ctx: CaseContext): Promise<{ engine: MediaEngine & ClientOfferPlayback; pub: string; viewer: string; before: number; p: Awaited<ReturnType<typeof player>>; answer: string }> {
+  const engine = playing(ctx.engine);
+  const room = ctx.id('room');
+  const pub = await source(ctx, room);
+  const viewer = ctx.id('viewer');
+  engine.joinRoom(viewer, room);
+  const before = engine.stats().downlinks;
+  const p = await player(ctx);
+  const answer = await engine.answerPlayback(viewer, pub, 'main', p.offer);
+  await p.pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  return { engine, pub, viewer, before, p, answer };
+}
+
 export const PLAYBACK_CASES: readonly ConformanceCase[] = [
   {
     name: 'answerPlayback answers a client\'s receive-only offer; the source\'s audio and video reach the player; removeParticipant ends it',
     async run(ctx) {
-      const engine = playing(ctx.engine);
-      const room = ctx.id('room');
-      const pub = await source(ctx, room);
-      const viewer = ctx.id('viewer');
-      engine.joinRoom(viewer, room);
-      const before = engine.stats().downlinks;
-      const p = await player(ctx);
-      const answer = await engine.answerPlayback(viewer, pub, 'main', p.offer);
+      const { engine, viewer, before, p, answer } = await playback(ctx);
       expect(answer).toMatch(/a=candidate:/);
-      await p.pc.setRemoteDescription({ type: 'answer', sdp: answer });
       await waitFor(() => p.byKind.audio > 20 && p.byKind.video > 20, 15_000, 'audio and video at the player').catch((e: unknown) => {
         throw new Error(`${String(e)} (audio ${p.byKind.audio}, video ${p.byKind.video})`);
       });
@@ -69,14 +75,7 @@ export const PLAYBACK_CASES: readonly ConformanceCase[] = [
   {
     name: 'a playback ends when its source leaves (removeParticipant of the source)',
     async run(ctx) {
-      const engine = playing(ctx.engine);
-      const room = ctx.id('room');
-      const pub = await source(ctx, room);
-      const viewer = ctx.id('viewer');
-      engine.joinRoom(viewer, room);
-      const before = engine.stats().downlinks;
-      const p = await player(ctx);
-      await p.pc.setRemoteDescription({ type: 'answer', sdp: await engine.answerPlayback(viewer, pub, 'main', p.offer) });
+      const { engine, pub, viewer, before, p } = await playback(ctx);
       await waitFor(() => p.byKind.video > 20, 15_000, 'video at the player');
       await engine.removeParticipant(pub);
       await waitFor(() => engine.stats().downlinks === before, 5000, `downlinks back to ${before} (now ${engine.stats().downlinks})`);
