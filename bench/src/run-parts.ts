@@ -1,6 +1,6 @@
 /**
  * Some parts of the bench alone: `node --import tsx src/run-parts.ts <part>…` in bench/ after `npm run build`,
- * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder. Prints their table rows.
+ * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, whep. Prints their table rows.
  */
 import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
@@ -11,6 +11,7 @@ import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { ServerProcess } from './server-process.js';
 import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { renderTable, type Row } from './table.js';
+import { runWhepFirstFrame, whepFirstFrameRows } from './whep-first-frame.js';
 
 const parts = new Set(process.argv.slice(2));
 const server = await ServerProcess.start();
@@ -22,6 +23,7 @@ try {
   if (parts.has('canvas-player')) rows.push(...canvasPlayerRows(await runCanvasPlayer(server)));
   if (parts.has('software-decoder')) rows.push(...softwareDecoderRows(await runSoftwareDecoder(server)));
   if (parts.has('media-jobs')) rows.push(...mediaJobRows(await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) })));
+  if (parts.has('whep')) rows.push(...whepFirstFrameRows(await runWhepFirstFrame(browser, { iterations: Number(process.env.BENCH_ITERATIONS ?? 10) })));
   if (parts.has('cluster')) rows.push(...clusterRows(await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) })));
   process.stdout.write(`\n${renderTable(rows)}\n`);
 } finally {

@@ -25,6 +25,7 @@ import { pluginCpuRows, pluginSizeRows } from './plugins.js';
 import { progress } from './stats.js';
 import { benchVideoEffects } from './video-effects.js';
 import { renderTable, type Row } from './table.js';
+import { runWhepFirstFrame, whepFirstFrameRows } from './whep-first-frame.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
 const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 20);
@@ -114,12 +115,13 @@ async function main(): Promise<void> {
     const cdnDelayMs = await runCdnDelay(browser.context, app, server);
     const canvasPlayer = await runCanvasPlayer(server);
     const softwareDecoder = await runSoftwareDecoder(server);
+    const whepFirstFrame = await runWhepFirstFrame(browser, { iterations: ITERATIONS });
     await browser.close();
     browser = undefined;
     const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -146,6 +148,7 @@ async function main(): Promise<void> {
       cdnDelayMs,
       canvasPlayer,
       softwareDecoder,
+      whepFirstFrame,
       recovery,
       cluster,
       table: rows,

@@ -219,7 +219,9 @@ describe('Must show 7: the vendor-cloud plugins reject with the documented error
     }
     expect(results.Chorus.message).toMatch(/song catalogue/);
     expect(results.AudioProcessor.message).toMatch(/proprietary model/);
-    for (const name of ['CrossRoom', 'LEBPlayer', 'RealtimeTranscriber']) {
+    // LEBPlayer plays WHEP URLs now (whep-playback.e2e.ts): this probe's URL has no server behind it.
+    expect(results.LEBPlayer).toMatchObject({ ok: false, code: 5500, isError: true, message: expect.stringMatching(/WHEP server could not be reached/) });
+    for (const name of ['CrossRoom', 'RealtimeTranscriber']) {
       expect(results[name], name).toMatchObject({ ok: false, code: 5200, isError: true });
       expect(results[name].message, name).toMatch(/not yet available on this server/);
     }

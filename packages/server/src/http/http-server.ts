@@ -12,6 +12,7 @@ import { clientAddress, sendJson } from './respond.js';
 import { Router } from './router.js';
 import { scheduleEndpoint } from './schedule.js';
 import { createListener } from '../tls/listener.js';
+import { WhepApi } from '../whep/whep-api.js';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
@@ -30,12 +31,14 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
   const demoFiles: Middleware | undefined = ctx.config.demoDir ? sirv(ctx.config.demoDir, { single: true, dev: true }) : undefined;
   const router = createRouter(ctx);
   const cloudApi = new CloudApi(ctx);
+  const whep = new WhepApi(ctx);
 
   const server = createListener(ctx.config, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const notFound = () => sendJson(res, 404, { code: HTTP_CODE.NOT_FOUND, message: `not found: ${url.pathname}` });
     // The SDK is loaded cross-origin by apps that embed it; the admin API is key-based (no cookies).
     res.setHeader('access-control-allow-origin', '*');
+    if (WhepApi.wants(url.pathname)) return void whep.handle(req, res, url); // WHEP playback, WHIP ingest
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'access-control-allow-methods': 'GET, POST, DELETE',
@@ -73,6 +76,7 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
     notFound();
   });
 
+  server.on('close', () => whep.close());
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === SIGNAL_PATH) signal.handleUpgrade(req, socket, head);

@@ -23,7 +23,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** Answers an error as `{code, message}` with its status, and counts it. */
-export function sendError(ctx: HttpDeps, res: ServerResponse, error: unknown): void {
+export function sendError(ctx: Pick<HttpDeps, 'metrics' | 'logger'>, res: ServerResponse, error: unknown): void {
   if (error instanceof HttpError) {
     ctx.metrics.error('http', error.code);
     sendJson(res, error.status, { code: error.code, message: error.message }, error.status === 413 ? { connection: 'close' } : {});

@@ -1,4 +1,4 @@
-/** The LEBPlayer plugin: `import { LEBPlayer } from '@conclave/sdk/plugins/lebplayer'` (not yet on this server). */
+/** The LEBPlayer plugin: `import { LEBPlayer } from '@conclave/sdk/plugins/lebplayer'` (plays WHEP URLs). */
 import { LEBPlayer } from './lebplayer.js';
 
 export { LEBPlayer };

@@ -3,6 +3,8 @@ import {
   type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type RtpForward, type RtpForwardTargets, type SourceSlot,
 } from '../media-engine.js';
+import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
+import { PlaybackLink } from './playback-link.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
 import { SubscriberDownlinks } from '../subscriber-downlinks.js';
@@ -23,7 +25,7 @@ export interface EmbeddedEngineOptions extends PeerNetworkOptions {
  * werift's senders rewrite SSRC, payload type and sequence numbers, answer NACKs from their
  * retransmission cache, and PLIs from subscribers are relayed to the publisher.
  */
-export class EmbeddedEngine implements MediaEngine {
+export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   readonly #net: PeerNetworkOptions;
   readonly #sourceWaitMs: number;
   readonly #members = new EngineMembership();
@@ -32,6 +34,8 @@ export class EmbeddedEngine implements MediaEngine {
   readonly #uplinks = new Map<string, Uplink>();
   /** Each subscriber's one downlink. */
   readonly #downlinks = new SubscriberDownlinks<SubscriberDownlink>(this.#events);
+  /** Client-offered playback links (WHEP), by viewer. */
+  readonly #playbacks = new Map<string, { link: PlaybackLink; sourceId: string }>();
   readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
   readonly #received: Record<SourceSlot, number> = { audio: 0, video: 0, small: 0, aux: 0 };
   #closed = false;
@@ -97,6 +101,31 @@ export class EmbeddedEngine implements MediaEngine {
     return downlink.subscribe(sourceId, sources, wants, negotiate);
   }
 
+  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string): Promise<string> {
+    this.#open();
+    this.#members.assertSameRoom(viewerId, sourceId);
+    await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
+    this.#open();
+    this.#closePlayback(viewerId);
+    let made: { link: PlaybackLink; answer: string };
+    try {
+      made = await PlaybackLink.answer(this.#net, this.#counter, this.#sourcesOf(sourceId), stream, offerSdp, (detail) => {
+        if (this.#playbacks.get(viewerId)?.sourceId !== sourceId) return;
+        this.#closePlayback(viewerId);
+        this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
+      });
+    } catch (error) {
+      throw EngineError.from(error, 'negotiation-failed');
+    }
+    this.#playbacks.set(viewerId, { link: made.link, sourceId });
+    return made.answer;
+  }
+
+  #closePlayback(viewerId: string): void {
+    this.#playbacks.get(viewerId)?.link.close();
+    this.#playbacks.delete(viewerId);
+  }
+
   async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
     this.#open();
     if (!this.#downlinks.get(subscriberId)?.update(sourceId, wants)) {
@@ -116,6 +145,8 @@ export class EmbeddedEngine implements MediaEngine {
     this.#closeUplink(participantId);
     await this.resetDownlink(participantId);
     for (const downlink of this.#downlinks.values()) downlink.unsubscribe(participantId);
+    this.#closePlayback(participantId);
+    for (const [viewerId, playback] of this.#playbacks) if (playback.sourceId === participantId) this.#closePlayback(viewerId);
     this.#sources.delete(participantId);
     this.#members.leave(participantId);
   }
@@ -131,7 +162,7 @@ export class EmbeddedEngine implements MediaEngine {
   stats(): EngineStats {
     return {
       uplinks: this.#uplinks.size,
-      downlinks: this.#downlinks.size,
+      downlinks: this.#downlinks.size + this.#playbacks.size,
       subscriptions: this.#downlinks.subscriptions,
       forwardedPackets: this.#counter.packets,
       forwardedBytes: this.#counter.bytes,

@@ -13,6 +13,8 @@ import { JanusPublisher } from './janus-publisher.js';
 import { JanusRooms } from './janus-rooms.js';
 import { JanusDownlink } from './janus-downlink.js';
 import { JanusForwards } from './janus-forwarder.js';
+import { JanusPlayback } from './janus-playback.js';
+import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
 
 /** How to reach Janus: spawn one (default) or attach to a running one. */
 export interface JanusEngineOptions {
@@ -50,7 +52,7 @@ const RECONNECT_MS = 1000;
  * for Janus to be back (restarted by the supervisor, or reachable again), emits `engine-restarted`, and
  * the clients negotiate again.
  */
-export class JanusEngine implements MediaEngine {
+export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   readonly #options: JanusEngineOptions;
   readonly #process: JanusProcess | undefined;
   #client: JanusClient | undefined;
@@ -65,6 +67,8 @@ export class JanusEngine implements MediaEngine {
   readonly #downlinks = new SubscriberDownlinks<JanusDownlink>(this.#events);
   /** Feeds to media jobs (VideoRoom RTP forwarders), re-issued on each new publisher. */
   readonly #forwards = new JanusForwards((detail) => this.#cleanupFailed('rtp-forward-stop', detail));
+  /** Client-offered playback links (WHEP), by viewer: relays through a subscription of the viewer. */
+  readonly #playbacks = new Map<string, { playback: JanusPlayback; sourceId: string }>();
   #closed = false;
 
   private constructor(options: JanusEngineOptions) {
@@ -246,6 +250,32 @@ export class JanusEngine implements MediaEngine {
     return downlink.subscribe(sourceId, publisher, wants, negotiate);
   }
 
+  /** A relay (JanusPlayback): VideoRoom subscribers cannot take a client's offer. */
+  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string): Promise<string> {
+    this.#closePlayback(viewerId);
+    const { iceAddress, announcedAddress, portRange } = this.#options;
+    const relayNet = iceAddress && !iceAddress.startsWith('127.') ? { iceAddress } : {};
+    const playerNet = { ...(iceAddress ? { iceAddress } : {}), ...(announcedAddress ? { announcedAddress } : {}), ...(portRange ? { icePortRange: portRange } : {}) };
+    let made: { playback: JanusPlayback; answer: string };
+    try {
+      made = await JanusPlayback.answer((wants, negotiate) => this.subscribe(viewerId, sourceId, wants, negotiate), stream, offerSdp, relayNet, playerNet, (detail) => {
+        if (this.#playbacks.get(viewerId)?.playback !== made.playback) return;
+        this.#closePlayback(viewerId);
+        this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
+      });
+    } catch (error) {
+      await this.resetDownlink(viewerId);
+      throw EngineError.from(error, 'negotiation-failed');
+    }
+    this.#playbacks.set(viewerId, { playback: made.playback, sourceId });
+    return made.answer;
+  }
+
+  #closePlayback(viewerId: string): void {
+    this.#playbacks.get(viewerId)?.playback.close();
+    this.#playbacks.delete(viewerId);
+  }
+
   async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
     if (this.#closed) throw new EngineError('closed', 'media engine closed');
     const downlink = this.#downlinks.get(subscriberId);
@@ -274,6 +304,9 @@ export class JanusEngine implements MediaEngine {
   }
 
   async removeParticipant(participantId: string): Promise<void> {
+    this.#closePlayback(participantId);
+    // A playback of a source that leaves ends with it, as on the embedded engine.
+    for (const [viewerId, { sourceId }] of this.#playbacks) if (sourceId === participantId) void this.removeParticipant(viewerId);
     this.#forwards.remove(participantId);
     await this.unpublish(participantId);
     await this.resetDownlink(participantId);

@@ -1,0 +1,102 @@
+/**
+ * Conformance cases of the client-offered playback addition (client-offer.ts): every engine that implements
+ * ClientOfferPlayback passes them (both do; conformance.test.ts runs them with the main suite).
+ */
+import { expect } from 'vitest';
+import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { answersPlayback, type ClientOfferPlayback } from '../client-offer.js';
+import { EngineError, type MediaEngine } from '../media-engine.js';
+import { publishAndSend, waitFor } from '../../test-support/engine-peers.js';
+import type { CaseContext, ConformanceCase } from './conformance-cases.js';
+
+/** A WHEP player: a receive-only offer (audio, then video), counting the RTP it gets by kind. */
+async function player(ctx: CaseContext): Promise<{ pc: RTCPeerConnection; offer: string; byKind: { audio: number; video: number } }> {
+  const pc = new RTCPeerConnection({
+    iceUseIpv6: false,
+    codecs: {
+      audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
+      video: [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: [{ type: 'nack', parameter: 'pli' }], parameters: 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1' })],
+    },
+  });
+  ctx.cleanup(() => pc.close());
+  const byKind = { audio: 0, video: 0 };
+  pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => { byKind[track.kind === 'audio' ? 'audio' : 'video']++; }));
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  await pc.setLocalDescription(await pc.createOffer());
+  return { pc, offer: pc.localDescription!.sdp, byKind };
+}
+
+function playing(engine: MediaEngine): MediaEngine & ClientOfferPlayback {
+  expect(answersPlayback(engine), 'the engine implements ClientOfferPlayback').toBe(true);
+  return engine as MediaEngine & ClientOfferPlayback;
+}
+
+/** A publisher sending audio and video in `room`. */
+async function source(ctx: CaseContext, room: string): Promise<string> {
+  const id = ctx.id('source');
+  ctx.engine.joinRoom(id, room);
+  const sender = await publishAndSend(ctx.engine, id);
+  ctx.cleanup(sender.stop);
+  return id;
+}
+
+/** A source publishing in a room and a viewer playing it: the link is answered and applied. */
+async function playback(ctx: CaseContext): Promise<{ engine: MediaEngine & ClientOfferPlayback; pub: string; viewer: string; before: number; p: Awaited<ReturnType<typeof player>>; answer: string }> {
+  const engine = playing(ctx.engine);
+  const room = ctx.id('room');
+  const pub = await source(ctx, room);
+  const viewer = ctx.id('viewer');
+  engine.joinRoom(viewer, room);
+  const before = engine.stats().downlinks;
+  const p = await player(ctx);
+  const answer = await engine.answerPlayback(viewer, pub, 'main', p.offer);
+  await p.pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  return { engine, pub, viewer, before, p, answer };
+}
+
+export const PLAYBACK_CASES: readonly ConformanceCase[] = [
+  {
+    name: 'answerPlayback answers a client\'s receive-only offer; the source\'s audio and video reach the player; removeParticipant ends it',
+    async run(ctx) {
+      const { engine, viewer, before, p, answer } = await playback(ctx);
+      expect(answer).toMatch(/a=candidate:/);
+      await waitFor(() => p.byKind.audio > 20 && p.byKind.video > 20, 15_000, 'audio and video at the player').catch((e: unknown) => {
+        throw new Error(`${String(e)} (audio ${p.byKind.audio}, video ${p.byKind.video})`);
+      });
+      expect(engine.stats().downlinks).toBeGreaterThan(before);
+      await engine.removeParticipant(viewer);
+      expect(engine.stats().downlinks).toBe(before);
+      const received = p.byKind.video;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(p.byKind.video - received, 'no video after removeParticipant').toBeLessThan(5);
+    },
+  },
+  {
+    name: 'a playback ends when its source leaves (removeParticipant of the source)',
+    async run(ctx) {
+      const { engine, pub, viewer, before, p } = await playback(ctx);
+      await waitFor(() => p.byKind.video > 20, 15_000, 'video at the player');
+      await engine.removeParticipant(pub);
+      await waitFor(() => engine.stats().downlinks === before, 5000, `downlinks back to ${before} (now ${engine.stats().downlinks})`);
+      await engine.removeParticipant(viewer);
+    },
+  },
+  {
+    name: 'answerPlayback rejects not-joined for a source of another room and not-published for a silent one',
+    async run(ctx) {
+      const engine = playing(ctx.engine);
+      const pub = await source(ctx, ctx.id('room-a'));
+      const viewer = ctx.id('viewer');
+      engine.joinRoom(viewer, ctx.id('room-b'));
+      const p = await player(ctx);
+      const refusal = async (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => (e instanceof EngineError ? e.reason : String(e)));
+      expect(await refusal(engine.answerPlayback(viewer, pub, 'main', p.offer))).toBe('not-joined');
+      const silent = ctx.id('silent');
+      engine.joinRoom(silent, ctx.id('room-b'));
+      expect(await refusal(engine.answerPlayback(viewer, silent, 'main', p.offer))).toBe('not-published');
+      await engine.removeParticipant(viewer);
+      await engine.removeParticipant(silent);
+    },
+  },
+];

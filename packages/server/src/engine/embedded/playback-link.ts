@@ -1,0 +1,67 @@
+import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
+import { playbackWants, type PlaybackStream } from '../client-offer.js';
+import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
+import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
+import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import type { PublisherSources } from './uplink.js';
+
+/**
+ * A client-offered playback link (WHEP): a werift peer connection answering the client's receive-only offer,
+ * whose first audio and first video m-lines form one DownlinkGroup fed from the source's forward sources, the
+ * same forwarding (key-frame hold until connected, PLI relay, layer rewrite) as the engine's own downlinks.
+ * The auxiliary stream rides on the video m-line: the group's main-video and auxiliary senders are that one
+ * m-line's sender, and only the wanted one of them ever sends.
+ */
+export class PlaybackLink {
+  readonly #pc: RTCPeerConnection;
+  readonly #group: DownlinkGroup;
+
+  private constructor(pc: RTCPeerConnection, group: DownlinkGroup) {
+    this.#pc = pc;
+    this.#group = group;
+  }
+
+  /** Answers `offerSdp`; `onFailed` is told once when the link fails. Throws on an offer it cannot answer. */
+  static async answer(net: PeerNetworkOptions, counter: ForwardCounter, sources: PublisherSources, stream: PlaybackStream,
+    offerSdp: string, onFailed: (detail: string) => void): Promise<{ link: PlaybackLink; answer: string }> {
+    const codec = (stream === 'aux' ? sources.aux : sources.video).codecMimeType ?? sources.video.codecMimeType ?? sources.aux.codecMimeType;
+    const pc = createPeer(net, videoCodecs(codec), audioCodecs(), headerExtensions());
+    try {
+      await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
+      const transceivers = pc.getTransceivers();
+      const audio = transceivers.find((t) => t.kind === 'audio');
+      const video = transceivers.find((t) => t.kind === 'video');
+      const first = video ?? audio;
+      if (!first) throw new Error('the offer has no audio or video m-line');
+      for (const t of transceivers) t.setDirection(t === audio || t === video ? 'sendonly' : 'inactive');
+      const wants = playbackWants(stream);
+      if (!audio) wants.audio = false;
+      if (!video) Object.assign(wants, { bigVideo: false, auxVideo: false });
+      const up = { connected: false };
+      const senderOf = (t: RTCRtpTransceiver | undefined) => (t ?? first).sender;
+      const group = new DownlinkGroup({ audio: senderOf(audio), video: senderOf(video), aux: senderOf(video) },
+        { audio: audio?.mid ?? '', video: video?.mid ?? '', aux: video?.mid ?? '' }, counter, () => up.connected);
+      const link = new PlaybackLink(pc, group);
+      pc.connectionStateChange.subscribe((state) => {
+        const now = linkState(state);
+        if (now === 'connected' && !up.connected) {
+          up.connected = true;
+          group.linkUp();
+        }
+        if (now === 'failed') onFailed('the playback peer connection failed');
+      });
+      group.assign(sources, wants);
+      await pc.setLocalDescription(await pc.createAnswer());
+      return { link, answer: localSdp(pc, net) };
+    } catch (error) {
+      pc.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Stops forwarding and closes the connection. */
+  close(): void {
+    this.#group.release();
+    this.#pc.close().catch(() => undefined);
+  }
+}

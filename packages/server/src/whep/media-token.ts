@@ -1,0 +1,60 @@
+import { SERVER_CODE } from '@conclave/protocol';
+import { decodeUserSig, genPrivateMapKey, genPrivateMapKeyWithStringRoomID, hasPrivilege, PRIVILEGE } from '@conclave/usersig';
+import type { Authenticator } from '../auth/authenticator.js';
+import { HttpError } from '../http/respond.js';
+import type { RoomId } from '../ids/room-ref.js';
+
+/** What a WHEP player needs (either video privilege; audio is sent when granted). */
+export const PLAY_PRIVILEGES = { main: PRIVILEGE.RECV_VIDEO, aux: PRIVILEGE.RECV_SUB_VIDEO } as const;
+/** What a WHIP publisher needs: entering the room and sending audio and video. */
+export const PUBLISH_PRIVILEGES = PRIVILEGE.ENTER_ROOM | PRIVILEGE.SEND_AUDIO | PRIVILEGE.SEND_VIDEO;
+
+/**
+ * The bearer token of WHEP and WHIP: a privateMapKey (TLSSigAPIv2 with a userbuf: the app's HMAC over the user,
+ * the room and the privilege bits, with an expiry), so any tool that makes privateMapKeys mints one and the
+ * server needs no new secret. The key's user is who plays or publishes (a WHIP publisher appears under it).
+ * Refusals are 401 (no, malformed, foreign, expired key; key for another room) or 403 (privileges lacking),
+ * with `{code, message}`.
+ */
+export async function verifyMediaToken(auth: Authenticator, header: string | undefined, sdkAppId: number, room: RoomId, needs: number): Promise<{ userId: string }> {
+  const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+  if (!token) throw new HttpError(401, SERVER_CODE.PRIVATE_MAP_KEY_REQUIRED, 'a bearer token is required (Authorization: Bearer <privateMapKey>)');
+  let userId: string;
+  try {
+    userId = decodeUserSig(token).userId;
+  } catch {
+    throw new HttpError(401, SERVER_CODE.PRIVATE_MAP_KEY_INVALID, 'the bearer token is not a privateMapKey');
+  }
+  const checked = await auth.verifyPrivateMapKey(sdkAppId, userId, token, { roomId: room.roomId, useStringRoomId: room.isString });
+  if (!checked.ok) throw new HttpError(401, checked.code, checked.message);
+  if (!hasPrivilege(checked.privileges, needs)) {
+    throw new HttpError(403, SERVER_CODE.PRIVILEGE_DENIED, `the token does not grant ${describe(needs)}`);
+  }
+  return { userId };
+}
+
+function describe(bits: number): string {
+  return Object.entries(PRIVILEGE).filter(([name, bit]) => name !== 'ALL' && (bits & bit) !== 0).map(([name]) => name).join(' + ');
+}
+
+/** Options of mintMediaToken. */
+export interface MintOptions {
+  sdkAppId: number;
+  secretKey: string;
+  /** Who plays, or who publishes (the WHIP participant's userId). */
+  userId: string;
+  room: RoomId;
+  /** 'play' (WHEP: receive audio, video and the sub stream) or 'publish' (WHIP: enter, send audio and video). */
+  purpose: 'play' | 'publish';
+  /** Seconds; default one day. */
+  expire?: number;
+}
+
+/** Mints a WHEP (play) or WHIP (publish) token: a privateMapKey with the purpose's privileges. */
+export function mintMediaToken(o: MintOptions): Promise<string> {
+  const privilegeMap = o.purpose === 'play'
+    ? PRIVILEGE.ENTER_ROOM | PRIVILEGE.RECV_AUDIO | PRIVILEGE.RECV_VIDEO | PRIVILEGE.RECV_SUB_VIDEO
+    : PUBLISH_PRIVILEGES;
+  const base = { sdkAppId: o.sdkAppId, secretKey: o.secretKey, userId: o.userId, privilegeMap, expire: o.expire ?? 86_400 };
+  return o.room.isString ? genPrivateMapKeyWithStringRoomID({ ...base, strRoomId: o.room.roomId }) : genPrivateMapKey({ ...base, roomId: Number(o.room.roomId) });
+}

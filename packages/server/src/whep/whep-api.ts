@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HTTP_CODE, SERVER_CODE } from '@conclave/protocol';
+import { answersPlayback, type PlaybackStream } from '../engine/client-offer.js';
+import { HttpError, readRaw, sendError } from '../http/respond.js';
+import { parseRoomRef, type RoomId } from '../ids/room-ref.js';
+import { RoomRegistry } from '../room/room.js';
+import { PLAY_PRIVILEGES, PUBLISH_PRIVILEGES, verifyMediaToken } from './media-token.js';
+import { engineStatus } from './whep-errors.js';
+import type { WhepDeps } from './whep-deps.js';
+import { WhipPublisher } from './whip-publisher.js';
+
+/** The largest SDP offer taken. */
+const MAX_OFFER_BYTES = 64 * 1024;
+const SDP = 'application/sdp';
+
+/** A WHEP playback or a WHIP publish, addressed by its resource URL. */
+type Resource = { kind: 'whep'; viewerId: string } | { kind: 'whip'; publisher: WhipPublisher };
+
+/** A parsed endpoint path. */
+type Endpoint =
+  | { kind: 'whep'; sdkAppId: number; room: RoomId; userId: string; stream: PlaybackStream }
+  | { kind: 'whip'; sdkAppId: number; room: RoomId }
+  | { kind: 'resource'; id: string };
+
+/**
+ * WHEP playback and WHIP ingest (RFC 9725 and its WHEP sibling) of the rooms on this node:
+ *
+ * - `POST /whep/v1/{sdkAppId}/rooms/{room}/users/{userId}[/aux]`: plays a user's audio and main (or
+ *   auxiliary) video; the engine answers the player's offer (ClientOfferPlayback).
+ * - `POST /whip/v1/{sdkAppId}/rooms/{room}`: the token's user enters the room and publishes (WhipPublisher).
+ * - `DELETE /wh{e,i}p/v1/resources/{id}` (the Location of the 201) ends it; `PATCH` is 405 (no trickle ICE:
+ *   the answer carries every candidate); `OPTIONS` answers CORS and `Accept-Post`.
+ *
+ * `{room}` is a room ref: the integer room id, or `s:` and the string room id. Every POST carries
+ * `Authorization: Bearer <token>` (or `?access_token=`, RFC 6750 §2.3, for players that take only a URL):
+ * a privateMapKey (media-token.ts). Refusals are `{code, message}` JSON with 400, 401, 403, 404, 415 or 503.
+ */
+export class WhepApi {
+  readonly #deps: WhepDeps;
+  readonly #resources = new Map<string, Resource>();
+
+  constructor(deps: WhepDeps) {
+    this.#deps = deps;
+    // A playback whose link failed is gone: its resource too.
+    deps.engine.onEvent((event) => {
+      if (event.type === 'engine-restarted') this.#endAll();
+      if (event.type !== 'downlink-failed') return;
+      for (const [id, resource] of this.#resources) {
+        if (resource.kind === 'whep' && resource.viewerId === event.subscriberId) this.#end(id);
+      }
+    });
+  }
+
+  /** True for the paths this API serves. */
+  static wants(pathname: string): boolean {
+    return pathname.startsWith('/whep/v1/') || pathname.startsWith('/whip/v1/');
+  }
+
+  /** Open playbacks and publishes. */
+  get size(): number {
+    return this.#resources.size;
+  }
+
+  /** Answers one request; never throws. */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    res.setHeader('access-control-expose-headers', 'location, link, accept-post');
+    try {
+      const endpoint = parsePath(url.pathname);
+      if (req.method === 'OPTIONS') {
+        req.resume();
+        const allow = endpoint.kind === 'resource' ? 'DELETE, PATCH, OPTIONS' : 'POST, OPTIONS';
+        res.writeHead(204, {
+          allow, 'access-control-allow-methods': allow, 'access-control-allow-headers': 'content-type, authorization, if-match',
+          'access-control-max-age': '600', ...(endpoint.kind === 'resource' ? {} : { 'accept-post': SDP }),
+        });
+        res.end();
+        return;
+      }
+      if (endpoint.kind === 'resource') {
+        this.#resourceRequest(req, res, endpoint.id);
+        return;
+      }
+      if (req.method !== 'POST') {
+        req.resume();
+        throw new HttpError(405, HTTP_CODE.METHOD_NOT_ALLOWED, `${req.method ?? ''} is not allowed here: POST an SDP offer`);
+      }
+      const created = await this.#post(req, url, endpoint);
+      res.writeHead(201, { 'content-type': SDP, location: created.location, 'cache-control': 'no-store' });
+      res.end(created.answer);
+    } catch (error) {
+      if (!(error instanceof HttpError)) this.#deps.logger.error({ err: error }, 'WHEP/WHIP request failed');
+      sendError(this.#deps, res, error);
+    }
+  }
+
+  async #post(req: IncomingMessage, url: URL, endpoint: Exclude<Endpoint, { kind: 'resource' }>): Promise<{ location: string; answer: string }> {
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== SDP) {
+      req.resume();
+      throw new HttpError(415, SERVER_CODE.INVALID_PARAMETER, `the body must be an SDP offer (content-type ${SDP})`);
+    }
+    const authorization = req.headers.authorization ?? (url.searchParams.get('access_token') ? `Bearer ${url.searchParams.get('access_token')}` : undefined);
+    const needs = endpoint.kind === 'whep' ? PLAY_PRIVILEGES[endpoint.stream] : PUBLISH_PRIVILEGES;
+    const { userId } = await verifyMediaToken(this.#deps.auth, authorization, endpoint.sdkAppId, endpoint.room, needs).catch((error: unknown) => {
+      req.resume();
+      throw error;
+    });
+    const offer = (await readRaw(req, MAX_OFFER_BYTES)).toString('utf8');
+    if (!offer.startsWith('v=0')) throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'the body is not an SDP offer');
+    const id = randomUUID();
+    if (endpoint.kind === 'whip') {
+      const { publisher, answer } = await WhipPublisher.start(this.#deps, endpoint.sdkAppId, endpoint.room, userId, offer, () => this.#resources.delete(id));
+      this.#resources.set(id, { kind: 'whip', publisher });
+      return { location: `/whip/v1/resources/${id}`, answer };
+    }
+    const answer = await this.#play(id, endpoint, offer);
+    this.#deps.logger.info({ sdkAppId: endpoint.sdkAppId, room: endpoint.room.roomId, source: endpoint.userId, viewer: userId }, 'WHEP playback started');
+    return { location: `/whep/v1/resources/${id}`, answer };
+  }
+
+  async #play(id: string, endpoint: Extract<Endpoint, { kind: 'whep' }>, offer: string): Promise<string> {
+    const { engine, rooms } = this.#deps;
+    if (!answersPlayback(engine)) throw new HttpError(503, SERVER_CODE.MEDIA_UNAVAILABLE, 'this media engine cannot answer WHEP offers');
+    const room = rooms.find(RoomRegistry.key(endpoint.sdkAppId, endpoint.room.roomId, endpoint.room.isString));
+    const source = room?.get(endpoint.userId);
+    if (!room || !source) throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `user '${endpoint.userId}' is not in room ${endpoint.room.roomId}`);
+    const viewerId = `whep:${id}`;
+    engine.joinRoom(viewerId, room.key);
+    this.#resources.set(id, { kind: 'whep', viewerId });
+    try {
+      return await engine.answerPlayback(viewerId, source.id, endpoint.stream, offer);
+    } catch (error) {
+      this.#end(id);
+      throw engineStatus(error, 'WHEP');
+    }
+  }
+
+  #resourceRequest(req: IncomingMessage, res: ServerResponse, id: string): void {
+    req.resume();
+    if (!this.#resources.has(id)) throw new HttpError(404, HTTP_CODE.NOT_FOUND, 'no such WHEP/WHIP session');
+    if (req.method === 'PATCH') {
+      res.setHeader('allow', 'DELETE');
+      throw new HttpError(405, HTTP_CODE.METHOD_NOT_ALLOWED, 'trickle ICE and ICE restarts are not supported: the answer carries every candidate');
+    }
+    if (req.method !== 'DELETE') throw new HttpError(405, HTTP_CODE.METHOD_NOT_ALLOWED, `${req.method ?? ''} is not allowed on a session`);
+    this.#end(id);
+    res.writeHead(200, { 'cache-control': 'no-store' });
+    res.end();
+  }
+
+  #end(id: string): void {
+    const resource = this.#resources.get(id);
+    this.#resources.delete(id);
+    if (resource?.kind === 'whip') resource.publisher.stop();
+    if (resource?.kind === 'whep') this.#deps.releaseParticipant(resource.viewerId);
+  }
+
+  /** Ends every playback and publish (server shutdown, engine restart). */
+  #endAll(): void {
+    for (const id of [...this.#resources.keys()]) this.#end(id);
+  }
+
+  /** Closes every session. */
+  close(): void {
+    this.#endAll();
+  }
+}
+
+/** The endpoint a path names; 404 when none. */
+function parsePath(pathname: string): Endpoint {
+  const parts = pathname.split('/').slice(1).map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'the path is not valid URL encoding');
+    }
+  });
+  const [kind, version, ...rest] = parts;
+  const notFound = () => new HttpError(404, HTTP_CODE.NOT_FOUND, `not found: ${pathname}`);
+  if ((kind !== 'whep' && kind !== 'whip') || version !== 'v1') throw notFound();
+  if (rest.length === 2 && rest[0] === 'resources') return { kind: 'resource', id: rest[1] };
+  const sdkAppId = Number(rest[0]);
+  if (!/^\d{1,10}$/.test(rest[0] ?? '') || rest[1] !== 'rooms' || rest[2] === undefined) throw notFound();
+  const room = parseRoomRef(rest[2]);
+  if (!room) throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, `'${rest[2]}' is not a room (an integer room id, or s: and a string room id)`);
+  if (kind === 'whip' && rest.length === 3) return { kind: 'whip', sdkAppId, room };
+  if (kind === 'whep' && rest.length >= 5 && rest.length <= 6 && rest[3] === 'users' && rest[4] !== '') {
+    const stream = rest[5] ?? 'main';
+    if (stream !== 'main' && stream !== 'aux') throw notFound();
+    return { kind: 'whep', sdkAppId, room, userId: rest[4], stream };
+  }
+  throw notFound();
+}

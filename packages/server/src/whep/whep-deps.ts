@@ -1,0 +1,15 @@
+import type { Authenticator } from '../auth/authenticator.js';
+import type { ServerConfig } from '../config/config.js';
+import type { MediaEngine } from '../engine/media-engine.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { BanList } from '../room/ban-list.js';
+import type { LeaveDeps } from '../room/eviction.js';
+
+/** What WHEP playback and WHIP ingest work with (the composition root hands them these parts). */
+export interface WhepDeps extends LeaveDeps {
+  config: ServerConfig;
+  auth: Authenticator;
+  bans: BanList;
+  engine: MediaEngine;
+  metrics: Metrics;
+}
