@@ -6,7 +6,7 @@
 const LAYERS = {
   root: '^src/(server|context|cli|index)\\.ts$',
   transport: '^src/(signal|http|admin|ops|data-link|cloud-api)/',
-  domain: '^src/(room|jobs|recording|cluster|auth)/',
+  domain: '^src/(room|jobs|recording|cluster|auth|transcriber)/',
   engine: '^src/engine/',
   base: '^src/(config|log|limits|store|lifecycle|tls|turn|ids)/',
 };
@@ -22,7 +22,7 @@ module.exports = {
     forbid('engine-not-above', 'The media engine never imports the domain or the transports.', LAYERS.engine, `${LAYERS.domain}|${LAYERS.transport}`),
     forbid('engine-not-wire', 'The media engine never imports the wire protocol (only its media facts, @conclave/protocol/media).', LAYERS.engine, 'protocol/(dist|src)/(?!media\\.)'),
     forbid('base-not-above', 'Base modules (config, log, limits, store, …) import nothing above them.', LAYERS.base, `${LAYERS.engine}|${LAYERS.domain}|${LAYERS.transport}`),
-    forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(${['server', 'context', 'cli', 'index'].join('|')})\\.ts$)(?!(signal|http|admin|ops|data-link|cloud-api|room|jobs|recording|cluster|auth|engine|config|log|limits|store|lifecycle|tls|turn|ids|test-support)/)`),
+    forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(${['server', 'context', 'cli', 'index'].join('|')})\\.ts$)(?!(signal|http|admin|ops|data-link|cloud-api|room|jobs|recording|cluster|auth|transcriber|engine|config|log|limits|store|lifecycle|tls|turn|ids|test-support)/)`),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -7,6 +7,8 @@ import { ConnectionTracker } from './limits/connection-tracker.js';
 import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
 import { JobManager } from './jobs/job-manager.js';
 import { MixImages } from './jobs/mix-images.js';
+import { TranscriberManager } from './transcriber/transcriber-manager.js';
+import { recognizerFromEnv } from './transcriber/line-recognizer.js';
 import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
@@ -44,6 +46,8 @@ export interface ServerContext {
   recordings: RecordingManager;
   /** Mix background images, a folder per app (uploaded through the admin API). */
   mixImages: MixImages;
+  /** Live transcription robots (RealtimeTranscriber). */
+  transcribers: TranscriberManager;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -81,6 +85,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     jobs,
     recordings: new RecordingManager({ jobs, apps: config.apps, media: config.media, logger }),
     mixImages: new MixImages(config.media.mixImagePath),
+    transcribers: new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() }),
   };
 }
 

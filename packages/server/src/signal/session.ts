@@ -13,6 +13,7 @@ import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 import { downlinkSignal } from './downlink-signal.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
+import { transcriberCommandHandlers } from './transcriber-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
@@ -363,6 +364,7 @@ export class SignalSession {
       return { sdp };
     },
     ...cdnCommandHandlers(() => this.#ctx, () => this.#joined()),
+    ...transcriberCommandHandlers(() => this.#ctx, () => this.#joined()),
     'switch-role': async (data) => {
       const { participant, room } = this.#joined();
       if (this.#scene !== SCENE_CODE.live) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, 'switchRole can only be called in live mode');
