@@ -32,12 +32,7 @@ export function transcriberCommandHandlers(context: () => Pick<SignalDeps, 'tran
     },
     'transcriber-stop': async ({ transcriberRobotId }) => {
       const { room } = caller();
-      try {
-        await context().transcribers.stop(room.key, transcriberRobotId);
-      } catch (error) {
-        if (error instanceof TranscriberError) throw new CommandError(error.code, error.message);
-        throw error;
-      }
+      coded(() => context().transcribers.stop(room.key, transcriberRobotId));
       return {};
     },
   };

@@ -93,11 +93,11 @@ export class LineRecognizer implements Recognizer {
     return {
       ready,
       write: (pcm) => { if (!ended && child.stdin.writable) child.stdin.write(pcm); },
-      end: async () => {
+      end: async (graceMs = END_GRACE_MS) => {
         if (ended) return exited;
         ended = true;
         child.stdin.end();
-        const kill = setTimeout(() => child.kill('SIGKILL'), END_GRACE_MS);
+        const kill = setTimeout(() => { closed = true; child.kill('SIGKILL'); }, graceMs);
         await exited;
         clearTimeout(kill);
       },

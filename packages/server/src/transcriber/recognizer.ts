@@ -22,8 +22,11 @@ export interface RecognitionStream {
   write(pcm: Buffer): void;
   /** Resolves once the model is loaded and audio is being recognised; rejects when it cannot start. */
   readonly ready: Promise<void>;
-  /** Ends the input: the sentence in progress is finalised; resolves when the recognizer has exited. */
-  end(): Promise<void>;
+  /**
+   * Ends the input: the sentence in progress is finalised; resolves when the recognizer has exited, or after
+   * `graceMs` (then it is stopped, with whatever it had not reported yet).
+   */
+  end(graceMs?: number): Promise<void>;
   /** Stops at once (nothing more is reported). */
   close(): void;
 }

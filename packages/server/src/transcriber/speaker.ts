@@ -6,6 +6,8 @@ import { RtpAudioDecoder } from './rtp-audio-decoder.js';
 const GAP_MS = 600;
 /** The silence fed after such a pause: longer than the recognizer's end-of-sentence hangover (PocketSphinx: 0.5 s). */
 const GAP_FILL_BYTES = PCM_BYTES_PER_SECOND;
+/** How long a stopping speaker's recognizer may take to report the sentence in progress (it may be behind). */
+const STOP_GRACE_MS = 3000;
 /** How much of the audio-time → wall-clock map is kept (chunks). */
 const CLOCK_CHUNKS = 4000;
 
@@ -148,14 +150,14 @@ export class Speaker {
     listener.onResult({ sentence: this.#sentence, text: result.text, final: true, startedAt, endedAt: Math.round(this.#wallClock(result.end)) });
   }
 
-  /** Stops the feed; the sentence in progress is finalised (reported) before this resolves. */
+  /** Stops the feed; the sentence in progress is finalised (reported) before this resolves, if the recognizer manages within STOP_GRACE_MS. */
   async stop(): Promise<void> {
     this.#ending = true;
     this.#forward?.stop();
     this.#forward = undefined;
     clearInterval(this.#gapTimer);
     await this.#decoder.close();
-    await this.#stream.end();
+    await this.#stream.end(STOP_GRACE_MS);
     this.#closed = true;
   }
 

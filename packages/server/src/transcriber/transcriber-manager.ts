@@ -74,18 +74,22 @@ export class TranscriberManager {
     return { robotId, taskId: robotId };
   }
 
-  /** Stops a robot of the room (sentences in progress are pushed first); throws NOT_RUNNING when there is none. */
-  async stop(roomKey: string, robotId: string): Promise<void> {
+  /**
+   * Stops a robot of the room; throws NOT_RUNNING when there is none. Returns once it is gone from the room (its id
+   * is free again); the sentences in progress are finalised and pushed after, then `stopped` (a recognizer behind
+   * on a loaded machine may take seconds to drain, longer than a client waits for its reply).
+   */
+  stop(roomKey: string, robotId: string): void {
     const key = `${roomKey}/${robotId}`;
     if (!this.#robots.has(key)) throw new TranscriberError(TRANSCRIBER_CODE.NOT_RUNNING, `transcriber ${robotId} is not running in this room`);
-    await this.#end(key, {});
+    void this.#end(key, {});
   }
 
   async #end(key: string, why: { error?: number; errorMessage?: string }): Promise<void> {
     const robot = this.#robots.get(key);
     if (!robot) return;
     this.#robots.delete(key);
-    await robot.stop();
+    await robot.stop().catch((error: unknown) => this.#logger.warn({ err: error, robot: robot.robotId }, 'transcriber: stopping failed'));
     this.#rooms.find(robot.options.roomKey)?.broadcast(undefined, 'transcriber-state', { state: 'stopped', transcriberRobotId: robot.robotId, sourceLanguage: robot.options.sourceLanguage, ...why });
     this.#logger.info({ robot: robot.robotId, room: robot.options.roomKey, ...why }, 'transcriber stopped');
   }
