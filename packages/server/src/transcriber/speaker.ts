@@ -98,30 +98,24 @@ export class Speaker {
     return this.#decoder.packets;
   }
 
-  #write(pcm: Buffer): void {
+  /** Feeds the recognizer; `real` false for the silence fed after a pause. */
+  #write(pcm: Buffer, real = true): void {
     if (this.#closed) return;
     this.#clock.push([this.#bytes, Date.now()]);
     if (this.#clock.length > CLOCK_CHUNKS) this.#clock.splice(0, this.#clock.length - CLOCK_CHUNKS / 2);
     this.#bytes += pcm.length;
+    if (real) {
+      this.#lastPcmAt = Date.now();
+      this.#gapFilled = false;
+    }
     this.#stream.write(pcm);
   }
 
+  /** Once per pause in the audio (GAP_MS without any) during a sentence: silence, so the sentence ends. */
   #fillGap(): void {
-    const now = Date.now();
-    if (this.#decoderWrote(now)) return;
-    if (this.#gapFilled || !this.#inSentence) return;
+    if (this.#gapFilled || !this.#inSentence || Date.now() - this.#lastPcmAt < GAP_MS) return;
     this.#gapFilled = true;
-    this.#write(Buffer.alloc(GAP_FILL_BYTES));
-  }
-
-  /** True while decoded audio keeps coming (a pause is GAP_MS without any). */
-  #decoderWrote(now: number): boolean {
-    const last = this.#clock[this.#clock.length - 1];
-    if (last && last[1] !== this.#lastPcmAt) {
-      this.#lastPcmAt = last[1];
-      this.#gapFilled = false;
-    }
-    return now - this.#lastPcmAt < GAP_MS;
+    this.#write(Buffer.alloc(GAP_FILL_BYTES), false);
   }
 
   /** The wall-clock time at which the audio at `seconds` reached the server. */
