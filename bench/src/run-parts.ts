@@ -1,11 +1,12 @@
 /**
  * Some parts of the bench alone: `node --import tsx src/run-parts.ts <part>…` in bench/ after `npm run build`,
- * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, whep. Prints their table rows.
+ * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, whep, transcriber. Prints their table rows.
  */
 import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { canvasPlayerRows, runCanvasPlayer } from './canvas-player.js';
 import { cdnDelayRows, runCdnDelay } from './cdn-delay.js';
+import { runTranscriber, transcriberRows } from './transcriber.js';
 import { clusterRows, runCluster } from './cluster.js';
 import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { ServerProcess } from './server-process.js';
@@ -24,6 +25,7 @@ try {
   if (parts.has('software-decoder')) rows.push(...softwareDecoderRows(await runSoftwareDecoder(server)));
   if (parts.has('media-jobs')) rows.push(...mediaJobRows(await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) })));
   if (parts.has('whep')) rows.push(...whepFirstFrameRows(await runWhepFirstFrame(browser, { iterations: Number(process.env.BENCH_ITERATIONS ?? 10) })));
+  if (parts.has('transcriber')) rows.push(...transcriberRows(await runTranscriber({ repetitions: Number(process.env.BENCH_TRANSCRIBER_SENTENCES ?? 6) })));
   if (parts.has('cluster')) rows.push(...clusterRows(await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) })));
   process.stdout.write(`\n${renderTable(rows)}\n`);
 } finally {

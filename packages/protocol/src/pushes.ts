@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { downlinkOffer } from './commands/downlink.js';
 import { empty, peerInfo } from './commands/fields.js';
+import { transcriberPushes } from './commands/transcriber.js';
 
 /** Why a user left (docs/behaviour.md §3 leave reasons). */
 export const leaveReason = z.enum(['normal', 'timeout', 'kick', 'role change']);
@@ -23,6 +24,8 @@ export const PUSH_SCHEMAS = {
    * subscription on it: the client discards its side and subscribes again (protocol 2).
    */
   'downlink-closed': z.object({ reason: z.enum(['failed', 'engine-restarted']), message: z.string().max(1024) }),
+  /** Live transcription: a robot's sentences and its start / stop, to every user of the room. */
+  ...transcriberPushes,
 } satisfies Record<string, z.ZodType>;
 
 /** Every push name. */

@@ -354,7 +354,7 @@ export interface TRTCEventTypes {
   'permission-state-change': (event: { camera: PermissionState; microphone: PermissionState }) => void;
   /** A local or remote video's size changed; userId '' for local video before enterRoom. */
   'video-size-changed': (event: { userId: string; streamType: 'main' | 'sub'; newWidth: number; newHeight: number }) => void;
-  /** Emitted by a RealtimeTranscriber plugin (none ships with Conclave). */
+  /** A transcriber robot's sentence / start and stop, to every user of its room (RealtimeTranscriber plugin). */
   'realtime-transcriber-message': (event: RealtimeTranscriberMessageEvent) => void;
   'realtime-transcriber-state-changed': (event: RealtimeTranscriberStateEvent) => void;
   'picture-in-picture-state-changed': (event: { userId: string; streamType: 'main' | 'sub'; isPictureInPicture: boolean; pictureInPictureWindow?: PictureInPictureWindow }) => void;

@@ -8,6 +8,8 @@ import { ConnectionTracker } from './limits/connection-tracker.js';
 import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
 import { JobManager } from './jobs/job-manager.js';
 import { MixImages } from './jobs/mix-images.js';
+import { TranscriberManager } from './transcriber/transcriber-manager.js';
+import { recognizerFromEnv } from './transcriber/line-recognizer.js';
 import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
@@ -48,6 +50,8 @@ export interface ServerContext {
   mixImages: MixImages;
   /** Event callbacks: room and media events queued in the store and POSTed to each app's callback URL. */
   callbacks: CallbackDispatcher;
+  /** Live transcription robots (RealtimeTranscriber). */
+  transcribers: TranscriberManager;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -90,6 +94,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     recordings,
     mixImages: new MixImages(config.media.mixImagePath),
     callbacks: new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, recordings, logger, registry: metrics.registry }),
+    transcribers: new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() }),
   };
 }
 

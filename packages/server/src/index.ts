@@ -11,3 +11,7 @@ export { StoreError } from './store/store.js';
 export { CustomMessageLimiter, KeyedRateLimiter, type MessageVerdict, type RateBudget } from './limits/rate-limiter.js';
 export type { MediaEngine, SubscriptionWants, EngineStats } from './engine/media-engine.js';
 export { EmbeddedEngine } from './engine/embedded/embedded-engine.js';
+// Live transcription: the recognizer seam (an operator's own recognizer) and the word error rate that scores one.
+export { LineRecognizer, pocketsphinxRecognizer, type LineRecognizerOptions } from './transcriber/line-recognizer.js';
+export { RECOGNIZER_SAMPLE_RATE, type Recognizer, type RecognitionStream, type RecognitionResult, type RecognitionListener } from './transcriber/recognizer.js';
+export { wordErrorRate } from './transcriber/word-error-rate.js';

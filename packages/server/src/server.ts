@@ -122,6 +122,7 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         signal.close();
         stopEnginePushes();
+        await ctx.transcribers.close();
         await ctx.jobs.close();
         await engine.close();
         http.closeAllConnections();

@@ -7,6 +7,7 @@ import { downlinkCommands } from './downlink.js';
 import { publishCommands } from './publish.js';
 import { sessionCommands } from './session.js';
 import { subscribeCommands } from './subscribe.js';
+import { transcriberCommands } from './transcriber.js';
 import type { CommandSchema } from './fields.js';
 
 export const COMMAND_SCHEMAS = {
@@ -15,6 +16,7 @@ export const COMMAND_SCHEMAS = {
   ...subscribeCommands,
   ...downlinkCommands,
   ...cdnCommands,
+  ...transcriberCommands,
 } satisfies Record<string, CommandSchema>;
 
 /** Every command name. */
@@ -26,3 +28,4 @@ export * from './publish.js';
 export * from './subscribe.js';
 export * from './downlink.js';
 export * from './cdn.js';
+export * from './transcriber.js';

@@ -29,6 +29,7 @@ import type { PressureMonitor, PressureState } from '../adaptation/pressure.js';
 import { preferTurnTcp } from '../adaptation/relay-switch.js';
 import type { EncodedHooks, RoomContext } from './room-context.js';
 import { setDecodeTap } from '../playback/decode-tap.js';
+import { emitTranscriberEvents } from './transcriber-events.js';
 
 /** Room states (docs/behaviour.md §4). */
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
@@ -361,6 +362,7 @@ export class Room {
       this.remotes.rebuildDownlink();
     });
     signal.on('banned', (data) => this._onBanned(data));
+    emitTranscriberEvents(signal, this._events, () => this._target);
     signal.on('lost', (reason) => {
       if (signal !== this._signal) return;
       log.warn('signal channel lost:', reason);

@@ -14,6 +14,7 @@ import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from '
 import { downlinkSignal } from './downlink-signal.js';
 import { relayCustomMessage } from './custom-message.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
+import { transcriberCommandHandlers } from './transcriber-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
@@ -399,6 +400,7 @@ export class SignalSession {
       return { sdp };
     },
     ...cdnCommandHandlers(() => this.#ctx, () => this.#joined()),
+    ...transcriberCommandHandlers(() => this.#ctx, () => this.#joined()),
     'switch-role': async (data) => {
       const { participant, room } = this.#joined();
       if (this.#scene !== SCENE_CODE.live) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, 'switchRole can only be called in live mode');

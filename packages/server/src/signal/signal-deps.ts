@@ -12,6 +12,7 @@ import type { Metrics } from '../ops/metrics.js';
 import type { BanList } from '../room/ban-list.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { RoomRegistry } from '../room/room.js';
+import type { TranscriberManager } from '../transcriber/transcriber-manager.js';
 
 /** What signalling works with (the composition root hands it these parts, nothing more). */
 export interface SignalDeps extends LeaveDeps {
@@ -34,4 +35,6 @@ export interface SignalDeps extends LeaveDeps {
   jobs: JobManager;
   /** Mix background images, for the CDN commands. */
   mixImages: MixImages;
+  /** Live transcription robots, for the transcriber commands. */
+  transcribers: TranscriberManager;
 }
