@@ -42,6 +42,12 @@ export const SERVER_CODE = Object.freeze({
   SUBSCRIPTION_NOT_FOUND: -1017,
   /** The media engine is not available (restarting) or closed; try again. */
   MEDIA_UNAVAILABLE: -1018,
+  /**
+   * The server admits joins and reconnections at a bounded rate and this one must wait: the reply's data
+   * (JoinThrottled) says when to send the join again (`retryAfterMs`) with the `ticket` that holds its place.
+   * Not a refusal: a client of protocol version 3 or later waits and retries (docs/behaviour.md §4).
+   */
+  JOIN_THROTTLED: -1019,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

@@ -14,6 +14,8 @@ import { log } from '../log/logger.js';
 import { ScheduleRefused, type Schedule } from '../schedule/schedule.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
+import { requestJoinAdmitted } from '../signal/join-admission.js';
+import { healthUrlOf, probeServer } from '../signal/server-probe.js';
 import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
 import { CustomMessages } from '../messages/custom-messages.js';
@@ -87,6 +89,11 @@ export class Room {
         log.warn(`reconnection attempt ${attempt} failed:`, error);
       },
       isFatal: (error) => error instanceof SignalReplyError || error instanceof ScheduleRefused,
+      probe: () => {
+        const url = healthUrlOf(this._proxy.websocketUrl ?? this._schedule?.domains.main ?? '');
+        return url ? probeServer(url) : Promise.resolve(false);
+      },
+      checkAlive: () => this._signal?.checkAlive(),
       gaveUp: () => {
         this._teardown();
         this.machine.set('left');
@@ -244,6 +251,7 @@ export class Room {
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
       this._dataLink.open();
       this._adaptation.start();
+      this._reconnector.watch();
     } catch (error) {
       this._teardown();
       this.machine.set('left');
@@ -318,8 +326,8 @@ export class Room {
     if (!warm) await signal.connect();
     const seconds = schedule.config.enterRoomTimeout ?? 0;
     const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
-    // The request's own time-out is the join time-out; #joinError maps it to 'join room timeout'.
-    const reply = await signal.request('join', {
+    // The request's own time-out is the join time-out (a busy server's waits included); #joinError maps it to 'join room timeout'.
+    const reply = await requestJoinAdmitted(signal, {
       sdkAppId: config.sdkAppId,
       userId: config.userId,
       userSig: config.userSig,
@@ -456,6 +464,7 @@ export class Room {
   private _teardown(): void {
     this._resetConnection();
     this._reconnector.cancel();
+    this._reconnector.unwatch();
     this._adaptation.stop();
   }
 

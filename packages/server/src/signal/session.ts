@@ -14,6 +14,7 @@ import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from '
 import { downlinkSignal } from './downlink-signal.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
+import { admitJoin } from './admission.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
 export interface SessionTransport {
@@ -66,7 +67,7 @@ export class SignalSession {
       this.#reply({ id, code: SERVER_CODE.OK, message: 'ok', data: reply });
     } catch (error) {
       if (error instanceof CommandError) {
-        this.#reply({ id, code: error.code, message: error.message });
+        this.#reply({ id, code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) });
       } else if (error instanceof InvalidMessage) {
         const replyId = error.id ?? id;
         this.#invalidLog.note({ cmd, id: replyId, userId: this.#participant?.userId }, error.message);
@@ -225,6 +226,8 @@ export class SignalSession {
       }
       this.#joining = true;
       try {
+        // Before anything costly: a storm of joins is spread out here (docs/behaviour.md §4).
+        await admitJoin(this.#ctx.admission, { protocolVersion, ticket: data.admissionTicket, close: (code, reason) => this.#transport.close(code, reason) });
         const auth = await this.#ctx.auth.verifyJoin(data);
         if (!auth.ok) throw new CommandError(auth.code, auth.message);
         if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
