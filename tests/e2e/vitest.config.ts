@@ -25,6 +25,8 @@ const HEAVY_FILES = [
 const EMBEDDED_ONLY = [
   'src/npm-pack.e2e.ts', 'src/plugins-*.e2e.ts', 'src/video-effects-*.e2e.ts', 'src/demo*.e2e.ts', 'src/network-tls.e2e.ts',
   'src/cluster-admin.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-decoder.e2e.ts',
+  // The SDK's reconnection timing; a Janus restart adds Janus's own start-up (recovery.e2e.ts covers Janus).
+  'src/reconnect-*.e2e.ts',
 ];
 const ENGINES = (process.env.CONCLAVE_E2E_ENGINE ? [process.env.CONCLAVE_E2E_ENGINE] : ['embedded', 'janus']);
 
