@@ -36,8 +36,11 @@ export class FibonacciReconnectPolicy implements ReconnectPolicy {
 export interface ReconnectHost {
   /** True while reconnecting still makes sense (the room is not left). */
   active(): boolean;
-  /** One attempt (1-based); resolves once reconnected. */
-  attempt(attempt: number): Promise<void>;
+  /**
+   * One attempt (1-based); resolves once reconnected. `serverAnswered`: a probe (or the page's wake-up) started
+   * it, so the last schedule's server is known to answer and the schedule need not be asked again.
+   */
+  attempt(attempt: number, serverAnswered: boolean): Promise<void>;
   /** An attempt failed (its connection is closed here). */
   attemptFailed(error: unknown, attempt: number): void;
   /** A failure not worth retrying (the server refuses us now). */
@@ -121,7 +124,7 @@ export class Reconnector {
       this._wait = undefined;
       if (outcome === 'cancelled' || this._cancelled || !this._host.active()) return;
       try {
-        await this._host.attempt(retryCount + 1);
+        await this._host.attempt(retryCount + 1, outcome === 'probe');
         return;
       } catch (error) {
         lastError = error;

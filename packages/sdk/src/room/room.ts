@@ -82,7 +82,7 @@ export class Room {
     this._events = events;
     this._reconnector = new Reconnector({
       active: () => this.machine.state === 'joined',
-      attempt: (attempt) => this._reconnectOnce(attempt),
+      attempt: (attempt, serverAnswered) => this._reconnectOnce(attempt, serverAnswered),
       attemptFailed: (error, attempt) => {
         this._signal?.close();
         this._signal = undefined;
@@ -381,13 +381,16 @@ export class Room {
     this._reconnector.start();
   }
 
-  /** One reconnection attempt: the first may use the cached schedule; the session is resumed when the server still has it. */
-  private async _reconnectOnce(attempt: number): Promise<void> {
+  /**
+   * One reconnection attempt: the first, and one started by the server answering a probe, may use the cached
+   * schedule; the session is resumed when the server still has it.
+   */
+  private async _reconnectOnce(attempt: number, serverAnswered = false): Promise<void> {
     const config = this._config;
     const target = this._target;
     if (!config || !target) return;
     // RECONNECTING → CONNECTING is not announced (docs/behaviour.md §4); the next announcement is the outcome.
-    const { peers, resumed } = await this._joinOnce(config, target, attempt === 1, this._sessionToken);
+    const { peers, resumed } = await this._joinOnce(config, target, attempt === 1 || serverAnswered, this._sessionToken);
     if (this.machine.state !== 'joined') return;
     this._setConnectionState('CONNECTED');
     log.info(resumed ? 'session resumed' : 'rejoined with a new session');

@@ -1,22 +1,12 @@
+import { httpOrigin } from '../schedule/scheduler.js';
+
 /** A probe that has had no answer by then counts as unreachable (a dropped network answers nothing at all). */
 const PROBE_TIMEOUT_MS = 2_000;
 
-/**
- * The server's health route for a signalling URL: `wss://host/signal` → `https://host/healthz`. Undefined when
- * the URL cannot be read.
- */
+/** The server's health route for a signalling URL: `wss://host/signal` → `https://host/healthz`; undefined when unreadable. */
 export function healthUrlOf(signalUrl: string): string | undefined {
-  try {
-    const url = new URL(signalUrl);
-    url.protocol = url.protocol === 'wss:' ? 'https:' : url.protocol === 'ws:' ? 'http:' : url.protocol;
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    url.pathname = '/healthz';
-    url.search = '';
-    url.hash = '';
-    return url.toString();
-  } catch {
-    return undefined;
-  }
+  const origin = httpOrigin(signalUrl);
+  return origin && /^https?:/.test(origin) ? `${origin}/healthz` : undefined;
 }
 
 /**
