@@ -1,6 +1,6 @@
 /**
  * Some parts of the bench alone: `node --import tsx src/run-parts.ts <part>…` in bench/ after `npm run build`,
- * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, whep, transcriber. Prints their table rows.
+ * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, whep, transcriber, reconnect-outage. Prints their table rows.
  */
 import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
@@ -9,6 +9,7 @@ import { cdnDelayRows, runCdnDelay } from './cdn-delay.js';
 import { runTranscriber, transcriberRows } from './transcriber.js';
 import { clusterRows, runCluster } from './cluster.js';
 import { mediaJobRows, runMediaJobs } from './media-jobs.js';
+import { reconnectOutageRows, runReconnectOutage } from './reconnect-outage.js';
 import { ServerProcess } from './server-process.js';
 import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { renderTable, type Row } from './table.js';
@@ -27,6 +28,7 @@ try {
   if (parts.has('whep')) rows.push(...whepFirstFrameRows(await runWhepFirstFrame(browser, { iterations: Number(process.env.BENCH_ITERATIONS ?? 10) })));
   if (parts.has('transcriber')) rows.push(...transcriberRows(await runTranscriber({ repetitions: Number(process.env.BENCH_TRANSCRIBER_SENTENCES ?? 6) })));
   if (parts.has('cluster')) rows.push(...clusterRows(await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) })));
+  if (parts.has('reconnect-outage')) rows.push(...reconnectOutageRows(await runReconnectOutage()));
   process.stdout.write(`\n${renderTable(rows)}\n`);
 } finally {
   await browser.close();

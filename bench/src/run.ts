@@ -20,6 +20,7 @@ import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
 import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { runTranscriber, transcriberRows } from './transcriber.js';
 import { recoveryRows, runRecovery } from './recovery.js';
+import { reconnectOutageRows, runReconnectOutage } from './reconnect-outage.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
 import { pluginCpuRows, pluginSizeRows } from './plugins.js';
@@ -123,7 +124,8 @@ async function main(): Promise<void> {
     const transcriber = await runTranscriber({ repetitions: Number(process.env.BENCH_TRANSCRIBER_SENTENCES ?? 6) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const reconnectOutage = await runReconnectOutage();
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -153,6 +155,7 @@ async function main(): Promise<void> {
       softwareDecoder,
       whepFirstFrame,
       recovery,
+      reconnectOutage,
       cluster,
       table: rows,
       footnotes,

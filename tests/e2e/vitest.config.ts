@@ -27,6 +27,8 @@ const EMBEDDED_ONLY = [
   'src/cluster-admin.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-decoder.e2e.ts',
   // A media job's supervision, the disk and the cluster's Redis do not depend on the media engine.
   'src/faults-recording.e2e.ts', 'src/faults-redis.e2e.ts',
+  // The SDK's reconnection timing; a Janus restart adds Janus's own start-up (recovery.e2e.ts covers Janus).
+  'src/reconnect-*.e2e.ts',
 ];
 const ENGINES = (process.env.CONCLAVE_E2E_ENGINE ? [process.env.CONCLAVE_E2E_ENGINE] : ['embedded', 'janus']);
 

@@ -47,6 +47,12 @@ export const SERVER_CODE = Object.freeze({
    * room can be placed now; rooms already running go on. Try again in a few seconds.
    */
   CLUSTER_UNAVAILABLE: -1025,
+  /**
+   * The server admits joins and reconnections at a bounded rate and this one must wait: the reply's data
+   * (JoinThrottled) says when to send the join again (`retryAfterMs`) with the `ticket` that holds its place.
+   * Not a refusal: a client of protocol version 3 or later waits and retries (docs/behaviour.md §4).
+   */
+  JOIN_THROTTLED: -1019,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import type { COMMAND_SCHEMAS } from './commands/index.js';
 import type {
-  downlinkAnswerData, downlinkOffer, empty, flagData, joinData, joinReply, peerInfo, roleCode, sceneCode, sdpData,
+  downlinkAnswerData, downlinkOffer, empty, flagData, joinData, joinReply, joinThrottled, peerInfo, roleCode, sceneCode, sdpData,
   subscribeData, switchRoleData, unsubscribeData,
 } from './commands/index.js';
 import type { bannedReason, leaveReason, PUSH_SCHEMAS } from './pushes.js';
@@ -25,6 +25,8 @@ export type PeerInfo = z.infer<typeof peerInfo>;
 /** Which of a source user's streams a subscriber wants. */
 export type JoinData = z.infer<typeof joinData>;
 export type JoinReply = z.infer<typeof joinReply>;
+/** The data of a JOIN_THROTTLED reply: when to try again, and the ticket holding the join's place. */
+export type JoinThrottled = z.infer<typeof joinThrottled>;
 export type SdpData = z.infer<typeof sdpData>;
 export type FlagData = z.infer<typeof flagData>;
 export type SubscribeData = z.infer<typeof subscribeData>;
@@ -64,7 +66,8 @@ export interface ReplyMessage<C extends Command = Command> {
   id: number;
   code: number;
   message: string;
-  data?: CommandMap[C]['reply'];
+  /** The command's reply when `code` is 0; a refusal carries data only where its code says so (JOIN_THROTTLED). */
+  data?: CommandMap[C]['reply'] | JoinThrottled;
 }
 
 /** Why a user left (docs/behaviour.md §3 leave reasons). */

@@ -5,6 +5,7 @@ import type { ServerConfig } from './config/config.js';
 import type { MediaEngine } from './engine/media-engine.js';
 import { DataLinks, type DataLinkPort } from './data-link/data-links.js';
 import { ConnectionTracker } from './limits/connection-tracker.js';
+import { JoinAdmission } from './limits/join-admission.js';
 import { CustomMessageLimiter, KeyedRateLimiter } from './limits/rate-limiter.js';
 import { JobManager } from './jobs/job-manager.js';
 import { MixImages } from './jobs/mix-images.js';
@@ -36,6 +37,8 @@ export interface ServerContext {
   metrics: Metrics;
   /** Open signalling connections per client address. */
   connections: ConnectionTracker;
+  /** Joins and reconnections admitted at a bounded rate (limits.joinsPerSecond, limits.joinBurst). */
+  admission: JoinAdmission;
   /** The custom / SEI message limit per sender (for whoever relays such messages). */
   customMessages: CustomMessageLimiter;
   /** Log uploads and statistics beacons per client address. */
@@ -88,6 +91,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     bans: new BanList(store),
     metrics,
     connections,
+    admission: new JoinAdmission({ perSecond: limits.joinsPerSecond, burst: limits.joinBurst }),
     customMessages,
     uploads: new KeyedRateLimiter({ amount: limits.logUploadsPerMinute, windowMs: 60_000 }),
     jobs,

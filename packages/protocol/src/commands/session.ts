@@ -36,6 +36,8 @@ export const joinData = z.object({
    * see neither a leave nor a join.
    */
   resumeToken: z.string().max(128).optional(),
+  /** The ticket of an earlier JOIN_THROTTLED answer: it holds this join's place in the admission queue. */
+  admissionTicket: z.string().max(64).optional(),
 }).refine(roomIdRule, roomIdMessage);
 
 export const joinReply = z.object({
@@ -47,6 +49,15 @@ export const joinReply = z.object({
   /** Users already in the room, with their publish flags. */
   userList: z.array(peerInfo),
   iceServers: z.array(iceServer),
+});
+
+/**
+ * The data of a JOIN_THROTTLED reply: send the join again after `retryAfterMs` (plus a little jitter), with
+ * `ticket` as its admissionTicket. Without a ticket (the queue is full) the client just retries after the wait.
+ */
+export const joinThrottled = z.object({
+  retryAfterMs: z.int().min(0).max(600_000),
+  ticket: z.string().max(64).optional(),
 });
 
 export const switchRoleData = z.object({

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SERVER_CODE } from '@conclave/protocol';
 import { Emitter } from '../common/emitter.js';
 import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import { FibonacciReconnectPolicy, type ReconnectContext, type ReconnectPolicy } from './reconnector.js';
@@ -15,6 +16,9 @@ class FakeSocket extends EventTarget {
   static refuse = false;
   static live = new Set<FakeSocket>();
   static joins = 0;
+  static probes = 0;
+  /** How many joins to answer JOIN_THROTTLED (retry after 800 ms with a ticket) before admitting. */
+  static throttle = 0;
   /** Every request received, in order. */
   static sent: { cmd: string; data: Record<string, unknown> }[] = [];
   readonly OPEN = 1;
@@ -43,6 +47,12 @@ class FakeSocket extends EventTarget {
     const { id, cmd, data: sent } = JSON.parse(text) as { id: number; cmd: string; data: Record<string, unknown> };
     FakeSocket.sent.push({ cmd, data: sent });
     if (cmd === 'join') FakeSocket.joins++;
+    if (cmd === 'join' && FakeSocket.throttle > 0) {
+      FakeSocket.throttle--;
+      const busy = { id, code: SERVER_CODE.JOIN_THROTTLED, message: 'server busy', data: { retryAfterMs: 800, ticket: `t${FakeSocket.joins}` } };
+      setTimeout(() => this.onmessage?.({ data: JSON.stringify(busy) }), 0);
+      return;
+    }
     const data = cmd === 'join' ? { tinyId: '1', sessionToken: 't', resumed: false, userList: [], iceServers: [] } : {};
     // data-link is never answered here: custom messages are not part of this test.
     if (cmd === 'data-link') return;
@@ -84,18 +94,26 @@ describe('signalling reconnection (docs/behaviour.md §4)', () => {
     vi.useFakeTimers();
     vi.stubGlobal('WebSocket', FakeSocket);
     vi.stubGlobal('RTCPeerConnection', FakePeerConnection);
-    vi.stubGlobal('fetch', async () => new Response(JSON.stringify(schedule)));
+    // Scheduling, and the probes of the server's health route: unanswered while the server refuses connections.
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (!String(url).includes('/healthz')) return new Response(JSON.stringify(schedule));
+      FakeSocket.probes++;
+      if (FakeSocket.refuse) throw new TypeError('Failed to fetch');
+      return new Response('{}');
+    });
     FakeSocket.refuse = false;
     FakeSocket.live.clear();
     FakeSocket.joins = 0;
     FakeSocket.sent = [];
+    FakeSocket.probes = 0;
+    FakeSocket.throttle = 0;
   });
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
 
-  async function joined(policy?: ReconnectPolicy, config: Partial<EnterRoomConfig> = {}) {
+  async function joined(policy?: ReconnectPolicy, config: Partial<EnterRoomConfig> = {}, settleMs = 10) {
     const events = new Emitter<TRTCEventTypes>();
     const states: string[] = [];
     const flags: (boolean | undefined)[] = [];
@@ -107,7 +125,7 @@ describe('signalling reconnection (docs/behaviour.md §4)', () => {
     events.on('error', (error) => errors.push(error.message));
     const room = new Room(events, policy);
     const joining = room.join({ sdkAppId: 1, userId: 'u', userSig: 's', roomId: 1, ...config }, { roomId: '1', isString: false });
-    await vi.advanceTimersByTimeAsync(10);
+    await vi.advanceTimersByTimeAsync(settleMs);
     await joining;
     return { room, states, flags, errors };
   }
@@ -186,5 +204,61 @@ describe('signalling reconnection (docs/behaviour.md §4)', () => {
     await vi.advanceTimersByTimeAsync(10);
     await switching;
     expect(FakeSocket.sent.find((r) => r.cmd === 'switch-role')?.data).toEqual({ role: 20, privateMapKey: 'pmk', latencyLevel: 3 });
+  });
+
+  it('while waiting out a back-off step it probes the server and reconnects within a second of it answering again', async () => {
+    const { room, states } = await joined();
+    FakeSocket.refuse = true;
+    for (const socket of [...FakeSocket.live]) socket.drop();
+    // Attempts at 1, 2, 4, 7, 12 s fail; the next step would wait until 20 s.
+    await vi.advanceTimersByTimeAsync(13_000);
+    const probesWhileDown = FakeSocket.probes;
+    expect(probesWhileDown).toBeGreaterThanOrEqual(10);
+    FakeSocket.refuse = false;
+    const backAt = Date.now();
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(states.at(-1)).toBe('CONNECTED');
+    expect(room.state).toBe('joined');
+    expect(Date.now() - backAt).toBeLessThan(20_000 - 13_000);
+    // Probing stops once connected.
+    const probes = FakeSocket.probes;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(FakeSocket.probes).toBe(probes);
+  });
+
+  it('the browser going online ends the wait at once (within 500 ms)', async () => {
+    const page = new EventTarget();
+    vi.stubGlobal('window', page);
+    const { states } = await joined();
+    FakeSocket.refuse = true;
+    for (const socket of [...FakeSocket.live]) socket.drop();
+    await vi.advanceTimersByTimeAsync(12_500);
+    // The server is back but its health route is not reachable: only the online event can end the wait early.
+    FakeSocket.refuse = false;
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (String(url).includes('/healthz')) throw new TypeError('Failed to fetch');
+      return new Response(JSON.stringify(schedule));
+    });
+    page.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(520);
+    expect(states.at(-1)).toBe('CONNECTED');
+  });
+
+  it('a join the server throttles waits as told and is sent again with its ticket: not a failure', async () => {
+    FakeSocket.throttle = 2;
+    const { room } = await joined(undefined, {}, 2_000);
+    const joins = FakeSocket.sent.filter((r) => r.cmd === 'join').map((r) => r.data.admissionTicket);
+    expect(joins).toEqual([undefined, 't1', 't2']);
+    expect(room.state).toBe('joined');
+  });
+
+  it('a throttled join still fails once the join time-out has passed', async () => {
+    FakeSocket.throttle = 1000;
+    const events = new Emitter<TRTCEventTypes>();
+    const room = new Room(events);
+    const joining = room.join({ sdkAppId: 1, userId: 'u', userSig: 's', roomId: 1 }, { roomId: '1', isString: false });
+    const result = joining.then(() => 'joined', (error: Error) => error.message);
+    await vi.advanceTimersByTimeAsync(12_000);
+    expect(await result).toContain('join room timeout');
   });
 });

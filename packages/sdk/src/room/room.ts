@@ -14,6 +14,8 @@ import { log } from '../log/logger.js';
 import { ScheduleRefused, type Schedule } from '../schedule/schedule.js';
 import { Scheduler } from '../schedule/scheduler.js';
 import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
+import { requestJoinAdmitted } from '../signal/join-admission.js';
+import { healthUrlOf, probeServer } from '../signal/server-probe.js';
 import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
 import type { SwitchRoomTarget } from '../validate/switch-room.js';
@@ -82,13 +84,18 @@ export class Room {
     this._events = events;
     this._reconnector = new Reconnector({
       active: () => this.machine.state === 'joined',
-      attempt: (attempt) => this._reconnectOnce(attempt),
+      attempt: (attempt, serverAnswered) => this._reconnectOnce(attempt, serverAnswered),
       attemptFailed: (error, attempt) => {
         this._signal?.close();
         this._signal = undefined;
         log.warn(`reconnection attempt ${attempt} failed:`, error);
       },
       isFatal: (error) => error instanceof SignalReplyError || error instanceof ScheduleRefused,
+      probe: () => {
+        const url = healthUrlOf(this._proxy.websocketUrl ?? this._schedule?.domains.main ?? '');
+        return url ? probeServer(url) : Promise.resolve(false);
+      },
+      checkAlive: () => this._signal?.checkAlive(),
       gaveUp: () => {
         this._teardown();
         this.machine.set('left');
@@ -251,6 +258,7 @@ export class Room {
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
       this._dataLink.open();
       this._adaptation.start();
+      this._reconnector.watch();
     } catch (error) {
       this._teardown();
       this.machine.set('left');
@@ -325,8 +333,8 @@ export class Room {
     if (!warm) await signal.connect();
     const seconds = schedule.config.enterRoomTimeout ?? 0;
     const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
-    // The request's own time-out is the join time-out; #joinError maps it to 'join room timeout'.
-    const reply = await signal.request('join', {
+    // The request's own time-out is the join time-out (a busy server's waits included); #joinError maps it to 'join room timeout'.
+    const reply = await requestJoinAdmitted(signal, {
       sdkAppId: config.sdkAppId,
       userId: config.userId,
       userSig: config.userSig,
@@ -381,13 +389,16 @@ export class Room {
     this._reconnector.start();
   }
 
-  /** One reconnection attempt: the first may use the cached schedule; the session is resumed when the server still has it. */
-  private async _reconnectOnce(attempt: number): Promise<void> {
+  /**
+   * One reconnection attempt: the first, and one started by the server answering a probe, may use the cached
+   * schedule; the session is resumed when the server still has it.
+   */
+  private async _reconnectOnce(attempt: number, serverAnswered = false): Promise<void> {
     const config = this._config;
     const target = this._target;
     if (!config || !target) return;
     // RECONNECTING → CONNECTING is not announced (docs/behaviour.md §4); the next announcement is the outcome.
-    const { peers, resumed } = await this._joinOnce(config, target, attempt === 1, this._sessionToken);
+    const { peers, resumed } = await this._joinOnce(config, target, attempt === 1 || serverAnswered, this._sessionToken);
     if (this.machine.state !== 'joined') return;
     this._setConnectionState('CONNECTED');
     log.info(resumed ? 'session resumed' : 'rejoined with a new session');
@@ -464,6 +475,7 @@ export class Room {
   private _teardown(): void {
     this._resetConnection();
     this._reconnector.cancel();
+    this._reconnector.unwatch();
     this._adaptation.stop();
   }
 

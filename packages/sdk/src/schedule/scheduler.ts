@@ -2,7 +2,7 @@ import { ScheduleCache } from './schedule-cache.js';
 import { scheduleParallel, type Schedule, type ScheduleParams } from './schedule.js';
 
 /** The http(s) origin serving scheduling beside a signalling URL (ws → http, wss → https). */
-function httpOrigin(signalUrl: string | undefined): string | undefined {
+export function httpOrigin(signalUrl: string | undefined): string | undefined {
   if (!signalUrl) return undefined;
   try {
     const url = new URL(signalUrl);

@@ -7,7 +7,8 @@ import { log } from '../log/logger.js';
 
 /** A reply with a non-zero code. */
 export class SignalReplyError extends Error {
-  constructor(readonly command: Command, readonly code: number, message: string) {
+  /** @param data what the refusal carries (JOIN_THROTTLED: the wait and the ticket). */
+  constructor(readonly command: Command, readonly code: number, message: string, readonly data?: unknown) {
     super(message);
     this.name = 'SignalReplyError';
   }
@@ -115,6 +116,17 @@ export class SignalChannel extends Emitter<ChannelEvents> {
     return this._socket?.readyState === WebSocket.OPEN;
   }
 
+  /**
+   * Checks a channel that looks open (the network came back, the page woke up): a heartbeat unanswered within
+   * `timeoutMs` declares it lost at once instead of after the ping time-out.
+   */
+  checkAlive(timeoutMs = 3_000): void {
+    if (!this.isOpen) return;
+    this.request('heartbeat', {}, timeoutMs).catch((error: unknown) => {
+      if (error instanceof SignalChannelError && error.reason === 'timeout') this._declareLost('no answer after a wake-up');
+    });
+  }
+
   /** Closes the channel; pending requests fail. */
   close(): void {
     this._closedByUs = true;
@@ -142,7 +154,7 @@ export class SignalChannel extends Emitter<ChannelEvents> {
     this._pending.delete(msg.id);
     clearTimeout(pending.timer);
     if (msg.code === 0) pending.resolve(msg.data ?? {});
-    else pending.reject(new SignalReplyError(pending.cmd, msg.code, msg.message));
+    else pending.reject(new SignalReplyError(pending.cmd, msg.code, msg.message, msg.data));
   }
 
   /**

@@ -64,6 +64,10 @@ export interface LimitsConfig {
   connectionsPerIp: number;
   /** Signalling requests per second on one connection, the call-frequency limit (50). */
   requestsPerSecond: number;
+  /** Joins (and reconnections) this node admits per second once the burst is spent (200); more wait (JOIN_THROTTLED). */
+  joinsPerSecond: number;
+  /** Joins this node admits at once from idle (400). */
+  joinBurst: number;
   /** Custom and SEI messages per second per sender (30). */
   customMessagesPerSecond: number;
   /** Custom and SEI message bytes per second per sender (8000). */
@@ -173,6 +177,8 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   audiencePerLiveRoom: 1000,
   connectionsPerIp: 50,
   requestsPerSecond: 50,
+  joinsPerSecond: 200,
+  joinBurst: 400,
   customMessagesPerSecond: LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND,
   customMessageBytesPerSecond: LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND,
   banSeconds: 600,
@@ -274,6 +280,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
   if (env.CONCLAVE_SIGNAL_BACKUP) domains.backup = env.CONCLAVE_SIGNAL_BACKUP;
   const limits: LimitsConfig = { ...DEFAULT_LIMITS, ...file.limits, ...defaults.limits };
   limits.connectionsPerIp = parseInteger(env, 'CONCLAVE_MAX_CONNECTIONS_PER_IP', limits.connectionsPerIp, 1, 1_000_000);
+  limits.joinsPerSecond = parseInteger(env, 'CONCLAVE_JOINS_PER_SECOND', limits.joinsPerSecond, 1, 1_000_000);
+  limits.joinBurst = parseInteger(env, 'CONCLAVE_JOIN_BURST', limits.joinBurst, 1, 1_000_000);
   const storage: StorageConfig = { ...DEFAULT_STORAGE, ...file.storage, ...defaults.storage };
   const engine = engineFromEnv(env, file, defaults);
   const network = networkFromEnv(env, file, defaults, (message) => {

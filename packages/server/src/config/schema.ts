@@ -56,6 +56,8 @@ export const limitsSchema = z.strictObject({
   audiencePerLiveRoom: int(0, 1_000_000),
   connectionsPerIp: int(1, 1_000_000),
   requestsPerSecond: int(1, 1_000_000),
+  joinsPerSecond: int(1, 1_000_000),
+  joinBurst: int(1, 1_000_000),
   customMessagesPerSecond: int(1, 1_000_000),
   customMessageBytesPerSecond: int(1, 1_000_000_000),
   banSeconds: int(1, 365 * 24 * 3600),

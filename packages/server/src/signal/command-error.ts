@@ -1,4 +1,4 @@
-import { SERVER_CODE } from '@conclave/protocol';
+import { SERVER_CODE, type JoinThrottled } from '@conclave/protocol';
 import { EngineError, type EngineRefusal } from '../engine/media-engine.js';
 
 /**
@@ -7,9 +7,13 @@ import { EngineError, type EngineRefusal } from '../engine/media-engine.js';
  * invalid input and counts against the connection's invalid-message cap.)
  */
 export class CommandError extends Error {
-  constructor(readonly code: number, message: string, options?: { cause?: unknown }) {
+  /** Data the refusal carries (JOIN_THROTTLED's wait and ticket); most refusals carry none. */
+  readonly data: JoinThrottled | undefined;
+
+  constructor(readonly code: number, message: string, options?: { cause?: unknown; data?: JoinThrottled }) {
     super(message, options);
     this.name = 'CommandError';
+    this.data = options?.data;
   }
 }
 

@@ -16,6 +16,7 @@ import { relayCustomMessage } from './custom-message.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
 import { transcriberCommandHandlers } from './transcriber-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
+import { admitJoin } from './admission.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
 export interface SessionTransport {
@@ -82,7 +83,7 @@ export class SignalSession {
       this.#reply({ id, code: SERVER_CODE.OK, message: 'ok', data: reply });
     } catch (error) {
       if (error instanceof CommandError) {
-        this.#reply({ id, code: error.code, message: error.message });
+        this.#reply({ id, code: error.code, message: error.message, ...(error.data ? { data: error.data } : {}) });
       } else if (error instanceof InvalidMessage) {
         const replyId = error.id ?? id;
         this.#invalidLog.note({ cmd, id: replyId, userId: this.#participant?.userId }, error.message);
@@ -276,6 +277,8 @@ export class SignalSession {
       }
       this.#joining = true;
       try {
+        // Before anything costly: a storm of joins is spread out here (docs/behaviour.md §4).
+        await admitJoin(this.#ctx.admission, { protocolVersion, ticket: data.admissionTicket, close: (code, reason) => this.#transport.close(code, reason) });
         const place = await this.#admission(data);
         return this.#enter(data, place);
       } finally {

@@ -7,6 +7,7 @@ import type { MediaEngine } from '../engine/media-engine.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { MixImages } from '../jobs/mix-images.js';
 import type { ConnectionTracker } from '../limits/connection-tracker.js';
+import type { JoinAdmission } from '../limits/join-admission.js';
 import type { CustomMessageLimiter } from '../limits/rate-limiter.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { BanList } from '../room/ban-list.js';
@@ -27,6 +28,8 @@ export interface SignalDeps extends LeaveDeps {
   metrics: Metrics;
   /** Open signalling connections per client address. */
   connections: ConnectionTracker;
+  /** The node's join rate (joins and reconnections). */
+  admission: JoinAdmission;
   /** The custom / SEI message limit per sender. */
   customMessages: CustomMessageLimiter;
   /** Set when this server is a node of a cluster (joins are admitted by it). */
