@@ -1,6 +1,6 @@
 /**
  * Conclave benchmarks: SDK bundle size, join → first remote frame, server CPU per forwarded stream,
- * and recovery time after a network cut and after a server restart.
+ * recovery time after a network cut and after a server restart, signalling capacity of one node.
  * Prints progress to stderr, a table to stdout, and writes results/latest.json.
  * Run with `npm run bench` at the root (builds first) or `node --import tsx src/run.ts` here.
  */
@@ -20,6 +20,7 @@ import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
 import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { recoveryRows, runRecovery } from './recovery.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
+import { loadOptionsFromEnv, runSignalLoad, signalLoadRows } from './signal-load/index.js';
 import { ServerProcess } from './server-process.js';
 import { pluginCpuRows, pluginSizeRows } from './plugins.js';
 import { progress } from './stats.js';
@@ -109,7 +110,8 @@ async function main(): Promise<void> {
     const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const signalLoad = await runSignalLoad(loadOptionsFromEnv());
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...signalLoadRows(signalLoad), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -137,6 +139,7 @@ async function main(): Promise<void> {
       softwareDecoder,
       recovery,
       cluster,
+      signalLoad,
       table: rows,
       footnotes,
     }, null, 2) + '\n');
