@@ -102,7 +102,8 @@ export async function runSchemathesis(options: FuzzRunOptions): Promise<FuzzRunR
   };
   try {
     const { code, output } = await new Promise<{ code: number; output: string }>((resolve, reject) => {
-      const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // In the temporary folder: schemathesis keeps its example database (.schemathesis/) in its working directory.
+      const child = spawn(bin, args, { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-20_000); };
       child.stdout.on('data', keep);
