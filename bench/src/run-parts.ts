@@ -1,6 +1,6 @@
 /**
  * Some parts of the bench alone: `node --import tsx src/run-parts.ts <part>…` in bench/ after `npm run build`,
- * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, signal-load. Prints their table rows.
+ * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, signal-load, http-fuzz. Prints their table rows.
  */
 import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
@@ -10,6 +10,7 @@ import { clusterRows, runCluster } from './cluster.js';
 import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { ServerProcess } from './server-process.js';
 import { loadOptionsFromEnv, runSignalLoad, signalLoadRows } from './signal-load/index.js';
+import { httpFuzzRows, runHttpFuzzBench } from './http-fuzz.js';
 import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { renderTable, type Row } from './table.js';
 
@@ -24,6 +25,7 @@ try {
   if (parts.has('software-decoder')) rows.push(...softwareDecoderRows(await runSoftwareDecoder(server)));
   if (parts.has('media-jobs')) rows.push(...mediaJobRows(await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) })));
   if (parts.has('cluster')) rows.push(...clusterRows(await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) })));
+  if (parts.has('http-fuzz')) rows.push(...httpFuzzRows(await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) })));
   if (parts.has('signal-load')) rows.push(...signalLoadRows(await runSignalLoad(loadOptionsFromEnv())));
   process.stdout.write(`\n${renderTable(rows)}\n`);
 } finally {
