@@ -38,6 +38,11 @@ export class SignalServer {
     this.#sweeper = setInterval(() => this.#sweep(), Math.max(50, ctx.config.heartbeatTimeoutMs / SWEEPS_PER_TIMEOUT));
     this.#sweeper.unref();
     this.#wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+      if (request.socket.remoteAddress === undefined) {
+        // The client gave up while its handshake waited (an overloaded node): nothing to serve or to count.
+        socket.terminate();
+        return;
+      }
       const address = clientAddress(request, ctx.config.trustProxy);
       if (ctx.connections.open(address, ctx.config.limits.connectionsPerIp)) this.#accept(socket, address);
       else this.#refuse(socket, address);
