@@ -8,6 +8,7 @@ const TYPED_SOURCES = [
   'apps/demo/src/**/*.{ts,tsx}',
   'tests/e2e/src/**/*.ts',
   'bench/src/**/*.ts',
+  'tests/fuzz/*.ts',
   'packages/sdk/type-tests/*.ts',
 ];
 

@@ -1,6 +1,6 @@
 /**
  * Some parts of the bench alone: `node --import tsx src/run-parts.ts <part>…` in bench/ after `npm run build`,
- * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, whep, transcriber, reconnect-outage. Prints their table rows.
+ * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, whep, transcriber, reconnect-outage, signal-load, http-fuzz. Prints their table rows.
  */
 import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
@@ -11,6 +11,8 @@ import { clusterRows, runCluster } from './cluster.js';
 import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { reconnectOutageRows, runReconnectOutage } from './reconnect-outage.js';
 import { ServerProcess } from './server-process.js';
+import { loadOptionsFromEnv, runSignalLoad, signalLoadRows } from './signal-load/index.js';
+import { httpFuzzRows, runHttpFuzzBench } from './http-fuzz.js';
 import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { renderTable, type Row } from './table.js';
 import { runWhepFirstFrame, whepFirstFrameRows } from './whep-first-frame.js';
@@ -29,6 +31,8 @@ try {
   if (parts.has('transcriber')) rows.push(...transcriberRows(await runTranscriber({ repetitions: Number(process.env.BENCH_TRANSCRIBER_SENTENCES ?? 6) })));
   if (parts.has('cluster')) rows.push(...clusterRows(await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) })));
   if (parts.has('reconnect-outage')) rows.push(...reconnectOutageRows(await runReconnectOutage()));
+  if (parts.has('http-fuzz')) rows.push(...httpFuzzRows(await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) })));
+  if (parts.has('signal-load')) rows.push(...signalLoadRows(await runSignalLoad(loadOptionsFromEnv())));
   process.stdout.write(`\n${renderTable(rows)}\n`);
 } finally {
   await browser.close();

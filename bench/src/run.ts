@@ -1,6 +1,6 @@
 /**
  * Conclave benchmarks: SDK bundle size, join → first remote frame, server CPU per forwarded stream,
- * and recovery time after a network cut and after a server restart.
+ * recovery time after a network cut and after a server restart, signalling capacity of one node, the HTTP fuzz.
  * Prints progress to stderr, a table to stdout, and writes results/latest.json.
  * Run with `npm run bench` at the root (builds first) or `node --import tsx src/run.ts` here.
  */
@@ -22,6 +22,8 @@ import { runTranscriber, transcriberRows } from './transcriber.js';
 import { recoveryRows, runRecovery } from './recovery.js';
 import { reconnectOutageRows, runReconnectOutage } from './reconnect-outage.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
+import { loadOptionsFromEnv, runSignalLoad, signalLoadRows } from './signal-load/index.js';
+import { httpFuzzRows, runHttpFuzzBench } from './http-fuzz.js';
 import { ServerProcess } from './server-process.js';
 import { pluginCpuRows, pluginSizeRows } from './plugins.js';
 import { progress } from './stats.js';
@@ -124,8 +126,10 @@ async function main(): Promise<void> {
     const transcriber = await runTranscriber({ repetitions: Number(process.env.BENCH_TRANSCRIBER_SENTENCES ?? 6) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
+    const signalLoad = await runSignalLoad(loadOptionsFromEnv());
+    const httpFuzz = await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) });
     const reconnectOutage = await runReconnectOutage();
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -157,6 +161,8 @@ async function main(): Promise<void> {
       recovery,
       reconnectOutage,
       cluster,
+      signalLoad,
+      httpFuzz,
       table: rows,
       footnotes,
     }, null, 2) + '\n');

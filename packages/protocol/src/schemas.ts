@@ -11,4 +11,5 @@ export * from './http/endpoints.js';
 export * from './http/admin.js';
 export * from './http/media.js';
 export * from './http/routes.js';
+export * from './http/cloud-api.js';
 export * from './http/openapi.js';

@@ -1,5 +1,6 @@
 /** Builds the OpenAPI 3 description of the server's HTTP API from HTTP_ROUTES and their zod schemas. */
 import { z } from 'zod';
+import { CLOUD_API_ROUTE } from './cloud-api.js';
 import { HTTP_ROUTES, type RouteSpec } from './routes.js';
 
 type Json = Record<string, unknown>;
@@ -59,6 +60,32 @@ function operation(id: string, spec: RouteSpec, components: Json): Json {
   };
 }
 
+/**
+ * The cloud API's one operation: its headers are parameters (so a fuzzer varies them), its Authorization is
+ * the TC3 signature scheme, and every answer (refusals included) is a 200 in the API's envelope.
+ */
+function cloudApiOperation(components: Json): Json {
+  const route = CLOUD_API_ROUTE;
+  const headers = convert(route.headers, 'input', components) as { properties: Record<string, Json>; required?: string[] };
+  return {
+    operationId: 'cloudApi',
+    tags: [route.tag],
+    summary: route.summary,
+    description: route.description,
+    security: [{ tc3: [] }],
+    parameters: Object.entries(headers.properties).filter(([name]) => name !== 'Authorization').map(([name, property]) => {
+      const { description, examples, ...schema } = property;
+      return {
+        name, in: 'header', required: (headers.required ?? []).includes(name), description,
+        ...(Array.isArray(examples) ? { examples: Object.fromEntries(examples.map((v, i) => [`example${i + 1}`, { value: v }])) } : {}),
+        schema,
+      };
+    }),
+    requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input', components) } } },
+    responses: { 200: { description: 'The answer or the refusal, in the API\'s envelope.', content: { 'application/json': { schema: convert(route.reply, 'output', components) } } } },
+  };
+}
+
 /** The OpenAPI 3.0 document of every HTTP route (what packages/server/openapi.json holds). */
 export function openApiDocument(): Json {
   const components: Json = {};
@@ -67,6 +94,7 @@ export function openApiDocument(): Json {
     paths[spec.path] ??= {};
     paths[spec.path][spec.method.toLowerCase()] = operation(id, spec, components);
   }
+  paths[CLOUD_API_ROUTE.path] = { post: cloudApiOperation(components) };
   return {
     openapi: '3.0.3',
     info: {
@@ -77,6 +105,7 @@ export function openApiDocument(): Json {
         'stored client logs). Admin requests name an app in their path and carry that app\'s admin key as `Authorization: Bearer ' +
         '<adminKey>` (apps[].adminKey in the configuration file, or CONCLAVE_ADMIN_KEY); a key opens its own app only. Errors are ' +
         '`{code, message}` with the HTTP status of their class. Signalling is a WebSocket at /signal (see @conclave/protocol). ' +
+        'TRTC\'s server API (TencentCloud API 3.0) is POST / with a TC3-HMAC-SHA256 signature per app SecretId (cloudApiKeys). ' +
         'Generated from the zod schemas in @conclave/protocol (src/http).',
     },
     servers: [{ url: '/' }],
@@ -86,10 +115,14 @@ export function openApiDocument(): Json {
       { name: 'ops', description: 'Health and metrics.' },
       { name: 'dev', description: 'Development mode only.' },
       { name: 'admin', description: 'Per-app administration (admin key).' },
+      { name: 'cloud-api', description: "TRTC's server API (TencentCloud API 3.0, signed)." },
     ],
     paths,
     components: {
-      securitySchemes: { adminKey: { type: 'http', scheme: 'bearer', description: "The app's admin key." } },
+      securitySchemes: {
+        adminKey: { type: 'http', scheme: 'bearer', description: "The app's admin key." },
+        tc3: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'TC3-HMAC-SHA256 signature with an app\'s cloud API SecretId/SecretKey.' },
+      },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
     },
   };

@@ -14,6 +14,17 @@ import { scheduleEndpoint } from './schedule.js';
 import { createListener } from '../tls/listener.js';
 import { WhepApi } from '../whep/whep-api.js';
 
+/**
+ * Bounds on slow requests: a request's headers must arrive within headersTimeoutMs and the whole request within
+ * requestTimeoutMs, else it is answered 408 and its connection closed (slowloris); Node checks every
+ * checkIntervalMs (its default, 30 s, would let a trickle run half a minute over).
+ */
+export const HTTP_LIMITS = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 120_000,
+  checkIntervalMs: 1_000,
+});
+
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /** Every HTTP route of HTTP_ROUTES bound to its handler. */
@@ -36,6 +47,11 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
   const server = createListener(ctx.config, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const notFound = () => sendJson(res, 404, { code: HTTP_CODE.NOT_FOUND, message: `not found: ${url.pathname}` });
+    // Answered before its body arrived (refused, or a route that reads none): the connection is closed rather
+    // than the rest of the body read and thrown away, which a client could make endless.
+    res.once('finish', () => {
+      if (!req.complete) req.socket.destroySoon();
+    });
     // The SDK is loaded cross-origin by apps that embed it; the admin API is key-based (no cookies).
     res.setHeader('access-control-allow-origin', '*');
     if (WhepApi.wants(url.pathname)) return void whep.handle(req, res, url); // WHEP playback, WHIP ingest
@@ -77,6 +93,10 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
   });
 
   server.on('close', () => whep.close());
+  server.headersTimeout = HTTP_LIMITS.headersTimeoutMs;
+  server.requestTimeout = HTTP_LIMITS.requestTimeoutMs;
+  // Read when the server starts listening (below, in startServer), so setting it here takes effect.
+  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = HTTP_LIMITS.checkIntervalMs;
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === SIGNAL_PATH) signal.handleUpgrade(req, socket, head);

@@ -50,28 +50,36 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
 
 /**
  * Reads a request body of at most `limit` bytes. A larger body is read on (and thrown away) up to four
- * times the limit so the client gets the 413 answer, and cut off beyond that.
+ * times the limit so that a client still sending it gets the 413 answer; past that (or when Content-Length
+ * says so at once) the 413 goes out without more reading, and the connection is closed once it is sent
+ * (http-server.ts), so a body of any size costs at most 4 × `limit` bytes read and `limit` bytes held.
  */
 export function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => new HttpError(413, SERVER_CODE.MESSAGE_TOO_LARGE, `body exceeds ${limit} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
+    const stop = () => {
+      req.off('data', onData);
+      req.pause();
+      reject(tooLarge());
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        tooLarge = true;
         chunks.length = 0;
-        if (size > limit * 4) {
-          req.destroy();
-          reject(new HttpError(413, SERVER_CODE.MESSAGE_TOO_LARGE, `body exceeds ${limit} bytes`));
-        }
+        if (size > limit * 4) stop();
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    if (Number(req.headers['content-length']) > limit * 4) {
+      stop();
+      return;
+    }
+    req.on('data', onData);
     req.on('end', () => {
-      if (tooLarge) reject(new HttpError(413, SERVER_CODE.MESSAGE_TOO_LARGE, `body exceeds ${limit} bytes`));
+      if (size > limit) reject(tooLarge());
       else resolve(Buffer.concat(chunks));
     });
     req.on('error', reject);
