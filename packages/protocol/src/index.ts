@@ -14,3 +14,4 @@ export * from './endpoints.js';
 export * from './records.js';
 export * from './admin.js';
 export * from './cdn.js';
+export * from './cross-room.js';

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
 import { BanList } from './room/ban-list.js';
 import { RoomRegistry } from './room/room.js';
+import { CrossRooms } from './room/cross-room.js';
 import { Store } from './store/store.js';
 
 /** What every part of a running server shares. */
@@ -44,6 +45,8 @@ export interface ServerContext {
   recordings: RecordingManager;
   /** Mix background images, a folder per app (uploaded through the admin API). */
   mixImages: MixImages;
+  /** Cross-room connections between anchors of two rooms (the CrossRoom plugin). */
+  crossRooms: CrossRooms;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -81,6 +84,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     jobs,
     recordings: new RecordingManager({ jobs, apps: config.apps, media: config.media, logger }),
     mixImages: new MixImages(config.media.mixImagePath),
+    crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined }),
   };
 }
 

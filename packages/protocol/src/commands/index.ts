@@ -3,6 +3,7 @@
  * in here; CommandMap (messages.ts) and the server's validation both derive from this one object.
  */
 import { cdnCommands } from './cdn.js';
+import { crossRoomCommands } from './cross-room.js';
 import { downlinkCommands } from './downlink.js';
 import { publishCommands } from './publish.js';
 import { sessionCommands } from './session.js';
@@ -15,6 +16,7 @@ export const COMMAND_SCHEMAS = {
   ...subscribeCommands,
   ...downlinkCommands,
   ...cdnCommands,
+  ...crossRoomCommands,
 } satisfies Record<string, CommandSchema>;
 
 /** Every command name. */
@@ -26,3 +28,4 @@ export * from './publish.js';
 export * from './subscribe.js';
 export * from './downlink.js';
 export * from './cdn.js';
+export * from './cross-room.js';

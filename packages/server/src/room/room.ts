@@ -1,6 +1,10 @@
-import { ROLE_CODE, type LeaveReason, type PushMap, type PushName } from '@conclave/protocol';
+import { ROLE_CODE, type LeaveReason, type PeerInfo, type PushMap, type PushName } from '@conclave/protocol';
 import type { Participant } from './participant.js';
 import { roomRef, type RoomRef } from '../ids/room-ref.js';
+import { RoomVisitors } from './cross-room-visitors.js';
+
+/** Told when a participant's publish flags change or it leaves (cross-room links follow their anchors). */
+export type RoomListener = (event: { type: 'flags' | 'left'; room: Room; participant: Participant }) => void;
 
 /**
  * One room of one app. Every push about a participant goes only to the other participants
@@ -16,9 +20,13 @@ export class Room {
   /** When the room was created (ms since the epoch). */
   readonly createdAt = Date.now();
   readonly #participants = new Map<string, Participant>();
+  /** Anchors of other rooms its members see through cross-room calls (docs/behaviour.md §7.5). */
+  readonly visitors = new RoomVisitors();
+  readonly #listener: RoomListener | undefined;
 
-  constructor(key: string) {
+  constructor(key: string, listener?: RoomListener) {
     this.key = key;
+    this.#listener = listener;
     const [app, kind, ...rest] = key.split(':');
     this.sdkAppId = Number(app);
     this.ref = roomRef(rest.join(':'), kind === 's');
@@ -54,12 +62,24 @@ export class Room {
     if (this.#participants.get(participant.userId) !== participant) return false;
     this.#participants.delete(participant.userId);
     this.broadcast(participant, 'peer-leave', { userId: participant.userId, tinyId: participant.tinyId, reason });
+    this.#listener?.({ type: 'left', room: this, participant });
     return true;
   }
 
   /** Tells the others that `participant`'s publish flags changed. */
   announceFlags(participant: Participant): void {
     this.broadcast(participant, 'publish-list', { userList: [participant.info()] });
+    this.#listener?.({ type: 'flags', room: this, participant });
+  }
+
+  /** Who the members see: the other members and the visitors from other rooms (the join's user list). */
+  peersOf(participant: Participant | undefined): PeerInfo[] {
+    return [...[...this.#participants.values()].filter((p) => p !== participant).map((p) => p.info()), ...this.visitors.infos()];
+  }
+
+  /** A source a member may subscribe to: a member, or a visitor from another room. */
+  source(userId: string): Participant | undefined {
+    return this.#participants.get(userId) ?? this.visitors.get(userId)?.participant;
   }
 
   /** Sends a push to everyone in the room except `from`. */
@@ -76,6 +96,16 @@ export class RoomRegistry {
   /** The room each user of each app joined last (`${sdkAppId}:${userId}` → ref), for filing uploaded logs. Bounded. */
   readonly #lastRoom = new Map<string, RoomRef>();
   static readonly MAX_REMEMBERED_USERS = 100_000;
+  readonly #listeners = new Set<RoomListener>();
+  readonly #notify: RoomListener = (event) => {
+    for (const listener of this.#listeners) listener(event);
+  };
+
+  /** Listens to every room's flag changes and departures; returns the removal. */
+  onChange(listener: RoomListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
 
   /** The key of a room: app and room id are both part of it, so equal room ids of two apps never meet. */
   static key(sdkAppId: number, roomId: string, isString: boolean): string {
@@ -85,7 +115,7 @@ export class RoomRegistry {
   getOrCreate(key: string): Room {
     let room = this.#rooms.get(key);
     if (!room) {
-      room = new Room(key);
+      room = new Room(key, this.#notify);
       this.#rooms.set(key, room);
     }
     return room;

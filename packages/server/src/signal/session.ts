@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DATA_RECORD, decodeRecords, encodeRecords, LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, SUPPORTED_PROTOCOL_VERSIONS,
-  type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason,
+  type Command, type CommandMap, type SubscriptionWants, type PushMap, type PushName, type ReplyMessage, type LeaveReason,
 } from '@conclave/protocol';
 import type { SignalDeps } from './signal-deps.js';
 import { Participant } from '../room/participant.js';
@@ -13,6 +13,7 @@ import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 import { downlinkSignal } from './downlink-signal.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
+import { crossRoomCommandHandlers } from './cross-room-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
@@ -146,9 +147,14 @@ export class SignalSession {
   }
 
   #source(room: Room, srcUserId: string): Participant {
-    const source = room.get(srcUserId);
+    const source = room.source(srcUserId);
     if (!source) throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `user '${srcUserId}' is not in the room`);
     return source;
+  }
+
+  /** What `subscriber` may receive of `source`: its privileges, and a cross-room visitor's mutes in this room. */
+  #wants(room: Room, source: Participant, subscriber: Participant, wants: SubscriptionWants): SubscriptionWants {
+    return this.#ctx.crossRooms.allowed(room, source, allowedWants(wants, source.privileges, subscriber.privileges));
   }
 
   #leave(reason: LeaveReason): void {
@@ -254,14 +260,14 @@ export class SignalSession {
           this.#participant = previous;
           this.#room = room;
           this.#scene = data.trtcScene;
-          const others = [...room.participants()].filter((p) => p !== previous).map((p) => p.info());
+          const others = room.peersOf(previous);
           this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'resumed');
           return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [] };
         }
         // The same userId joining again replaces the earlier session.
         previous?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
         if (previous?.detached) this.#remove(previous, room, 'kick');
-        const existing = [...room.participants()].map((p) => p.info());
+        const existing = room.peersOf(undefined);
         const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), role, link, randomUUID());
         participant.privileges = auth.privileges;
         this.#participant = participant;
@@ -324,8 +330,9 @@ export class SignalSession {
       const source = this.#source(room, data.srcUserId);
       if (source === participant) throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'cannot subscribe to yourself');
       const mids: CommandMap['subscribe']['reply'] = await this.#engine('subscribe', () =>
-        this.#ctx.engine.subscribe(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges), downlinkSignal(participant).negotiate));
-      this.#stillIn(room, participant, source);
+        this.#ctx.engine.subscribe(participant.id, source.id, this.#wants(room, source, participant, data), downlinkSignal(participant).negotiate));
+      this.#stillIn(room, participant);
+      if (room.source(source.userId) !== source) throw new CommandError(SERVER_CODE.NOT_JOINED, `${source.userId} left the room meanwhile`);
       participant.subscriptions.add(source.userId);
       return mids;
     },
@@ -346,12 +353,12 @@ export class SignalSession {
     'subscribe-change': async (data) => {
       const { participant, room } = this.#joined();
       const source = this.#source(room, data.srcUserId);
-      await this.#engine('subscribe-change', () => this.#ctx.engine.updateSubscription(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges)));
+      await this.#engine('subscribe-change', () => this.#ctx.engine.updateSubscription(participant.id, source.id, this.#wants(room, source, participant, data)));
       return {};
     },
     unsubscribe: async (data) => {
       const { participant, room } = this.#joined();
-      const source = room.get(data.srcUserId);
+      const source = room.source(data.srcUserId);
       participant.subscriptions.delete(data.srcUserId);
       if (source) await this.#engine('unsubscribe', () => this.#ctx.engine.unsubscribe(participant.id, source.id));
       return {};
@@ -363,6 +370,7 @@ export class SignalSession {
       return { sdp };
     },
     ...cdnCommandHandlers(() => this.#ctx, () => this.#joined()),
+    ...crossRoomCommandHandlers(() => this.#ctx, () => this.#joined()),
     'switch-role': async (data) => {
       const { participant, room } = this.#joined();
       if (this.#scene !== SCENE_CODE.live) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, 'switchRole can only be called in live mode');

@@ -10,6 +10,7 @@ import type { ConnectionTracker } from '../limits/connection-tracker.js';
 import type { CustomMessageLimiter } from '../limits/rate-limiter.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { BanList } from '../room/ban-list.js';
+import type { CrossRooms } from '../room/cross-room.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { RoomRegistry } from '../room/room.js';
 
@@ -34,4 +35,6 @@ export interface SignalDeps extends LeaveDeps {
   jobs: JobManager;
   /** Mix background images, for the CDN commands. */
   mixImages: MixImages;
+  /** Cross-room connections, for the cross-room commands. */
+  crossRooms: CrossRooms;
 }
