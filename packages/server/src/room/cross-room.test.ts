@@ -5,6 +5,8 @@ import { closeContext, createContext, type ServerContext } from '../context.js';
 import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
 import { createLogger } from '../log/logger.js';
 import { joinData } from '../test-support/clients.js';
+import { evictParticipant } from './eviction.js';
+import { RoomRegistry } from './room.js';
 import { sessionClient } from '../test-support/session-client.js';
 
 const APP = { sdkAppId: 1400000123, secretKey: 'cross-room-test-secret-key-0123456' };
@@ -85,5 +87,26 @@ describe('cross-room commands (docs/behaviour.md §7.5): the refusals, with the 
     expect(leavesOf(a1)).toContain('a2');
     expect(ctx.crossRooms.size).toBe(0);
     expect(await v2.send('subscribe', { srcUserId: 'a1', audio: true, bigVideo: true, smallVideo: false, auxVideo: false })).toMatchObject({ code: -1009 });
+  });
+
+  it('ends a connection when an anchor is kicked, and when a member with the visitor\'s userId joins the other room', async () => {
+    ctx = context();
+    await user('a1', '301');
+    const a2 = await user('a2', '302');
+    const v2 = await user('v2', '302', { audience: true });
+    const b1 = await user('b1', '303');
+    const leavesOf = (c: typeof a2) => c.pushes('peer-leave').map((p: PushMessage) => (p.data as { userId: string; reason: string }).userId);
+    expect(await a2.send('cross-room-start', { roomId: 301, userId: 'a1' })).toMatchObject({ code: 0 });
+    const room301 = ctx.rooms.find(RoomRegistry.key(APP.sdkAppId, '301', false))!;
+    evictParticipant(ctx, room301, room301.get('a1')!, { reason: 'kick' });
+    expect(leavesOf(a2)).toContain('a1');
+    expect(ctx.crossRooms.size).toBe(0);
+
+    expect(await b1.send('cross-room-start', { roomId: 302, userId: 'a2' })).toMatchObject({ code: 0 });
+    expect(v2.pushes('peer-join').map((p: PushMessage) => (p.data as { userId: string }).userId)).toContain('b1');
+    await user('b1', '302', { audience: true }); // the same userId joins room 302 itself
+    expect(ctx.crossRooms.size).toBe(0);
+    const order = v2.out.filter((m): m is PushMessage => 'push' in m && (m.push === 'peer-join' || m.push === 'peer-leave')).map((m) => `${m.push}:${(m.data as { userId: string }).userId}`);
+    expect(order.slice(-2)).toEqual(['peer-leave:b1', 'peer-join:b1']);
   });
 });

@@ -57,9 +57,16 @@ export class CrossRooms {
 
   constructor(deps: CrossRoomDeps) {
     this.#deps = deps;
-    deps.rooms.onChange(({ type, participant }) => {
-      if (type === 'left' || (participant.flag & PUBLISHED) === 0) this.#endAll(participant, type === 'left' ? 'left its room' : 'stopped publishing');
-      else this.#flagsChanged(participant);
+    deps.rooms.onChange(({ type, room, participant }) => {
+      if (type === 'joining') {
+        // A member with a visitor's userId joins its room: the visitor's connection ends (one user per userId in a room).
+        const visitor = room.visitors.get(participant.userId)?.participant;
+        if (visitor) this.#endAll(visitor, `met a member of room ${room.key} with its userId`);
+      } else if (type === 'left' || (participant.flag & PUBLISHED) === 0) {
+        this.#endAll(participant, type === 'left' ? 'left its room' : 'stopped publishing');
+      } else {
+        this.#flagsChanged(participant);
+      }
     });
   }
 

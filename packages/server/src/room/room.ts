@@ -3,8 +3,8 @@ import type { Participant } from './participant.js';
 import { roomRef, type RoomRef } from '../ids/room-ref.js';
 import { RoomVisitors } from './cross-room-visitors.js';
 
-/** Told when a participant's publish flags change or it leaves (cross-room links follow their anchors). */
-export type RoomListener = (event: { type: 'flags' | 'left'; room: Room; participant: Participant }) => void;
+/** Told when a participant joins, its publish flags change or it leaves (cross-room links follow their anchors). */
+export type RoomListener = (event: { type: 'joining' | 'flags' | 'left'; room: Room; participant: Participant }) => void;
 
 /**
  * One room of one app. Every push about a participant goes only to the other participants
@@ -53,6 +53,8 @@ export class Room {
 
   /** Adds a participant and tells the others. */
   add(participant: Participant): void {
+    // First, so that a visitor of the same userId leaves before the member enters.
+    this.#listener?.({ type: 'joining', room: this, participant });
     this.#participants.set(participant.userId, participant);
     this.broadcast(participant, 'peer-join', participant.info());
   }
