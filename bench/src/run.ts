@@ -14,6 +14,7 @@ import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
 import { canvasPlayerRows, runCanvasPlayer } from './canvas-player.js';
 import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { cdnDelayRows, runCdnDelay } from './cdn-delay.js';
+import { crossRoomDelayRows, runCrossRoomDelay } from './cross-room-delay.js';
 import { clusterRows, runCluster } from './cluster.js';
 import { engineRows, runEngines } from './engines.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     const engines = await runEngines(browser.context, (url) => AppHost.start(url), { iterations: ITERATIONS, windowSeconds: WINDOW_SECONDS });
     const videoEffects = await benchVideoEffects(app, server);
     const cdnDelayMs = await runCdnDelay(browser.context, app, server);
+    const crossRoomDelay = await runCrossRoomDelay(browser.context, (url) => AppHost.start(url));
     const canvasPlayer = await runCanvasPlayer(server);
     const softwareDecoder = await runSoftwareDecoder(server);
     await browser.close();
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
     const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -133,6 +135,7 @@ async function main(): Promise<void> {
       videoEffects: { results: videoEffects.results, pluginSizes: videoEffects.sizes },
       mediaJobs,
       cdnDelayMs,
+      crossRoomDelay,
       canvasPlayer,
       softwareDecoder,
       recovery,
