@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixture.js';
-import { eventsOf, media, type CallResult } from './harness/client-page.js';
+import { call, eventsOf, media, type CallResult } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
 
 /**
@@ -50,7 +50,10 @@ async function twoRooms(base: number): Promise<{ a1: Page; a2: Page; v1: Page; v
   const r1 = base + 1;
   const r2 = base + 2;
   expect(await join(a1, server, 'anchor1', { roomId: r1 }, { scene: 'live', role: 'anchor' })).toEqual({ ok: true });
-  expect(await join(a2, server, 'anchor2', { roomId: r2 }, { scene: 'live', role: 'anchor' })).toEqual({ ok: true });
+  // anchor2 also sends a small stream (160×120), so room 1 can switch it big↔small.
+  expect(await join(a2, server, 'anchor2', { roomId: r2 }, { scene: 'live', role: 'anchor', publish: false })).toEqual({ ok: true });
+  expect(await call(a2, 'startLocalVideo', { view: null, option: { profile: '480p', small: true } })).toMatchObject({ ok: true });
+  expect(await call(a2, 'startLocalAudio')).toMatchObject({ ok: true });
   expect(await join(v1, server, 'viewer1', { roomId: r1 }, { scene: 'live', role: 'audience', publish: false })).toEqual({ ok: true });
   expect(await join(v2, server, 'viewer2', { roomId: r2 }, { scene: 'live', role: 'audience', publish: false })).toEqual({ ok: true });
   // Each anchor publishes (its own audience sees its video) before connecting rooms.
@@ -99,12 +102,18 @@ describe('CrossRoom — two rooms, two anchors: each room\'s audience page decod
     for (const page of [a1, a2, v1, v2]) await page.close();
   });
 
-  it('one anchor leaving removes the other room\'s view of it (remote-user-exit in the other room)', async () => {
+  it('the other room switches the visiting anchor big↔small; one anchor leaving removes the other room\'s view of it (remote-user-exit in the other room)', async () => {
     const { a1, a2, v1, v2, r2 } = await twoRooms(28_200);
     expect(await plugin(a1, 'startPlugin', { roomId: r2, userId: 'anchor2' })).toEqual({ ok: true });
     await expect.poll(() => usersOf(v1, 'remote-video-available'), { timeout: 10_000 }).toContain('anchor2');
     await watch(v1, 'anchor2');
     await expect.poll(async () => (await media(v1)).framesDecoded, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
+    // Big/small across rooms: room 1's audience switches anchor2 to its small stream and back.
+    await expect.poll(async () => (await media(v1)).videoWidth, { timeout: 20_000, interval: 500 }).toBe(640);
+    expect(await call(v1, 'updateRemoteVideo', { userId: 'anchor2', streamType: 'main', option: { small: true } })).toMatchObject({ ok: true });
+    await expect.poll(async () => (await media(v1)).videoWidth, { timeout: 20_000, interval: 500 }).toBe(160);
+    expect(await call(v1, 'updateRemoteVideo', { userId: 'anchor2', streamType: 'main', option: { small: false } })).toMatchObject({ ok: true });
+    await expect.poll(async () => (await media(v1)).videoWidth, { timeout: 20_000, interval: 500 }).toBe(640);
 
     await a2.evaluate(() => (window as unknown as { e2e: { client: { exitRoom(): Promise<void> } } }).e2e.client.exitRoom());
     // Room 1 sees anchor2 go; room 2 (where anchor2 was a member) sees anchor2 leave and anchor1 go with the connection.
