@@ -97,6 +97,11 @@ describe('cross-room commands (docs/behaviour.md §7.5): the refusals, with the 
     const b1 = await user('b1', '303');
     const leavesOf = (c: typeof a2) => c.pushes('peer-leave').map((p: PushMessage) => (p.data as { userId: string; reason: string }).userId);
     expect(await a2.send('cross-room-start', { roomId: 301, userId: 'a1' })).toMatchObject({ code: 0 });
+    // The target anchor (it need not publish) switching to audience ends the connection too.
+    const a3 = await user('a3', '304', { silent: true });
+    expect(await a2.send('cross-room-start', { roomId: 304, userId: 'a3' })).toMatchObject({ code: 0 });
+    expect((await a3.send('switch-role', { role: 21 })).code).toBe(0);
+    expect(leavesOf(a2)).toContain('a3');
     const room301 = ctx.rooms.find(RoomRegistry.key(APP.sdkAppId, '301', false))!;
     evictParticipant(ctx, room301, room301.get('a1')!, { reason: 'kick' });
     expect(leavesOf(a2)).toContain('a1');

@@ -164,6 +164,11 @@ export class CrossRooms {
     for (const link of links) this.#end(link, `stopped by ${caller.userId}`);
   }
 
+  /** The participant became an audience (switch-role): its connections end, whether it published or not. */
+  demoted(participant: Participant): void {
+    this.#endAll(participant, 'switched to audience');
+  }
+
   /** The participant's links end: it left its room or stopped publishing. */
   #endAll(participant: Participant, why: string): void {
     for (const link of [...this.#links]) {

@@ -387,6 +387,7 @@ export class SignalSession {
       }
       participant.role = data.role;
       if (data.role === ROLE_CODE.audience) {
+        this.#ctx.crossRooms.demoted(participant);
         await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
         if (participant.flag !== 0) {
           participant.flag = 0;
