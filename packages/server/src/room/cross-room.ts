@@ -28,7 +28,7 @@ interface Link {
 /** What connecting rooms works with. */
 export interface CrossRoomDeps {
   rooms: RoomRegistry;
-  engine: Pick<MediaEngine, 'shareSource' | 'unshareSource'>;
+  engine: Pick<MediaEngine, 'shareSource' | 'unshareSource' | 'updateSubscription'>;
   logger: Logger;
   /** True on a cluster node: a room that is not here may be on another node. */
   clustered: boolean;
@@ -54,6 +54,8 @@ const fail = (code: number, message: string) => new CrossRoomError(code, message
 export class CrossRooms {
   readonly #deps: CrossRoomDeps;
   readonly #links = new Set<Link>();
+  /** What each member last asked for of each visitor (`member id \n visitor id`), so a mute applies to running subscriptions. */
+  readonly #asked = new Map<string, SubscriptionWants>();
 
   constructor(deps: CrossRoomDeps) {
     this.#deps = deps;
@@ -150,6 +152,7 @@ export class CrossRooms {
         mutes.video = item.muteVideo ?? mutes.video;
         mutes.sub = item.muteSubStream ?? mutes.sub;
         room.broadcast(undefined, 'publish-list', { userList: [room.visitors.info(visitor.participant.userId)!] });
+        this.#reapply(room, visitor.participant);
       }
     }
   }
@@ -176,9 +179,22 @@ export class CrossRooms {
     }
   }
 
-  /** What a member of `room` may receive of `source`: a visitor's wants less what was muted in this room. */
-  allowed(room: Room, source: Participant, wants: SubscriptionWants): SubscriptionWants {
-    return room.visitors.get(source.userId)?.participant === source ? room.visitors.allowed(source.userId, wants) : wants;
+  /** What `subscriber`, a member of `room`, may receive of `source`: a visitor's wants less what was muted in this room. */
+  allowed(room: Room, source: Participant, subscriber: Participant, wants: SubscriptionWants): SubscriptionWants {
+    if (room.visitors.get(source.userId)?.participant !== source) return wants;
+    this.#asked.set(`${subscriber.id}\n${source.id}`, wants);
+    return room.visitors.allowed(source.userId, wants);
+  }
+
+  /** A mute changed: the members' running subscriptions to the visitor carry what they asked for, less the mutes. */
+  #reapply(room: Room, visitor: Participant): void {
+    for (const member of room.participants()) {
+      const asked = this.#asked.get(`${member.id}\n${visitor.id}`);
+      if (!asked || !member.subscriptions.has(visitor.userId)) continue;
+      this.#deps.engine.updateSubscription(member.id, visitor.id, room.visitors.allowed(visitor.userId, asked)).catch((error: unknown) => {
+        this.#deps.logger.warn({ err: error, room: room.key, userId: member.userId, visitor: visitor.userId }, 'cross-room: applying a mute to a subscription failed');
+      });
+    }
   }
 
   #end(link: Link, why: string): void {
@@ -188,6 +204,7 @@ export class CrossRooms {
       if (!seenBy.visitors.remove(anchor)) continue;
       for (const member of seenBy.participants()) member.subscriptions.delete(anchor.userId);
       seenBy.broadcast(undefined, 'peer-leave', { userId: anchor.userId, tinyId: anchor.tinyId, reason: 'normal' });
+      for (const key of [...this.#asked.keys()]) if (key.endsWith(`\n${anchor.id}`)) this.#asked.delete(key);
       this.#unshare(anchor, seenBy);
     }
     this.#deps.logger.info({ room: link.a.room.key, otherRoom: link.b.room.key, why }, 'cross-room disconnected');

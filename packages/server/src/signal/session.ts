@@ -154,7 +154,7 @@ export class SignalSession {
 
   /** What `subscriber` may receive of `source`: its privileges, and a cross-room visitor's mutes in this room. */
   #wants(room: Room, source: Participant, subscriber: Participant, wants: SubscriptionWants): SubscriptionWants {
-    return this.#ctx.crossRooms.allowed(room, source, allowedWants(wants, source.privileges, subscriber.privileges));
+    return this.#ctx.crossRooms.allowed(room, source, subscriber, allowedWants(wants, source.privileges, subscriber.privileges));
   }
 
   #leave(reason: LeaveReason): void {
