@@ -1,12 +1,13 @@
 /**
  * Some parts of the bench alone: `node --import tsx src/run-parts.ts <part>…` in bench/ after `npm run build`,
- * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, whep, transcriber, reconnect-outage, signal-load, http-fuzz. Prints their table rows.
+ * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, cross-room, whep, transcriber, reconnect-outage, signal-load, http-fuzz. Prints their table rows.
  */
 import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { canvasPlayerRows, runCanvasPlayer } from './canvas-player.js';
 import { cdnDelayRows, runCdnDelay } from './cdn-delay.js';
 import { runTranscriber, transcriberRows } from './transcriber.js';
+import { crossRoomDelayRows, runCrossRoomDelay } from './cross-room-delay.js';
 import { clusterRows, runCluster } from './cluster.js';
 import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { reconnectOutageRows, runReconnectOutage } from './reconnect-outage.js';
@@ -23,6 +24,7 @@ const app = await AppHost.start(server.url);
 const browser = await launchBrowser();
 const rows: Row[] = [];
 try {
+  if (parts.has('cross-room')) rows.push(...crossRoomDelayRows(await runCrossRoomDelay(browser.context, (url) => AppHost.start(url))));
   if (parts.has('cdn-delay')) rows.push(...cdnDelayRows(await runCdnDelay(browser.context, app, server)));
   if (parts.has('canvas-player')) rows.push(...canvasPlayerRows(await runCanvasPlayer(server)));
   if (parts.has('software-decoder')) rows.push(...softwareDecoderRows(await runSoftwareDecoder(server)));

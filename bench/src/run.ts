@@ -14,6 +14,7 @@ import { bundleSizeRows, measureBundleSize } from './bundle-size.js';
 import { canvasPlayerRows, runCanvasPlayer } from './canvas-player.js';
 import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { cdnDelayRows, runCdnDelay } from './cdn-delay.js';
+import { crossRoomDelayRows, runCrossRoomDelay } from './cross-room-delay.js';
 import { clusterRows, runCluster } from './cluster.js';
 import { engineRows, runEngines } from './engines.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     const engines = await runEngines(browser.context, (url) => AppHost.start(url), { iterations: ITERATIONS, windowSeconds: WINDOW_SECONDS });
     const videoEffects = await benchVideoEffects(app, server);
     const cdnDelayMs = await runCdnDelay(browser.context, app, server);
+    const crossRoomDelay = await runCrossRoomDelay(browser.context, (url) => AppHost.start(url));
     const canvasPlayer = await runCanvasPlayer(server);
     const softwareDecoder = await runSoftwareDecoder(server);
     const whepFirstFrame = await runWhepFirstFrame(browser, { iterations: ITERATIONS });
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
     const signalLoad = await runSignalLoad(loadOptionsFromEnv());
     const httpFuzz = await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) });
     const reconnectOutage = await runReconnectOutage();
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -155,6 +157,7 @@ async function main(): Promise<void> {
       mediaJobs,
       transcriber,
       cdnDelayMs,
+      crossRoomDelay,
       canvasPlayer,
       softwareDecoder,
       whepFirstFrame,

@@ -15,3 +15,4 @@ export * from './records.js';
 export * from './admin.js';
 export * from './cdn.js';
 export * from './transcriber.js';
+export * from './cross-room.js';

@@ -17,6 +17,7 @@ import { Metrics } from './ops/metrics.js';
 import { BanList } from './room/ban-list.js';
 import { recordCalls } from './room/call-records.js';
 import { RoomRegistry } from './room/room.js';
+import { CrossRooms } from './room/cross-room.js';
 import { Store } from './store/store.js';
 
 /** What every part of a running server shares. */
@@ -55,6 +56,8 @@ export interface ServerContext {
   callbacks: CallbackDispatcher;
   /** Live transcription robots (RealtimeTranscriber). */
   transcribers: TranscriberManager;
+  /** Cross-room connections between anchors of two rooms (the CrossRoom plugin). */
+  crossRooms: CrossRooms;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -99,6 +102,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     mixImages: new MixImages(config.media.mixImagePath),
     callbacks: new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, recordings, logger, registry: metrics.registry }),
     transcribers: new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() }),
+    crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined }),
   };
 }
 

@@ -221,12 +221,9 @@ describe('Must show 7: the vendor-cloud plugins reject with the documented error
     expect(results.AudioProcessor.message).toMatch(/proprietary model/);
     // LEBPlayer plays WHEP URLs now (whep-playback.e2e.ts): this probe's URL has no server behind it.
     expect(results.LEBPlayer).toMatchObject({ ok: false, code: 5500, isError: true, message: expect.stringMatching(/WHEP server could not be reached/) });
-    // RealtimeTranscriber runs on this server: before enterRoom it asks for the room first.
+    // RealtimeTranscriber and CrossRoom run on this server: before enterRoom they ask for the room first.
     expect(results.RealtimeTranscriber).toMatchObject({ ok: false, code: 5100, isError: true });
-    for (const name of ['CrossRoom']) {
-      expect(results[name], name).toMatchObject({ ok: false, code: 5200, isError: true });
-      expect(results[name].message, name).toMatch(/not yet available on this server/);
-    }
+    expect(results.CrossRoom).toMatchObject({ ok: false, code: 5100, isError: true });
     expect(joined).toBe('joined');
   });
 });

@@ -3,6 +3,7 @@
  * in here; CommandMap (messages.ts) and the server's validation both derive from this one object.
  */
 import { cdnCommands } from './cdn.js';
+import { crossRoomCommands } from './cross-room.js';
 import { downlinkCommands } from './downlink.js';
 import { publishCommands } from './publish.js';
 import { sessionCommands } from './session.js';
@@ -17,6 +18,7 @@ export const COMMAND_SCHEMAS = {
   ...downlinkCommands,
   ...cdnCommands,
   ...transcriberCommands,
+  ...crossRoomCommands,
 } satisfies Record<string, CommandSchema>;
 
 /** Every command name. */
@@ -29,3 +31,4 @@ export * from './subscribe.js';
 export * from './downlink.js';
 export * from './cdn.js';
 export * from './transcriber.js';
+export * from './cross-room.js';

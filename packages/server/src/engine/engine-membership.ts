@@ -9,6 +9,8 @@ export class EngineMembership {
   readonly #roomOf = new Map<string, string>();
   readonly #published = new Set<string>();
   readonly #waiters = new Map<string, Set<() => void>>();
+  /** Cross-room shares: source → the other engine rooms whose members may subscribe to it. */
+  readonly #shares = new Map<string, Set<string>>();
 
   /** Records the participant's room (replacing an earlier one). */
   join(participantId: string, roomId: string): void {
@@ -22,11 +24,38 @@ export class EngineMembership {
     return room;
   }
 
-  /** Throws 'not-joined' unless both participants joined the same room. */
+  /** Throws 'not-joined' unless both participants joined the same room, or the source is shared with the subscriber's. */
   assertSameRoom(subscriberId: string, sourceId: string): void {
-    if (this.roomOf(subscriberId) !== this.roomOf(sourceId)) {
+    const room = this.roomOf(subscriberId);
+    if (room !== this.roomOf(sourceId) && !this.#shares.get(sourceId)?.has(room)) {
       throw new EngineError('not-joined', `participants ${subscriberId} and ${sourceId} are in different engine rooms`);
     }
+  }
+
+  /** Lets the members of `roomId` subscribe to `sourceId` (a cross-room link); rejects 'not-joined' when the source has no room. */
+  share(sourceId: string, roomId: string): void {
+    this.roomOf(sourceId);
+    const rooms = this.#shares.get(sourceId) ?? new Set();
+    rooms.add(roomId);
+    this.#shares.set(sourceId, rooms);
+  }
+
+  /** Ends a share; true when there was one. */
+  unshare(sourceId: string, roomId: string): boolean {
+    const rooms = this.#shares.get(sourceId);
+    const had = rooms?.delete(roomId) ?? false;
+    if (rooms?.size === 0) this.#shares.delete(sourceId);
+    return had;
+  }
+
+  /** The rooms `sourceId` is shared with. */
+  sharesOf(sourceId: string): string[] {
+    return [...(this.#shares.get(sourceId) ?? [])];
+  }
+
+  /** The participants that joined `roomId`. */
+  membersOf(roomId: string): string[] {
+    return [...this.#roomOf].filter(([, room]) => room === roomId).map(([id]) => id);
   }
 
   /** The participant publishes now: subscriptions waiting for it go on. */
@@ -65,6 +94,7 @@ export class EngineMembership {
   /** Forgets the participant; subscriptions waiting for it reject 'not-joined'. */
   leave(participantId: string): void {
     this.#roomOf.delete(participantId);
+    this.#shares.delete(participantId);
     this.#published.delete(participantId);
     const waiters = this.#waiters.get(participantId);
     this.#waiters.delete(participantId);

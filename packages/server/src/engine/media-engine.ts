@@ -10,7 +10,7 @@
  * - Every operation resolves or rejects with an EngineError whose `reason` says why (never a bare
  *   Error, never a silent no-op where the caller asked for something the engine cannot do).
  * - A participant joins an engine room (`joinRoom`) before it publishes or subscribes; only members of
- *   one room subscribe to each other.
+ *   one room subscribe to each other, unless a source is shared with another room (`shareSource`).
  * - Uplink m-line order is fixed (UPLINK_SLOTS of @conclave/protocol/media).
  * - Each subscriber has one downlink whatever the number of sources: a subscription occupies a group of
  *   three m-lines on it (audio, main video, auxiliary video), reusing the group of an ended subscription
@@ -176,6 +176,19 @@ export interface MediaEngine {
    * Optional: an engine without it cannot feed mixes, CDN relays or recordings (jobs then fail with a code).
    */
   forwardRtp?(participantId: string, targets: RtpForwardTargets): RtpForward;
+  /**
+   * Cross-room link (docs/architecture.md "Cross-room links"): lets the members of engine room `roomId`
+   * subscribe to `sourceId`, a participant of another room, exactly as to one of their own; its media is
+   * forwarded, never re-encoded. Holds across the source's republishes (and before its first publish).
+   * Rejects 'not-joined' when the source has not joined a room. Idempotent. Optional: an engine without it
+   * cannot connect rooms (signalling refuses cross-room calls with a code).
+   */
+  shareSource?(sourceId: string, roomId: string): Promise<void>;
+  /**
+   * Ends a shareSource: every subscription of `roomId`'s members to `sourceId` ends (their m-lines stay for
+   * reuse). Resolves when there was none; removeParticipant of the source ends all of its shares.
+   */
+  unshareSource?(sourceId: string, roomId: string): Promise<void>;
   /** Subscribes to engine events; returns the unsubscribe function. */
   onEvent(listener: EngineListener): () => void;
   /** Current counters. */

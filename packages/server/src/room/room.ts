@@ -1,7 +1,15 @@
-import { ROLE_CODE, type LeaveReason, type PushMap, type PushName, type RoleCode } from '@conclave/protocol';
+import { ROLE_CODE, type LeaveReason, type PeerInfo, type PushMap, type PushName, type RoleCode } from '@conclave/protocol';
 import type { Participant } from './participant.js';
 import { RoomEvents, sendingMedia, type RoomEvent } from './room-events.js';
 import { roomRef, type RoomRef } from '../ids/room-ref.js';
+import { RoomVisitors } from './cross-room-visitors.js';
+
+/**
+ * Told, synchronously and with the objects, when a participant joins, its publish flags change or it leaves: the
+ * domain's own hook (cross-room links follow their anchors). RoomEvents is the other side: what happened, as
+ * data, for whoever reports it (callbacks, call records).
+ */
+export type RoomListener = (event: { type: 'joining' | 'flags' | 'left'; room: Room; participant: Participant }) => void;
 
 /** A room event without its place (the room adds it). */
 type RoomEventBody = RoomEvent extends infer E ? E extends RoomEvent ? Omit<E, 'sdkAppId' | 'roomKey' | 'ref' | 'at'> : never : never;
@@ -23,9 +31,13 @@ export class Room {
   /** The publish flag each participant's media events were last told for. */
   readonly #toldFlags = new Map<Participant, number>();
   readonly #events: RoomEvents;
+  /** Anchors of other rooms its members see through cross-room calls (docs/behaviour.md §7.6). */
+  readonly visitors = new RoomVisitors();
+  readonly #listener: RoomListener | undefined;
 
-  constructor(key: string, events = new RoomEvents()) {
+  constructor(key: string, events = new RoomEvents(), listener?: RoomListener) {
     this.key = key;
+    this.#listener = listener;
     const [app, kind, ...rest] = key.split(':');
     this.sdkAppId = Number(app);
     this.ref = roomRef(rest.join(':'), kind === 's');
@@ -58,6 +70,8 @@ export class Room {
 
   /** Adds a participant and tells the others. */
   add(participant: Participant): void {
+    // First, so that a visitor of the same userId leaves before the member enters.
+    this.#listener?.({ type: 'joining', room: this, participant });
     this.#participants.set(participant.userId, participant);
     this.broadcast(participant, 'peer-join', participant.info());
     this.tell({ type: 'user-entered', userId: participant.userId, role: participant.role, ...(participant.client ? { client: participant.client } : {}) });
@@ -70,6 +84,7 @@ export class Room {
     this.#participants.delete(participant.userId);
     this.#toldFlags.delete(participant);
     this.broadcast(participant, 'peer-leave', { userId: participant.userId, tinyId: participant.tinyId, reason });
+    this.#listener?.({ type: 'left', room: this, participant });
     // Leaving stops the user's media without media-stopped events (as the original's callbacks: exit implies them).
     this.tell({ type: 'user-left', userId: participant.userId, role: participant.role, reason });
     return true;
@@ -78,7 +93,18 @@ export class Room {
   /** Tells the others that `participant`'s publish flags changed. */
   announceFlags(participant: Participant): void {
     this.broadcast(participant, 'publish-list', { userList: [participant.info()] });
+    this.#listener?.({ type: 'flags', room: this, participant });
     this.#tellMedia(participant);
+  }
+
+  /** Who the members see: the other members and the visitors from other rooms (the join's user list). */
+  peersOf(participant: Participant | undefined): PeerInfo[] {
+    return [...[...this.#participants.values()].filter((p) => p !== participant).map((p) => p.info()), ...this.visitors.infos()];
+  }
+
+  /** A source a member may subscribe to: a member, or a visitor from another room. */
+  source(userId: string): Participant | undefined {
+    return this.#participants.get(userId) ?? this.visitors.get(userId)?.participant;
   }
 
   /** Sets a participant's role, telling the listeners when it changed. */
@@ -110,6 +136,16 @@ export class RoomRegistry {
   readonly #rooms = new Map<string, Room>();
   /** What happens in every room (created, dismissed, users entering and leaving, media starting and stopping). */
   readonly events = new RoomEvents();
+  readonly #listeners = new Set<RoomListener>();
+  readonly #notify: RoomListener = (event) => {
+    for (const listener of this.#listeners) listener(event);
+  };
+
+  /** Listens to every room's joins, flag changes and departures; returns the removal. */
+  onChange(listener: RoomListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
   /** The room each user of each app joined last (`${sdkAppId}:${userId}` → ref), for filing uploaded logs. Bounded. */
   readonly #lastRoom = new Map<string, RoomRef>();
   static readonly MAX_REMEMBERED_USERS = 100_000;
@@ -122,7 +158,7 @@ export class RoomRegistry {
   getOrCreate(key: string): Room {
     let room = this.#rooms.get(key);
     if (!room) {
-      room = new Room(key, this.events);
+      room = new Room(key, this.events, this.#notify);
       this.#rooms.set(key, room);
       room.tell({ type: 'room-created' });
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, SUPPORTED_PROTOCOL_VERSIONS,
-  type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason, type RoleCode,
+  type Command, type CommandMap, type SubscriptionWants, type PushMap, type PushName, type ReplyMessage, type LeaveReason, type RoleCode,
 } from '@conclave/protocol';
 import type { SignalDeps } from './signal-deps.js';
 import { Participant } from '../room/participant.js';
@@ -15,6 +15,7 @@ import { downlinkSignal } from './downlink-signal.js';
 import { relayCustomMessage } from './custom-message.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
 import { transcriberCommandHandlers } from './transcriber-commands.js';
+import { crossRoomCommandHandlers } from './cross-room-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
 import { admitJoin } from './admission.js';
 
@@ -176,9 +177,14 @@ export class SignalSession {
   }
 
   #source(room: Room, srcUserId: string): Participant {
-    const source = room.get(srcUserId);
+    const source = room.source(srcUserId);
     if (!source) throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `user '${srcUserId}' is not in the room`);
     return source;
+  }
+
+  /** What `subscriber` may receive of `source`: its privileges, and a cross-room visitor's mutes in this room. */
+  #wants(room: Room, source: Participant, subscriber: Participant, wants: SubscriptionWants): SubscriptionWants {
+    return this.#ctx.crossRooms.allowed(room, source, subscriber, allowedWants(wants, source.privileges, subscriber.privileges));
   }
 
   #leave(reason: LeaveReason): void {
@@ -260,14 +266,14 @@ export class SignalSession {
       this.#participant = previous;
       this.#room = room;
       this.#scene = data.trtcScene;
-      const others = [...room.participants()].filter((p) => p !== previous).map((p) => p.info());
+      const others = room.peersOf(previous);
       this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'resumed');
       return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [] };
     }
     // The same userId joining again replaces the earlier session.
     previous?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
     if (previous?.detached) this.#remove(previous, room, 'kick');
-    const existing = [...room.participants()].map((p) => p.info());
+    const existing = room.peersOf(undefined);
     const participant = new Participant(randomUUID(), data.userId, String(++tinyIdCounter), place.role, link, randomUUID());
     participant.privileges = place.privileges;
     participant.client = { sdkVersion: data.version, terminalType: data.terminalType, ...(this.#transport.address ? { address: this.#transport.address } : {}) };
@@ -377,8 +383,9 @@ export class SignalSession {
       const source = this.#source(room, data.srcUserId);
       if (source === participant) throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'cannot subscribe to yourself');
       const mids: CommandMap['subscribe']['reply'] = await this.#engine('subscribe', () =>
-        this.#ctx.engine.subscribe(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges), downlinkSignal(participant).negotiate));
-      this.#stillIn(room, participant, source);
+        this.#ctx.engine.subscribe(participant.id, source.id, this.#wants(room, source, participant, data), downlinkSignal(participant).negotiate));
+      this.#stillIn(room, participant);
+      if (room.source(source.userId) !== source) throw new CommandError(SERVER_CODE.NOT_JOINED, `${source.userId} left the room meanwhile`);
       participant.subscriptions.add(source.userId);
       return mids;
     },
@@ -399,12 +406,12 @@ export class SignalSession {
     'subscribe-change': async (data) => {
       const { participant, room } = this.#joined();
       const source = this.#source(room, data.srcUserId);
-      await this.#engine('subscribe-change', () => this.#ctx.engine.updateSubscription(participant.id, source.id, allowedWants(data, source.privileges, participant.privileges)));
+      await this.#engine('subscribe-change', () => this.#ctx.engine.updateSubscription(participant.id, source.id, this.#wants(room, source, participant, data)));
       return {};
     },
     unsubscribe: async (data) => {
       const { participant, room } = this.#joined();
-      const source = room.get(data.srcUserId);
+      const source = room.source(data.srcUserId);
       participant.subscriptions.delete(data.srcUserId);
       if (source) await this.#engine('unsubscribe', () => this.#ctx.engine.unsubscribe(participant.id, source.id));
       return {};
@@ -417,6 +424,7 @@ export class SignalSession {
     },
     ...cdnCommandHandlers(() => this.#ctx, () => this.#joined()),
     ...transcriberCommandHandlers(() => this.#ctx, () => this.#joined()),
+    ...crossRoomCommandHandlers(() => this.#ctx, () => this.#joined()),
     'switch-role': async (data) => {
       const { participant, room } = this.#joined();
       if (this.#scene !== SCENE_CODE.live) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, 'switchRole can only be called in live mode');
@@ -433,6 +441,7 @@ export class SignalSession {
       }
       room.changeRole(participant, data.role);
       if (data.role === ROLE_CODE.audience) {
+        this.#ctx.crossRooms.demoted(participant);
         await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
         if (participant.flag !== 0) {
           participant.flag = 0;

@@ -11,6 +11,7 @@ import type { JoinAdmission } from '../limits/join-admission.js';
 import type { CustomMessageLimiter } from '../limits/rate-limiter.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { BanList } from '../room/ban-list.js';
+import type { CrossRooms } from '../room/cross-room.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { RoomRegistry } from '../room/room.js';
 import type { TranscriberManager } from '../transcriber/transcriber-manager.js';
@@ -40,4 +41,6 @@ export interface SignalDeps extends LeaveDeps {
   mixImages: MixImages;
   /** Live transcription robots, for the transcriber commands. */
   transcribers: TranscriberManager;
+  /** Cross-room connections, for the cross-room commands. */
+  crossRooms: CrossRooms;
 }

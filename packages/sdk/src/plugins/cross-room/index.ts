@@ -1,4 +1,4 @@
-/** The CrossRoom plugin: `import { CrossRoom } from '@conclave/sdk/plugins/cross-room'` (not yet on this server). */
+/** The CrossRoom plugin: `import { CrossRoom } from '@conclave/sdk/plugins/cross-room'` (docs/behaviour.md §7.6). */
 import { CrossRoom } from './cross-room.js';
 
 export { CrossRoom };

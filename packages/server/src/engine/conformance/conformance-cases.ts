@@ -126,6 +126,28 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
     },
   },
   {
+    name: 'a source shared with another room (shareSource) reaches that room\'s subscribers only; unshareSource ends their subscriptions',
+    async run(ctx) {
+      const { engine } = ctx;
+      if (!engine.shareSource || !engine.unshareSource) return; // optional: such an engine cannot connect rooms
+      const roomB = ctx.id('room-b');
+      const pub = await publisher(ctx, 'pub', ctx.id('room-a'));
+      const sub = subscriber(ctx, 'sub', roomB);
+      const stranger = subscriber(ctx, 'stranger', ctx.id('room-c'));
+      await rejectsWith(engine.shareSource(ctx.id('nobody'), roomB), 'not-joined');
+      await engine.shareSource(pub, roomB);
+      const before = engine.stats().subscriptions;
+      const mids = await engine.subscribe(sub.id, pub, ALL, sub.peer.negotiate);
+      expect(new Set([mids.audio, mids.video, mids.aux]).size).toBe(3);
+      await waitFor(() => sub.peer.byKind.audio > 20 && sub.peer.byKind.video > 20, 15_000, 'the shared source\'s audio and video in the other room');
+      await rejectsWith(engine.subscribe(stranger.id, pub, ALL, stranger.peer.negotiate), 'not-joined');
+      await engine.unshareSource(pub, roomB);
+      expect(engine.stats().subscriptions).toBe(before);
+      await rejectsWith(engine.subscribe(sub.id, pub, ALL, sub.peer.negotiate), 'not-joined');
+      await engine.unshareSource(pub, roomB); // of nothing: resolves
+    },
+  },
+  {
     name: 'updateSubscription without that subscription rejects not-subscribed',
     async run(ctx) {
       const room = ctx.id('room');

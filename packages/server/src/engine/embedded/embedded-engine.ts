@@ -155,6 +155,17 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     return forwardRtp(this.#sourcesOf(participantId), targets);
   }
 
+  /** Cross-room: the source's ForwardSources simply feed downlinks of the other room too. */
+  async shareSource(sourceId: string, roomId: string): Promise<void> {
+    this.#open();
+    this.#members.share(sourceId, roomId);
+  }
+
+  async unshareSource(sourceId: string, roomId: string): Promise<void> {
+    if (!this.#members.unshare(sourceId, roomId)) return;
+    for (const id of this.#members.membersOf(roomId)) this.#downlinks.get(id)?.unsubscribe(sourceId);
+  }
+
   onEvent(listener: EngineListener): () => void {
     return this.#events.on(listener);
   }

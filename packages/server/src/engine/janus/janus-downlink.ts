@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { chooseLayer, type Layer } from '../layers.js';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants } from '../media-engine.js';
 import type { HandleEvent, JanusClient, PluginReply } from './janus-client.js';
-import { VIDEOROOM, type JanusPublisher } from './janus-publisher.js';
+import { VIDEOROOM, type JanusFeed } from './janus-publisher.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
 
 /** Tries of a group update that Janus refuses, and the pause between them. */
@@ -33,7 +33,7 @@ interface Sent {
 interface Group {
   mids: DownlinkMids;
   sourceId: string | undefined;
-  publisher: JanusPublisher;
+  publisher: JanusFeed;
   wants: SubscriptionWants;
   sent: Sent;
 }
@@ -90,7 +90,7 @@ export class JanusDownlink {
   }
 
   /** Carries `publisher`'s feed as `sourceId`; resolves with the group's mids once they are usable. */
-  subscribe(sourceId: string, publisher: JanusPublisher, wants: SubscriptionWants, clientNegotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+  subscribe(sourceId: string, publisher: JanusFeed, wants: SubscriptionWants, clientNegotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     // Every offer of this link reaches the client with Janus as the DTLS client (janusLeadsDtls).
     const negotiate: DownlinkNegotiator = (offer) => clientNegotiate(janusLeadsDtls(offer));
     this.#negotiate = negotiate;
@@ -155,7 +155,7 @@ export class JanusDownlink {
   }
 
   /** The source republished or its small video started/stopped: re-point and re-choose the layer. */
-  refresh(sourceId: string, publisher: JanusPublisher): Promise<void> {
+  refresh(sourceId: string, publisher: JanusFeed): Promise<void> {
     const group = this.#bySource.get(sourceId);
     if (!group) return Promise.resolve();
     group.publisher = publisher;

@@ -15,6 +15,8 @@ import { JanusDownlink } from './janus-downlink.js';
 import { JanusForwards } from './janus-forwarder.js';
 import { JanusPlayback } from './janus-playback.js';
 import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
+import { JanusCrossRoom } from './janus-cross-room.js';
+import type { JanusFeed } from './janus-publisher.js';
 
 /** How to reach Janus: spawn one (default) or attach to a running one. */
 export interface JanusEngineOptions {
@@ -69,11 +71,18 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   readonly #forwards = new JanusForwards((detail) => this.#cleanupFailed('rtp-forward-stop', detail));
   /** Client-offered playback links (WHEP), by viewer: relays through a subscription of the viewer. */
   readonly #playbacks = new Map<string, { playback: JanusPlayback; sourceId: string }>();
+  /** Sources shared with other rooms (cross-room links: VideoRoom remote publishers). */
+  readonly #cross: JanusCrossRoom;
   #closed = false;
 
   private constructor(options: JanusEngineOptions) {
     this.#options = options;
     this.#sourceWaitMs = options.sourceWaitMs ?? DEFAULT_SOURCE_WAIT_MS;
+    this.#cross = new JanusCrossRoom({
+      ready: () => this.#ready(), roomOfGroup: (client, groupId) => this.#rooms.roomOfGroup(client, groupId),
+      nextFeedId: () => this.#rooms.nextFeedId(), sourceWaitMs: this.#sourceWaitMs,
+      cleanupFailed: (detail) => this.#cleanupFailed('handle-detach', detail),
+    });
     this.#process = options.url ? undefined : new JanusProcess({ iceAddress: options.iceAddress, announcedAddress: options.announcedAddress, portRange: options.portRange, logger: options.logger, env: options.env });
   }
 
@@ -121,6 +130,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#publishers.clear();
     for (const id of this.#members.participants()) this.#members.unpublished(id);
     this.#forwards.forgetAll();
+    this.#cross.forgetAll();
     this.#downlinks.forgetAll();
     this.#rooms.clear();
     if (!this.#closed) this.#events.emit({ type: 'engine-restarted' });
@@ -167,6 +177,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
       this.#forwards.setPublisher(participantId, publisher);
+      this.#cross.published(participantId, publisher);
       publisher.onMediaChange(() => void this.#moveSubscribers(participantId, publisher));
       void this.#republished(participantId, publisher, old);
       publisher.whenUp(LATE_UP_MS).then(() => {
@@ -207,9 +218,28 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
 
   /** Points every subscription of the participant at `publisher` (feed and layer); a failed move is logged. */
   async #moveSubscribers(participantId: string, publisher: JanusPublisher): Promise<void> {
-    await Promise.all([...this.#downlinks.entries()].map(([subscriberId, downlink]) => downlink.refresh(participantId, publisher).catch((error: unknown) => {
-      this.#options.logger.error({ err: error, participantId, subscriberId, feed: publisher.feedId }, 'janus: moving a subscription to the new feed failed');
-    })));
+    await Promise.all([...this.#downlinks.entries()].map(async ([subscriberId, downlink]) => {
+      // A subscriber of another room receives the participant through its remote publisher there.
+      const feed = this.#feedIn(subscriberId, participantId, publisher);
+      await feed?.then((f) => f && downlink.refresh(participantId, f)).catch((error: unknown) => {
+        this.#options.logger.error({ err: error, participantId, subscriberId, feed: publisher.feedId }, 'janus: moving a subscription to the new feed failed');
+      });
+    }));
+  }
+
+  /**
+   * The feed carrying `sourceId` to `subscriberId`'s room: the source's publisher in its own room, the remote
+   * publisher of a cross-room share elsewhere (undefined when the subscriber's room neither holds nor shares it).
+   */
+  #feedIn(subscriberId: string, sourceId: string, publisher: JanusPublisher): Promise<JanusFeed | undefined> | undefined {
+    let room: string;
+    try {
+      room = this.#members.roomOf(subscriberId);
+      if (room === this.#members.roomOf(sourceId)) return Promise.resolve(publisher);
+    } catch {
+      return undefined;
+    }
+    return this.#cross.view(sourceId, room) ? this.#cross.feedFor(sourceId, room, publisher) : undefined;
   }
 
   async unpublish(participantId: string): Promise<void> {
@@ -242,12 +272,16 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     } catch (error) {
       throw EngineError.from(error, 'unavailable');
     }
+    const feed = await this.#feedIn(subscriberId, sourceId, publisher)?.catch((error: unknown) => {
+      throw new EngineError('refused', `cross-room feed of ${sourceId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    if (!feed) throw new EngineError('not-joined', `${sourceId} is not in ${subscriberId}'s engine room`);
     // No await from here to the map: two subscriptions arriving together (a join's audio of every user)
     // once both made a downlink, two Janus handles offered to the client's one peer connection, Chromium
     // took the second offer as an ICE restart of a link whose DTLS was up, and that handle never got a
     // handshake ("DTLS taking too much time", no media for that page).
     const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) => new JanusDownlink(client, room, this.#options.logger, onFailed));
-    return downlink.subscribe(sourceId, publisher, wants, negotiate);
+    return downlink.subscribe(sourceId, feed, wants, negotiate);
   }
 
   /** A relay (JanusPlayback): VideoRoom subscribers cannot take a client's offer. */
@@ -303,10 +337,26 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     return this.#forwards.add(participantId, targets, this.#publishers.get(participantId));
   }
 
+  /** Cross-room: the source's remote publisher in `roomId` (made once it publishes) carries it there. */
+  async shareSource(sourceId: string, roomId: string): Promise<void> {
+    if (this.#closed) throw new EngineError('closed', 'media engine closed');
+    this.#members.share(sourceId, roomId);
+    this.#cross.share(sourceId, roomId, this.#publishers.get(sourceId));
+  }
+
+  async unshareSource(sourceId: string, roomId: string): Promise<void> {
+    if (!this.#members.unshare(sourceId, roomId)) return;
+    await Promise.all(this.#members.membersOf(roomId).map((id) => this.unsubscribe(id, sourceId).catch((error: unknown) => {
+      this.#cleanupFailed('unsubscribe', `${sourceId}'s cross-room subscription: ${error instanceof Error ? error.message : String(error)}`);
+    })));
+    await this.#cross.unshare(sourceId, roomId);
+  }
+
   async removeParticipant(participantId: string): Promise<void> {
     this.#closePlayback(participantId);
     // A playback of a source that leaves ends with it, as on the embedded engine.
     for (const [viewerId, { sourceId }] of this.#playbacks) if (sourceId === participantId) void this.removeParticipant(viewerId);
+    const shared = this.#cross.removeSource(participantId);
     this.#forwards.remove(participantId);
     await this.unpublish(participantId);
     await this.resetDownlink(participantId);
@@ -318,7 +368,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     const left = this.#rooms.leave(this.#client, participantId).catch((error: unknown) => {
       this.#cleanupFailed('room-destroy', `room of ${participantId}: ${error instanceof Error ? error.message : String(error)}`);
     });
-    await Promise.all([...unsubscribed, left]);
+    await Promise.all([...unsubscribed, left, shared]);
   }
 
   onEvent(listener: EngineListener): () => void {

@@ -15,6 +15,12 @@ interface StreamInfo {
 }
 
 /**
+ * A feed a downlink subscribes to: a publisher of the subscriber's own VideoRoom room, or the remote
+ * publisher that carries a publisher of another room into it (a cross-room share, janus-cross-room.ts).
+ */
+export type JanusFeed = Pick<JanusPublisher, 'feedId' | 'mids' | 'receiving' | 'requestKeyframe'>;
+
+/**
  * One publisher in a VideoRoom: a plugin handle joined as publisher with the client's offer (its feed id
  * is ours), the mid of each slot as Janus reports it, and which slots are receiving media (Janus's
  * 'media' events), so a subscription knows whether the small video flows.

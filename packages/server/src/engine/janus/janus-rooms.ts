@@ -59,7 +59,13 @@ export class JanusRooms {
   /** The VideoRoom room of a participant's group, created on first use (an unplaced participant gets a group of its own id's ''). */
   async roomOf(client: JanusClient, participantId: string): Promise<number> {
     if (!this.#groupOf.has(participantId)) this.place(participantId, '');
-    const entry = this.#groups.get(this.#groupOf.get(participantId)!)!;
+    return this.roomOfGroup(client, this.#groupOf.get(participantId)!);
+  }
+
+  /** The VideoRoom room of a group that has members, created on first use (cross-room shares reach into it). */
+  async roomOfGroup(client: JanusClient, groupId: string): Promise<number> {
+    const entry = this.#groups.get(groupId);
+    if (!entry) throw new Error(`no participant is in engine room ${groupId}`);
     entry.created ??= (async () => {
       const handleId = await client.attach(VIDEOROOM, () => undefined);
       try {
