@@ -1,6 +1,6 @@
 module github.com/conclave/bench/loadgen
 
-go 1.26.8
+go 1.24.0
 
 require (
 	github.com/gorilla/websocket v1.5.3

@@ -22,11 +22,11 @@ const (
 
 // Driver connects the run's users to a Conclave server.
 type Driver struct {
-	cfg    *run.Config
-	api    *webrtc.API
-	ctx    context.Context
-	cancel context.CancelFunc
-	mu     sync.Mutex
+	cfg     *run.Config
+	api     *webrtc.API
+	ctx     context.Context
+	cancel  context.CancelFunc
+	mu      sync.Mutex
 	closers []func()
 }
 

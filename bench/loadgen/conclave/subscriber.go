@@ -18,7 +18,7 @@ import (
 type downlink struct {
 	pc     *webrtc.PeerConnection
 	mu     sync.Mutex
-	tags   map[string]uint64         // mid → source stream tag
+	tags   map[string]uint64        // mid → source stream tag
 	orphan map[string]*stats.Stream // tracks that arrived before their subscription's reply
 	offers chan offer
 	errs   chan error

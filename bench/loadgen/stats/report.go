@@ -20,11 +20,11 @@ type KindReport struct {
 
 // WindowReport is the whole window: both kinds and their sum.
 type WindowReport struct {
-	Seconds float64       `json:"seconds"`
-	Audio   KindReport    `json:"audio"`
-	Video   KindReport    `json:"video"`
-	Total   KindReport    `json:"total"`
-	Rates   WindowRates   `json:"rates"`
+	Seconds float64     `json:"seconds"`
+	Audio   KindReport  `json:"audio"`
+	Video   KindReport  `json:"video"`
+	Total   KindReport  `json:"total"`
+	Rates   WindowRates `json:"rates"`
 }
 
 // WindowRates per second of the window.
