@@ -117,3 +117,9 @@ func (p *Player) ReadRTCP(sender *webrtc.RTPSender) {
 		}
 	}
 }
+
+// Kind of the clip it plays.
+func (p *Player) Kind() stats.Kind { return p.kind }
+
+// RequestKeyFrame makes the next frame sent the clip's next key frame (a PLI seen elsewhere).
+func (p *Player) RequestKeyFrame() { p.keyWanted.Store(true) }
