@@ -2,7 +2,8 @@
  * `npm run bench:load`: builds the generator (and LiveKit server, once), steps the load on each engine and
  * shape, prints the table to stdout and writes everything to results/load.json (and a plot, load.svg).
  * Knobs: BENCH_LOAD_ENGINES (embedded,janus,livekit), BENCH_LOAD_SHAPES (audio,meeting,meeting-small,livestream),
- * BENCH_LOAD_WINDOW_SECONDS (5), BENCH_LOAD_WARMUP_SECONDS (2), BENCH_LOAD_MAX_STEPS (all).
+ * BENCH_LOAD_WINDOW_SECONDS (5), BENCH_LOAD_WARMUP_SECONDS (2), BENCH_LOAD_MAX_STEPS (all), BENCH_LOAD_LOSS_LIMIT (0.01),
+ * BENCH_LOAD_P99_MS (50).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

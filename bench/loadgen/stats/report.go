@@ -46,7 +46,10 @@ func takeMark() mark {
 	m := mark{at: Now(), streams: map[*Stream]streamMark{}}
 	streamsMu.Lock()
 	for _, s := range streams {
-		m.streams[s] = streamMark{s.received.Load(), s.bytes.Load(), s.highest.Load(), s.NoDelayKey.Load()}
+		// A stream with no packet yet counts from its first one (CloseWindow).
+		if received := s.received.Load(); received > 0 {
+			m.streams[s] = streamMark{received, s.bytes.Load(), s.highest.Load(), s.NoDelayKey.Load()}
+		}
 	}
 	streamsMu.Unlock()
 	for k := range ByKind {

@@ -3,8 +3,10 @@
  * loopback as one publisher and one subscriber, through Conclave's own signalling and WebRTC, and the
  * subscriber receives what was sent. Runs once per media engine project.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLoadgen, runLoadgen } from './harness/loadgen.js';
+import { buildLoadgen, LOADGEN_DIR, runLoadgen } from './harness/loadgen.js';
 import { E2E_ENGINE, startTestServer, TEST_APP, type TestServer } from './harness/server.js';
 
 describe(`load generator (${E2E_ENGINE})`, () => {
@@ -40,5 +42,12 @@ describe(`load generator (${E2E_ENGINE})`, () => {
     // Every received packet was matched to its send time: the forwarding delay is measured.
     expect(total.delay.samples).toBe(total.receivedPackets);
     expect(total.delay.p50Ms).toBeLessThan(50);
+  }, 120_000);
+
+  // Its counting (loss across a sequence wrap, delay matched by payload and source): Go unit tests, engine-independent.
+  it.runIf(E2E_ENGINE === 'embedded')('the generator counts loss and delay right (go test)', async () => {
+    const go = process.env.GO ?? 'go';
+    const { stdout } = await promisify(execFile)('sh', ['-c', `PATH="$PATH:/usr/local/go/bin" nice -n 10 ${go} test ./stats/`], { cwd: LOADGEN_DIR, timeout: 110_000 });
+    expect(stdout).toMatch(/^ok\s/m);
   }, 120_000);
 });
