@@ -58,11 +58,15 @@ export async function buildLivekit(): Promise<{ path: string; ms: number }> {
 }
 
 async function startConclave(engine: 'embedded' | 'janus'): Promise<LoadServer> {
-  const previous = process.env.CONCLAVE_ENGINE;
-  process.env.CONCLAVE_ENGINE = engine;
+  // All the generator's users come from one address: lift the per-address connection limit (50).
+  const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000' };
+  const previous = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, settings);
   const server = await ServerProcess.start().finally(() => {
-    if (previous === undefined) delete process.env.CONCLAVE_ENGINE;
-    else process.env.CONCLAVE_ENGINE = previous;
+    for (const [key, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   });
   return { engine, url: server.url, pid: server.pid, sig: (userId) => server.sig(userId), close: () => server.close() };
 }

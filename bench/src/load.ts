@@ -119,8 +119,13 @@ export async function runLoad({ engines, shapes, windowSeconds = 5, warmupSecond
       const shape = SHAPES[name];
       if (!shape.engines.includes(engine)) continue;
       // A fresh server per shape: what one shape leaves behind does not weigh on the next.
-      const server = await startLoadServer(engine, 0, livekitBinary);
       const curve: LoadCurve = { engine, shape: name, steps: [], maxGoodPps: 0 };
+      curves.push(curve);
+      const server = await startLoadServer(engine, 0, livekitBinary).catch((error: unknown) => {
+        progress(`load ${engine} ${name}: the server did not start: ${String(error)}`);
+        return undefined;
+      });
+      if (!server) continue;
       try {
         for (const n of shape.steps.slice(0, maxSteps)) {
           const step = await runStep(server, shape, n, room++, windowSeconds, warmupSeconds).catch((error: unknown): LoadStep => {
@@ -135,7 +140,6 @@ export async function runLoad({ engines, shapes, windowSeconds = 5, warmupSecond
         await server.close();
       }
       curve.fit = fitCost(curve.steps.filter((s) => !s.saturated || s.packetsPerSecond > 0));
-      curves.push(curve);
     }
   }
   return curves;
