@@ -58,8 +58,9 @@ export async function buildLivekit(): Promise<{ path: string; ms: number }> {
 }
 
 async function startConclave(engine: 'embedded' | 'janus'): Promise<LoadServer> {
-  // All the generator's users come from one address: lift the per-address connection limit (50).
-  const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000' };
+  // All the generator's users come from one address: lift the per-address connection limit (50). Errors only:
+  // the server child's log shares stdout with the table.
+  const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error' };
   const previous = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
   Object.assign(process.env, settings);
   const server = await ServerProcess.start().finally(() => {

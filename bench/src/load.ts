@@ -139,7 +139,8 @@ export async function runLoad({ engines, shapes, windowSeconds = 5, warmupSecond
       } finally {
         await server.close();
       }
-      curve.fit = fitCost(curve.steps.filter((s) => !s.saturated || s.packetsPerSecond > 0));
+      // Steps within the limits only: past them a starved server's CPU says nothing of its cost.
+      curve.fit = fitCost(curve.steps.filter((s) => !s.saturated));
     }
   }
   return curves;
