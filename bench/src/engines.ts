@@ -57,7 +57,7 @@ export interface EngineResult {
 }
 
 /** The pid and its descendants, from /proc. */
-function processTree(root: number): number[] {
+export function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -75,7 +75,7 @@ function processTree(root: number): number[] {
 }
 
 /** CPU ms of a process tree (processes that exit during a window are not counted: none should). */
-function treeCpu(root: number): number {
+export function treeCpu(root: number): number {
   return Object.values(treeCpuByProcess(root)).reduce((a, b) => a + b, 0);
 }
 

@@ -1,0 +1,115 @@
+/**
+ * The servers of the load bench (bench/README.md "Load: cost per forwarded packet"): Conclave with either
+ * engine (the bench's server child) and LiveKit server v1.13.5 in dev mode, each on loopback with its
+ * process tree pinned to core 0; the CPU time of that tree.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+import { LOADGEN_DIR } from '../../tests/e2e/src/harness/loadgen.js';
+import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
+import { processTree, treeCpu } from './engines.js';
+import { ServerProcess } from './server-process.js';
+
+export type LoadEngine = 'embedded' | 'janus' | 'livekit';
+
+export const LIVEKIT_VERSION = 'v1.13.5';
+export const LIVEKIT_KEY = { apiKey: 'devkey', apiSecret: 'secret' };
+
+/** A server under load: where the generator connects and the root of the process tree to measure. */
+export interface LoadServer {
+  engine: LoadEngine;
+  /** Conclave: the HTTP origin; LiveKit: its ws:// URL. */
+  url: string;
+  pid: number;
+  /** A userSig for Conclave users (LiveKit's tokens are minted by the generator). */
+  sig(userId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const run = promisify(execFile);
+
+/** Pins every thread of the server's process tree to `core` (taskset), as processes come and go. */
+export async function pin(server: LoadServer, core: number): Promise<void> {
+  for (const pid of processTree(server.pid)) await run('taskset', ['-a', '-p', '-c', String(core), String(pid)]).catch(() => undefined);
+}
+
+/** CPU ms of the server's process tree so far. */
+export function serverCpuMs(server: LoadServer): number {
+  return treeCpu(server.pid);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Builds LiveKit server from the Go module proxy once (bench/loadgen/livekit-server.sh); returns its path and the ms it took. */
+export async function buildLivekit(): Promise<{ path: string; ms: number }> {
+  const t0 = performance.now();
+  await run('sh', [`${LOADGEN_DIR}livekit-server.sh`], { timeout: 1_800_000, maxBuffer: 16 << 20 });
+  return { path: `${LOADGEN_DIR}bin/livekit-server-${LIVEKIT_VERSION}`, ms: performance.now() - t0 };
+}
+
+async function startConclave(engine: 'embedded' | 'janus'): Promise<LoadServer> {
+  // All the generator's users come from one address: lift the per-address connection limit (50). Errors only:
+  // the server child's log shares stdout with the table.
+  const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error' };
+  const previous = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, settings);
+  const server = await ServerProcess.start().finally(() => {
+    for (const [key, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
+  return { engine, url: server.url, pid: server.pid, sig: (userId) => server.sig(userId), close: () => server.close() };
+}
+
+async function startLivekit(binary: string): Promise<LoadServer> {
+  const [port, udpPort, tcpPort] = [await freePort(), await freePort(), await freePort()];
+  // Dev mode (keys devkey/secret, loopback), but with warn-level logs: dev mode's default is debug.
+  const config = `port: ${port}\nrtc:\n  udp_port: ${udpPort}\n  tcp_port: ${tcpPort}\n  use_external_ip: false\nlogging:\n  level: warn\n`;
+  const child: ChildProcess = spawn(binary, ['--dev', '--bind', '127.0.0.1', '--node-ip', '127.0.0.1', '--config-body', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`livekit-server exited with ${child.exitCode}`);
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('livekit-server did not start within 30 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (child.pid === undefined) throw new Error('livekit-server has no pid');
+  return {
+    engine: 'livekit', url: `ws://127.0.0.1:${port}`, pid: child.pid,
+    sig: () => Promise.resolve(''),
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Starts the server of `engine` on loopback, pinned to `core`. */
+export async function startLoadServer(engine: LoadEngine, core: number, livekitBinary?: string): Promise<LoadServer> {
+  const server = engine === 'livekit' ? await startLivekit(livekitBinary ?? (await buildLivekit()).path) : await startConclave(engine);
+  await pin(server, core);
+  return server;
+}
+
+/** The Conclave app the generator's users belong to. */
+export const LOAD_APP_ID = TEST_APP.sdkAppId;
