@@ -60,7 +60,40 @@ function subscriber(ctx: CaseContext, name: string, room: string): { id: string;
   return { id, peer };
 }
 
+/** The resource counters an engine tells (stats(), and inspect() where it has one); unknown ones are left out. */
+async function resources(engine: MediaEngine): Promise<Record<string, number>> {
+  const { peerConnections, handles, uplinks, downlinks } = engine.stats();
+  const report = await engine.inspect?.();
+  const counts: Record<string, number | undefined> = {
+    uplinks, downlinks, peerConnections, handles, serverHandles: report?.handles, serverPeerConnections: report?.peerConnections,
+  };
+  return Object.fromEntries(Object.entries(counts).filter((entry): entry is [string, number] => entry[1] !== undefined));
+}
+
 export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
+  // First, on a fresh engine: nothing of earlier cases is being released meanwhile.
+  {
+    name: 'peer connections and handles are back to their baseline once the participants are removed',
+    async run(ctx) {
+      const baseline = await resources(ctx.engine);
+      const room = ctx.id('room');
+      const pub = await publisher(ctx, 'pub', room);
+      const sub = subscriber(ctx, 'sub', room);
+      await ctx.engine.subscribe(sub.id, pub, ALL, sub.peer.negotiate);
+      await waitFor(() => sub.peer.byKind.video > 10, 15_000, 'video at the subscriber');
+      const busy = await resources(ctx.engine);
+      for (const [key, value] of Object.entries(baseline)) expect(busy[key], `${key} while in use`).toBeGreaterThan(value);
+      await ctx.engine.removeParticipant(sub.id);
+      await ctx.engine.removeParticipant(pub);
+      let now = busy;
+      const deadline = Date.now() + 8000;
+      while (JSON.stringify(now) !== JSON.stringify(baseline) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        now = await resources(ctx.engine);
+      }
+      expect(now, 'resources after both left').toEqual(baseline);
+    },
+  },
   {
     name: 'publish before joinRoom rejects not-joined',
     async run(ctx) {
