@@ -21,6 +21,7 @@ import { mediaJobRows, runMediaJobs } from './media-jobs.js';
 import { recoveryRows, runRecovery } from './recovery.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { ServerProcess } from './server-process.js';
+import { runSoaks, soakRows } from './soak.js';
 import { pluginCpuRows, pluginSizeRows } from './plugins.js';
 import { progress } from './stats.js';
 import { benchVideoEffects } from './video-effects.js';
@@ -104,12 +105,13 @@ async function main(): Promise<void> {
     const cdnDelayMs = await runCdnDelay(browser.context, app, server);
     const canvasPlayer = await runCanvasPlayer(server);
     const softwareDecoder = await runSoftwareDecoder(server);
+    const soak = await runSoaks(browser.context, (url) => AppHost.start(url), fileURLToPath(new URL('../results/', import.meta.url)));
     await browser.close();
     browser = undefined;
     const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
     const recovery = await runRecovery({ iterations: Number(process.env.BENCH_RECOVERY_ITERATIONS ?? 5) });
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...cdnDelayRows(cdnDelayMs), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...recoveryRows(recovery), ...clusterRows(cluster), ...soakRows(soak), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -137,6 +139,7 @@ async function main(): Promise<void> {
       softwareDecoder,
       recovery,
       cluster,
+      soak,
       table: rows,
       footnotes,
     }, null, 2) + '\n');
