@@ -58,7 +58,7 @@ export interface SoakResult {
   end: SoakSample;
   /** Counts that stayed above their start once every visitor had gone (0 each when nothing leaked). */
   leaked: Record<string, number>;
-  steady: { maxGapMs: number; peerConnectionsMade: number; downlinkMLines: number };
+  steady: { maxGapMs: number; peerConnectionsMade: number; downlinkMLines: number; gaps: { at: string; ms: number }[]; videoElements: number; exits: number };
   plot: string;
 }
 
@@ -66,13 +66,23 @@ export interface SoakResult {
 const STEADY_PROBE = `
 window.soak = {
   start(partner, steady) {
-    const state = { frames: 0, last: Date.now(), maxGap: 0 };
+    window.soak.steady = steady;
+    const state = { frames: 0, last: Date.now(), maxGap: 0, gaps: [], video: null, videos: 0, decoded: 0 };
     window.soak.state = state;
     setInterval(() => {
       const video = document.querySelector('#remote-' + partner + '-main video');
+      // A new <video> element (the player re-made it) starts its own count.
+      if (video !== state.video) { state.video = video; state.videos++; state.frames = 0; }
       const frames = video ? video.getVideoPlaybackQuality().totalVideoFrames : 0;
       const now = Date.now();
-      if (frames > state.frames) { state.maxGap = Math.max(state.maxGap, now - state.last); state.last = now; state.frames = frames; }
+      if (frames > state.frames) {
+        const gap = now - state.last;
+        if (gap > 1000) state.gaps.push({ at: new Date(now).toISOString(), ms: gap });
+        state.maxGap = Math.max(state.maxGap, gap);
+        state.decoded += frames - state.frames;
+        state.last = now;
+        state.frames = frames;
+      }
     }, 50);
     const client = window.e2e.client;
     client.on(TRTC.EVENT.REMOTE_VIDEO_AVAILABLE, ({ userId, streamType }) => {
@@ -84,12 +94,13 @@ window.soak = {
   read() {
     const s = window.soak.state;
     const mlines = Math.max(0, ...window.__pcs.filter((pc) => pc.connectionState !== 'closed').map((pc) => pc.getTransceivers().length));
-    return { frames: s.frames, maxGap: Math.max(s.maxGap, Date.now() - s.last), pcs: window.__pcs.length, mlines };
+    const exits = window.e2e.eventsOf('remote-user-exit').filter((e) => window.soak.steady.includes(e.data.userId)).length;
+    return { frames: s.decoded, maxGap: Math.max(s.maxGap, Date.now() - s.last), pcs: window.__pcs.length, mlines, gaps: s.gaps.slice(-20), videos: s.videos, exits };
   },
 };
 `;
 
-interface SteadyRead { frames: number; maxGap: number; pcs: number; mlines: number }
+interface SteadyRead { frames: number; maxGap: number; pcs: number; mlines: number; gaps: { at: string; ms: number }[]; videos: number; exits: number }
 const readSteady = (page: Page): Promise<SteadyRead> => page.evaluate(() => (window as unknown as { soak: { read(): SteadyRead } }).soak.read());
 
 function rssMb(pid: number): number {
@@ -214,7 +225,11 @@ export async function runSoak(context: BrowserContext, openApp: (serverUrl: stri
       maxGapMs: Math.max(...steadyEnd.map((r) => r.maxGap)),
       peerConnectionsMade: steadyEnd.reduce((sum, r, i) => sum + r.pcs - steadyStart[i].pcs, 0),
       downlinkMLines: Math.max(...steadyEnd.map((r) => r.mlines)),
+      gaps: steadyEnd.flatMap((r) => r.gaps),
+      videoElements: steadyEnd.reduce((sum, r) => sum + r.videos, 0),
+      exits: steadyEnd.reduce((sum, r) => sum + r.exits, 0),
     };
+    if (steady.gaps.length > 0) progress(`soak ${engine}: steady pauses over 1 s: ${JSON.stringify(steady.gaps)}`);
     const plot = `${resultsDir}soak-${engine}.svg`;
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(plot, soakSvg(engine, samples));
@@ -259,7 +274,7 @@ export function soakRows(results: readonly SoakResult[]): Row[] {
       ...(r.start.janusRssMb !== undefined ? [{ benchmark: b, figure: (r.end.janusRssMb ?? 0).toFixed(0), unit: 'MB Janus RSS (end)', notes: `start ${r.start.janusRssMb.toFixed(0)}, max ${maxJanus.toFixed(0)}` }] : []),
       { benchmark: b, figure: String(r.end.handles), unit: 'engine handles (end)', notes: `start: ${held(r.start)}; end: ${held(r.end)}; users ${r.start.users}→${r.end.users}` },
       { benchmark: b, figure: String(leakedTotal), unit: 'leaked', notes: `above the start once every visitor left: ${JSON.stringify(r.leaked)}` },
-      { benchmark: b, figure: String(r.steady.maxGapMs), unit: 'ms longest pause', notes: `steady pair's partner video; ${r.steady.peerConnectionsMade} peer connections made in their pages (a rebuilt link adds one); downlink m-lines ${r.steady.downlinkMLines}` },
+      { benchmark: b, figure: String(r.steady.maxGapMs), unit: 'ms longest pause', notes: `steady pair's partner video (${r.steady.gaps.length} pauses over 1 s); ${r.steady.peerConnectionsMade} peer connections made in their pages (a rebuilt link adds one); ${r.steady.exits} steady users announced gone; ${r.steady.videoElements} partner <video> elements (2: never re-made); downlink m-lines ${r.steady.downlinkMLines}` },
     ];
   });
 }

@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join as joinPath } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,8 +25,12 @@ const STEADY = ['steady-a', 'steady-b'] as const;
 /** Signalling silence after which the server drops a user, and the grace before it is announced gone. */
 const HEARTBEAT_TIMEOUT_MS = 6000;
 const SESSION_GRACE_MS = 1000;
-/** The longest pause allowed between two decoded frames of a steady user's partner. */
-const MAX_FRAME_GAP_MS = 1200;
+/**
+ * The longest pause allowed between two decoded frames of a steady user's partner: the issue's "~1 s" with room
+ * for a loaded two-core CI machine (pauses of 1.1–1.2 s were seen there with nothing wrong); a rebuilt downlink
+ * (ICE, DTLS, a key frame) or an m-line left without media pauses far longer.
+ */
+const MAX_FRAME_GAP_MS = 2000;
 /** Growth of the server process's resident memory allowed over the churn (its heap, werift, Chromium's driver). */
 const RSS_BOUND_BYTES = 200 * 1024 * 1024;
 const JANUS_RSS_BOUND_BYTES = 100 * 1024 * 1024;
@@ -37,13 +42,16 @@ const JANUS_RSS_BOUND_BYTES = 100 * 1024 * 1024;
 const STEADY_PROBE = `
 window.churn = {
   watchPartner(partner) {
-    const state = { frames: 0, last: Date.now(), maxGap: 0 };
+    const state = { frames: 0, last: Date.now(), maxGap: 0, video: null, videos: 0, gaps: [] };
     window.churn.state = state;
     setInterval(() => {
       const video = document.querySelector('#remote-' + partner + '-main video');
+      // A new <video> element (the player re-made it) counts from zero.
+      if (video !== state.video) { state.video = video; state.videos++; state.frames = 0; }
       const frames = video ? video.getVideoPlaybackQuality().totalVideoFrames : 0;
       const now = Date.now();
       if (frames > state.frames) {
+        if (now - state.last > 500) state.gaps.push([state.last, now - state.last]);
         state.maxGap = Math.max(state.maxGap, now - state.last);
         state.last = now;
         state.frames = frames;
@@ -51,7 +59,7 @@ window.churn = {
     }, 50);
   },
   resetGap() { const s = window.churn.state; s.maxGap = 0; s.last = Date.now(); },
-  read() { const s = window.churn.state; return { frames: s.frames, maxGap: Math.max(s.maxGap, Date.now() - s.last) }; },
+  read() { const s = window.churn.state; return { frames: s.frames, maxGap: Math.max(s.maxGap, Date.now() - s.last), videos: s.videos, gaps: s.gaps }; },
   watchNewcomers(steady) {
     window.e2e.client.on(TRTC.EVENT.REMOTE_VIDEO_AVAILABLE, ({ userId, streamType }) => {
       if (!steady.includes(userId) && streamType === 'main') void window.e2e.watch(userId, streamType);
@@ -61,7 +69,7 @@ window.churn = {
 };
 `;
 
-interface FrameProbe { frames: number; maxGap: number }
+interface FrameProbe { frames: number; maxGap: number; videos: number; gaps: [number, number][] }
 const probe = (page: Page): Promise<FrameProbe> => page.evaluate(() => (window as unknown as { churn: { read(): FrameProbe } }).churn.read());
 const peers = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { churn: { peers(): string[] } }).churn.peers());
 
@@ -186,39 +194,55 @@ describe(`churn never disturbs the users who stay (${E2E_ENGINE})`, () => {
       await expect.poll(async () => (await probe(page)).frames, { timeout: 20_000, message: `${STEADY[i]} decodes ${partner}` }).toBeGreaterThan(10);
     }
     const links = await Promise.all(steadyPages.map(peers));
+
     for (const states of links) expect(states.every((state) => state === 'connected'), `steady links ${states.join()}`).toBe(true);
     const baseline = await resources(server.url);
     expect(baseline.users).toBe(2);
     const rssBefore = residentBytes(process.pid);
     const janusBefore = server.stats().mediaServerMemoryBytes;
     for (const page of steadyPages) await page.evaluate(() => (window as unknown as { churn: { resetGap(): void } }).churn.resetGap());
+    const t0 = Date.now();
+    // The server runs in this process: how late its event loop ran (a starved CPU shows here, whatever the churn).
+    const loop = monitorEventLoopDelay({ resolution: 20 });
+    loop.enable();
+    const phases: Record<string, string> = {};
+    const phase = (name: string) => { phases[name] = `+${((Date.now() - t0) / 1000).toFixed(1)} s`; };
 
     // Wave 1: a visitor who publishes and leaves, beside one who joins, publishes later, and leaves.
     await Promise.all([
       visit('visitor-1').then(leave),
       visit('visitor-2', { publish: false }).then(leave),
     ]);
+    phase('wave 2');
     // Wave 2: a tab closed without leaving, beside a browser whose network goes silent.
     const silentPage = await app.open(silent!);
     await Promise.all([
       visit('vanisher-tab').then((page) => page.close()),
       visit('vanisher-net', { page: silentPage }).then(() => {
         for (const pid of chromiumTree(silentDir)) process.kill(pid, 'SIGSTOP');
+        phase('network silent');
       }),
     ]);
+    phase('wave 3');
     // Wave 3: m-lines of the users gone are reused by new ones.
     await Promise.all([visit('visitor-3').then(leave), visit('visitor-4').then(leave)]);
+    phase('wave 4');
     // Wave 4: visitors gone as soon as they publish, while the steady pages subscribe to them.
     for (const userId of ['flash-1', 'flash-2', 'flash-3']) await visit(userId, { flash: true }).then(leave);
 
     // Every visitor is gone from the server (the silent one after the heartbeat time-out and the grace).
     await expect.poll(async () => (await resources(server.url)).users, { timeout: HEARTBEAT_TIMEOUT_MS + SESSION_GRACE_MS + 15_000, interval: 500 }).toBe(2);
 
+    phase('visitors gone');
+    loop.disable();
+    console.info(`churn (${E2E_ENGINE}): the server's event loop ran late by up to ${(loop.max / 1e6).toFixed(0)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms)`);
     // The steady pair never stops decoding.
     for (const [i, page] of steadyPages.entries()) {
-      const { maxGap, frames } = await probe(page);
-      console.info(`churn (${E2E_ENGINE}): ${STEADY[i]} decoded ${frames} frames of its partner, longest pause ${maxGap} ms`);
-      expect(maxGap, `${STEADY[i]}'s longest pause between two decoded frames of its partner`).toBeLessThan(MAX_FRAME_GAP_MS);
+      const { maxGap, frames, videos, gaps } = await probe(page);
+      const pauses = gaps.map(([at, ms]) => `${ms} ms at +${((at - t0) / 1000).toFixed(1)} s`).join(', ');
+      console.info(`churn (${E2E_ENGINE}): ${STEADY[i]} decoded ${frames} frames of its partner, longest pause ${maxGap} ms, ${videos} <video> element(s); pauses over 500 ms: ${pauses || 'none'}; phases ${JSON.stringify(phases)}`);
+      // A failure names how late the server's event loop ran: a starved CPU, not churn, if it is of the pause's order.
+      expect(maxGap, `${STEADY[i]}'s longest pause between two decoded frames of its partner (server event loop late by up to ${(loop.max / 1e6).toFixed(0)} ms)`).toBeLessThan(MAX_FRAME_GAP_MS);
     }
     // Their downlinks are never rebuilt: no peer connection made or lost in their pages.
     for (const [i, page] of steadyPages.entries()) {
