@@ -118,8 +118,8 @@ export interface MediaServerReport {
   sessions: number;
   /** Plugin handles over those sessions. */
   handles: number;
-  /** Handles whose PeerConnection is up. */
-  peerConnections: number;
+  /** Handles whose PeerConnection is up; undefined when the media server would have to be asked too much to tell. */
+  peerConnections: number | undefined;
 }
 
 /** The streams of one publisher, in uplink m-line order. */

@@ -39,7 +39,7 @@ export function registerResourceGauges(registry: Registry, engine: ResourceSourc
       if (!report) return;
       this.set({ kind: 'sessions' }, report.sessions);
       this.set({ kind: 'handles' }, report.handles);
-      this.set({ kind: 'peer_connections' }, report.peerConnections);
+      if (report.peerConnections !== undefined) this.set({ kind: 'peer_connections' }, report.peerConnections);
     },
   });
 }

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { MediaServerReport } from '../media-engine.js';
 
+/** Above this many handles the PeerConnections are not counted (a handle_info request each). */
+const MAX_HANDLE_INFOS = 200;
+
 /** How long one admin request may take. */
 const ADMIN_TIMEOUT_MS = 5000;
 
@@ -28,18 +31,18 @@ export class JanusAdmin {
       ws = await open(this.url);
       const request = requester(ws, this.secret);
       const { sessions = [] } = await request({ janus: 'list_sessions' });
-      let handles = 0;
-      let peerConnections = 0;
-      for (const sessionId of sessions) {
-        const listed = (await request({ janus: 'list_handles', session_id: sessionId })).handles ?? [];
-        handles += listed.length;
-        for (const handleId of listed) {
-          // A handle may go between the list and its info: it then counts as no PeerConnection.
-          const info = await request({ janus: 'handle_info', session_id: sessionId, handle_id: handleId }).catch(() => undefined);
-          if (info?.info?.flags?.ready === true) peerConnections++;
-        }
-      }
-      return { sessions: sessions.length, handles, peerConnections };
+      const bySession = await Promise.all(sessions.map(async (sessionId) => ({
+        sessionId, handles: (await request({ janus: 'list_handles', session_id: sessionId })).handles ?? [],
+      })));
+      const handles = bySession.reduce((sum, s) => sum + s.handles.length, 0);
+      // One request per handle: on a busy server (a scrape every few seconds) only the handle count is asked.
+      if (handles > MAX_HANDLE_INFOS) return { sessions: sessions.length, handles, peerConnections: undefined };
+      const ready = await Promise.all(bySession.flatMap(({ sessionId, handles: ids }) => ids.map(async (handleId) => {
+        // A handle may go between the list and its info: it then counts as no PeerConnection.
+        const info = await request({ janus: 'handle_info', session_id: sessionId, handle_id: handleId }).catch(() => undefined);
+        return info?.info?.flags?.ready === true;
+      })));
+      return { sessions: sessions.length, handles, peerConnections: ready.filter(Boolean).length };
     } catch {
       return undefined;
     } finally {
