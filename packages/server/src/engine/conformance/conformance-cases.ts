@@ -151,6 +151,28 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
     },
   },
   {
+    name: 'a subscriber removed while its subscription waits for the source gets no downlink (rejects not-joined)',
+    async run(ctx) {
+      const room = ctx.id('room');
+      const sub = subscriber(ctx, 'sub', room);
+      const late = ctx.id('late');
+      ctx.engine.joinRoom(late, room);
+      const up = await uplink('H264');
+      ctx.cleanup(() => up.pc.close());
+      const before = ctx.engine.stats();
+      const subscribed = ctx.engine.subscribe(sub.id, late, ALL, sub.peer.negotiate).then(() => undefined, (e: unknown) => e);
+      await ctx.engine.removeParticipant(sub.id);
+      // The source's link comes up (Janus waits for its PeerConnection before it subscribes anyone to it).
+      await up.pc.setRemoteDescription({ type: 'answer', sdp: await ctx.engine.publish(late, up.offer) });
+      const error = await subscribed;
+      expect(error, 'the subscription of a participant gone').toBeInstanceOf(EngineError);
+      // not-joined once the source is up; Janus also waits for the source's PeerConnection, which may take
+      // longer than the suite's short source wait on a busy machine (not-published): no downlink either way.
+      expect(['not-joined', 'not-published']).toContain((error as EngineError).reason);
+      expect(ctx.engine.stats().downlinks).toBe(before.downlinks);
+    },
+  },
+  {
     name: 'subscribe across engine rooms rejects not-joined',
     async run(ctx) {
       const pub = await publisher(ctx, 'pub', ctx.id('room-a'));
