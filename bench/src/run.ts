@@ -26,6 +26,7 @@ import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { loadOptionsFromEnv, runSignalLoad, signalLoadRows } from './signal-load/index.js';
 import { httpFuzzRows, runHttpFuzzBench } from './http-fuzz.js';
 import { ServerProcess } from './server-process.js';
+import { runSoaks, soakRows } from './soak.js';
 import { pluginCpuRows, pluginSizeRows } from './plugins.js';
 import { progress } from './stats.js';
 import { benchVideoEffects } from './video-effects.js';
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
     const canvasPlayer = await runCanvasPlayer(server);
     const softwareDecoder = await runSoftwareDecoder(server);
     const whepFirstFrame = await runWhepFirstFrame(browser, { iterations: ITERATIONS });
+    const soak = await runSoaks(browser.context, (url) => AppHost.start(url), fileURLToPath(new URL('../results/', import.meta.url)));
     await browser.close();
     browser = undefined;
     const mediaJobs = await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) });
@@ -131,7 +133,7 @@ async function main(): Promise<void> {
     const signalLoad = await runSignalLoad(loadOptionsFromEnv());
     const httpFuzz = await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) });
     const reconnectOutage = await runReconnectOutage();
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...soakRows(soak), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -166,6 +168,7 @@ async function main(): Promise<void> {
       cluster,
       signalLoad,
       httpFuzz,
+      soak,
       table: rows,
       footnotes,
     }, null, 2) + '\n');

@@ -47,5 +47,7 @@ describe('engine configuration', () => {
     expect(ws).toContain('ws_port = 12345');
     expect(ws).toContain('ws_ip = "127.0.0.1"');
     expect(ws).toContain('admin_ws = false');
+    // The admin API, for resource checks, listens on loopback only.
+    expect(janusWebSocketConfig({ ...options, adminWsPort: 12346 })).toContain('admin_ws = true admin_ws_port = 12346 admin_ws_ip = "127.0.0.1"');
   });
 });

@@ -98,6 +98,28 @@ export interface EngineStats {
   forwardedBytes: number | undefined;
   /** RTP packets received from publishers since start, per uplink slot; undefined when unknown. */
   receivedPackets: Record<SourceSlot, number> | undefined;
+  /** Peer connections the engine holds, counted until their resources are released (closing ones too); absent or undefined when unknown. */
+  peerConnections?: number | undefined;
+  /**
+   * Handles the engine holds in its media stack: Janus plugin handles of its session (publishers, downlinks,
+   * room requests in flight), werift ICE transports not closed (embedded); absent or undefined when unknown.
+   */
+  handles?: number | undefined;
+  /**
+   * Resident memory, in bytes, of a media server running as a process of its own (a spawned Janus); absent or
+   * undefined when the engine runs inside the server's process (its memory is the server's) or it is unknown.
+   */
+  mediaServerMemoryBytes?: number | undefined;
+}
+
+/** A media server's own account of what it holds (e.g. Janus's admin API), to cross-check EngineStats. */
+export interface MediaServerReport {
+  /** Sessions open on the media server (Conclave holds one). */
+  sessions: number;
+  /** Plugin handles over those sessions. */
+  handles: number;
+  /** Handles whose PeerConnection is up; undefined when the media server would have to be asked too much to tell. */
+  peerConnections: number | undefined;
 }
 
 /** The streams of one publisher, in uplink m-line order. */
@@ -193,6 +215,12 @@ export interface MediaEngine {
   onEvent(listener: EngineListener): () => void;
   /** Current counters. */
   stats(): EngineStats;
+  /**
+   * Optional: asks the media server what it holds (Janus: its admin API), a second opinion on stats()'s counts,
+   * which are the server's own bookkeeping. Resolves undefined when the media server cannot tell (not reachable,
+   * no admin access); never rejects.
+   */
+  inspect?(): Promise<MediaServerReport | undefined>;
   /** Closes everything; later operations reject 'closed'. */
   close(): Promise<void>;
 }

@@ -1,13 +1,14 @@
 import { FLAG, ROLE_CODE } from '@conclave/protocol';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { EngineListener, EngineStats } from '../engine/media-engine.js';
+import type { EngineListener, EngineStats, MediaEngine } from '../engine/media-engine.js';
 import type { JobsSnapshot } from '../jobs/job-manager.js';
 import type { RoomRegistry } from '../room/room.js';
+import { registerResourceGauges } from './resource-metrics.js';
 
 /** What the metrics read when scraped. */
 export interface MetricSources {
   rooms: RoomRegistry;
-  engine: { stats(): EngineStats; onEvent(listener: EngineListener): () => void };
+  engine: { stats(): EngineStats; onEvent(listener: EngineListener): () => void } & Partial<Pick<MediaEngine, 'inspect'>>;
   /** Open signalling connections. */
   connections(): number;
 }
@@ -77,6 +78,7 @@ export class Metrics {
       name: 'conclave_signal_connections', help: 'Open signalling WebSocket connections', registers,
       collect() { this.set(sources.connections()); },
     });
+    registerResourceGauges(this.registry, sources.engine);
     // Counters an engine cannot measure (undefined in its stats) are not exported: no false zeros.
     this.#sampler = sources.engine.stats().forwardedBytes === undefined ? undefined : this.#forwarding(sources.engine, sampleMs);
     const engineEvents = new Counter({ name: 'conclave_engine_events_total', help: 'Media engine events (downlink failures, engine restarts, failed clean-ups), by type and operation', labelNames: ['type', 'operation'], registers });

@@ -60,7 +60,40 @@ function subscriber(ctx: CaseContext, name: string, room: string): { id: string;
   return { id, peer };
 }
 
+/** The resource counters an engine tells (stats(), and inspect() where it has one); unknown ones are left out. */
+async function resources(engine: MediaEngine): Promise<Record<string, number>> {
+  const { peerConnections, handles, uplinks, downlinks } = engine.stats();
+  const report = await engine.inspect?.();
+  const counts: Record<string, number | undefined> = {
+    uplinks, downlinks, peerConnections, handles, serverHandles: report?.handles, serverPeerConnections: report?.peerConnections,
+  };
+  return Object.fromEntries(Object.entries(counts).filter((entry): entry is [string, number] => entry[1] !== undefined));
+}
+
 export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
+  // First, on a fresh engine: nothing of earlier cases is being released meanwhile.
+  {
+    name: 'peer connections and handles are back to their baseline once the participants are removed',
+    async run(ctx) {
+      const baseline = await resources(ctx.engine);
+      const room = ctx.id('room');
+      const pub = await publisher(ctx, 'pub', room);
+      const sub = subscriber(ctx, 'sub', room);
+      await ctx.engine.subscribe(sub.id, pub, ALL, sub.peer.negotiate);
+      await waitFor(() => sub.peer.byKind.video > 10, 15_000, 'video at the subscriber');
+      const busy = await resources(ctx.engine);
+      for (const [key, value] of Object.entries(baseline)) expect(busy[key], `${key} while in use`).toBeGreaterThan(value);
+      await ctx.engine.removeParticipant(sub.id);
+      await ctx.engine.removeParticipant(pub);
+      let now = busy;
+      const deadline = Date.now() + 8000;
+      while (JSON.stringify(now) !== JSON.stringify(baseline) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        now = await resources(ctx.engine);
+      }
+      expect(now, 'resources after both left').toEqual(baseline);
+    },
+  },
   {
     name: 'publish before joinRoom rejects not-joined',
     async run(ctx) {
@@ -115,6 +148,28 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
       ctx.cleanup(sender.stop);
       await subscribed;
       await waitFor(() => sub.peer.byKind.audio > 10, 15_000, 'audio of the late source');
+    },
+  },
+  {
+    name: 'a subscriber removed while its subscription waits for the source gets no downlink (rejects not-joined)',
+    async run(ctx) {
+      const room = ctx.id('room');
+      const sub = subscriber(ctx, 'sub', room);
+      const late = ctx.id('late');
+      ctx.engine.joinRoom(late, room);
+      const up = await uplink('H264');
+      ctx.cleanup(() => up.pc.close());
+      const before = ctx.engine.stats();
+      const subscribed = ctx.engine.subscribe(sub.id, late, ALL, sub.peer.negotiate).then(() => undefined, (e: unknown) => e);
+      await ctx.engine.removeParticipant(sub.id);
+      // The source's link comes up (Janus waits for its PeerConnection before it subscribes anyone to it).
+      await up.pc.setRemoteDescription({ type: 'answer', sdp: await ctx.engine.publish(late, up.offer) });
+      const error = await subscribed;
+      expect(error, 'the subscription of a participant gone').toBeInstanceOf(EngineError);
+      // not-joined once the source is up; Janus also waits for the source's PeerConnection, which may take
+      // longer than the suite's short source wait on a busy machine (not-published): no downlink either way.
+      expect(['not-joined', 'not-published']).toContain((error as EngineError).reason);
+      expect(ctx.engine.stats().downlinks).toBe(before.downlinks);
     },
   },
   {

@@ -47,6 +47,13 @@ class SwallowingEngine extends EmbeddedEngine {
   }
 }
 
+/** An engine that leaks: a participant's removal leaves its downlink open. */
+class LeakingEngine extends EmbeddedEngine {
+  override async resetDownlink(): Promise<void> {
+    // leaks the downlink's peer connection and its transport
+  }
+}
+
 describe('engine conformance: a broken engine fails the suite', () => {
   let engine: MediaEngine;
   beforeAll(() => { engine = new SwallowingEngine({ iceAddress: '127.0.0.1', sourceWaitMs: CONFORMANCE_SOURCE_WAIT_MS }); });
@@ -59,5 +66,14 @@ describe('engine conformance: a broken engine fails the suite', () => {
 
   it('an untold downlink failure fails the downlink-failed case', async () => {
     await expect(runCase(engine, byName('a downlink whose client answer fails'), 'broken-2')).rejects.toThrow(/downlink-failed/);
+  }, 60_000);
+
+  it('a leaked downlink fails the back-to-baseline case', async () => {
+    const leaking = new LeakingEngine({ iceAddress: '127.0.0.1', sourceWaitMs: CONFORMANCE_SOURCE_WAIT_MS });
+    try {
+      await expect(runCase(leaking, byName('peer connections and handles are back'), 'broken-3')).rejects.toThrow(/resources after both left/);
+    } finally {
+      await leaking.close();
+    }
   }, 60_000);
 });

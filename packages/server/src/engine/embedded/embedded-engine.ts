@@ -13,6 +13,7 @@ import { SubscriberDownlink } from './subscriber-downlink.js';
 import { forwardRtp } from './rtp-forwarder.js';
 import { ForwardSource } from './forward-source.js';
 import type { PeerNetworkOptions } from './peer-factory.js';
+import { PeerCensus } from './peer-census.js';
 import { Uplink, type PublisherSources } from './uplink.js';
 
 export interface EmbeddedEngineOptions extends PeerNetworkOptions {
@@ -38,11 +39,13 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   readonly #playbacks = new Map<string, { link: PlaybackLink; sourceId: string }>();
   readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
   readonly #received: Record<SourceSlot, number> = { audio: 0, video: 0, small: 0, aux: 0 };
+  /** This engine's peer connections (uplinks and downlinks), until their sockets are closed. */
+  readonly #census = new PeerCensus();
   #closed = false;
 
   constructor(options: EmbeddedEngineOptions = {}) {
     const { sourceWaitMs, ...net } = options;
-    this.#net = net;
+    this.#net = { ...net, census: this.#census };
     this.#sourceWaitMs = sourceWaitMs ?? DEFAULT_SOURCE_WAIT_MS;
   }
 
@@ -95,6 +98,8 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#members.assertSameRoom(subscriberId, sourceId);
     await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
     this.#open();
+    // Either side may have left while the source was waited for (churn): no subscription to a participant gone.
+    this.#members.assertSameRoom(subscriberId, sourceId);
     const sources = this.#sourcesOf(sourceId);
     const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) =>
       new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType));
@@ -178,6 +183,10 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
       forwardedPackets: this.#counter.packets,
       forwardedBytes: this.#counter.bytes,
       receivedPackets: { ...this.#received },
+      peerConnections: this.#census.peerConnections,
+      handles: this.#census.transports,
+      // In the server's own process: its memory is the server's.
+      mediaServerMemoryBytes: undefined,
     };
   }
 

@@ -1,5 +1,6 @@
 import { RTCPeerConnection, type RTCRtpCodecParameters } from 'werift';
 import type { LinkState } from '../media-engine.js';
+import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
 
 /** Network settings shared by every peer connection of the embedded engine. */
 export interface PeerNetworkOptions {
@@ -9,12 +10,14 @@ export interface PeerNetworkOptions {
   icePortRange?: [number, number];
   /** Public address advertised instead of the host candidates' own (1:1 NAT; CONCLAVE_ANNOUNCED_ADDRESS). */
   announcedAddress?: string;
+  /** Where the peer connections made with these options are counted (besides PROCESS_PEERS). */
+  census?: PeerCensus;
 }
 
-/** Creates a werift peer connection for the SFU: no STUN lookups (no outside traffic), IPv4, bundled. */
+/** Creates a werift peer connection for the SFU: no STUN lookups (no outside traffic), IPv4, bundled; counted in PROCESS_PEERS and `net.census`. */
 export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters[], audio: RTCRtpCodecParameters[],
   headerExtensions: ReturnType<typeof import('./codecs.js').headerExtensions>): RTCPeerConnection {
-  return new RTCPeerConnection({
+  const pc = new RTCPeerConnection({
     codecs: { audio, video },
     headerExtensions,
     iceServers: [],
@@ -25,6 +28,9 @@ export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters
     ...(net.iceAddress ? { iceInterfaceAddresses: { udp4: net.iceAddress }, iceAdditionalHostAddresses: [net.iceAddress] } : {}),
     ...(net.icePortRange ? { icePortRange: net.icePortRange } : {}),
   });
+  PROCESS_PEERS.add(pc);
+  net.census?.add(pc);
+  return pc;
 }
 
 /**

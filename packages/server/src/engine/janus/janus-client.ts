@@ -123,6 +123,11 @@ export class JanusClient {
     return this.#closed;
   }
 
+  /** Plugin handles attached and not detached (what this server holds in Janus). */
+  get handles(): number {
+    return this.#listeners.size;
+  }
+
   /** Attaches a handle of `plugin`; `onEvent` receives its unsolicited events. Resolves to the handle id. */
   async attach(plugin: string, onEvent: (event: HandleEvent) => void): Promise<number> {
     const reply = await this.#request({ janus: 'attach', session_id: this.#sessionId, plugin });

@@ -11,6 +11,8 @@ export interface JanusConfigOptions {
   dir: string;
   /** Loopback port of the WebSocket API. */
   wsPort: number;
+  /** Loopback port of the admin API over WebSocket (resource checks); none: no admin socket. */
+  adminWsPort?: number;
   apiSecret: string;
   adminSecret: string;
   /** Only gather ICE candidates on this IPv4 address. */
@@ -105,11 +107,15 @@ export function janusMainConfig(o: JanusConfigOptions): string {
   ].join('\n');
 }
 
-/** The WebSocket transport: plain ws on loopback only, on our port; no admin socket. */
+/**
+ * The WebSocket transport: plain ws on loopback only, on our port; the admin API (guarded by the admin secret)
+ * on a loopback port of its own when one is given, for the engine's resource checks (janus-admin.ts).
+ */
 export function janusWebSocketConfig(o: JanusConfigOptions): string {
+  const admin = o.adminWsPort === undefined ? 'admin_ws = false' : `admin_ws = true admin_ws_port = ${o.adminWsPort} admin_ws_ip = "127.0.0.1"`;
   return [
     `general: { json = "compact" ws = true ws_port = ${o.wsPort} ws_ip = "127.0.0.1" wss = false }`,
-    'admin: { admin_ws = false admin_wss = false }',
+    `admin: { ${admin} admin_wss = false }`,
     '',
   ].join('\n');
 }

@@ -1,13 +1,16 @@
 import type { Logger } from 'pino';
 import { chooseLayer, type Layer } from '../layers.js';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants } from '../media-engine.js';
-import type { HandleEvent, JanusClient, PluginReply } from './janus-client.js';
+import { JanusError, type HandleEvent, type JanusClient, type PluginReply } from './janus-client.js';
 import { VIDEOROOM, type JanusFeed } from './janus-publisher.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
 
 /** Tries of a group update that Janus refuses, and the pause between them. */
 const APPLY_TRIES = 4;
 const APPLY_RETRY_MS = 500;
+
+/** VideoRoom's error code for a feed that is not (or no longer) in the room. */
+const JANUS_NO_SUCH_FEED = 428;
 
 /** How long Janus may take to send a deferred offer. */
 const OFFER_TIMEOUT_MS = 10_000;
@@ -106,12 +109,24 @@ export class JanusDownlink {
     const group: Group = { mids: { audio: '', video: '', aux: '' }, sourceId, publisher, wants, sent: { audio: true, video: true, aux: true, layer: 'video', feedId: publisher.feedId } };
     this.#bySource.set(sourceId, group);
     return new Promise<DownlinkMids>((resolve, reject) => {
+      /** Set when Janus refused to add the streams to a working downlink, before anything was offered to the client. */
+      let refused: EngineError | undefined;
       this.#enqueue(async () => {
         group.sent.layer = this.#layer(group);
         const { mids } = publisher;
         const streams = [mids.audio, mids[group.sent.layer], mids.aux].map((mid) => ({ feed: publisher.feedId, mid }));
         const deferred = this.#nextOffer();
-        const reply = await this.#request(streams);
+        const joined = this.#handleId !== undefined;
+        let reply: PluginReply;
+        try {
+          reply = await this.#request(streams);
+        } catch (error) {
+          deferred.cancel();
+          // Churn: the source left between its subscription and this request ("No such feed"), or Janus refused
+          // for another reason. Nothing reached the client: the downlink and its other subscriptions stay.
+          if (joined && error instanceof JanusError) refused = EngineError.from(error, error.code === JANUS_NO_SUCH_FEED ? 'not-published' : 'refused');
+          throw error;
+        }
         // Janus 1.1 defers a renegotiation asked for before the link is up and offers later, as an event.
         const offer = reply.jsep?.type === 'offer' ? reply.jsep.sdp : await deferred.offer.catch((error: unknown) => {
           throw new Error(`${(error as Error).message} (Janus replied ${JSON.stringify(reply.data).slice(0, 300)})`);
@@ -129,6 +144,10 @@ export class JanusDownlink {
         await this.#client.message(this.#handleId!, { request: 'start' }, { type: 'answer', sdp: await answer });
       }).catch((error: unknown) => {
         if (this.#bySource.get(sourceId) === group) this.#bySource.delete(sourceId);
+        if (refused && !this.#closed) {
+          reject(refused);
+          return;
+        }
         const failure = negotiationFailure(error, this.#closed);
         reject(failure.error);
         this.#fail(failure.detail);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
@@ -5,8 +6,9 @@ import { SubscriberDownlinks } from '../subscriber-downlinks.js';
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
   type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
-  type RtpForward, type RtpForwardTargets,
+  type MediaServerReport, type RtpForward, type RtpForwardTargets,
 } from '../media-engine.js';
+import { JanusAdmin } from './janus-admin.js';
 import { JanusClient } from './janus-client.js';
 import { JanusProcess, type JanusEndpoint } from './janus-process.js';
 import { JanusPublisher } from './janus-publisher.js';
@@ -58,6 +60,8 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   readonly #options: JanusEngineOptions;
   readonly #process: JanusProcess | undefined;
   #client: JanusClient | undefined;
+  /** Janus's admin API (a spawned Janus only): the cross-check of inspect(). */
+  #admin: JanusAdmin | undefined;
   #waiters: ((client: JanusClient) => void)[] = [];
   readonly #rooms = new JanusRooms();
   readonly #publishers = new Map<string, JanusPublisher>();
@@ -119,6 +123,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     }
     client.onClose(() => this.#lost(client, endpoint));
     this.#client = client;
+    this.#admin = endpoint.admin ? new JanusAdmin(endpoint.admin.url, endpoint.admin.secret) : undefined;
     for (const resolve of this.#waiters.splice(0)) resolve(client);
   }
 
@@ -276,6 +281,8 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
       throw new EngineError('refused', `cross-room feed of ${sourceId}: ${error instanceof Error ? error.message : String(error)}`);
     });
     if (!feed) throw new EngineError('not-joined', `${sourceId} is not in ${subscriberId}'s engine room`);
+    // Either side may have left while this waited (churn): a downlink made now would outlive its subscriber.
+    this.#members.assertSameRoom(subscriberId, sourceId);
     // No await from here to the map: two subscriptions arriving together (a join's audio of every user)
     // once both made a downlink, two Janus handles offered to the client's one peer connection, Chromium
     // took the second offer as an ICE restart of a link whose DTLS was up, and that handle never got a
@@ -375,12 +382,25 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     return this.#events.on(listener);
   }
 
-  /** Janus's forwarding counters are its own (not read here): the packet and byte counters are unknown. */
+  /**
+   * Janus's forwarding counters are its own (not read here): the packet and byte counters are unknown. Peer
+   * connections and handles are what this server holds in Janus (inspect() asks Janus for its own count); the
+   * memory is the spawned Janus's resident set (unknown when attached to a Janus elsewhere).
+   */
   stats(): EngineStats {
+    const client = this.#client && !this.#client.closed ? this.#client : undefined;
     return {
       uplinks: this.#publishers.size, downlinks: this.#downlinks.size, subscriptions: this.#downlinks.subscriptions,
       forwardedPackets: undefined, forwardedBytes: undefined, receivedPackets: undefined,
+      peerConnections: this.#publishers.size + this.#downlinks.size,
+      handles: client?.handles ?? 0,
+      mediaServerMemoryBytes: residentBytes(this.#process?.pid),
     };
+  }
+
+  /** Janus's own account (its admin API): its sessions, handles and PeerConnections up; undefined when not spawned here or not answering. */
+  async inspect(): Promise<MediaServerReport | undefined> {
+    return this.#client && !this.#client.closed ? this.#admin?.report() : undefined;
   }
 
   async close(): Promise<void> {
@@ -388,5 +408,16 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#client?.close();
     this.#client = undefined;
     await this.#process?.stop();
+  }
+}
+
+/** A process's resident set size in bytes (Linux /proc), undefined when unknown. */
+function residentBytes(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
   }
 }

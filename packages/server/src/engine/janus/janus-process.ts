@@ -11,6 +11,8 @@ import { findJanus, janusLibDir, janusMainConfig, janusVideoRoomConfig, janusWeb
 export interface JanusEndpoint {
   url: string;
   secret?: string;
+  /** Its admin API (ws://…, with the admin secret), when the engine may use it. */
+  admin?: { url: string; secret: string };
 }
 
 /** Settings of a spawned Janus. */
@@ -97,7 +99,7 @@ export class JanusProcess {
     // A port picked free may be taken by the time Janus binds it: try a few.
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        return await this.#startOnce(await freePort());
+        return await this.#startOnce(await freePort(), await freePort());
       } catch (error) {
         lastError = error;
         if (this.#stopping) break;
@@ -106,8 +108,8 @@ export class JanusProcess {
     throw lastError instanceof Error ? lastError : new Error(String(lastError));
   }
 
-  async #startOnce(wsPort: number): Promise<JanusEndpoint> {
-    const options = { dir: this.#dir, wsPort, apiSecret: this.#apiSecret, adminSecret: this.#adminSecret, iceAddress: this.#options.iceAddress, announcedAddress: this.#options.announcedAddress, portRange: this.#options.portRange };
+  async #startOnce(wsPort: number, adminWsPort: number): Promise<JanusEndpoint> {
+    const options = { dir: this.#dir, wsPort, adminWsPort, apiSecret: this.#apiSecret, adminSecret: this.#adminSecret, iceAddress: this.#options.iceAddress, announcedAddress: this.#options.announcedAddress, portRange: this.#options.portRange };
     writeFileSync(join(this.#dir, 'janus.jcfg'), janusMainConfig(options));
     writeFileSync(join(this.#dir, 'janus.transport.websockets.jcfg'), janusWebSocketConfig(options));
     writeFileSync(join(this.#dir, 'janus.plugin.videoroom.jcfg'), janusVideoRoomConfig());
@@ -162,7 +164,7 @@ export class JanusProcess {
     child.removeAllListeners('exit');
     child.once('exit', (code, signal) => this.#exited(child, code, signal));
     log.info({ pid: child.pid, port: wsPort, dir: this.#dir }, 'janus started');
-    return { url: `ws://127.0.0.1:${wsPort}`, secret: this.#apiSecret };
+    return { url: `ws://127.0.0.1:${wsPort}`, secret: this.#apiSecret, admin: { url: `ws://127.0.0.1:${adminWsPort}`, secret: this.#adminSecret } };
   }
 
   #exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
