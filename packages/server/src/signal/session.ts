@@ -217,6 +217,15 @@ export class SignalSession {
     return refusal;
   }
 
+  /** Ends the participant's uplink and tells the room it publishes nothing (unpublish, switch to audience). */
+  async #stopPublishing(participant: Participant, room: Room): Promise<void> {
+    await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
+    if (participant.flag !== 0) {
+      participant.flag = 0;
+      room.announceFlags(participant);
+    }
+  }
+
   /** Runs an engine operation; its failure becomes the command's refusal. */
   async #engine<T>(what: string, operation: () => Promise<T>): Promise<T> {
     try {
@@ -358,11 +367,7 @@ export class SignalSession {
     },
     unpublish: async () => {
       const { participant, room } = this.#joined();
-      await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
-      if (participant.flag !== 0) {
-        participant.flag = 0;
-        room.announceFlags(participant);
-      }
+      await this.#stopPublishing(participant, room);
       return {};
     },
     'mute-flag': async (data) => {
@@ -442,11 +447,7 @@ export class SignalSession {
       room.changeRole(participant, data.role);
       if (data.role === ROLE_CODE.audience) {
         this.#ctx.crossRooms.demoted(participant);
-        await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
-        if (participant.flag !== 0) {
-          participant.flag = 0;
-          room.announceFlags(participant);
-        }
+        await this.#stopPublishing(participant, room);
       }
       return {};
     },

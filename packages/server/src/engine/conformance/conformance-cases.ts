@@ -60,6 +60,15 @@ function subscriber(ctx: CaseContext, name: string, room: string): { id: string;
   return { id, peer };
 }
 
+/** A subscriber and a source that joined its room but does not publish yet. */
+function subscriberAndLateSource(ctx: CaseContext): { sub: ReturnType<typeof subscriber>; late: string } {
+  const room = ctx.id('room');
+  const sub = subscriber(ctx, 'sub', room);
+  const late = ctx.id('late');
+  ctx.engine.joinRoom(late, room);
+  return { sub, late };
+}
+
 /** The resource counters an engine tells (stats(), and inspect() where it has one); unknown ones are left out. */
 async function resources(engine: MediaEngine): Promise<Record<string, number>> {
   const { peerConnections, handles, uplinks, downlinks } = engine.stats();
@@ -139,10 +148,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   {
     name: 'subscribe to a source that publishes during the source wait resolves',
     async run(ctx) {
-      const room = ctx.id('room');
-      const sub = subscriber(ctx, 'sub', room);
-      const late = ctx.id('late');
-      ctx.engine.joinRoom(late, room);
+      const { sub, late } = subscriberAndLateSource(ctx);
       const subscribed = ctx.engine.subscribe(sub.id, late, ALL, sub.peer.negotiate);
       const sender = await publishAndSend(ctx.engine, late);
       ctx.cleanup(sender.stop);
@@ -153,10 +159,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   {
     name: 'a subscriber removed while its subscription waits for the source gets no downlink (rejects not-joined)',
     async run(ctx) {
-      const room = ctx.id('room');
-      const sub = subscriber(ctx, 'sub', room);
-      const late = ctx.id('late');
-      ctx.engine.joinRoom(late, room);
+      const { sub, late } = subscriberAndLateSource(ctx);
       const up = await uplink('H264');
       ctx.cleanup(() => up.pc.close());
       const before = ctx.engine.stats();
