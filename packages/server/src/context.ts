@@ -54,6 +54,8 @@ export interface ServerContext {
   mixImages: MixImages;
   /** Event callbacks: room and media events queued in the store and POSTed to each app's callback URL. */
   callbacks: CallbackDispatcher;
+  /** Stops writing call records (before the store closes: sessions still leaving then write nothing). */
+  stopRecordingCalls: () => void;
   /** Live transcription robots (RealtimeTranscriber). */
   transcribers: TranscriberManager;
   /** Cross-room connections between anchors of two rooms (the CrossRoom plugin). */
@@ -74,7 +76,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
   });
   rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
-  recordCalls(rooms.events, store.callRecords);
+  const stopRecordingCalls = recordCalls(rooms.events, store.callRecords);
   const recordings = new RecordingManager({ jobs, apps: config.apps, media: config.media, logger });
 
   const customMessages = new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond);
@@ -100,6 +102,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     jobs,
     recordings,
     mixImages: new MixImages(config.media.mixImagePath),
+    stopRecordingCalls,
     callbacks: new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, recordings, logger, registry: metrics.registry }),
     transcribers: new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() }),
     crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined }),
@@ -109,6 +112,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
 /** Releases what createContext opened (not the engine). */
 export function closeContext(ctx: ServerContext): void {
   ctx.callbacks.close();
+  ctx.stopRecordingCalls();
   ctx.dataLinks.closeAll();
   ctx.recordings.close();
   ctx.metrics.close();
