@@ -4,7 +4,7 @@
  * packages/server/src/cluster/redis-outage.test.ts; this file shows what a user sees: video keeps decoding
  * while Redis is dead and after it comes back empty.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { genUserSig } from '@conclave/usersig';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,29 +12,9 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, eventsOf } from './harness/client-page.js';
 import { CLUSTER_ADMIN_KEY, decodesMore } from './harness/cluster.js';
 import { join, watch } from './harness/join.js';
+import { spawnRedis } from './harness/redis-server.js';
 import { freePort, ServerCli } from './harness/server-process.js';
 import { TEST_APP } from './harness/server.js';
-
-/** redis-server on `port` with no persistence; resolves when it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${String(code)}: ${output}`)));
-  });
-  child.removeAllListeners('exit');
-  return child;
-}
 
 async function killRedis(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -59,7 +39,7 @@ describe('faults: Redis down and back under a cluster', () => {
 
   beforeAll(async () => {
     redisPort = await freePort();
-    redis = await startRedis(redisPort);
+    redis = await spawnRedis(redisPort);
     const port = await freePort();
     node = new ServerCli(port, {
       CONCLAVE_REDIS_URL: `redis://127.0.0.1:${redisPort}`, CONCLAVE_NODE_ID: 'f0', CONCLAVE_NODE_URL: `http://127.0.0.1:${port}`,
@@ -93,7 +73,7 @@ describe('faults: Redis down and back under a cluster', () => {
     expect(Date.now() - down).toBeGreaterThan(2000);
     for (const page of pages) expect((await eventsOf(page, 'connection-state-changed')).filter((e) => e.at > down)).toEqual([]);
 
-    redis = await startRedis(redisPort);
+    redis = await spawnRedis(redisPort);
     // Placements resume (Redis came back empty: the node re-registers and re-claims its room first).
     await expect.poll(() => scheduleCode(node.url, 30102), { timeout: 20_000, interval: 500 }).toBe(0);
     for (const page of pages) await decodesMore(page, 20, 30_000);

@@ -13,30 +13,7 @@ export class RedisServer {
 
   static async start(): Promise<RedisServer> {
     const port = await freePort();
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('redis-server did not start in time')), 15_000);
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(new Error(`cannot start redis-server (apt-get install redis-server): ${error.message}`));
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code}: ${output.slice(-2000)}`));
-      });
-    });
-    child.removeAllListeners('exit');
-    return new RedisServer(child, port);
+    return new RedisServer(await spawnRedis(port), port);
   }
 
   async stop(): Promise<void> {
@@ -45,4 +22,32 @@ export class RedisServer {
     this.#child.kill('SIGTERM');
     await exited;
   }
+}
+
+/** Starts redis-server on `port` (no persistence); resolves when it accepts connections. */
+export async function spawnRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('redis-server did not start in time')), 15_000);
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot start redis-server (apt-get install redis-server): ${error.message}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}: ${output.slice(-2000)}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return child;
 }
