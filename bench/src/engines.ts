@@ -7,13 +7,13 @@
  * - enterRoom() → first remote frame, median of 10 (the existing first-frame measurement);
  * - a 12-user room: time until a newcomer renders all 11 others, and peer connections per page.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { join, watch } from '../../tests/e2e/src/harness/join.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
 import { installBenchHelpers, leave, sent } from './page-helpers.js';
-import { readProcCpu, ServerProcess } from './server-process.js';
+import { treeCpu, treeCpuByProcess } from './proc.js';
+import { ServerProcess } from './server-process.js';
 import { progress, waitFor } from './stats.js';
 import type { Row } from './table.js';
 
@@ -54,43 +54,6 @@ export interface EngineResult {
   cpuHeavy?: EngineCpu;
   firstFrame?: FirstFrameResult;
   newcomer?: { renderAllMs: number; availableAllMs: number; peerConnectionsMax: number; peerConnectionsNewcomer: number };
-}
-
-/** The pid and its descendants, from /proc. */
-export function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
-  return tree;
-}
-
-/** CPU ms of a process tree (processes that exit during a window are not counted: none should). */
-export function treeCpu(root: number): number {
-  return Object.values(treeCpuByProcess(root)).reduce((a, b) => a + b, 0);
-}
-
-/** CPU ms of each process of the tree, by "pid name" (the Node server vs Janus). */
-function treeCpuByProcess(root: number): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const pid of processTree(root)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      out[`${pid} ${name}`] = readProcCpu(pid).cpuMs;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 /** Packets and bytes a page received over RTP (all its peer connections). */

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { LOADGEN_DIR } from '../../tests/e2e/src/harness/loadgen.js';
 import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
-import { processTree, treeCpu } from './engines.js';
+import { processTree, treeCpu } from './proc.js';
 import { ServerProcess } from './server-process.js';
 
 export type LoadEngine = 'embedded' | 'janus' | 'livekit';

@@ -5,13 +5,12 @@
  * to a loopback nginx-rtmp; frames are read back with ffmpeg.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { JobProcess, type PadLayout } from '../../packages/server/src/jobs/job-process.js';
 import { RtmpCdn } from '../../tests/e2e/src/harness/rtmp-cdn.js';
+import { readProcCpu } from './proc.js';
 import { progress } from './stats.js';
 import type { Row } from './table.js';
 
-const CLOCK_TICKS = 100;
 const COLOURS = ['0xffff0000', '0xff0000ff', '0xff00ff00', '0xffffff00'];
 
 export interface MixCpuResult {
@@ -26,11 +25,6 @@ export interface MixCpuResult {
 export interface MediaJobsResult {
   cpu: MixCpuResult[];
   layoutToVisibleMs: number[];
-}
-
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
 }
 
 /** A synthetic publisher: solid colour 640×480 15 fps H264 and a 440 Hz opus tone, as RTP to the job's ports. */
@@ -113,10 +107,10 @@ async function runMix(cdn: RtmpCdn, inputs: number, width: number, height: numbe
     // Let the inputs settle, then measure the job process's CPU over the window.
     await new Promise((r) => setTimeout(r, 3000));
     const pid = job.pid!;
-    const c0 = cpuTicks(pid);
-    const w0 = performance.now();
+    const c0 = readProcCpu(pid);
     await new Promise((r) => setTimeout(r, windowSeconds * 1000));
-    const cpuPercent = ((cpuTicks(pid) - c0) / CLOCK_TICKS) / ((performance.now() - w0) / 1000) * 100;
+    const c1 = readProcCpu(pid);
+    const cpuPercent = ((c1.cpuMs - c0.cpuMs) / (c1.wallMs - c0.wallMs)) * 100;
     const result: MixCpuResult & { layoutMs?: number[] } = { inputs, size: `${width}x${height}`, cpuPercent, fps: job.fps, startToStartedMs, startToFirstFrameMs };
     if (inputs === 2 && width === 640) result.layoutMs = await layoutDelays(job, url, width, height);
     return result;

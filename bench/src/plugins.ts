@@ -3,7 +3,7 @@
  * threads of its renderer process, ms of CPU per second, from /proc), and each plugin's gzip size beside the
  * original's file.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +14,7 @@ import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
 import { enterWithAudio, generateMedia, RAW_MIC } from '../../tests/e2e/src/plugins-media.js';
 import { PLUGIN_ENTRIES } from '../../packages/sdk/plugin-entries.mjs';
+import { allPids, cmdline, parentPid, threadCpuMs } from './proc.js';
 import { progress } from './stats.js';
 import type { Row } from './table.js';
 
@@ -50,39 +51,14 @@ export function pluginSizeRows(): Row[] {
   return rows;
 }
 
-/** CPU clock ticks (utime + stime) of each thread of a process, by thread name. */
-function threadTicks(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byName.set(name, (byName.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the thread ended
-    }
-  }
-  return byName;
-}
-
 /** The processes of one `--type` (renderer, gpu-process, …) whose browser was started with the marker flag. */
 export function renderersOf(marker: string, type = 'renderer'): number[] {
-  const cmdline = (pid: number) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const parent = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
   const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!pid || !cmdline(pid).includes(`--type=${type}`)) continue;
+  for (const pid of allPids()) {
+    if (!cmdline(pid).includes(`--type=${type}`)) continue;
     for (let p = pid, depth = 0; p > 1 && depth < 4; depth += 1) {
       try {
-        p = parent(p);
+        p = parentPid(p);
       } catch {
         break;
       }
@@ -99,14 +75,13 @@ export interface ThreadCpu { main: number; audio: number; total: number }
 
 /** ms of CPU per second over a window, main thread / threads named Audio* / whole process, summed over the renderers. */
 export async function measure(pids: number[], seconds: number): Promise<ThreadCpu> {
-  const hz = 100; // USER_HZ on Linux
   const sum = (maps: Map<string, number>[], pick: (name: string) => boolean) => maps.reduce((s, m) => s + [...m].filter(([n]) => pick(n)).reduce((a, [, v]) => a + v, 0), 0);
-  const before = pids.map(threadTicks);
+  const before = pids.map(threadCpuMs);
   const start = performance.now();
   await sleep(seconds * 1000);
-  const after = pids.map(threadTicks);
+  const after = pids.map(threadCpuMs);
   const wall = (performance.now() - start) / 1000;
-  const delta = (pick: (name: string) => boolean) => ((sum(after, pick) - sum(before, pick)) * (1000 / hz)) / wall;
+  const delta = (pick: (name: string) => boolean) => (sum(after, pick) - sum(before, pick)) / wall;
   return { main: delta((n) => n === 'main'), audio: delta((n) => /audio/i.test(n)), total: delta(() => true) };
 }
 

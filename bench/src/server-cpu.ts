@@ -2,7 +2,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { eventsOf, media, type AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { join, watch } from '../../tests/e2e/src/harness/join.js';
 import { installBenchHelpers, leave, remoteVideos, sent } from './page-helpers.js';
-import { readHostCpu, type ServerProcess } from './server-process.js';
+import { readHostCpu } from './proc.js';
+import type { ServerProcess } from './server-process.js';
 import { progress, waitFor } from './stats.js';
 
 /** An engine counter this bench needs (the embedded engine counts what it forwards; an engine that does not cannot be measured here). */

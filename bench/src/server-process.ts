@@ -1,8 +1,8 @@
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { RunningServer, ServerConfig } from '@conclave/server';
 import { genUserSig } from '@conclave/usersig';
+import { readProcCpu, type CpuSample } from './proc.js';
 import { TEST_APP, type TestServer } from '../../tests/e2e/src/harness/server.js';
 
 export type ServerStats = ReturnType<RunningServer['stats']>;
@@ -11,46 +11,6 @@ export type ChildRequest = { type: 'stats'; id: number } | { type: 'close' };
 export type ChildReply =
   | { type: 'ready'; url: string; port: number; config: ServerConfig }
   | { type: 'stats'; id: number; stats: ServerStats; cpu: NodeJS.CpuUsage };
-
-/** CPU time of a process in ms (user + system, all threads), from /proc/<pid>/stat. */
-export interface CpuSample {
-  /** Monotonic wall clock, ms. */
-  wallMs: number;
-  /** utime + stime of the process, ms. */
-  cpuMs: number;
-}
-
-let clockTicks: number | undefined;
-/** Clock ticks per second of /proc times (`getconf CLK_TCK`, 100 on Linux in practice). */
-function clkTck(): number {
-  if (clockTicks === undefined) {
-    try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      clockTicks = 100;
-    }
-  }
-  return clockTicks;
-}
-
-/** Reads utime+stime of `pid`; fields 14 and 15 of /proc/<pid>/stat, counted after the ')' closing comm. */
-export function readProcCpu(pid: number): CpuSample {
-  const wallMs = performance.now();
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state); utime is field 14 → index 11, stime field 15 → index 12.
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return { wallMs, cpuMs: (ticks * 1000) / clkTck() };
-}
-
-/** Busy and total jiffies of the whole host, from the aggregate line of /proc/stat. */
-export function readHostCpu(): { busy: number; total: number } {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
-  const values = line.trim().split(/\s+/).slice(1).map(Number);
-  const total = values.slice(0, 8).reduce((a, b) => a + b, 0); // user..steal (guest is already in user)
-  const idle = values[3] + (values[4] ?? 0); // idle + iowait
-  return { busy: total - idle, total };
-}
 
 /**
  * The Conclave server in its own Node process, so that its CPU time can be measured apart from the

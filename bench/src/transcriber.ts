@@ -6,17 +6,17 @@
  * final sentence, and the word accuracy of the finals.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pocketsphinxRecognizer } from '../../packages/server/src/transcriber/line-recognizer.js';
 import { Speaker } from '../../packages/server/src/transcriber/speaker.js';
 import { wordErrorRate } from '../../packages/server/src/transcriber/word-error-rate.js';
+import { childrenCpuMs } from './proc.js';
 import { progress } from './stats.js';
 import type { Row } from './table.js';
 
 const SENTENCE = 'please call a doctor';
-const CLOCK_TICKS = 100;
 
 export interface TranscriberBenchResult {
   sentences: number;
@@ -29,22 +29,6 @@ export interface TranscriberBenchResult {
   latenciesMs: number[];
   /** Mean word accuracy of the finals after the first (1 − WER). */
   wordAccuracy: number;
-}
-
-/** utime+stime (ms) of this process's children whose command line contains `marker`. */
-function childCpuMs(marker: string): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(stat[1]) !== process.pid) continue;
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) continue;
-      ticks += Number(stat[11]) + Number(stat[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return (ticks * 1000) / CLOCK_TICKS;
 }
 
 export async function runTranscriber(options: { repetitions: number }): Promise<TranscriberBenchResult> {
@@ -72,8 +56,8 @@ export async function runTranscriber(options: { repetitions: number }): Promise<
     });
     // Every final, or a minute after the last sentence was sent (a starved recognizer is behind; its lag is the figure).
     await Promise.race([allDone, new Promise<void>((resolve) => sender?.on('exit', () => setTimeout(resolve, 60_000)))]);
-    const recognizerMs = childCpuMs('pocketsphinx-recognizer.py');
-    const decoderMs = childCpuMs('rtpstreamdepay');
+    const recognizerMs = childrenCpuMs('pocketsphinx-recognizer.py');
+    const decoderMs = childrenCpuMs('rtpstreamdepay');
     const audioSeconds = speaker.audioSeconds;
     await speaker.stop();
     const scored = finals.slice(1).map((f) => 1 - wordErrorRate(SENTENCE, f.text));
