@@ -150,12 +150,7 @@ export async function runCrossRoomDelay(context: BrowserContext, openApp: (serve
   { engines = ['embedded', 'janus'] as EngineName[], flips = 12 } = {}): Promise<CrossRoomDelayResult[]> {
   const results: CrossRoomDelayResult[] = [];
   for (const engine of engines) {
-    const previous = process.env.CONCLAVE_ENGINE;
-    process.env.CONCLAVE_ENGINE = engine;
-    const server = await ServerProcess.start().finally(() => {
-      if (previous === undefined) delete process.env.CONCLAVE_ENGINE;
-      else process.env.CONCLAVE_ENGINE = previous;
-    });
+    const server = await ServerProcess.start({ env: { CONCLAVE_ENGINE: engine } });
     const app = await openApp(server.url);
     try {
       results.push(await measure(context, app, server, engine, flips));

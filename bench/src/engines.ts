@@ -182,12 +182,7 @@ export async function runEngines(context: BrowserContext, openApp: (serverUrl: s
   { engines = ['embedded', 'janus'] as EngineName[], windowSeconds = 20, iterations = 10, parts = ENGINE_PARTS as readonly EnginePart[] } = {}): Promise<EngineResult[]> {
   const results: EngineResult[] = [];
   for (const engine of engines) {
-    const previous = process.env.CONCLAVE_ENGINE;
-    process.env.CONCLAVE_ENGINE = engine;
-    const server = await ServerProcess.start().finally(() => {
-      if (previous === undefined) delete process.env.CONCLAVE_ENGINE;
-      else process.env.CONCLAVE_ENGINE = previous;
-    });
+    const server = await ServerProcess.start({ env: { CONCLAVE_ENGINE: engine } });
     const app = await openApp(server.url);
     try {
       progress(`engines: ${engine} server at ${server.url}`);

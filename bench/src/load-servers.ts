@@ -61,14 +61,7 @@ async function startConclave(engine: 'embedded' | 'janus'): Promise<LoadServer> 
   // All the generator's users come from one address: lift the per-address connection limit (50). Errors only:
   // the server child's log shares stdout with the table.
   const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error' };
-  const previous = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
-  Object.assign(process.env, settings);
-  const server = await ServerProcess.start().finally(() => {
-    for (const [key, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  });
+  const server = await ServerProcess.start({ env: settings });
   return { engine, url: server.url, pid: server.pid, sig: (userId) => server.sig(userId), close: () => server.close() };
 }
 

@@ -40,8 +40,11 @@ export class ServerProcess implements TestServer {
     });
   }
 
-  /** Forks the server child on a free loopback port with the e2e test app; resolves once it listens. */
-  static async start(timeoutMs = 20_000): Promise<ServerProcess> {
+  /**
+   * Forks the server child on a free loopback port with the e2e test app; resolves once it listens. `env` adds
+   * to (or overrides) this process's environment for the child only, e.g. `{ CONCLAVE_ENGINE: 'janus' }`.
+   */
+  static async start({ env = {}, timeoutMs = 20_000 }: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ServerProcess> {
     const entry = fileURLToPath(new URL('./server-child.ts', import.meta.url));
     const child = fork(entry, [], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
@@ -55,6 +58,7 @@ export class ServerProcess implements TestServer {
         CONCLAVE_SECRET_KEY: TEST_APP.secretKey,
         CONCLAVE_ICE_ADDRESS: '127.0.0.1',
         CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'warn',
+        ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -138,16 +138,7 @@ const sameCounts = (a: SoakCounts, b: SoakCounts) => COUNT_KEYS.every((k) => a[k
 /** Starts the bench's server child with `engine`, and quick drops of silent users (as in the e2e churn test). */
 async function startServer(engine: EngineName): Promise<ServerProcess> {
   const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_HEARTBEAT_TIMEOUT_MS: '6000', CONCLAVE_SESSION_GRACE_MS: '1000' };
-  const previous = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, settings);
-  try {
-    return await ServerProcess.start();
-  } finally {
-    for (const [k, v] of Object.entries(previous)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  return ServerProcess.start({ env: settings });
 }
 
 /** One visitor: joins (publishing two times in three), stays a moment, leaves or closes its tab (one in four). */
