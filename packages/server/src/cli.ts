@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ClusterError } from './cluster/cluster.js';
 import { ConfigError } from './config/config.js';
-import { armExitWatchdog } from './lifecycle/exit-watchdog.js';
+import { startExitWatchdog } from './lifecycle/exit-watchdog.js';
 import { JanusMissingError } from './engine/create-engine.js';
 import { startServer } from './server.js';
 import { StoreError } from './store/store.js';
@@ -11,6 +11,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** `conclave-server`: runs the platform on one port and prints how to use it. */
 async function main(): Promise<void> {
+  const watchdog = startExitWatchdog();
   const server = await startServer();
   const { config } = server;
   const lines = [
@@ -35,9 +36,9 @@ async function main(): Promise<void> {
   }
   process.stdout.write(lines.join('\n') + '\n\n');
   const stop = (signal: string) => {
-    // First, before any I/O that could block: the forced exit, on its own thread.
+    // First, before any I/O that could block: the forced exit, on its own (already running) thread.
     const forcedExitMs = SHUTDOWN_GRACE_MS + (server.nodeId ? config.drainTimeoutMs : 0);
-    armExitWatchdog(forcedExitMs);
+    watchdog.arm(forcedExitMs);
     process.stdout.write(`conclave-server: ${signal}: ${server.nodeId ? 'draining, then ' : ''}telling clients to reconnect and shutting down (forced exit after ${forcedExitMs / 1000} s)\n`);
     server.drain().then(() => server.close()).then(() => process.exit(0), () => process.exit(1));
   };

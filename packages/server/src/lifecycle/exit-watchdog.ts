@@ -1,22 +1,39 @@
 import { Worker } from 'node:worker_threads';
 
-/** The watchdog thread: sleeps, then kills the whole process. Plain JS, evaluated as a CommonJS worker. */
+/** The watchdog thread: waits for a deadline, sleeps until it, then kills the whole process. Plain JS, evaluated as a CommonJS worker. */
 const WATCHDOG_SOURCE = `
-const { workerData } = require('node:worker_threads');
-setTimeout(() => {
-  try { process.stderr.write('conclave-server: forced exit: shutdown took longer than ' + workerData.ms + ' ms\\n'); } catch {}
-  process.kill(workerData.pid, 'SIGKILL');
-}, workerData.ms);
+const { parentPort, workerData } = require('node:worker_threads');
+parentPort.once('message', (ms) => {
+  setTimeout(() => {
+    try { process.stderr.write('conclave-server: forced exit: shutdown took longer than ' + ms + ' ms\\n'); } catch {}
+    process.kill(workerData.pid, 'SIGKILL');
+  }, ms);
+});
 `;
 
+/** A started watchdog thread, idle until armed. */
+export interface ExitWatchdog {
+  /** Guarantees the process ends `ms` from now (the first call counts). */
+  arm(ms: number): void;
+}
+
 /**
- * Guarantees the process ends `ms` from now. The deadline runs on a thread of its own and ends the
- * process with SIGKILL, so it holds even when the main thread is too busy to run a timer (an
- * overloaded media plane, a synchronous flush of logs to a full pipe); a timer on the main thread, as
- * before, could be starved indefinitely. The thread is unref'd: a shutdown that finishes in time exits
+ * Starts the watchdog thread now, idle, so that arming it at shutdown is one message: starting a thread (a new
+ * V8 isolate) when the signal arrives took over a second on an overloaded machine, and that time counted against
+ * the forced-exit deadline. The deadline then runs on its own thread and ends the process with SIGKILL, so it holds
+ * even when the main thread is too busy to run a timer (an overloaded media plane, a synchronous flush of logs to a
+ * full pipe). The thread is unref'd: it never keeps the process alive, and a shutdown that finishes in time exits
  * normally.
  */
-export function armExitWatchdog(ms: number): void {
-  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { pid: process.pid, ms } });
+export function startExitWatchdog(): ExitWatchdog {
+  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { pid: process.pid } });
   worker.unref();
+  let armed = false;
+  return {
+    arm(ms: number): void {
+      if (armed) return;
+      armed = true;
+      worker.postMessage(ms);
+    },
+  };
 }
