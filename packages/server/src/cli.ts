@@ -14,6 +14,16 @@ async function main(): Promise<void> {
   const watchdog = startExitWatchdog();
   const server = await startServer();
   const { config } = server;
+  // The handlers before the banner: whoever waits for the banner may signal at once.
+  const stop = (signal: string) => {
+    // First, before any I/O that could block: the forced exit, on its own (already running) thread.
+    const forcedExitMs = SHUTDOWN_GRACE_MS + (server.nodeId ? config.drainTimeoutMs : 0);
+    watchdog.arm(forcedExitMs);
+    process.stdout.write(`conclave-server: ${signal}: ${server.nodeId ? 'draining, then ' : ''}telling clients to reconnect and shutting down (forced exit after ${forcedExitMs / 1000} s)\n`);
+    server.drain().then(() => server.close()).then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   const lines = [
     '',
     `  Conclave is running at ${server.url}`,
@@ -35,15 +45,6 @@ async function main(): Promise<void> {
     lines.push(`  Apps:       ${config.apps.map((a) => `${a.sdkAppId}${a.name ? ` (${a.name})` : ''}${a.adminKey ? '' : ' [no admin key]'}`).join(', ')}`);
   }
   process.stdout.write(lines.join('\n') + '\n\n');
-  const stop = (signal: string) => {
-    // First, before any I/O that could block: the forced exit, on its own (already running) thread.
-    const forcedExitMs = SHUTDOWN_GRACE_MS + (server.nodeId ? config.drainTimeoutMs : 0);
-    watchdog.arm(forcedExitMs);
-    process.stdout.write(`conclave-server: ${signal}: ${server.nodeId ? 'draining, then ' : ''}telling clients to reconnect and shutting down (forced exit after ${forcedExitMs / 1000} s)\n`);
-    server.drain().then(() => server.close()).then(() => process.exit(0), () => process.exit(1));
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {
