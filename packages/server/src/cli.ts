@@ -18,8 +18,8 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     // First, before any I/O that could block: the forced exit, on its own (already running) thread.
     const forcedExitMs = SHUTDOWN_GRACE_MS + (server.nodeId ? config.drainTimeoutMs : 0);
-    watchdog.arm(forcedExitMs);
-    process.stdout.write(`conclave-server: ${signal}: ${server.nodeId ? 'draining, then ' : ''}telling clients to reconnect and shutting down (forced exit after ${forcedExitMs / 1000} s)\n`);
+    const lateMs = watchdog.arm(forcedExitMs);
+    process.stdout.write(`conclave-server: ${signal}: ${server.nodeId ? 'draining, then ' : ''}telling clients to reconnect and shutting down (forced exit after ${forcedExitMs / 1000} s${lateMs >= 100 ? `, of which the event loop's recent delay took ${(lateMs / 1000).toFixed(1)} s` : ''})\n`);
     server.drain().then(() => server.close()).then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', () => stop('SIGINT'));
