@@ -54,7 +54,11 @@ export class ServerCli {
       const timer = setTimeout(() => reject(new Error('server CLI did not start in time')), timeoutMs);
       let output = '';
       child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
+        const text = chunk.toString();
+        // The server's own lifecycle lines (signals, forced exit) belong in the test log.
+        for (const line of text.split('\n')) if (line.startsWith('conclave-server:')) process.stdout.write(`[server :${this.port}] ${line}\n`);
+        if (output.includes('Conclave is running at')) return;
+        output += text;
         if (output.includes('Conclave is running at')) {
           clearTimeout(timer);
           resolve();
