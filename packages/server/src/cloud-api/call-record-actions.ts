@@ -2,12 +2,12 @@ import { LIMITS } from '@conclave/protocol';
 import { roomRef } from '../ids/room-ref.js';
 import { CALL_RECORD_RETENTION_DAYS } from '../room/call-records.js';
 import type { CallRecordStore } from '../store/call-record-store.js';
-import type { ActionHandler } from './action.js';
+import type { ActionHandler, ActionInput, ActionResult } from './action.js';
 import { CloudApiError, invalid } from './cloud-api-error.js';
 import { integer, sdkAppId, text, type Params } from './params.js';
 
-/** The call-record actions answered from the store: DescribeRoomInfo and DescribeUserInfo. */
-export type CallRecordActionName = 'DescribeRoomInfo' | 'DescribeUserInfo';
+/** The call-record actions answered from the store: DescribeRoomInfo, DescribeUserInfo and DescribeCallDetailInfo's user list. */
+export type CallRecordActionName = 'DescribeRoomInfo' | 'DescribeUserInfo' | 'DescribeCallDetailInfo';
 
 const HOUR_S = 3600;
 const UNIX_MAX = 0xffffffff;
@@ -34,6 +34,33 @@ function page(params: Params, fallback: number): { offset: number; limit: number
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
+/** The visits to one room session (CommId) in a range of at most `maxSpanS`, as the API's UserInformation list. */
+function usersOf(records: CallRecordStore, input: ActionInput, maxSpanS: number): ActionResult {
+  const app = sdkAppId(input.params, input.app.sdkAppId);
+  const commId = text(input.params, 'CommId', 256);
+  const range = timeRange(input.params, maxSpanS);
+  const ids = input.params.UserIds;
+  if (ids !== undefined && (!Array.isArray(ids) || ids.length < 1 || ids.length > 100 || !ids.every((id) => typeof id === 'string' && id.length > 0))) {
+    throw invalid('UserIds', 'must be an array of 1 to 100 user ids');
+  }
+  const found = records.users({ sdkAppId: app, commId, ...range, ...(ids ? { userIds: ids as string[] } : {}), ...page(input.params, 6) });
+  const room = commId.split('_').slice(1, -1).join('_');
+  return {
+    Total: found.total,
+    UserList: found.items.map((user) => ({
+      RoomStr: room,
+      UserId: user.userId,
+      JoinTs: seconds(user.joinedAt),
+      // Still in the room: the current time, as the API answers.
+      LeaveTs: seconds(user.leftAt ?? Date.now()),
+      DeviceType: 'Web',
+      SdkVersion: user.sdkVersion ?? '',
+      ClientIp: user.clientIp ?? '',
+      Finished: user.leftAt !== null,
+    })),
+  };
+}
+
 /** The call-record handlers, reading the store's records of this node's rooms. */
 export function callRecordActions(records: CallRecordStore): Record<CallRecordActionName, ActionHandler> {
   return {
@@ -56,30 +83,13 @@ export function callRecordActions(records: CallRecordStore): Record<CallRecordAc
         })),
       };
     },
-    DescribeUserInfo: (input) => {
-      const app = sdkAppId(input.params, input.app.sdkAppId);
-      const commId = text(input.params, 'CommId', 256);
-      const range = timeRange(input.params, 4 * HOUR_S);
-      const ids = input.params.UserIds;
-      if (ids !== undefined && (!Array.isArray(ids) || ids.length < 1 || ids.length > 100 || !ids.every((id) => typeof id === 'string' && id.length > 0))) {
-        throw invalid('UserIds', 'must be an array of 1 to 100 user ids');
+    DescribeUserInfo: (input) => usersOf(records, input, 4 * HOUR_S),
+    // Without DataType the API answers the user list alone; the quality series (DataType) are not stored here.
+    DescribeCallDetailInfo: (input) => {
+      if (input.params.DataType !== undefined && input.params.DataType !== null) {
+        throw invalid('DataType', 'names quality series, which this server does not store: leave it out for the user list');
       }
-      const found = records.users({ sdkAppId: app, commId, ...range, ...(ids ? { userIds: ids as string[] } : {}), ...page(input.params, 6) });
-      const room = commId.split('_').slice(1, -1).join('_');
-      return {
-        Total: found.total,
-        UserList: found.items.map((user) => ({
-          RoomStr: room,
-          UserId: user.userId,
-          JoinTs: seconds(user.joinedAt),
-          // Still in the room: the current time, as the API answers.
-          LeaveTs: seconds(user.leftAt ?? Date.now()),
-          DeviceType: 'Web',
-          SdkVersion: user.sdkVersion ?? '',
-          ClientIp: user.clientIp ?? '',
-          Finished: user.leftAt !== null,
-        })),
-      };
+      return usersOf(records, input, HOUR_S);
     },
   };
 }

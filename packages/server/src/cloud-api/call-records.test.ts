@@ -6,7 +6,7 @@ import { joined, startTestServer, type WsClient } from '../test-support/clients.
 const KEY = { secretId: 'AKIDconclaveCallRecords001', secretKey: 'call-records-secret-key-0123456789' };
 const APP = { sdkAppId: 1400300011, secretKey: 'call-records-app-user-sig-key-0123', cloudApiKeys: [KEY] };
 
-describe('cloud API call records (DescribeRoomInfo, DescribeUserInfo) from the store', () => {
+describe('cloud API call records (DescribeRoomInfo, DescribeUserInfo, DescribeCallDetailInfo) from the store', () => {
   let server: RunningServer;
   let trtc: TrtcClient;
   const clients: WsClient[] = [];
@@ -48,6 +48,9 @@ describe('cloud API call records (DescribeRoomInfo, DescribeUserInfo) from the s
     const second = await trtc.DescribeUserInfo({ SdkAppId: APP.sdkAppId, CommId: numeric?.CommId ?? '', StartTime: start, EndTime: end, PageNumber: 1, PageSize: 1 });
     expect(second).toMatchObject({ Total: 2 });
     expect(second.UserList).toHaveLength(1);
+    // DescribeCallDetailInfo without DataType: the same user list (its range at most an hour).
+    const detail = await trtc.DescribeCallDetailInfo({ SdkAppId: APP.sdkAppId, CommId: numeric?.CommId ?? '', StartTime: start, EndTime: end, UserIds: ['alice'] });
+    expect(detail).toMatchObject({ Total: 1, UserList: [{ UserId: 'alice', RoomStr: '9001', Finished: true }] });
   });
 
   it("refuses a range over the API's limits or past the retention, with its codes", async () => {
@@ -57,6 +60,8 @@ describe('cloud API call records (DescribeRoomInfo, DescribeUserInfo) from the s
     expect(await code(trtc.DescribeRoomInfo({ SdkAppId: APP.sdkAppId, StartTime: now - 15 * 86400, EndTime: now - 15 * 86400 + 60 }))).toBe('InvalidParameter.StartTsOversize');
     expect(await code(trtc.DescribeRoomInfo({ SdkAppId: APP.sdkAppId, StartTime: now, EndTime: now - 1 }))).toBe('InvalidParameter.EndTime');
     expect(await code(trtc.DescribeUserInfo({ SdkAppId: APP.sdkAppId, CommId: 'x', StartTime: now - 5 * 3600, EndTime: now }))).toBe('InvalidParameter.QueryScaleOversize');
+    expect(await code(trtc.DescribeCallDetailInfo({ SdkAppId: APP.sdkAppId, CommId: 'x', StartTime: now - 2 * 3600, EndTime: now }))).toBe('InvalidParameter.QueryScaleOversize');
+    expect(await code(trtc.DescribeCallDetailInfo({ SdkAppId: APP.sdkAppId, CommId: 'x', StartTime: now - 60, EndTime: now, DataType: ['rtt'] }))).toBe('InvalidParameter.DataType');
     expect(await code(trtc.DescribeRoomInfo({ SdkAppId: APP.sdkAppId + 1, StartTime: now - 60, EndTime: now }))).toBe('AuthFailure.UnauthorizedOperation');
   });
 });

@@ -2,6 +2,7 @@ import { MIX_DEFAULT_ENCODING } from '@conclave/protocol';
 import type { JobManager } from '../jobs/job-manager.js';
 import { gridInputs } from '../recording/recording-manager.js';
 import { RoomRegistry, type Room } from '../room/room.js';
+import type { CloudTask, CloudTaskStore } from '../store/cloud-task-store.js';
 import type { ActionHandler } from './action.js';
 import { CloudApiError, invalid, missing } from './cloud-api-error.js';
 import { integer, model, oneOf, sdkAppId, text, type Params } from './params.js';
@@ -14,6 +15,8 @@ export interface CdnActionDeps {
   rooms: RoomRegistry;
   jobs: JobManager;
   cdnJobs: CdnJobs;
+  /** Tasks are stored, so a TaskId answers after a restart. */
+  tasks: CloudTaskStore;
 }
 
 /** The most RTMP URLs one task publishes to (the API's limit). */
@@ -118,16 +121,12 @@ function roomOf(deps: CdnActionDeps, params: Params, app: number): Room {
 /** What a task was started or last updated with (the fields UpdatePublishCdnStream may change). */
 type TaskParams = Pick<Params, 'WithTranscoding' | 'VideoParams' | 'AudioParams' | 'SingleSubscribeParams' | 'PublishCdnParams'>;
 
-/** A CDN task: its job now (an update replaces the job), what it was started with, its last SequenceNumber. */
-interface CdnTask {
-  sdkAppId: number;
+/** A CDN task's own fields (CloudTask.data): its job now (an update replaces the job), its parameters, its last SequenceNumber. */
+interface CdnData {
   jobId: string;
   params: TaskParams;
   sequence: number;
 }
-
-/** Tasks remembered; the oldest are forgotten past this. */
-const MAX_TASKS = 10_000;
 
 /** The job of a task's parameters in `room`. */
 function cdnJob(room: Room, params: Params): Parameters<JobManager['start']>[0] {
@@ -154,17 +153,22 @@ const described = (job: Parameters<JobManager['start']>[0], urls: string[]) => `
  * transcoding, the user of SingleSubscribeParams is relayed (camera or screen, as published) until the task
  * stops or the user leaves; with transcoding, a grid of the room's publishers is mixed until the task stops or
  * the room empties. An update replaces the task's job with one of the merged parameters (its RTMP output
- * reconnects); the TaskId stays.
+ * reconnects); the TaskId stays. Tasks are stored: after a restart (their jobs died with the process) Stop
+ * answers and forgets one, Update refuses it (FailedOperation).
  */
 export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHandler> {
-  const tasks = new Map<string, CdnTask>();
-  const taskOf = (params: Params, app: number): { taskId: string; task: CdnTask } => {
+  /** The task, running (its job alive) or interrupted by a restart; any other TaskId is InvalidParameter.TaskId. */
+  const taskOf = (params: Params, app: number): { task: CloudTask; data: CdnData } => {
     const taskId = text(params, 'TaskId', 128);
-    const task = tasks.get(taskId);
-    const job = task && deps.jobs.get(task.jobId);
-    if (!task || !job || task.sdkAppId !== app) throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
-    return { taskId, task };
+    const task = deps.tasks.get(taskId);
+    const data = task?.data as CdnData | undefined;
+    const alive = task?.state === 'running' && data !== undefined && deps.jobs.get(data.jobId) !== undefined;
+    if (!task || !data || task.kind !== 'cdn' || task.sdkAppId !== app || (!alive && task.state !== 'interrupted')) {
+      throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
+    }
+    return { task, data };
   };
+  const save = (task: CloudTask, data: CdnData, state = task.state) => deps.tasks.put({ ...task, state, data: { ...data }, updatedAt: Date.now() });
   return {
     StartPublishCdnStream: async (input) => {
       const { params } = input;
@@ -173,44 +177,46 @@ export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHan
       model(params, 'AgentParams');
       const job = cdnJob(room, params);
       const taskId = await deps.cdnJobs.start(job);
-      if (tasks.size >= MAX_TASKS) tasks.delete(tasks.keys().next().value as string);
       const { WithTranscoding, VideoParams, AudioParams, SingleSubscribeParams, PublishCdnParams } = params;
-      tasks.set(taskId, { sdkAppId: app, jobId: taskId, params: { WithTranscoding, VideoParams, AudioParams, SingleSubscribeParams, PublishCdnParams }, sequence: -1 });
+      const now = Date.now();
+      const data: CdnData = { jobId: taskId, params: { WithTranscoding, VideoParams, AudioParams, SingleSubscribeParams, PublishCdnParams }, sequence: -1 };
+      deps.tasks.put({ taskId, kind: 'cdn', sdkAppId: app, roomKey: room.key, roomRef: room.ref, state: 'running', data: { ...data }, createdAt: now, updatedAt: now });
       input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} started (${described(job, urlsOf(params))})`);
       return { TaskId: taskId };
     },
     UpdatePublishCdnStream: async (input) => {
       const { params } = input;
       const app = sdkAppId(params, input.app.sdkAppId);
-      const { taskId, task } = taskOf(params, app);
+      const { task, data } = taskOf(params, app);
+      const taskId = task.taskId;
+      if (task.state === 'interrupted') throw new CloudApiError('FailedOperation', `CDN task ${taskId} ended when the server restarted: start another`);
       const sequence = integer(params, 'SequenceNumber', 0, Number.MAX_SAFE_INTEGER);
-      if (sequence <= task.sequence) throw invalid('SequenceNumber', `must be greater than the task's last one (${task.sequence})`);
-      if (params.WithTranscoding !== undefined && params.WithTranscoding !== task.params.WithTranscoding) {
+      if (sequence <= data.sequence) throw invalid('SequenceNumber', `must be greater than the task's last one (${data.sequence})`);
+      if (params.WithTranscoding !== undefined && params.WithTranscoding !== data.params.WithTranscoding) {
         throw new CloudApiError('FailedOperation', 'WithTranscoding cannot change on a running task: stop it and start another');
       }
-      const merged: TaskParams = { ...task.params };
+      const merged: TaskParams = { ...data.params };
       for (const name of ['VideoParams', 'AudioParams', 'SingleSubscribeParams', 'PublishCdnParams'] as const) if (params[name] !== undefined) merged[name] = params[name];
-      const old = deps.jobs.get(task.jobId);
+      const old = deps.jobs.get(data.jobId);
       const room = old && deps.rooms.find(old.options.roomKey);
       if (!old || !room) throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
       // Checked before the running job stops, so a bad update leaves the task as it was.
       const job = cdnJob(room, merged);
       // The old job ends first: an RTMP server takes one publisher per stream name.
-      await deps.jobs.stop(task.jobId);
-      task.sequence = sequence;
-      task.jobId = await deps.cdnJobs.start(job);
-      task.params = merged;
+      await deps.jobs.stop(data.jobId);
+      const jobId = await deps.cdnJobs.start(job);
+      save(task, { jobId, params: merged, sequence });
       input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} updated (${described(job, urlsOf(merged))})`);
       return { TaskId: taskId };
     },
     StopPublishCdnStream: async (input) => {
       const app = sdkAppId(input.params, input.app.sdkAppId);
-      const { taskId, task } = taskOf(input.params, app);
-      const job = deps.jobs.get(task.jobId);
-      await deps.jobs.stop(task.jobId);
-      tasks.delete(taskId);
-      input.audit(job?.options.roomRef ?? null, job?.options.ownerUserId ?? '', `CDN task ${taskId} stopped`);
-      return { TaskId: taskId };
+      const { task, data } = taskOf(input.params, app);
+      const job = deps.jobs.get(data.jobId);
+      await deps.jobs.stop(data.jobId);
+      save(task, data, 'ended');
+      input.audit(task.roomRef, job?.options.ownerUserId ?? '', `CDN task ${task.taskId} stopped${task.state === 'interrupted' ? ' (it had ended when the server restarted)' : ''}`);
+      return { TaskId: task.taskId };
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Metrics } from '../ops/metrics.js';
 import type { RecordingManager } from '../recording/recording-manager.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { Store } from '../store/store.js';
+import type { CloudApiCluster } from './cloud-api-route.js';
 
 /** What the cloud API works with (the composition root hands it these parts, nothing more). */
 export interface CloudApiDeps extends LeaveDeps {
@@ -17,4 +18,6 @@ export interface CloudApiDeps extends LeaveDeps {
   recordings: RecordingManager;
   /** CDN relay tasks are media jobs. */
   jobs: JobManager;
+  /** On a cluster: requests go to the node hosting their room or running their task. */
+  cluster?: CloudApiCluster;
 }

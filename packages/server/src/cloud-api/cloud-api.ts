@@ -6,10 +6,11 @@ import type { ActionHandler, ActionResult } from './action.js';
 import type { CloudApiDeps } from './cloud-api-deps.js';
 import { CloudApiError } from './cloud-api-error.js';
 import type { Params } from './params.js';
+import { STARTS_TASK, subjectOf } from './cloud-api-route.js';
 import { cdnActions, CdnJobs } from './cdn-actions.js';
 import { mcuActions } from './mcu-actions.js';
 import { callRecordActions } from './call-record-actions.js';
-import { recordingActions } from './recording-actions.js';
+import { recordingActions, resumeRecordings } from './recording-actions.js';
 import { roomActions } from './room-actions.js';
 import { TRTC_ACTIONS, TRTC_VERSION } from './trtc-actions.js';
 import { keyRing, verifyRequest, type KeyRing, type VerifiedRequest } from './verify-request.js';
@@ -18,6 +19,8 @@ import { keyRing, verifyRequest, type KeyRing, type VerifiedRequest } from './ve
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Failed signatures tolerated per client address per minute before the address is refused for a minute. */
 const FAILURES_PER_MINUTE = 30;
+/** Tasks are forgotten a week after they were last touched (a TaskId then answers InvalidParameter.TaskId). */
+const TASKS_KEPT_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * TRTC's server API (TencentCloud API 3.0, `trtc` 2019-07-22) on this server's rooms: one signed POST to `/`
@@ -38,8 +41,15 @@ export class CloudApi {
     this.#deps = deps;
     this.#ring = keyRing(deps.config.apps);
     this.#perSecretId = new KeyedRateLimiter({ amount: deps.config.limits.cloudApiRequestsPerSecond, windowMs: 1000 });
-    const media = { ...deps, cdnJobs: new CdnJobs(deps.jobs) };
-    this.#actions = { ...roomActions(deps), ...recordingActions(deps), ...callRecordActions(deps.store.callRecords), ...cdnActions(media), ...mcuActions(media) };
+    const tasks = deps.store.cloudTasks;
+    const media = { ...deps, tasks, cdnJobs: new CdnJobs(deps.jobs) };
+    // The tasks the previous process ran: their jobs died with it. Recordings resume if their users come back.
+    const now = Date.now();
+    tasks.purge(now - TASKS_KEPT_MS);
+    const interrupted = tasks.interruptRunning(now);
+    if (interrupted.length > 0) deps.logger.info({ tasks: interrupted.length }, 'cloud-api: tasks interrupted by the restart');
+    resumeRecordings({ ...deps, tasks }, interrupted, now);
+    this.#actions = { ...roomActions(deps), ...recordingActions({ ...deps, tasks }), ...callRecordActions(deps.store.callRecords), ...cdnActions(media), ...mcuActions(media) };
   }
 
   /** The actions this server implements. */
@@ -71,15 +81,19 @@ export class CloudApi {
         this.#noteFailure(address, req, error);
         throw error;
       }
-      const result = await this.#run(verified, req, payload, requestId);
-      send({ Response: { ...result, RequestId: requestId } });
+      const answer = await this.#run(verified, req, payload, requestId);
+      if ('forwarded' in answer) {
+        if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(answer.forwarded);
+      } else {
+        send({ Response: { ...answer.result, RequestId: requestId } });
+      }
     } catch (error) {
       const refusal = this.#refusal(error, verified, requestId);
       send({ Response: { Error: { Code: refusal.code, Message: refusal.message }, RequestId: requestId } });
     }
   }
 
-  async #run(verified: VerifiedRequest, req: IncomingMessage, payload: Buffer, requestId: string): Promise<ActionResult> {
+  async #run(verified: VerifiedRequest, req: IncomingMessage, payload: Buffer, requestId: string): Promise<{ result: ActionResult } | { forwarded: string }> {
     const { app, secretId, action } = verified;
     if (!this.#perSecretId.take(secretId)) {
       throw new CloudApiError('RequestLimitExceeded', `more than ${this.#deps.config.limits.cloudApiRequestsPerSecond} requests per second with this SecretId`);
@@ -92,6 +106,8 @@ export class CloudApi {
       throw new CloudApiError('InvalidAction', `the action ${action} does not exist`);
     }
     const params = parseParams(payload);
+    const forwarded = await this.#forward(verified, req, params, payload);
+    if (forwarded !== undefined) return { forwarded };
     const result = await handler({
       app, params,
       audit: (roomRef, userId, text) => {
@@ -102,7 +118,34 @@ export class CloudApi {
       },
     });
     this.#deps.logger.info({ sdkAppId: app.sdkAppId, secretId, action, requestId }, 'cloud-api: done');
-    return result;
+    if (this.#deps.cluster && STARTS_TASK.has(action) && typeof result.TaskId === 'string') {
+      await this.#deps.cluster.claimCloudTask(result.TaskId).catch((err: unknown) => {
+        this.#deps.logger.warn({ err, taskId: result.TaskId }, 'cloud-api: could not record the task in the cluster; only this node answers it');
+      });
+    }
+    return { result };
+  }
+
+  /**
+   * On a cluster: a request about a room hosted by another node, or a task another node runs, is sent there
+   * as received (that node verifies it again and answers); the answer text, or undefined to answer here.
+   */
+  async #forward(verified: VerifiedRequest, req: IncomingMessage, params: Params, payload: Buffer): Promise<string | undefined> {
+    const cluster = this.#deps.cluster;
+    const subject = cluster && subjectOf(verified.action, params, verified.app.sdkAppId);
+    if (!cluster || !subject) return undefined;
+    const node = await cluster.cloudApiNode(req.headers, subject).catch((err: unknown) => {
+      this.#deps.logger.warn({ err }, 'cloud-api: the cluster could not say where this room or task is; answered here');
+      return undefined;
+    });
+    if (!node) return undefined;
+    this.#deps.logger.info({ action: verified.action, node: node.id }, 'cloud-api: sent to the node hosting its room or task');
+    try {
+      return (await cluster.forwardCloudApi(node, req.headers, payload)).text;
+    } catch (err) {
+      this.#deps.logger.warn({ err, node: node.id }, 'cloud-api: the node hosting the room or task did not answer');
+      throw new CloudApiError('InternalError', `the cluster node hosting this room or task (${node.id}) did not answer`);
+    }
   }
 
   #refusal(error: unknown, verified: VerifiedRequest | undefined, requestId: string): CloudApiError {

@@ -3,6 +3,7 @@ import type { MediaConfig } from '../config/config.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import { roomRef } from '../ids/room-ref.js';
 import { RoomRegistry, type Room } from '../room/room.js';
+import type { CloudTaskStore } from '../store/cloud-task-store.js';
 import type { ActionHandler, ActionInput } from './action.js';
 import { gridMixJob, type CdnJobs, type CdnSpec } from './cdn-actions.js';
 import { CloudApiError, invalid } from './cloud-api-error.js';
@@ -17,6 +18,8 @@ export interface McuActionDeps {
   jobs: JobManager;
   cdnJobs: CdnJobs;
   config: { media: MediaConfig };
+  /** A room's mix is stored as task `mcu:<roomKey>`, so Stop answers after a restart. */
+  tasks: CloudTaskStore;
 }
 
 /** The output of EncodeParams (the API's flat fields) over the defaults. */
@@ -51,11 +54,16 @@ function urlOf(params: Params, ingest: string | undefined): string {
 /**
  * StartMCUMixTranscode[ByStrRoomId] and StopMCUMixTranscode[ByStrRoomId] on the CDN mix jobs: one mix per room
  * (a grid of the room's publishers, everyone's audio) to the configured RTMP ingest plus the
- * StreamId, or to PublishCdnParams' URL. Starting again replaces the room's mix.
+ * StreamId, or to PublishCdnParams' URL. Starting again replaces the room's mix. The mix is stored: after a
+ * restart (its job died with the process) Stop answers.
  */
 export function mcuActions(deps: McuActionDeps): Record<McuActionName, ActionHandler> {
-  /** The mix job of each room, by room key. */
-  const mixes = new Map<string, string>();
+  /** The room's mix task: its job id when it runs (or ran when the server restarted). */
+  const taskId = (roomKey: string) => `mcu:${roomKey}`;
+  const mixOf = (roomKey: string) => {
+    const task = deps.tasks.get(taskId(roomKey));
+    return task && task.state !== 'ended' ? { task, jobId: String(task.data.jobId) } : undefined;
+  };
   const roomOf = (input: ActionInput, roomId: string, isString: boolean): Room => {
     const room = deps.rooms.find(RoomRegistry.key(sdkAppId(input.params, input.app.sdkAppId), roomId, isString));
     if (!room) throw new CloudApiError('FailedOperation.RoomNotExist', `room ${roomId} does not exist (nobody is in it)`);
@@ -66,10 +74,11 @@ export function mcuActions(deps: McuActionDeps): Record<McuActionName, ActionHan
     const spec = specOf(model(input.params, 'EncodeParams'));
     model(input.params, 'LayoutParams');
     const url = urlOf(input.params, deps.config.media.rtmpIngest);
-    const previous = mixes.get(room.key);
-    if (previous) await deps.jobs.stop(previous);
+    const previous = mixOf(room.key);
+    if (previous) await deps.jobs.stop(previous.jobId);
     const jobId = await deps.cdnJobs.start(gridMixJob(room, spec, [url]));
-    mixes.set(room.key, jobId);
+    const now = Date.now();
+    deps.tasks.put({ taskId: taskId(room.key), kind: 'mcu', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, state: 'running', data: { jobId }, createdAt: now, updatedAt: now });
     input.audit(room.ref, '', `mix transcode ${jobId} started (→ ${url.replace(/\?.*$/, '')})`);
     return {};
   };
@@ -77,10 +86,12 @@ export function mcuActions(deps: McuActionDeps): Record<McuActionName, ActionHan
     const id = read(input.params);
     const app = sdkAppId(input.params, input.app.sdkAppId);
     const key = RoomRegistry.key(app, id, isString);
-    const jobId = mixes.get(key);
-    mixes.delete(key);
-    if (!jobId || !(await deps.jobs.stop(jobId))) throw new CloudApiError('FailedOperation', `no mix transcode runs in room ${id}`);
-    input.audit(roomRef(id, isString), '', `mix transcode ${jobId} stopped`);
+    const mix = mixOf(key);
+    if (mix) deps.tasks.put({ ...mix.task, state: 'ended', updatedAt: Date.now() });
+    // A mix a restart ended: nothing runs, as Stop wants.
+    const interrupted = mix?.task.state === 'interrupted';
+    if (!mix || (!interrupted && !(await deps.jobs.stop(mix.jobId)))) throw new CloudApiError('FailedOperation', `no mix transcode runs in room ${id}`);
+    input.audit(roomRef(id, isString), '', `mix transcode ${mix.jobId} stopped${interrupted ? ' (it had ended when the server restarted)' : ''}`);
     return {};
   };
   const strRoom = (params: Params) => strRoomId(params, 'StrRoomId');

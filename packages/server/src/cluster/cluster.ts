@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { SIGNAL_PATH } from '@conclave/protocol';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -7,7 +7,8 @@ import { Gauge, type Registry } from 'prom-client';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { BanList } from '../room/ban-list.js';
 import type { RoomRegistry } from '../room/room.js';
-import { forwardAdmin } from './admin-forward.js';
+import { forwardAdmin, LOCAL_HEADER } from './admin-forward.js';
+import { claimTask, forwardCloudApi, nodeOfTask } from './cloud-api-forward.js';
 import { ClusterBans } from './cluster-bans.js';
 import { clusterRoom } from './keys.js';
 import { NodeRegistry, type NodeInfo } from './node-registry.js';
@@ -255,6 +256,29 @@ export class Cluster {
       },
       logger: this.#ctx.logger,
     }, req, res, url);
+  }
+
+  /**
+   * The node a cloud API request belongs on, when it is another live node: the one hosting the room it names
+   * (`room`: sdkAppId and RoomRef), or the one its task was started on. Undefined: answer here (this node's,
+   * nobody's, or a request another node forwarded).
+   */
+  async cloudApiNode(headers: IncomingHttpHeaders, about: { sdkAppId: number; room: string } | { taskId: string }): Promise<NodeInfo | undefined> {
+    if (headers[LOCAL_HEADER]) return undefined;
+    const node = 'taskId' in about
+      ? await nodeOfTask(this.#redis, about.taskId, () => this.#registry.live())
+      : await this.#placement.hostOf(clusterRoom(about.sdkAppId, about.room));
+    return node && node.id !== this.selfId ? node : undefined;
+  }
+
+  /** Sends a cloud API request to the node it belongs on (see cloudApiNode); its answer. */
+  forwardCloudApi(node: NodeInfo, headers: IncomingHttpHeaders, payload: Buffer): Promise<{ status: number; text: string }> {
+    return forwardCloudApi(node, headers, payload);
+  }
+
+  /** Records that a cloud API task runs on this node, so the others send its requests here. */
+  claimCloudTask(taskId: string): Promise<void> {
+    return claimTask(this.#redis, taskId, this.selfId);
   }
 
   /**

@@ -22,6 +22,8 @@ export const KEYS = {
   bans: 'conclave:bans',
   /** Pub/sub channel announcing bans and unbans to every node. */
   banChannel: 'conclave:bans',
+  /** The node a cloud API task (TaskId) was started on (with a time-to-live). */
+  cloudTask: (taskId: string) => `conclave:cloud-task:${taskId}`,
 } as const;
 
 /** A room's name in the cluster: `${sdkAppId}:${roomRef}` (roomRef as the admin API names rooms). */

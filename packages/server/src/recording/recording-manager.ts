@@ -3,11 +3,11 @@ import { FLAG } from '@conclave/protocol';
 import type { Logger } from 'pino';
 import type { AppConfig, MediaConfig } from '../config/config.js';
 import type { JobManager } from '../jobs/job-manager.js';
-import type { JobOutput, PadLayout } from '../jobs/job-process.js';
+import type { JobOutput } from '../jobs/job-process.js';
 import type { JobInput, MediaJob } from '../jobs/media-job.js';
-import type { Participant } from '../room/participant.js';
 import type { Room } from '../room/room.js';
 import { RecordingFiles, type RecordingFile, type RecordingKind } from './recording-files.js';
+import { mixInputs, publishersOf, takes, type RecordingOptions } from './recording-layout.js';
 
 /** A recording began (its job runs) or ended (its files are final), for whoever reports it (event callbacks). */
 export interface RecordingEvent {
@@ -26,6 +26,9 @@ export interface RecordingEvent {
   at: number;
 }
 
+/** How a room is recorded: the mode, the task's record id, what it takes and its layout. */
+type Wanted = { mode: RecordingMode; recordId?: string; options: RecordingOptions };
+
 /** What names a recording's files. */
 type RecordingMeta = { recordId: string; roomRef: string; kind: RecordingKind; userId?: string; startedAt: number };
 
@@ -40,32 +43,12 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 /** A recording whose job failed (the disk filled, it kept dying) is not started again for this long. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
 
-/** A grid of `n` equal cells filling the picture, in join order. */
-export function gridLayout(n: number, width: number, height: number): PadLayout[] {
-  const cols = Math.ceil(Math.sqrt(n));
-  const rows = Math.ceil(n / cols);
-  const w = Math.floor(width / cols);
-  const h = Math.floor(height / rows);
-  return Array.from({ length: n }, (_, i) => ({ x: (i % cols) * w, y: Math.floor(i / cols) * h, w, h, z: 1, fill: 1 as const, visible: true }));
-}
-
-/** The users of a room who publish audio or video. */
-function publishersOf(room: Room): Participant[] {
-  return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
-}
-
-/**
- * A mix of the room's publishers: a grid of those with video (join order) in a `width`×`height` picture, and
- * everyone's audio (the mixed recording's, and the cloud API's mixes).
- */
+/** A mix of the room's publishers as a grid, everyone's audio (the mixed recording's default, and the cloud API's mixes). */
 export function gridInputs(room: Room, width: number, height: number): JobInput[] {
-  const publishers = publishersOf(room);
-  const withVideo = publishers.filter((p) => p.flag & FLAG.VIDEO);
-  const cells = gridLayout(withVideo.length, width, height);
-  const inputs: JobInput[] = withVideo.map((p, i) => ({ userId: p.userId, stream: 'main', video: true, audio: true, layout: cells[i] }));
-  for (const p of publishers) if (!(p.flag & FLAG.VIDEO)) inputs.push({ userId: p.userId, stream: 'main', video: false, audio: true });
-  return inputs;
+  return mixInputs(room, width, height);
 }
+
+export { gridLayout } from './recording-layout.js';
 
 /**
  * Records rooms to MP4 in the recordings folder: the room's mix (one file per room session, a grid of every
@@ -79,12 +62,14 @@ export class RecordingManager {
   readonly #apps: Map<number, AppConfig>;
   readonly #logger: Logger;
   readonly #media: MediaConfig;
-  /** Rooms the admin API started recording, with the mode and record id. */
-  readonly #forced = new Map<string, { mode: RecordingMode; recordId?: string }>();
+  /** Rooms the admin API or the cloud API started recording, with the mode, record id and options. */
+  readonly #forced = new Map<string, Wanted>();
+  /** Recordings a restart interrupted, waiting (until a deadline) for their rooms' users to come back. */
+  readonly #waiting = new Map<string, Wanted & { until: number }>();
   /** Jobs being started (so a tick does not start the same one twice). */
   readonly #starting = new Set<string>();
-  /** The inputs each mixed recording last got (a change re-lays the grid). */
-  readonly #signatures = new Map<string, string>();
+  /** The inputs each mixed recording last got (a change re-lays the picture). */
+  readonly #lastInputs = new Map<string, JobInput[]>();
   readonly #purgeTimer: ReturnType<typeof setInterval>;
   /** What each running recording job records (its events name it). */
   readonly #recording = new Map<string, RecordingMeta & { sdkAppId: number; roomKey: string }>();
@@ -137,10 +122,38 @@ export class RecordingManager {
     return { sdkAppId: meta.sdkAppId, roomKey: meta.roomKey, roomRef: meta.roomRef, recordId: meta.recordId, kind: meta.kind, ...(meta.userId ? { userId: meta.userId } : {}) };
   }
 
-  /** Starts recording a room now (admin API); it goes on until the room empties. */
-  startRoom(room: Room, mode: RecordingMode, recordId?: string): void {
-    this.#forced.set(room.key, { mode, recordId });
+  /** Starts recording a room now (admin API, cloud API); it goes on until the room empties. */
+  startRoom(room: Room, mode: RecordingMode, recordId?: string, options: RecordingOptions = {}): void {
+    this.#forced.set(room.key, { mode, recordId, options });
     this.#tick([room]);
+  }
+
+  /**
+   * Changes what a recording startRoom started takes (`filter`) and how its mix is laid out (`layout`), live:
+   * the fields given replace the recording's. The running mix is re-laid on the next tick; a per-stream
+   * recording starts and stops its users' files to match. False when the room is not recorded (or waiting) under `recordId`.
+   */
+  modifyRoom(roomKey: string, recordId: string, changes: RecordingOptions): boolean {
+    const wanted = this.#forced.get(roomKey) ?? this.#waiting.get(roomKey);
+    if (wanted?.recordId !== recordId) return false;
+    wanted.options = { ...wanted.options, ...changes };
+    return true;
+  }
+
+  /**
+   * A recording startRoom started before the server restarted starts again (as startRoom, a new file) when
+   * its room has users again before `until` (ms); else it is given up.
+   */
+  resumeRoom(roomKey: string, mode: RecordingMode, recordId: string, options: RecordingOptions, until: number): void {
+    this.#waiting.set(roomKey, { mode, recordId, options, until });
+  }
+
+  /** What startRoom (or resumeRoom, `waiting`) records in a room now, if anything. */
+  started(roomKey: string): { recordId?: string; waiting: boolean } | undefined {
+    const forced = this.#forced.get(roomKey);
+    if (forced) return { recordId: forced.recordId, waiting: false };
+    const waiting = this.#waiting.get(roomKey);
+    return waiting && { recordId: waiting.recordId, waiting: true };
   }
 
   /**
@@ -149,6 +162,7 @@ export class RecordingManager {
    */
   async stopRoom(roomKey: string): Promise<void> {
     this.#forced.delete(roomKey);
+    this.#waiting.delete(roomKey);
     await Promise.all(this.jobsOf(roomKey).map((job) => this.#jobs.stop(job.id)));
   }
 
@@ -157,62 +171,74 @@ export class RecordingManager {
     return this.#jobs.find((job) => job.options.roomKey === roomKey && job.options.kind.startsWith('record-'));
   }
 
-  #mode(room: Room): { mode: RecordingMode; recordId?: string } | undefined {
+  #wanted(room: Room): Wanted | undefined {
     const forced = this.#forced.get(room.key);
     if (forced) return forced;
     const setting = this.#apps.get(room.sdkAppId)?.recording;
-    return setting && setting !== 'off' ? { mode: setting } : undefined;
+    return setting && setting !== 'off' ? { mode: setting, options: {} } : undefined;
   }
 
   #tick(rooms: Room[]): void {
     const live = new Set(rooms.map((room) => room.key));
-    for (const id of this.#signatures.keys()) if (!this.#jobs.get(id)) this.#signatures.delete(id);
+    for (const id of this.#lastInputs.keys()) if (!this.#jobs.get(id)) this.#lastInputs.delete(id);
     for (const key of this.#forced.keys()) if (!live.has(key)) this.#forced.delete(key);
+    const now = Date.now();
+    for (const [key, { until, ...wanted }] of this.#waiting) {
+      if (until < now) this.#waiting.delete(key);
+      else if (rooms.some((room) => room.key === key && room.size > 0)) {
+        this.#waiting.delete(key);
+        this.#forced.set(key, wanted);
+        this.#logger.info({ room: key, recordId: wanted.recordId }, 'recording resumed after a restart');
+      }
+    }
     for (const room of rooms) {
-      const wanted = this.#mode(room);
+      const wanted = this.#wanted(room);
       if (!wanted || room.size === 0) continue;
-      if (wanted.mode === 'mixed') this.#mixed(room, wanted.recordId);
-      else this.#perStream(room, wanted.recordId);
+      if (wanted.mode === 'mixed') this.#mixed(room, wanted);
+      else this.#perStream(room, wanted);
     }
   }
 
-  #publishers(room: Room): Participant[] {
-    return publishersOf(room);
-  }
-
-  #mixInputs(room: Room): JobInput[] {
-    return gridInputs(room, MIX.width, MIX.height);
-  }
-
-  #mixed(room: Room, recordId?: string): void {
+  #mixed(room: Room, wanted: Wanted): void {
     const key = `mix:${room.key}`;
-    const inputs = this.#mixInputs(room);
+    const inputs = mixInputs(room, MIX.width, MIX.height, wanted.options);
+    const background = wanted.options.layout?.background ?? 0;
     const job = this.jobsOf(room.key).find((j) => j.options.kind === 'record-mix');
     if (job) {
-      const signature = JSON.stringify(inputs);
-      if (this.#signatures.get(job.id) !== signature) {
-        this.#signatures.set(job.id, signature);
-        void job.setInputs(inputs);
-      }
+      job.setBackground(background, undefined);
+      const last = this.#lastInputs.get(job.id) ?? [];
+      if (JSON.stringify(last) === JSON.stringify(inputs)) return;
+      this.#lastInputs.set(job.id, inputs);
+      // An input whose audio or video changed is dropped first, then added again as it is now: a source's
+      // forwarding is set up with the media it carries.
+      const changed = (i: JobInput) => last.some((l) => l.userId === i.userId && l.stream === i.stream && (l.video !== i.video || l.audio !== i.audio));
+      const kept = inputs.filter((i) => !changed(i));
+      void (kept.length === inputs.length ? job.setInputs(inputs) : job.setInputs(kept).then(() => job.setInputs(inputs)));
       return;
     }
     if (inputs.length === 0 || this.#starting.has(key) || this.#failedLately((j) => j.options.kind === 'record-mix' && j.options.roomKey === room.key)) return;
-    const meta = { recordId: recordId ?? room.ref, roomRef: room.ref, kind: 'mixed' as const, startedAt: Date.now() };
+    const meta = { recordId: wanted.recordId ?? room.ref, roomRef: room.ref, kind: 'mixed' as const, startedAt: Date.now() };
     this.#start(key, meta, {
       kind: 'record-mix', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref,
-      spec: { kind: 'mix', ...MIX }, inputs, outputs: (run) => [{ type: 'file', path: this.files.path(room.sdkAppId, meta, run) }],
+      spec: { kind: 'mix', ...MIX, background }, inputs, outputs: (run) => [{ type: 'file', path: this.files.path(room.sdkAppId, meta, run) }],
     });
   }
 
-  #perStream(room: Room, recordId?: string): void {
+  #perStream(room: Room, wanted: Wanted): void {
+    const { filter } = wanted.options;
     const jobs = this.jobsOf(room.key).filter((j) => j.options.kind === 'record-stream');
-    for (const p of this.#publishers(room)) {
+    for (const p of publishersOf(room)) {
       const key = `stream:${p.id}`;
-      if (jobs.some((j) => j.options.ownerId === p.id) || this.#starting.has(key) || this.#failedLately((j) => j.options.ownerId === p.id)) continue;
-      const meta = { recordId: recordId ?? room.ref, roomRef: room.ref, kind: 'stream' as const, userId: p.userId, startedAt: Date.now() };
+      const input: JobInput = { userId: p.userId, stream: 'main', video: takes(filter, p.userId, 'video'), audio: takes(filter, p.userId, 'audio') };
+      const running = jobs.find((j) => j.options.ownerId === p.id);
+      // The filter changed what this user's file takes: that file ends, a new one starts with the new choice.
+      if (running && (running.options.inputs[0]?.video !== input.video || running.options.inputs[0]?.audio !== input.audio)) void this.#jobs.stop(running.id);
+      else if (running) continue;
+      if ((!input.video && !input.audio) || this.#starting.has(key) || this.#failedLately((j) => j.options.ownerId === p.id)) continue;
+      const meta = { recordId: wanted.recordId ?? room.ref, roomRef: room.ref, kind: 'stream' as const, userId: p.userId, startedAt: Date.now() };
       this.#start(key, meta, {
         kind: 'record-stream', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, ownerId: p.id, ownerUserId: p.userId,
-        spec: RELAY, inputs: [{ userId: p.userId, stream: 'main', video: true, audio: true }],
+        spec: RELAY, inputs: [input],
         outputs: (run) => [{ type: 'file', path: this.files.path(room.sdkAppId, meta, run) }],
       });
     }

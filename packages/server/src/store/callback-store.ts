@@ -85,6 +85,11 @@ export class CallbackStore {
     return rows.filter((row) => !busy.has(row.room_key)).slice(0, limit).map(fromRow);
   }
 
+  /** An app's queued callbacks, oldest first, at most `limit` (diagnosis and tests). */
+  peek(sdkAppId: number, limit: number): QueuedCallback[] {
+    return (this.#db.prepare('SELECT * FROM callbacks WHERE sdk_app_id = ? ORDER BY id LIMIT ?').all(sdkAppId, limit) as CallbackRow[]).map(fromRow);
+  }
+
   /** When the next queued callback is due (ms), if any is queued. */
   nextDueAt(): number | undefined {
     const row = this.#db.prepare(`

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { joined } from '../test-support/clients.js';
 import { freePort } from '../test-support/ports.js';
 import { Store } from './store.js';
 
@@ -52,13 +53,17 @@ describe('Faults: the server killed during a write', () => {
   const dir = mkdtempSync(join(tmpdir(), 'conclave-crash-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('the server killed (SIGKILL) during a write: no corrupt store — bans and logs intact', async () => {
+  it('the server killed (SIGKILL) during a write: no corrupt store — bans, logs and queued callbacks intact', async () => {
     const dbPath = join(dir, 'conclave.db');
     const configPath = join(dir, 'config.json');
-    writeFileSync(configPath, JSON.stringify({ apps: [APP], limits: { logUploadsPerMinute: 1_000_000 }, storage: { path: dbPath } }));
+    // The callback receiver is a port nobody listens on: every callback stays queued.
+    const callback = { url: `http://127.0.0.1:${await freePort()}/callbacks`, key: 'crashCallbackKey01' };
+    writeFileSync(configPath, JSON.stringify({ apps: [{ ...APP, callback }], limits: { logUploadsPerMinute: 1_000_000 }, storage: { path: dbPath } }));
     /** Every write the server acknowledged, over all rounds: log text → round, ban user → until. */
     const ackedLogs = new Set<string>();
     const ackedBans = new Map<string, number>();
+    const ackedEnters = new Set<string>();
+    const acked = () => ackedLogs.size + ackedBans.size + ackedEnters.size;
     let lastCount = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const { child, url } = await startCli(configPath);
@@ -77,6 +82,12 @@ describe('Faults: the server killed during a write', () => {
                 body: JSON.stringify({ seconds: 3600, reason: `round ${round}` }),
               });
               if (res.ok && ((await res.json()) as { banned?: boolean }).banned) ackedBans.set(userId, until);
+            } else if (i % 10 === 5) {
+              // A join answered means its enter callback (103) was queued first.
+              const userId = `c${round}-${w}-${i}`;
+              const client = await joined({ url }, APP, userId, '8');
+              ackedEnters.add(userId);
+              client.close();
             } else {
               // A log big enough that its write spans several pages of the database.
               const log = `r${round} w${w} i${i} ${'x'.repeat(6000 + (i % 7) * 1000)}`;
@@ -95,13 +106,14 @@ describe('Faults: the server killed during a write', () => {
       // Kill at a random moment once writes flow (each round a different point of the stream).
       const target = lastCount + 40 + Math.floor(Math.random() * 120);
       const deadline = Date.now() + 30_000;
-      while (ackedLogs.size + ackedBans.size < target && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      while (acked() < target && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
       child.kill('SIGKILL');
       await exited;
       stop = true;
       await Promise.all(writers);
-      expect(ackedLogs.size + ackedBans.size, `round ${round}: writes acknowledged before the kill`).toBeGreaterThan(lastCount);
-      lastCount = ackedLogs.size + ackedBans.size;
+      expect(acked(), `round ${round}: writes acknowledged before the kill`).toBeGreaterThan(lastCount);
+      expect(ackedEnters.size, `round ${round}: joins acknowledged`).toBeGreaterThan(0);
+      lastCount = acked();
 
       // Load the store as the next server start will: whole, and with every acknowledged write.
       const store = Store.open(dbPath);
@@ -115,6 +127,9 @@ describe('Faults: the server killed during a write', () => {
           expect(bans.get(userId), `round ${round}: ban of ${userId}`).toMatchObject({ roomRef: '7', reason: expect.stringMatching(/^round \d$/) });
           expect(Math.abs(bans.get(userId)!.until - until)).toBeLessThan(60_000);
         }
+        const queued = store.callbacks.peek(APP.sdkAppId, 1_000_000).map((c) => JSON.parse(c.body) as { EventType: number; EventInfo: { UserId?: string } });
+        const entered = new Set(queued.filter((c) => c.EventType === 103).map((c) => c.EventInfo.UserId));
+        expect([...ackedEnters].filter((userId) => !entered.has(userId)), `round ${round}: enter callbacks of acknowledged joins missing`).toEqual([]);
       } finally {
         store.close();
       }

@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { RoomRef } from '../ids/room-ref.js';
 import { CALL_RECORDS_MIGRATION, CallRecordStore } from './call-record-store.js';
 import { CALLBACKS_MIGRATION, CallbackStore } from './callback-store.js';
+import { CLOUD_TASKS_MIGRATION, CloudTaskStore } from './cloud-task-store.js';
 
 /** A stored log upload (or server event). */
 export interface StoredLog {
@@ -81,7 +82,7 @@ function writing<T>(path: string, write: () => T): T {
   }
 }
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -110,6 +111,7 @@ const MIGRATIONS: Record<number, string> = {
     );
   `,
   2: CALLBACKS_MIGRATION + CALL_RECORDS_MIGRATION,
+  3: CLOUD_TASKS_MIGRATION,
 };
 
 interface LogRow {
@@ -146,8 +148,8 @@ function loadDriver(): DatabaseConstructor {
 }
 
 /**
- * The embedded database (SQLite through better-sqlite3): uploaded logs, bans, queued event callbacks and call
- * records. Every write is one SQLite
+ * The embedded database (SQLite through better-sqlite3): uploaded logs, bans, queued event callbacks, call
+ * records and the cloud API's tasks. Every write is one SQLite
  * transaction in a write-ahead log (WAL): it is atomic — a process killed mid-write (SIGKILL, a crash) leaves
  * the previous state, and the next open rolls the log forward to the last committed write, so nothing the
  * server acknowledged is lost and nothing is half-written (the journal plays the part of "write to a temporary
@@ -163,6 +165,8 @@ export class Store {
   readonly callbacks: CallbackStore;
   /** Room sessions and users' visits (the cloud API's call records). */
   readonly callRecords: CallRecordStore;
+  /** The cloud API's recording, CDN and mix tasks (a TaskId answers after a restart). */
+  readonly cloudTasks: CloudTaskStore;
   #closed = false;
 
   private constructor(path: string, db: Database) {
@@ -170,6 +174,7 @@ export class Store {
     this.#db = db;
     this.callbacks = new CallbackStore(db);
     this.callRecords = new CallRecordStore(db);
+    this.cloudTasks = new CloudTaskStore(db);
     this.#insertLog = db.prepare(
       'INSERT INTO logs (sdk_app_id, room_ref, user_id, cmd_type, version, client_time, received_at, log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
