@@ -30,7 +30,8 @@ USER_ID = os.environ.get("CONCLAVE_FUZZ_USER_ID", "")
 # Actions the server implements: a signed request names one of them half the time, so the fuzz reaches them.
 ACTIONS = ["StartPublishCdnStream", "StopPublishCdnStream", "StartMCUMixTranscode", "StartMCUMixTranscodeByStrRoomId",
            "StopMCUMixTranscode", "StopMCUMixTranscodeByStrRoomId", "CreateCloudRecording", "DescribeCloudRecording",
-           "DeleteCloudRecording", "DismissRoom", "DismissRoomByStrRoomId", "RemoveUser", "RemoveUserByStrRoomId"]
+           "DeleteCloudRecording", "ModifyCloudRecording", "DismissRoom", "DismissRoomByStrRoomId", "RemoveUser",
+           "RemoveUserByStrRoomId", "UpdatePublishCdnStream", "DescribeRoomInfo", "DescribeUserInfo", "DescribeCallDetailInfo"]
 # Hypothesis reseeds the global `random` for every example: the hooks draw from their own generator.
 RNG = random.Random(int(os.environ.get("CONCLAVE_FUZZ_SEED", "0")) or None)
 STATS = {"requests": 0, "cloudApi": 0, "cloudApiSigned": 0, "cloudApiPastSignature": 0}
