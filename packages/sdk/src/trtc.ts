@@ -3,7 +3,7 @@ import { Emitter } from './common/emitter.js';
 import { DEFAULT_SERVER_ORIGIN } from './common/server-origin.js';
 import { EXTRA_CODE } from './constants/error-code.js';
 import { apiCall, apiCallSync } from './errors/api-call.js';
-import { invalidOperation, MESSAGE } from './errors/catalogue.js';
+import { decodeFailed, invalidOperation, MESSAGE } from './errors/catalogue.js';
 import type { RtcError } from './errors/rtc-error.js';
 import type { ExperimentalApi } from './experimental/experimental-api.js';
 import { experimentalOf } from './experimental/client-host.js';
@@ -67,6 +67,7 @@ export class TRTC extends TRTCStatic {
     super();
     this._options = options;
     this._room = new Room(this._events);
+    this._room.connection.reconnectingState = options.enableReconnectingState === true;
     this._plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`, DEFAULT_SERVER_ORIGIN, () => {
       const id = this._uploader.identity;
       return { sdkAppId: id?.sdkAppId ?? 0, userId: id?.userId ?? '', roomId: id?.strRoomId ?? id?.roomId ?? '' };
@@ -77,6 +78,8 @@ export class TRTC extends TRTCStatic {
     this._offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
       if (this._room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;
       log.warn(`remote ${streamType} video of ${userId} does not decode: falling back to TRTCVideoDecoder`);
+      // As the original: the app hears 5507 naming the user and stream, and the fallback decoder takes over.
+      this._events.emit('error', decodeFailed('video', userId, streamType));
       this._plugins.start('TRTCVideoDecoder', { track, userId, streamType, type: 'auto' })
         .then(() => this._plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(this._room.pressure.state).downgradeFloor }))
         .catch((error: unknown) => log.warn('video decoder fallback failed to start:', error));

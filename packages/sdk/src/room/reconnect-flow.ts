@@ -4,9 +4,10 @@ import type { Emitter } from '../common/emitter.js';
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { operationFailed } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
-import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
+import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
 import type { RoomAdaptation } from './adaptation-wiring.js';
+import type { ConnectionStates } from './connection-state.js';
 import type { DataLinkSession } from './data-link-session.js';
 import type { Publisher } from './publisher.js';
 import type { Reconnector } from './reconnector.js';
@@ -30,7 +31,7 @@ export interface ReconnectFlowHost {
   dropSignal(): void;
   /** One join attempt (the room's, with its WRONG_NODE retry). */
   joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }>;
-  setConnectionState(state: ConnectionState, isReconnecting?: boolean): void;
+  readonly connection: ConnectionStates;
   resetConnection(): void;
   teardown(): void;
 }
@@ -52,7 +53,7 @@ export class ReconnectFlow {
     const reconnector = this._host.reconnector();
     if (this._host.machine.state !== 'joined' || reconnector.running) return;
     this._host.dropSignal();
-    this._host.setConnectionState('RECONNECTING');
+    this._host.connection.lost();
     reconnector.start();
   }
 
@@ -64,10 +65,10 @@ export class ReconnectFlow {
     const config = this._host.config();
     const target = this._host.target();
     if (!config || !target) return;
-    // RECONNECTING → CONNECTING is not announced (docs/behaviour.md §4); the next announcement is the outcome.
+    this._host.connection.attempt();
     const { peers, resumed } = await this._host.joinOnce(config, target, attempt === 1 || serverAnswered, this._host.sessionToken());
     if (this._host.machine.state !== 'joined') return;
-    this._host.setConnectionState('CONNECTED');
+    this._host.connection.set('CONNECTED');
     log.info(resumed ? 'session resumed' : 'rejoined with a new session');
     await this._afterReconnect(peers, resumed);
   }
@@ -124,18 +125,18 @@ export class ReconnectFlow {
     remotes.leaveAll();
     this._host.resetConnection();
     machine.set('joining');
-    this._host.setConnectionState('CONNECTING', true);
+    this._host.connection.set('CONNECTING', true);
     let peers: PeerInfo[];
     try {
       ({ peers } = await this._host.joinOnce(config, target, false));
     } catch (error) {
       this._host.teardown();
       machine.set('left');
-      this._host.setConnectionState('DISCONNECTED');
+      this._host.connection.set('DISCONNECTED');
       throw error;
     }
     machine.set('joined');
-    this._host.setConnectionState('CONNECTED');
+    this._host.connection.set('CONNECTED');
     remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
     dataLink.open();
     this._host.adaptation().start();

@@ -13,7 +13,7 @@ import { Scheduler } from '../schedule/scheduler.js';
 import { SignalChannel, SignalReplyError } from '../signal/signal-channel.js';
 import { requestJoinAdmitted } from '../signal/join-admission.js';
 import { healthUrlOf, probeServer } from '../signal/server-probe.js';
-import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
+import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
 import type { SwitchRoomTarget } from '../validate/switch-room.js';
 import { CustomMessages } from '../messages/custom-messages.js';
@@ -22,6 +22,7 @@ import { LinkWatcher } from './link-watcher.js';
 import { Publisher } from './publisher.js';
 import { Reconnector, type ReconnectPolicy } from './reconnector.js';
 import { ReconnectFlow } from './reconnect-flow.js';
+import { ConnectionStates } from './connection-state.js';
 import { isRefusal, joinError, joinRequest } from './join-request.js';
 import { switchRole, type SwitchRoleOption } from './role-switch.js';
 import { switchRoom } from './switch-room-flow.js';
@@ -54,7 +55,8 @@ export class Room {
   private _proxy: ResolvedProxy = { turnServers: [] };
   private _signal: SignalChannel | undefined;
   private _schedule: Schedule | undefined;
-  private _connectionState: ConnectionState = 'DISCONNECTED';
+  /** connection-state-changed (connection-state.ts). */
+  readonly connection: ConnectionStates;
   /** The other users of the room. */
   readonly remotes: RemoteUsers;
   /** What this user publishes. */
@@ -82,10 +84,12 @@ export class Room {
   /** @param reconnectPolicy when to retry after signalling is lost (default: docs/behaviour.md §4's Fibonacci back-off). */
   constructor(events: Emitter<TRTCEventTypes>, reconnectPolicy?: ReconnectPolicy) {
     this._events = events;
+    this.connection = new ConnectionStates(events);
     this._reconnector = new Reconnector({
       active: () => this.machine.state === 'joined',
       attempt: (attempt, serverAnswered) => this._flow.once(attempt, serverAnswered),
       attemptFailed: (error, attempt) => {
+        this.connection.attemptFailed();
         this._signal?.close();
         this._signal = undefined;
         log.warn(`reconnection attempt ${attempt} failed:`, error);
@@ -99,7 +103,7 @@ export class Room {
       gaveUp: () => {
         this._teardown();
         this.machine.set('left');
-        this._setConnectionState('DISCONNECTED');
+        this.connection.set('DISCONNECTED');
         this._events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
       },
     }, reconnectPolicy);
@@ -167,7 +171,7 @@ export class Room {
         this._signal = undefined;
       },
       joinOnce: (config, target, useCache, resumeToken) => this._joinOnce(config, target, useCache, resumeToken),
-      setConnectionState: (state, isReconnecting) => this._setConnectionState(state, isReconnecting),
+      connection: this.connection,
       resetConnection: () => this._resetConnection(),
       teardown: () => this._teardown(),
     });
@@ -230,21 +234,6 @@ export class Room {
   }
 
   /**
-   * Announces a connection state. As the original (5.13+), CONNECTING says whether it is a reconnection
-   * (isReconnecting); RECONNECTING, the seed's state of a lost channel, always is one.
-   */
-  private _setConnectionState(state: ConnectionState, isReconnecting = false): void {
-    const prevState = this._connectionState;
-    if (prevState === state) return;
-    this._connectionState = state;
-    if (state === 'CONNECTING' || state === 'RECONNECTING') {
-      this._events.emit('connection-state-changed', { prevState, state, isReconnecting: state === 'RECONNECTING' || isReconnecting });
-    } else {
-      this._events.emit('connection-state-changed', { prevState, state });
-    }
-  }
-
-  /**
    * Joins (docs/behaviour.md §4): schedule, connect, join, within the join time-out. A failure that is not a
    * server refusal is retried once after a reset, with a fresh schedule and a fresh channel.
    */
@@ -256,7 +245,7 @@ export class Room {
     this.userId = config.userId;
     this.scene = config.scene ?? 'rtc';
     this.role = this.scene === 'live' ? (config.role ?? 'anchor') : 'anchor';
-    this._setConnectionState('CONNECTING');
+    this.connection.set('CONNECTING');
     const aborted = new Promise<never>((_, reject) => {
       this._abortJoin = reject;
     });
@@ -275,7 +264,7 @@ export class Room {
     try {
       const { peers } = await joining;
       this.machine.set('joined');
-      this._setConnectionState('CONNECTED');
+      this.connection.set('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
       this._dataLink.open();
       this._adaptation.start();
@@ -283,7 +272,7 @@ export class Room {
     } catch (error) {
       this._teardown();
       this.machine.set('left');
-      this._setConnectionState('DISCONNECTED');
+      this.connection.set('DISCONNECTED');
       throw joinError(error);
     } finally {
       this._abortJoin = undefined;
@@ -370,7 +359,7 @@ export class Room {
     }
     this._teardown();
     if (this.machine.state !== 'initial') this.machine.set('left');
-    this._setConnectionState('DISCONNECTED');
+    this.connection.set('DISCONNECTED');
   }
 
   /** Closes the connections of a failed attempt so the retry starts clean. */
@@ -398,7 +387,7 @@ export class Room {
     // A banned room is exited first, then the event is emitted (docs/behaviour.md §4).
     this._teardown();
     this.machine.set('left');
-    this._setConnectionState('DISCONNECTED');
+    this.connection.set('DISCONNECTED');
     this._events.emit('kicked-out', { reason: data.reason, message: data.message });
   }
 
