@@ -81,7 +81,8 @@ export class RoomSession {
     // An audience only watches until it becomes an anchor.
     this.cameraWanted = params.camera && this.role === 'anchor';
     this.micWanted = params.mic && this.role === 'anchor';
-    this.trtc = TRTC.create();
+    // The demo shows a lost channel as Conclave's seed announced it (RECONNECTING), not the original's DISCONNECTED.
+    this.trtc = TRTC.create({ enableReconnectingState: true });
     this.insights = new RoomInsights(this.trtc, params.userId);
     this.playback = new RemotePlayback(this.trtc);
     this.localMedia = new LocalMediaControls(this.trtc);

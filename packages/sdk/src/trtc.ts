@@ -1,33 +1,16 @@
-import { CallRateLimiter } from './common/rate-limit.js';
-import { Emitter } from './common/emitter.js';
 import { DEFAULT_SERVER_ORIGIN } from './common/server-origin.js';
 import { EXTRA_CODE } from './constants/error-code.js';
-import { apiCall, apiCallSync } from './errors/api-call.js';
+import { apiCallSync } from './errors/api-call.js';
 import { invalidOperation, MESSAGE } from './errors/catalogue.js';
-import type { RtcError } from './errors/rtc-error.js';
-import type { ExperimentalApi } from './experimental/experimental-api.js';
-import { experimentalOf } from './experimental/client-host.js';
-import type { ExperimentalAPIFunctionMap } from './experimental/types.js';
-import { LocalMedia } from './local/local-media.js';
-import { installLogHooks } from './log/log-hooks.js';
 import { log } from './log/logger.js';
-import { onDecodeFailure } from './playback/decode-tap.js';
-import { LogUploader, STAT_KEY } from './log/upload.js';
-import { DeviceWatcher } from './media/devices.js';
-import { onPermissionChange } from './media/permissions.js';
+import { STAT_KEY } from './log/upload.js';
 import { snapshotOf } from './playback/snapshot.js';
-import { pluginSignal } from './plugin-api/room.js';
-import { PluginManager } from './plugin-api/plugin-manager.js';
-import { Room, SDK_VERSION } from './room/room.js';
-import { pressureEffect } from './adaptation/pressure.js';
-import { SeiSender } from './sei/sei-sender.js';
-import { roomStatsSources } from './stats/room-sources.js';
-import { StatsReporter } from './stats/stats-reporter.js';
-import { TRTCStatic } from './trtc-static.js';
+import { SDK_VERSION } from './room/room.js';
+import { TRTCCore } from './trtc-core.js';
 import type {
-  CustomMessageData, EnterRoomConfig, SwitchRoomConfig, LocalAudioConfig, LocalVideoConfig, PluginWithAssets, RemoteVideoConfig,
-  ScreenShareConfig, SEIMessageOptions, StopRemoteVideoConfig, TrackQuery, TRTCEventTypes, TRTCOptions,
-  TRTCPlugin, UpdateLocalAudioConfig, UpdateScreenShareConfig,
+  CustomMessageData, EnterRoomConfig, SwitchRoomConfig, LocalAudioConfig, LocalVideoConfig, RemoteVideoConfig,
+  ScreenShareConfig, SEIMessageOptions, StopRemoteVideoConfig, TrackQuery, TRTCOptions, UpdateLocalAudioConfig,
+  UpdateScreenShareConfig,
 } from './types.js';
 import {
   validateBoolean, validateCreateOptions, validateRemoteVideoConfig,
@@ -38,63 +21,15 @@ import { resolveProxy, validateEnterRoom } from './validate/enter-room.js';
 import { validateSwitchRoom } from './validate/switch-room.js';
 import { validateCustomMessage, validateVolume, validateVolumeInterval } from './validate/messages.js';
 
-/** Calls per second each API function allows (docs/behaviour.md §5 'call frequency limit exceeded'). */
-const CALLS_PER_SECOND = 20;
-
 /**
  * The client: one instance per user session. Create it with TRTC.create().
  * Every method that returns a promise rejects only with RtcError; synchronous methods throw only RtcError.
- * This class is the facade: it checks calls and hands them to the room, local media, SEI and plugins.
+ * This class is the facade: it checks calls and hands them to the room, local media, SEI and plugins; its
+ * parts, their wiring, plugins and events are in TRTCCore (trtc-core.ts).
  */
-export class TRTC extends TRTCStatic {
-  private readonly _events = new Emitter<TRTCEventTypes>();
-  private readonly _room: Room;
-  private readonly _options: TRTCOptions;
-  private readonly _plugins: PluginManager;
-  private readonly _offDecodeFailure: () => void;
-  private readonly _limiter = new CallRateLimiter(CALLS_PER_SECOND);
-  private readonly _devices = new DeviceWatcher((change) => this._events.emit('device-changed', change));
-  private readonly _local: LocalMedia;
-  private readonly _stats: StatsReporter;
-  private readonly _uploader = new LogUploader();
-  private readonly _sei: SeiSender;
-  private readonly _experimental: ExperimentalApi;
-  private readonly _offPermission: () => void;
-  private _destroyed = false;
-  private _volumeInterval = 0;
-
+export class TRTC extends TRTCCore {
   private constructor(options: TRTCOptions) {
-    super();
-    this._options = options;
-    this._room = new Room(this._events);
-    this._plugins = new PluginManager(this, options.assetsPath ?? `${DEFAULT_SERVER_ORIGIN}/sdk/assets`, DEFAULT_SERVER_ORIGIN, () => {
-      const id = this._uploader.identity;
-      return { sdkAppId: id?.sdkAppId ?? 0, userId: id?.userId ?? '', roomId: id?.strRoomId ?? id?.roomId ?? '' };
-    });
-    this._local = new LocalMedia(this._room, this._events, this._devices, { audio: this._plugins.audio, video: this._plugins.video });
-    this._plugins.signal = pluginSignal(() => this._room.joinedSignal);
-    // The decoder fallback: a tapped remote video that does not decode starts TRTCVideoDecoder.
-    this._offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
-      if (this._room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;
-      log.warn(`remote ${streamType} video of ${userId} does not decode: falling back to TRTCVideoDecoder`);
-      this._plugins.start('TRTCVideoDecoder', { track, userId, streamType, type: 'auto' })
-        .then(() => this._plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(this._room.pressure.state).downgradeFloor }))
-        .catch((error: unknown) => log.warn('video decoder fallback failed to start:', error));
-      return true;
-    });
-    // CPU pressure (docs/behaviour.md §4) also raises running decoders' lowest downgrade level.
-    this._room.onPressure = (state) => this._plugins.updateIfLoaded('TRTCVideoDecoder', { pressureFloor: pressureEffect(state).downgradeFloor });
-    this._plugins.emit = (event, data) => (event === 'error' ? this._events.emit('error', data as RtcError) : this._events.emit(event, data));
-    for (const plugin of options.plugins ?? []) this._plugins.use(plugin);
-    this._sei = new SeiSender(options.enableSEI === true, this._room, this._events);
-    this._stats = new StatsReporter(this._events, roomStatsSources(this._room, () => {
-      const audio = this._local.microphone.current;
-      return audio?.track ? { track: audio.track, muted: audio.volumeMuted } : undefined;
-    }));
-    this._devices.start();
-    this._experimental = experimentalOf(this._events, this._room, this._local, this);
-    this._offPermission = onPermissionChange((result) => this._events.emit('permission-state-change', result as { camera: PermissionState; microphone: PermissionState }));
-    installLogHooks(this._events, this._uploader, () => this._room.machine.is('left'));
+    super(options);
   }
 
   /**
@@ -106,75 +41,6 @@ export class TRTC extends TRTCStatic {
     const read = lenientCreateOptions(options);
     validateCreateOptions(read);
     return new TRTC(read);
-  }
-
-  /** Same as TRTC.setCurrentSpeaker. */
-  setCurrentSpeaker(speakerId: string): Promise<void> {
-    return TRTC.setCurrentSpeaker(speakerId);
-  }
-
-  /** Runs an async API call: destroyed check, call frequency limit, RtcError conversion. */
-  private _call<T>(functionName: string, fn: () => Promise<T>): Promise<T> {
-    return apiCall(functionName, async () => {
-      this._guard(functionName);
-      return fn();
-    });
-  }
-
-  /** The checks every call makes first; throws RtcError. */
-  private _guard(functionName: string, rateLimited = true): void {
-    if (this._destroyed) throw invalidOperation(undefined, MESSAGE.CLIENT_DESTROYED, functionName);
-    if (rateLimited) this._limiter.check(functionName);
-  }
-
-  /** The options this client was created with. */
-  get options(): Readonly<TRTCOptions> {
-    return this._options;
-  }
-
-  /**
-   * Registers a plugin (a plugin class, or `{plugin, assetsPath}`).
-   * @throws RtcError INVALID_PARAMETER for anything else.
-   */
-  use(plugin: TRTCPlugin | PluginWithAssets): void {
-    this._guard('use');
-    this._plugins.use(plugin);
-  }
-
-  /**
-   * Starts a registered plugin by name.
-   * @throws RtcError ENV_NOT_SUPPORTED (5210) when no plugin of that name is registered.
-   */
-  startPlugin(name: string, options?: unknown): Promise<unknown> {
-    return this._call('startPlugin', () => this._plugins.start(name, options));
-  }
-
-  /** Updates a started plugin. @throws RtcError ENV_NOT_SUPPORTED (5210) for an unknown plugin. */
-  updatePlugin(name: string, options?: unknown): Promise<unknown> {
-    return this._call('updatePlugin', () => this._plugins.update(name, options));
-  }
-
-  /** Stops a plugin. @throws RtcError ENV_NOT_SUPPORTED (5210) for an unknown plugin. */
-  stopPlugin(name: string, options?: unknown): Promise<unknown> {
-    return this._call('stopPlugin', () => this._plugins.stop(name, options));
-  }
-
-  /**
-   * Listens to an event (see TRTC.EVENT). A listener that throws never breaks the SDK.
-   * @returns this client, for chaining.
-   */
-  on<E extends keyof TRTCEventTypes>(event: E, handler: TRTCEventTypes[E], context?: unknown): this {
-    this._events.on(event, handler, context);
-    return this;
-  }
-
-  /**
-   * Removes a listener; `off('*')` removes every listener.
-   * @returns this client, for chaining.
-   */
-  off<E extends keyof TRTCEventTypes>(event: E | '*', handler?: TRTCEventTypes[E], context?: unknown): this {
-    this._events.off(event, handler, context);
-    return this;
   }
 
   /**
@@ -258,25 +124,6 @@ export class TRTC extends TRTCStatic {
       if (!current) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before switchRoom()', 'switchRoom');
       await this._room.switchRoom(validateSwitchRoom(config, current));
     });
-  }
-
-  /**
-   * Releases the client: stops local capture and removes listeners. After this every call fails with
-   * 'client destroyed'.
-   * @throws RtcError INVALID_OPERATION while joining or in a room ('please call leave() before destroy()').
-   */
-  destroy(): void {
-    if (this._destroyed) return;
-    if (this._room.machine.is('joining', 'joined')) throw invalidOperation(undefined, MESSAGE.LEAVE_BEFORE_DESTROY, 'destroy');
-    this._local.release();
-    this._plugins.destroy();
-    this._offDecodeFailure();
-    this._devices.stop();
-    this._offPermission();
-    this._experimental.release();
-    this._stats.stop();
-    this._events.off('*');
-    this._destroyed = true;
   }
 
   /**
@@ -429,11 +276,6 @@ export class TRTC extends TRTCStatic {
     return this._volumeInterval;
   }
 
-  /** True when the query names this user (no userId, '' or our own). */
-  private _isLocal(userId: string): boolean {
-    return !userId || userId === this._room.userId;
-  }
-
   /**
    * The audio track of the local microphone (no userId) or of a remote user; null when there is none.
    * @throws RtcError INVALID_PARAMETER for a bad argument.
@@ -509,14 +351,5 @@ export class TRTC extends TRTCStatic {
       this._room.messages.send(message.cmdId, message.data);
       this._uploader.count(STAT_KEY.CUSTOM_MESSAGE);
     });
-  }
-
-  /**
-   * Runs an API the original marks experimental (the names of ExperimentalAPIFunctionMap).
-   * @throws RtcError INVALID_PARAMETER ('experimental api <name> does not exist.') for another name, and each
-   * API's own errors.
-   */
-  callExperimentalAPI<N extends keyof ExperimentalAPIFunctionMap>(name: N, options?: ExperimentalAPIFunctionMap[N]): Promise<void> {
-    return this._call('callExperimentalAPI', () => this._experimental.call(name, options));
   }
 }

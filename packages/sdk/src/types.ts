@@ -44,6 +44,11 @@ export interface TRTCOptions {
   enableAutoSwitchWhenRecapturing?: boolean;
   /** Accepted for compatibility: iOS Safari volume control through Web Audio (no effect elsewhere). */
   enableVolumeControlInIOS?: boolean;
+  /**
+   * Conclave (not in the original): announce a lost signalling channel as RECONNECTING, then CONNECTED, as
+   * Conclave's seed did, instead of the original's DISCONNECTED → CONNECTING (isReconnecting) → CONNECTED.
+   */
+  enableReconnectingState?: boolean;
 }
 
 /** A TURN server for proxy.turnServer. */

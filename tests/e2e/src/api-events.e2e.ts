@@ -59,28 +59,41 @@ describe('5.17 events and fields', () => {
     await page.close();
   });
 
-  it('connection-state-changed: a lost signalling socket is announced with isReconnecting, then CONNECTED', async () => {
-    const page = await fx.app.open(fx.browser.context);
-    // The app's page keeps the SDK's sockets, so the test can drop the signalling one as a network would.
-    await page.evaluate(() => {
-      const w = window as unknown as { WebSocket: typeof WebSocket; sockets: WebSocket[] };
-      w.sockets = [];
-      const Original = w.WebSocket;
-      w.WebSocket = class extends Original {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(url, protocols);
-          w.sockets.push(this);
-        }
-      };
-    });
-    expect(await join(page, fx.server, 'reconnects', { roomId: 7324 }, { publish: false })).toEqual({ ok: true });
-    await page.evaluate(() => (window as unknown as { sockets: WebSocket[] }).sockets.at(-1)?.close(4000, 'e2e drop'));
-    await expect.poll(async () => (await eventsOf(page, 'connection-state-changed')).map((e) => e.data).slice(2), { timeout: 30_000 }).toEqual([
+  it("connection-state-changed: a lost signalling socket is announced as the original does (DISCONNECTED, CONNECTING with isReconnecting, CONNECTED), or RECONNECTING with create({ enableReconnectingState })", async () => {
+    const dropped = async (createOptions?: Record<string, unknown>) => {
+      const page = await fx.app.open(fx.browser.context);
+      // The app's page keeps the SDK's sockets, so the test can drop the signalling one as a network would.
+      await page.evaluate((options) => {
+        const w = window as unknown as { WebSocket: typeof WebSocket; sockets: WebSocket[]; e2e: { create(o: unknown): void } };
+        w.sockets = [];
+        const Original = w.WebSocket;
+        w.WebSocket = class extends Original {
+          constructor(url: string | URL, protocols?: string | string[]) {
+            super(url, protocols);
+            w.sockets.push(this);
+          }
+        };
+        if (options) w.e2e.create(options);
+      }, createOptions);
+      expect(await join(page, fx.server, 'reconnects', { roomId: 7324 }, { publish: false, reuse: createOptions !== undefined })).toEqual({ ok: true });
+      await page.evaluate(() => (window as unknown as { sockets: WebSocket[] }).sockets.at(-1)?.close(4000, 'e2e drop'));
+      return page;
+    };
+    const original = await dropped();
+    await expect.poll(async () => (await eventsOf(original, 'connection-state-changed')).map((e) => e.data).slice(2), { timeout: 30_000 }).toEqual([
+      { prevState: 'CONNECTED', state: 'DISCONNECTED' },
+      { prevState: 'DISCONNECTED', state: 'CONNECTING', isReconnecting: true },
+      { prevState: 'CONNECTING', state: 'CONNECTED' },
+    ]);
+    expect(await call(original, 'exitRoom')).toMatchObject({ ok: true });
+    await original.close();
+    const seed = await dropped({ enableReconnectingState: true });
+    await expect.poll(async () => (await eventsOf(seed, 'connection-state-changed')).map((e) => e.data).slice(2), { timeout: 30_000 }).toEqual([
       { prevState: 'CONNECTED', state: 'RECONNECTING', isReconnecting: true },
       { prevState: 'RECONNECTING', state: 'CONNECTED' },
     ]);
-    expect(await call(page, 'exitRoom')).toMatchObject({ ok: true });
-    await page.close();
+    expect(await call(seed, 'exitRoom')).toMatchObject({ ok: true });
+    await seed.close();
   });
 
   it('video-size-changed fires on both sides after a profile change; statistics carry jitterBufferDelay', async () => {

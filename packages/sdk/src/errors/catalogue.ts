@@ -68,3 +68,15 @@ export function deviceError(error: unknown, kind: 'camera' | 'microphone' | 'scr
   if (name === 'NotFoundError' && kind !== 'screen') message = kind === 'camera' ? MESSAGE.NO_CAMERA : MESSAGE.NO_MICROPHONE;
   return new RtcError({ code: ERROR_CODE.DEVICE_ERROR, extraCode: extra[name], message, functionName, originError: error });
 }
+
+/**
+ * A remote video (5507 VIDEO_DECODE_FAILED) or audio (5508 AUDIO_DECODE_FAILED) that arrives but does not decode,
+ * as the original emits it on `error`. The video's error names the user and stream as fields of the error (as
+ * 5.17 does) and in `data` (docs/behaviour.md §8.1); the original's audio one names nobody, ours gives `data.userId`.
+ */
+export function decodeFailed(kind: 'video' | 'audio', userId: string, streamType: 'main' | 'sub' = 'main'): RtcError {
+  if (kind === 'audio') {
+    return new RtcError({ code: ERROR_CODE.OPERATION_FAILED, extraCode: EXTRA_CODE.AUDIO_DECODE_FAILED, message: 'audio decode failed', data: { userId } });
+  }
+  return new RtcError({ code: ERROR_CODE.OPERATION_FAILED, extraCode: EXTRA_CODE.VIDEO_DECODE_FAILED, message: 'video decode failed', userId, streamType, data: { userId, streamType } });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODE } from '../constants/error-code.js';
-import { deviceError, invalidParameter, MESSAGE } from './catalogue.js';
+import { decodeFailed, deviceError, invalidParameter, MESSAGE } from './catalogue.js';
 import { RtcError } from './rtc-error.js';
 
 describe('RtcError', () => {
@@ -52,5 +52,20 @@ describe('RtcError', () => {
     const foreign = Object.assign(new Error('x <OPERATION_FAILED 0x157c extraCode:5507>'), { name: 'RtcError', code: 5500, extraCode: 5507, data: { n: 1 } });
     expect(RtcError.convertFrom(foreign).data).toEqual({ n: 1 });
     expect(new RtcError({ code: ERROR_CODE.INVALID_PARAMETER, message: 'm' })).not.toHaveProperty('data');
+  });
+
+  it("5507 names the remote user and stream as the original's fields and in data; 5508 is audio decode failed", () => {
+    const video = decodeFailed('video', 'alice', 'sub');
+    expect(video).toMatchObject({ code: 5500, extraCode: 5507, userId: 'alice', streamType: 'sub', data: { userId: 'alice', streamType: 'sub' } });
+    expect(video.rawMessage).toBe('video decode failed');
+    // An app's handler reads them after the SDK converted the error for an event or a rejected call.
+    expect(RtcError.convertFrom(video, 'startRemoteVideo')).toMatchObject({ functionName: 'startRemoteVideo', userId: 'alice', streamType: 'sub', data: { userId: 'alice', streamType: 'sub' } });
+    const foreign = Object.assign(new Error('x <OPERATION_FAILED 0x157c extraCode:5507>'), { name: 'RtcError', code: 5500, extraCode: 5507, userId: 'bob', streamType: 'main' });
+    expect(RtcError.convertFrom(foreign)).toMatchObject({ userId: 'bob', streamType: 'main' });
+    const audio = decodeFailed('audio', 'carol');
+    expect(audio).toMatchObject({ code: 5500, extraCode: 5508, data: { userId: 'carol' } });
+    expect(audio.rawMessage).toBe('audio decode failed');
+    expect(audio).not.toHaveProperty('userId');
+    expect(invalidParameter(5001, 'm')).not.toHaveProperty('userId');
   });
 });

@@ -130,16 +130,44 @@ describe('signalling reconnection (docs/behaviour.md §4)', () => {
     return { room, states, flags, errors };
   }
 
-  it('comes back after a drop: RECONNECTING, then CONNECTED, with no CONNECTING in between', async () => {
+  it("comes back after a drop as the original announces it: DISCONNECTED, CONNECTING with isReconnecting, CONNECTED", async () => {
     const { room, states, flags } = await joined();
     for (const socket of [...FakeSocket.live]) socket.drop();
-    expect(states.at(-1)).toBe('RECONNECTING');
+    expect(states.at(-1)).toBe('DISCONNECTED');
     await vi.advanceTimersByTimeAsync(1000 + 50); // first attempt after 1 s
-    expect(states).toEqual(['CONNECTING', 'CONNECTED', 'RECONNECTING', 'CONNECTED']);
-    // isReconnecting (5.13+): false on the join's CONNECTING, true on the reconnection's RECONNECTING.
-    expect(flags).toEqual([false, undefined, true, undefined]);
+    expect(states).toEqual(['CONNECTING', 'CONNECTED', 'DISCONNECTED', 'CONNECTING', 'CONNECTED']);
+    // isReconnecting (5.13+): false on the join's CONNECTING, true on the reconnection's.
+    expect(flags).toEqual([false, undefined, undefined, true, undefined]);
     expect(room.state).toBe('joined');
     expect(FakeSocket.joins).toBe(2);
+  });
+
+  it('a failed attempt goes back to DISCONNECTED; each attempt is a CONNECTING with isReconnecting', async () => {
+    const { states, flags } = await joined();
+    FakeSocket.refuse = true;
+    for (const socket of [...FakeSocket.live]) socket.drop();
+    await vi.advanceTimersByTimeAsync(2_500); // attempts at 1 and 2 s fail
+    FakeSocket.refuse = false;
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(states.join(' ')).toMatch(/^CONNECTING CONNECTED DISCONNECTED( CONNECTING DISCONNECTED){2,} CONNECTING CONNECTED$/);
+    expect(flags.filter((_, i) => i > 0 && states[i] === 'CONNECTING').every((flag) => flag === true)).toBe(true);
+  });
+
+  it("create({ enableReconnectingState }) keeps the seed's announcement: RECONNECTING, then CONNECTED", async () => {
+    const events = new Emitter<TRTCEventTypes>();
+    const seen: [string, boolean | undefined][] = [];
+    events.on('connection-state-changed', ({ state, isReconnecting }) => seen.push([state, isReconnecting]));
+    const room = new Room(events);
+    room.connection.reconnectingState = true;
+    const joining = room.join({ sdkAppId: 1, userId: 'u', userSig: 's', roomId: 1 }, { roomId: '1', isString: false });
+    await vi.advanceTimersByTimeAsync(10);
+    await joining;
+    FakeSocket.refuse = true;
+    for (const socket of [...FakeSocket.live]) socket.drop();
+    await vi.advanceTimersByTimeAsync(2_500); // failed attempts announce nothing
+    FakeSocket.refuse = false;
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(seen).toEqual([['CONNECTING', false], ['CONNECTED', undefined], ['RECONNECTING', true], ['CONNECTED', undefined]]);
   });
 
   it('gives up after 30 attempts with Fibonacci back-off: DISCONNECTED and SPEC\'s error', async () => {
@@ -149,7 +177,7 @@ describe('signalling reconnection (docs/behaviour.md §4)', () => {
     // 1+1+2+3+5+8+13+21 s, then 30 s for each of the 22 remaining attempts.
     const total = (1 + 1 + 2 + 3 + 5 + 8 + 13 + 21 + 22 * 30) * 1000;
     await vi.advanceTimersByTimeAsync(total - 2000);
-    expect(states.at(-1)).toBe('RECONNECTING');
+    expect(room.state).toBe('joined');
     await vi.advanceTimersByTimeAsync(4000);
     expect(states.at(-1)).toBe('DISCONNECTED');
     expect(errors).toEqual([expect.stringContaining('signal channel reconnection failed, check your network')]);

@@ -1,22 +1,19 @@
 import { Preconnection, type PreconnectIdentity } from './preconnect.js';
-import {
-  LIMITS, PROTOCOL_VERSION, ROLE_CODE, SCENE_CODE, SERVER_CODE, TERMINAL_TYPE,
-  type PeerInfo, type PushMap,
-} from '@conclave/protocol';
+import { LIMITS, SERVER_CODE, type PeerInfo, type PushMap } from '@conclave/protocol';
 import { StateMachine } from '../common/state-machine.js';
-import { buildBusinessInfo, resolveProxy, type ResolvedProxy } from '../validate/enter-room.js';
+import { resolveProxy, type ResolvedProxy } from '../validate/enter-room.js';
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import type { Emitter } from '../common/emitter.js';
-import { ERROR_CODE, EXTRA_CODE } from '../constants/error-code.js';
-import { invalidOperation, MESSAGE, operationAbort, operationFailed, serverError } from '../errors/catalogue.js';
+import { ERROR_CODE } from '../constants/error-code.js';
+import { MESSAGE, operationAbort } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import { ScheduleRefused, type Schedule } from '../schedule/schedule.js';
 import { Scheduler } from '../schedule/scheduler.js';
-import { SignalChannel, SignalChannelError, SignalReplyError } from '../signal/signal-channel.js';
+import { SignalChannel, SignalReplyError } from '../signal/signal-channel.js';
 import { requestJoinAdmitted } from '../signal/join-admission.js';
 import { healthUrlOf, probeServer } from '../signal/server-probe.js';
-import type { ConnectionState, EnterRoomConfig, TRTCEventTypes } from '../types.js';
+import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
 import type { SwitchRoomTarget } from '../validate/switch-room.js';
 import { CustomMessages } from '../messages/custom-messages.js';
@@ -24,6 +21,11 @@ import { DataLinkSession } from './data-link-session.js';
 import { LinkWatcher } from './link-watcher.js';
 import { Publisher } from './publisher.js';
 import { Reconnector, type ReconnectPolicy } from './reconnector.js';
+import { ReconnectFlow } from './reconnect-flow.js';
+import { ConnectionStates } from './connection-state.js';
+import { isRefusal, joinError, joinRequest } from './join-request.js';
+import { switchRole, type SwitchRoleOption } from './role-switch.js';
+import { switchRoom } from './switch-room-flow.js';
 import type { RemoteUser } from './remote-user.js';
 import { RemoteUsers } from './remote-users.js';
 import { RoomAdaptation } from './adaptation-wiring.js';
@@ -31,15 +33,12 @@ import type { PressureMonitor, PressureState } from '../adaptation/pressure.js';
 import { preferTurnTcp } from '../adaptation/relay-switch.js';
 import type { EncodedHooks, RoomContext } from './room-context.js';
 import { setDecodeTap } from '../playback/decode-tap.js';
-import { emitTranscriberEvents } from './transcriber-events.js';
+import { listenToSignal } from './signal-listeners.js';
 
 /** Room states (docs/behaviour.md §4). */
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
 
 export const SDK_VERSION = '5.10.1';
-
-/** A join failure not worth retrying: the server refused (auth, parameters, room full…). */
-const isRefusal = (error: unknown) => error instanceof ScheduleRefused || error instanceof SignalReplyError || error instanceof RtcError;
 
 /**
  * One room session: scheduling, signalling, the uplink, and the remote users with their
@@ -56,7 +55,8 @@ export class Room {
   private _proxy: ResolvedProxy = { turnServers: [] };
   private _signal: SignalChannel | undefined;
   private _schedule: Schedule | undefined;
-  private _connectionState: ConnectionState = 'DISCONNECTED';
+  /** connection-state-changed (connection-state.ts). */
+  readonly connection: ConnectionStates;
   /** The other users of the room. */
   readonly remotes: RemoteUsers;
   /** What this user publishes. */
@@ -71,6 +71,8 @@ export class Room {
   private _sessionToken: string | undefined;
   private readonly _reconnector: Reconnector;
   private readonly _links: LinkWatcher;
+  /** Reconnection, link rebuilds and rejoins (reconnect-flow.ts). */
+  private readonly _flow: ReconnectFlow;
   /** Relay switching, encode health and CPU pressure (docs/behaviour.md §4). */
   private readonly _adaptation: RoomAdaptation;
   /** Hears every CPU pressure change (the decoder's downgrade floor is wired here). */
@@ -82,10 +84,12 @@ export class Room {
   /** @param reconnectPolicy when to retry after signalling is lost (default: docs/behaviour.md §4's Fibonacci back-off). */
   constructor(events: Emitter<TRTCEventTypes>, reconnectPolicy?: ReconnectPolicy) {
     this._events = events;
+    this.connection = new ConnectionStates(events);
     this._reconnector = new Reconnector({
       active: () => this.machine.state === 'joined',
-      attempt: (attempt, serverAnswered) => this._reconnectOnce(attempt, serverAnswered),
+      attempt: (attempt, serverAnswered) => this._flow.once(attempt, serverAnswered),
       attemptFailed: (error, attempt) => {
+        this.connection.attemptFailed();
         this._signal?.close();
         this._signal = undefined;
         log.warn(`reconnection attempt ${attempt} failed:`, error);
@@ -99,7 +103,7 @@ export class Room {
       gaveUp: () => {
         this._teardown();
         this.machine.set('left');
-        this._setConnectionState('DISCONNECTED');
+        this.connection.set('DISCONNECTED');
         this._events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
       },
     }, reconnectPolicy);
@@ -107,8 +111,8 @@ export class Room {
       joined: () => this.machine.state === 'joined',
       signalOpen: () => this._signal?.isOpen === true,
       emitError: (error) => this._events.emit('error', error),
-      rebuild: (kind) => this._rebuildLink(kind),
-      rejoin: () => this._rejoinReporting(),
+      rebuild: (kind) => this._flow.rebuildLink(kind),
+      rejoin: () => this._flow.rejoinReporting(),
       relayFailed: () => this._adaptation.relay.linkFailed(),
     });
     const ctx: RoomContext = {
@@ -136,7 +140,7 @@ export class Room {
       signal: () => this._signal,
       uplink: () => this.publisher.peerConnection,
       downlink: () => this.remotes.subscriptions.peerConnection,
-      rebuild: () => this._rebuildAll(),
+      rebuild: () => this._flow.rebuildAll(),
     });
     this.messages = new CustomMessages({
       events,
@@ -149,6 +153,27 @@ export class Room {
       iceServers: () => this.iceServers,
       iceTransportPolicy: () => this._iceTransportPolicy,
       receive: (data) => this.messages.receive(data),
+    });
+    this._flow = new ReconnectFlow({
+      machine: this.machine,
+      events,
+      publisher: this.publisher,
+      remotes: this.remotes,
+      dataLink: this._dataLink,
+      adaptation: () => this._adaptation,
+      reconnector: () => this._reconnector,
+      config: () => this._config,
+      target: () => this._target,
+      sessionToken: () => this._sessionToken,
+      signalOpen: () => this._signal?.isOpen === true,
+      dropSignal: () => {
+        this._signal?.close();
+        this._signal = undefined;
+      },
+      joinOnce: (config, target, useCache, resumeToken) => this._joinOnce(config, target, useCache, resumeToken),
+      connection: this.connection,
+      resetConnection: () => this._resetConnection(),
+      teardown: () => this._teardown(),
     });
   }
 
@@ -209,21 +234,6 @@ export class Room {
   }
 
   /**
-   * Announces a connection state. As the original (5.13+), CONNECTING says whether it is a reconnection
-   * (isReconnecting); RECONNECTING, the seed's state of a lost channel, always is one.
-   */
-  private _setConnectionState(state: ConnectionState, isReconnecting = false): void {
-    const prevState = this._connectionState;
-    if (prevState === state) return;
-    this._connectionState = state;
-    if (state === 'CONNECTING' || state === 'RECONNECTING') {
-      this._events.emit('connection-state-changed', { prevState, state, isReconnecting: state === 'RECONNECTING' || isReconnecting });
-    } else {
-      this._events.emit('connection-state-changed', { prevState, state });
-    }
-  }
-
-  /**
    * Joins (docs/behaviour.md §4): schedule, connect, join, within the join time-out. A failure that is not a
    * server refusal is retried once after a reset, with a fresh schedule and a fresh channel.
    */
@@ -235,7 +245,7 @@ export class Room {
     this.userId = config.userId;
     this.scene = config.scene ?? 'rtc';
     this.role = this.scene === 'live' ? (config.role ?? 'anchor') : 'anchor';
-    this._setConnectionState('CONNECTING');
+    this.connection.set('CONNECTING');
     const aborted = new Promise<never>((_, reject) => {
       this._abortJoin = reject;
     });
@@ -254,7 +264,7 @@ export class Room {
     try {
       const { peers } = await joining;
       this.machine.set('joined');
-      this._setConnectionState('CONNECTED');
+      this.connection.set('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
       this._dataLink.open();
       this._adaptation.start();
@@ -262,26 +272,12 @@ export class Room {
     } catch (error) {
       this._teardown();
       this.machine.set('left');
-      this._setConnectionState('DISCONNECTED');
-      throw this._joinError(error);
+      this.connection.set('DISCONNECTED');
+      throw joinError(error);
     } finally {
       this._abortJoin = undefined;
       this._joining = undefined;
     }
-  }
-
-  private _joinError(error: unknown): RtcError {
-    if (error instanceof RtcError) return error;
-    if (error instanceof SignalReplyError && error.code === SERVER_CODE.PROTOCOL_UNSUPPORTED) {
-      return serverError(error.code, `this SDK speaks protocol version ${PROTOCOL_VERSION}, which the server does not support (${error.message}); use the SDK the server serves`, 'enterRoom');
-    }
-    if (error instanceof ScheduleRefused || error instanceof SignalReplyError) {
-      return serverError(error.code, error.message, 'enterRoom');
-    }
-    if (error instanceof SignalChannelError && error.reason === 'timeout') {
-      return new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.JOIN_TIMEOUT, functionName: 'enterRoom', originError: error });
-    }
-    return new RtcError({ code: ERROR_CODE.SERVER_ERROR, message: `join room failed: ${(error as Error)?.message ?? String(error)}`, functionName: 'enterRoom', originError: error });
   }
 
   /** Base URL of scheduling: the proxy's, else the SDK's own server. */
@@ -333,117 +329,21 @@ export class Room {
     if (!warm) await signal.connect();
     const seconds = schedule.config.enterRoomTimeout ?? 0;
     const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
-    // The request's own time-out is the join time-out (a busy server's waits included); #joinError maps it to 'join room timeout'.
-    const reply = await requestJoinAdmitted(signal, {
-      sdkAppId: config.sdkAppId,
-      userId: config.userId,
-      userSig: config.userSig,
-      roomId: target.roomId,
-      useStringRoomId: target.isString,
-      privateMapKey: config.privateMapKey,
-      latencyLevel: config.latencyLevel,
-      trtcRole: this.role === 'audience' ? ROLE_CODE.audience : ROLE_CODE.anchor,
-      trtcScene: this.scene === 'live' ? SCENE_CODE.live : SCENE_CODE.rtc,
-      businessInfo: buildBusinessInfo(config),
-      version: SDK_VERSION,
-      protocolVersion: PROTOCOL_VERSION,
-      ua: typeof navigator !== 'undefined' ? navigator.userAgent.slice(0, 512) : '',
-      terminalType: TERMINAL_TYPE,
-      ...(resumeToken ? { resumeToken } : {}),
-      ...(config.userDefineRecordId ? { userDefineRecordId: config.userDefineRecordId } : {}),
-    }, timeoutMs);
+    // The request's own time-out is the join time-out (a busy server's waits included); joinError() maps it to 'join room timeout'.
+    const reply = await requestJoinAdmitted(signal, joinRequest(config, target, { role: this.role, scene: this.scene, version: SDK_VERSION, resumeToken }), timeoutMs);
     this._sessionToken = reply.sessionToken;
     return { peers: reply.userList, resumed: reply.resumed };
   }
 
   private _listen(signal: SignalChannel): void {
-    signal.on('peer-join', (peer) => {
-      this.remotes.onPeerJoin(peer);
-      this.messages.onPeerJoin(peer.tinyId);
-    });
-    signal.on('peer-leave', ({ userId, reason }) => this.remotes.onPeerLeave(userId, reason));
-    signal.on('publish-list', (list) => this.remotes.onPublishList(list));
-    signal.on('downlink-offer', (offer) => this.remotes.subscriptions.onOffer(offer));
-    // The server closed its side of the downlink (it failed there, or its media engine restarted).
-    signal.on('downlink-closed', ({ reason, message }) => {
-      log.warn(`the server closed the downlink (${reason}: ${message}); rebuilding it`);
-      this.remotes.rebuildDownlink();
-    });
-    signal.on('banned', (data) => this._onBanned(data));
-    emitTranscriberEvents(signal, this._events, () => this._target);
-    signal.on('lost', (reason) => {
-      if (signal !== this._signal) return;
-      log.warn('signal channel lost:', reason);
-      this._startReconnect();
-    });
-  }
-
-  // ---- reconnection (docs/behaviour.md §4) ----
-
-  /** The signalling channel is gone while in the room: reconnect with back-off, resuming the session. */
-  private _startReconnect(): void {
-    if (this.machine.state !== 'joined' || this._reconnector.running) return;
-    this._signal?.close();
-    this._signal = undefined;
-    this._setConnectionState('RECONNECTING');
-    this._reconnector.start();
-  }
-
-  /**
-   * One reconnection attempt: the first, and one started by the server answering a probe, may use the cached
-   * schedule; the session is resumed when the server still has it.
-   */
-  private async _reconnectOnce(attempt: number, serverAnswered = false): Promise<void> {
-    const config = this._config;
-    const target = this._target;
-    if (!config || !target) return;
-    // RECONNECTING → CONNECTING is not announced (docs/behaviour.md §4); the next announcement is the outcome.
-    const { peers, resumed } = await this._joinOnce(config, target, attempt === 1 || serverAnswered, this._sessionToken);
-    if (this.machine.state !== 'joined') return;
-    this._setConnectionState('CONNECTED');
-    log.info(resumed ? 'session resumed' : 'rejoined with a new session');
-    await this._afterReconnect(peers, resumed);
-  }
-
-  /**
-   * Brings media back after the signalling channel returned. A resumed session kept its server-side
-   * links, so only failed peer connections are rebuilt; a new session rebuilds everything. Users
-   * missing from the new list get a grace period to come back before remote-user-exit.
-   */
-  private async _afterReconnect(peers: PeerInfo[], resumed: boolean): Promise<void> {
-    if (!resumed || this._linkDead(this.publisher.peerConnection)) this.publisher.closeUplink();
-    this.remotes.reconcile(peers, !resumed, LIMITS.SESSION_GRACE_MS);
-    if (!resumed || this._dataLink.dead) this._dataLink.open();
-    await this.publisher.publishPending();
-  }
-
-  private _linkDead(pc: RTCPeerConnection | undefined): boolean {
-    return !pc || pc.connectionState === 'failed' || pc.connectionState === 'closed';
-  }
-
-  /** Rebuilds a failed media link through signalling. */
-  private _rebuildLink(kind: 'uplink' | 'downlink'): void {
-    const report = (error: unknown) => this._events.emit('error', operationFailed(undefined, 'uplink or downlink reconnection failed', undefined, error));
-    if (kind === 'uplink') {
-      this.publisher.closeUplink();
-      this.publisher.publishPending().catch(report);
-    } else {
-      this.remotes.rebuildDownlink();
-    }
-  }
-
-  /** Rebuilds every link with the current transport policy (relay switching). */
-  private _rebuildAll(): void {
-    if (this.machine.state !== 'joined' || !this._signal?.isOpen) return;
-    this._rebuildLink('uplink');
-    this._rebuildLink('downlink');
-    this._dataLink.open();
-  }
-
-  /** Rejoins (relay failure, user_time_out); a failure is the error event 'rejoin room failed'. */
-  private _rejoinReporting(): void {
-    this._rejoin().catch((error: unknown) => {
-      this._events.emit('error', operationFailed(EXTRA_CODE.REJOIN_FAILED, 'rejoin room failed', undefined, error));
+    listenToSignal(signal, {
+      remotes: this.remotes,
+      messages: this.messages,
+      events: this._events,
+      target: () => this._target,
+      current: () => this._signal,
+      banned: (data) => this._onBanned(data),
+      lost: () => this._flow.start(),
     });
   }
 
@@ -459,7 +359,7 @@ export class Room {
     }
     this._teardown();
     if (this.machine.state !== 'initial') this.machine.set('left');
-    this._setConnectionState('DISCONNECTED');
+    this.connection.set('DISCONNECTED');
   }
 
   /** Closes the connections of a failed attempt so the retry starts clean. */
@@ -481,96 +381,34 @@ export class Room {
 
   private _onBanned(data: PushMap['banned']): void {
     if (data.reason === 'user_time_out') {
-      this._rejoinReporting();
+      this._flow.rejoinReporting();
       return;
     }
     // A banned room is exited first, then the event is emitted (docs/behaviour.md §4).
     this._teardown();
     this.machine.set('left');
-    this._setConnectionState('DISCONNECTED');
+    this.connection.set('DISCONNECTED');
     this._events.emit('kicked-out', { reason: data.reason, message: data.message });
   }
 
-  /** Joins again with the same settings, then republishes; remote streams resubscribe as flags arrive. */
-  private async _rejoin(): Promise<void> {
-    const config = this._config;
-    const target = this._target;
-    if (!config || !target || this.machine.state !== 'joined') return;
-    this.remotes.leaveAll();
-    this._resetConnection();
-    this.machine.set('joining');
-    this._setConnectionState('CONNECTING', true);
-    let peers: PeerInfo[];
-    try {
-      ({ peers } = await this._joinOnce(config, target, false));
-    } catch (error) {
-      this._teardown();
-      this.machine.set('left');
-      this._setConnectionState('DISCONNECTED');
-      throw error;
-    }
-    this.machine.set('joined');
-    this._setConnectionState('CONNECTED');
-    this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
-    this._dataLink.open();
-    this._adaptation.start();
-    await this.publisher.publishPending();
-  }
-
-  /**
-   * Switches role in the live scene (docs/behaviour.md §6): to audience closes the uplink first; to anchor
-   * publishes the local tracks that were waiting.
-   */
-  async switchRole(role: 'anchor' | 'audience', option: { privateMapKey?: string; latencyLevel?: number } = {}): Promise<void> {
+  /** Switches role in the live scene (role-switch.ts), once a join in progress is done. */
+  async switchRole(role: 'anchor' | 'audience', option: SwitchRoleOption = {}): Promise<void> {
     if (this.machine.state === 'joining') await this._joining?.catch(() => undefined);
-    const signal = this._signal;
-    if (this.machine.state !== 'joined' || !signal) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'switchRole can only be called while joining or joined', 'switchRole');
-    if (role === this.role) return;
-    const code = role === 'anchor' ? ROLE_CODE.anchor : ROLE_CODE.audience;
-    try {
-      if (role === 'audience') {
-        this.publisher.closeUplink();
-        await signal.request('unpublish', {});
-      }
-      const { privateMapKey, latencyLevel } = option;
-      await signal.request('switch-role', { role: code, ...(privateMapKey ? { privateMapKey } : {}), ...(latencyLevel !== undefined ? { latencyLevel } : {}) });
-    } catch (error) {
-      throw operationFailed(undefined, `switch role failed: ${(error as Error).message}`, 'switchRole', error);
-    }
-    this.role = role;
-    if (role === 'anchor') await this.publisher.publishPending();
+    await switchRole(this, this._signal, role, option);
   }
 
-  /**
-   * Moves this session to another room (switchRoom) with one server command, authorised there like a join.
-   * The old room's users leave (remote-user-exit) and the media links start afresh in the new room: its users
-   * enter, and the local tracks are published again (an anchor's). A refusal leaves the session where it was.
-   */
-  async switchRoom({ target, userSig, privateMapKey }: SwitchRoomTarget): Promise<void> {
-    const signal = this._signal;
-    const config = this._config;
-    if (this.machine.state !== 'joined' || !signal || !config) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before switchRoom()', 'switchRoom');
-    let reply: { sessionToken: string; userList: PeerInfo[] };
-    try {
-      reply = await signal.request('switch-room', { userSig, roomId: target.roomId, useStringRoomId: target.isString, ...(privateMapKey ? { privateMapKey } : {}) });
-    } catch (error) {
-      if (error instanceof SignalReplyError) throw serverError(error.code, `switch room failed: ${error.message}`, 'switchRoom');
-      throw operationFailed(undefined, `switch room failed: ${(error as Error).message}`, 'switchRoom', error);
-    }
-    this.remotes.leaveAll();
-    this.remotes.clear();
-    this._dataLink.close();
-    this.messages.reset();
-    this.publisher.closeUplink();
-    const { roomId: _roomId, strRoomId: _strRoomId, privateMapKey: _key, ...rest } = config;
-    this._config = {
-      ...rest, userSig, ...(target.isString ? { strRoomId: target.roomId } : { roomId: Number(target.roomId) }), ...(privateMapKey ? { privateMapKey } : {}),
-    };
-    this._target = target;
-    this._sessionToken = reply.sessionToken;
-    this.remotes.addPeers(reply.userList);
-    this._dataLink.open();
-    await this.publisher.publishPending();
+  /** Moves this session to another room (switch-room-flow.ts). */
+  switchRoom(request: SwitchRoomTarget): Promise<void> {
+    return switchRoom(this, {
+      signal: this._signal,
+      config: this._config,
+      dataLink: this._dataLink,
+      moved: (config, target, sessionToken) => {
+        this._config = config;
+        this._target = target;
+        this._sessionToken = sessionToken;
+      },
+    }, request);
   }
 
   get canPublish(): boolean {

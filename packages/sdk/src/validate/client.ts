@@ -15,7 +15,7 @@ export function validateCreateOptions(options: TRTCOptions): void {
   if (options.enableSEI !== undefined && typeof options.enableSEI !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, 'enableSEI must be a boolean', fn);
   if (options.assetsPath !== undefined && typeof options.assetsPath !== 'string') throw invalidParameter(EXTRA_CODE.TYPE, 'assetsPath must be a string', fn);
   if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw invalidParameter(EXTRA_CODE.TYPE, 'plugins must be an array', fn);
-  for (const flag of ['enableAutoPlayDialog', 'enableAutoSwitchWhenRecapturing', 'enableVolumeControlInIOS'] as const) {
+  for (const flag of ['enableAutoPlayDialog', 'enableAutoSwitchWhenRecapturing', 'enableVolumeControlInIOS', 'enableReconnectingState'] as const) {
     if (options[flag] !== undefined && typeof options[flag] !== 'boolean') throw invalidParameter(EXTRA_CODE.TYPE, `${flag} must be a boolean`, fn);
   }
 }
