@@ -22,6 +22,8 @@ export interface RoomContext {
    * created with encodedInsertableStreams and every sender / receiver is handed over to be piped.
    */
   encoded?(): EncodedHooks | undefined;
+  /** True while a plugin's frame cipher is set (end-to-end encryption: the publish / subscribe commands say so). */
+  e2ee?(): boolean;
   /** Watches a peer connection for failure and connect time-outs (rebuilds it through the room). */
   watchLink(pc: RTCPeerConnection, kind: 'uplink' | 'downlink', user?: RemoteUser): void;
 }

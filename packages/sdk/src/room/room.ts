@@ -122,6 +122,7 @@ export class Room {
       iceTransportPolicy: () => this._iceTransportPolicy,
       watchLink: (pc, kind, user) => this._links.watch(pc, kind, user),
       encoded: () => this.frames.hooks(),
+      e2ee: () => this.frames.ciphered(),
     };
     this.remotes = new RemoteUsers(ctx);
     this.publisher = new Publisher(ctx, () => this.canPublish);

@@ -120,6 +120,11 @@ export class FramePipes {
     return true;
   }
 
+  /** True while a cipher is set: the server is told (publish `encrypted`, subscribe `decrypts`). */
+  ciphered(): boolean {
+    return this._cipher !== undefined;
+  }
+
   /** The links were closed (left the room): the next ones are made afresh. */
   reset(): void {
     this._plainLinks = false;

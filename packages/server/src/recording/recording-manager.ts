@@ -49,9 +49,12 @@ export function gridLayout(n: number, width: number, height: number): PadLayout[
   return Array.from({ length: n }, (_, i) => ({ x: (i % cols) * w, y: Math.floor(i / cols) * h, w, h, z: 1, fill: 1 as const, visible: true }));
 }
 
-/** The users of a room who publish audio or video. */
+/**
+ * The users of a room who publish audio or video in the clear: end-to-end encrypted streams cannot be decoded
+ * here, so recordings and the cloud API's mixes leave them out (docs/behaviour.md §12).
+ */
 function publishersOf(room: Room): Participant[] {
-  return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
+  return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0 && !p.encrypted);
 }
 
 /**
