@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { rect } from './harness/cdn-client.js';
-import { call, media, type MediaFigures } from './harness/client-page.js';
+import { call, eventsOf, media, type MediaFigures } from './harness/client-page.js';
 import { useAppFixture } from './harness/fixture.js';
 import { join, watch } from './harness/join.js';
 
@@ -23,7 +23,7 @@ async function openPage(keying: Keying): Promise<{ page: Page; started: unknown 
   await page.addScriptTag({ url: `${fx.server.url}/sdk/plugins/cdn-streaming/cdn-streaming.umd.js` });
   const started = await page.evaluate(async (k) => {
     const w = window as unknown as { e2e: { create(o: unknown): void; client: { startPlugin(n: string, o: unknown): Promise<void> } }; CustomEncryption: unknown; CDNStreaming: unknown };
-    w.e2e.create({ plugins: [w.CustomEncryption, w.CDNStreaming] });
+    w.e2e.create({ plugins: [w.CustomEncryption, w.CDNStreaming], enableSEI: true });
     const xor = (d: Uint8Array) => d.map((b) => b ^ (k.kind === 'custom' ? k.mask : 0));
     const options = k.kind === 'builtin'
       ? { mode: 'webrtc', audio: true, video: true, builtinOptions: { algorithm: k.algorithm, secretKey: new Uint8Array(k.key), salt: new Uint8Array([7, 7]) } }
@@ -82,6 +82,25 @@ async function room(roomId: number, keyed: Keying, outsiderKeying: Keying): Prom
   expect(outsider.framesDecoded).toBe(0);
   expect(outsider.audioEnergy).toBe(0);
   if (outsiderKeying.kind !== 'none') expect(outsider.videoBytes).toBeGreaterThan(10_000);
+  // SEI still works: inserted before encryption, read after decryption.
+  const sent = await alice.page.evaluate(async () => {
+    const client = (window as unknown as { e2e: { client: { sendSEIMessage(b: ArrayBuffer, o?: unknown): void } } }).e2e.client;
+    const bytes = new TextEncoder().encode('sealed-sei');
+    try {
+      for (let i = 0; i < 10; i++) {
+        client.sendSEIMessage(bytes.slice().buffer);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return 'ok';
+    } catch (error) {
+      return String(error);
+    }
+  });
+  expect(sent).toBe('ok');
+  await expect.poll(async () => (await eventsOf(bob.page, 'sei-message')).length, { timeout: 15_000, interval: 300 }).toBeGreaterThan(0);
+  expect((await eventsOf(bob.page, 'sei-message'))[0].data).toMatchObject({ userId: 'alice', streamType: 'main', seiPayloadType: 243 });
+  // The wrong-key page drops the frames before SEI is read: no message reaches it.
+  expect(await eventsOf(eve.page, 'sei-message')).toHaveLength(0);
   // docs/behaviour.md §12: the server mixes no encrypted stream — a CDN mix of the room is refused with a coded RtcError.
   const mix = await call(alice.page, 'startPlugin', 'CDNStreaming', {
     target: { publishMode: 'PublishMixStreamToCDN', url: 'rtmp://127.0.0.1:1/live/never' },
