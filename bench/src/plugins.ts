@@ -29,7 +29,7 @@ const ORIGINAL_FILE: Record<string, string> = {
 };
 
 /** Paths that load and register but refuse to start here (SDK README): their size is not a working plugin's. */
-const REFUSING = new Set(['chorus', 'cross-room', 'lebplayer', 'realtime-transcriber', 'custom-encryption', 'beauty', 'face-detection']);
+const REFUSING = new Set(['chorus', 'cross-room', 'lebplayer', 'realtime-transcriber', 'beauty', 'face-detection']);
 
 /** Each plugin file of the table (plus its assets), gzip, beside the original's (5.17.1's, npm alias trtc-sdk-v5-517). */
 export function pluginSizeRows(): Row[] {

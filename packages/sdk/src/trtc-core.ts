@@ -70,6 +70,7 @@ export abstract class TRTCCore extends TRTCStatic {
     });
     this._local = new LocalMedia(this._room, this._events, this._devices, { audio: this._plugins.audio, video: this._plugins.video });
     this._plugins.signal = pluginSignal(() => this._room.joinedSignal);
+    this._plugins.frames = this._room.frames;
     // The decoder fallback: a tapped remote video that does not decode starts TRTCVideoDecoder.
     this._offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
       if (this._room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;

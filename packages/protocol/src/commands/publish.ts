@@ -4,13 +4,18 @@ import { command, empty, sdp } from './fields.js';
 
 /** An SDP offer or answer as command data. */
 export const sdpData = z.object({ sdp });
+/**
+ * The publish offer; `encrypted`: the client encrypts its media end to end (CustomEncryption), so the server
+ * forwards it only to subscribers that decrypt and refuses mixing, CDN relay and recording of it.
+ */
+export const publishData = sdpData.extend({ encrypted: z.boolean().optional() });
 /** Publish / mute flag bits of the sender (see FLAG). */
 export const flagData = z.object({ flag: z.int().min(0).max(127) });
 
 /** The publish group of CommandMap. */
 export const publishCommands = {
   /** Uplink negotiation: the client's offer, the server's answer. */
-  publish: command(sdpData, sdpData),
+  publish: command(publishData, sdpData),
   /** Closes the uplink. */
   unpublish: command(empty, empty),
   /** Publish / mute flag change of the sender. */

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { command, empty, subscriptionWants, userId } from './fields.js';
 import { downlinkMids } from './downlink.js';
 
-export const subscribeData = subscriptionWants.extend({ srcUserId: userId });
+/** `decrypts`: the subscriber decrypts end-to-end encrypted media (CustomEncryption); without it an encrypted source is refused. */
+export const subscribeData = subscriptionWants.extend({ srcUserId: userId, decrypts: z.boolean().optional() });
 export const unsubscribeData = z.object({ srcUserId: userId });
 
 /** The subscribe group of CommandMap. */

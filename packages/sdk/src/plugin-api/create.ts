@@ -2,7 +2,7 @@ import { RtcError, type RtcErrorInit } from '../errors/rtc-error.js';
 import { addLogSink, formatEntry, log } from '../log/logger.js';
 import type { AudioBus } from './audio.js';
 import type { VideoBus } from './video.js';
-import type { PluginContext, PluginLog, PluginRoomInfo } from './index.js';
+import type { FramePluginContext, PluginContext, PluginLog, PluginRoomInfo } from './index.js';
 import type { PluginSignal } from './room.js';
 import { remoteVideoContext, type RemoteVideoPluginEvent } from './remote-video.js';
 
@@ -60,6 +60,7 @@ export interface ContextSources {
   log: PluginLogRing;
   room(): PluginRoomInfo;
   signal: PluginSignal;
+  frames: FramePluginContext;
   emit(event: RemoteVideoPluginEvent, data: unknown): void;
 }
 
@@ -77,5 +78,6 @@ export function createPluginContext(sources: ContextSources, assetsPath: string)
     video: sources.video,
     signal: sources.signal,
     remoteVideo: remoteVideoContext(sources.emit),
+    frames: sources.frames,
   };
 }

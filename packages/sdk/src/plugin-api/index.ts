@@ -10,11 +10,22 @@ import type { AudioPluginContext } from './audio.js';
 import type { VideoPluginContext } from './video.js';
 import type { PluginSignal } from './room.js';
 import type { RemoteVideoPluginContext } from './remote-video.js';
+import type { FrameCipher } from '../transport/frame-pipes.js';
 
 export type { AudioPluginContext, AudioProcessorStage } from './audio.js';
 export type { CameraInfo, VideoPluginContext } from './video.js';
 export type { PluginSignal, PluginSignalFailure, PluginSignalError } from './room.js';
 export type { RemoteVideoPluginContext, RemoteVideoPluginEvent } from './remote-video.js';
+export type { EncodedFrame, FrameCipher, FrameKind } from '../transport/frame-pipes.js';
+
+/** The encoded frames of the room's links, for a plugin that transforms them all (CustomEncryption). */
+export interface FramePluginContext {
+  /**
+   * Sets the cipher every published frame goes through last and every received frame first; undefined removes
+   * it. False when it cannot apply: no encoded streams in this browser, or a link was already made without them.
+   */
+  setCipher(cipher: FrameCipher | undefined): boolean;
+}
 
 /** Builds an RtcError of the core (so `instanceof` and `code` work as for core errors). */
 export type PluginErrorFactory = (init: { code: number; extraCode?: number; message: string; functionName?: string }) => Error;
@@ -56,4 +67,6 @@ export interface PluginContext {
   readonly signal: PluginSignal;
   /** Remote videos: the encoded-frame tap and client events (the video decoder fallback). */
   readonly remoteVideo: RemoteVideoPluginContext;
+  /** The encoded frames of every sender and receiver (end-to-end encryption). */
+  readonly frames: FramePluginContext;
 }

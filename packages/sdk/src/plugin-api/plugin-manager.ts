@@ -7,7 +7,7 @@ import { AudioBus } from './audio.js';
 import { createPluginContext, PluginLogRing } from './create.js';
 import { VideoBus } from './video.js';
 import { pluginSignal, type PluginSignal } from './room.js';
-import type { PluginRoomInfo, RemoteVideoPluginEvent } from './index.js';
+import type { FramePluginContext, PluginRoomInfo, RemoteVideoPluginEvent } from './index.js';
 
 /**
  * Registers plugins (use / create({plugins})) and routes startPlugin / updatePlugin / stopPlugin to them by
@@ -28,6 +28,8 @@ export class PluginManager {
   private readonly _log = new PluginLogRing();
   /** The room's signalling for plugins (set by the client; none outside a client, e.g. in unit tests). */
   signal: PluginSignal = pluginSignal(() => undefined);
+  /** The room's encoded-frame pipes (set by the client; none outside a client). */
+  frames: FramePluginContext = { setCipher: () => false };
   /** Emits a client event for a plugin (set by the client; dropped outside one). */
   emit: (event: RemoteVideoPluginEvent, data: unknown) => void = () => undefined;
 
@@ -81,7 +83,7 @@ export class PluginManager {
   }
 
   private _create(plugin: TRTCPlugin, assetsPath: string): PluginInstance {
-    const context = createPluginContext({ client: this._client, serverOrigin: this._serverOrigin, audio: this.audio, video: this.video, log: this._log, room: this._room, signal: this.signal, emit: this.emit }, assetsPath);
+    const context = createPluginContext({ client: this._client, serverOrigin: this._serverOrigin, audio: this.audio, video: this.video, log: this._log, room: this._room, signal: this.signal, frames: this.frames, emit: this.emit }, assetsPath);
     return new plugin(context);
   }
 

@@ -127,7 +127,7 @@ export class Publisher {
     if (!uplink) return;
     try {
       await uplink.setTrack(slot, this._sending(slot), local?.encoding);
-      await withRetries(FLAG_RETRIES, () => uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer })).sdp, this._mediaSettings()));
+      await withRetries(FLAG_RETRIES, () => uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer, ...(this._ctx.e2ee?.() ? { encrypted: true } : {}) })).sdp, this._mediaSettings()));
       await this._sendFlag();
       if (local && (slot === 'video' || slot === 'aux')) await this._preferHW(uplink, slot, local.track);
     } catch (error) {

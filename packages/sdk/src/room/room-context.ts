@@ -1,14 +1,8 @@
 import type { Emitter } from '../common/emitter.js';
 import type { SignalChannel } from '../signal/signal-channel.js';
+import type { EncodedHooks } from '../transport/frame-pipes.js';
 import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RemoteUser } from './remote-user.js';
-
-/** Pipes the encoded frames of senders and receivers (see RoomContext.encoded). */
-export interface EncodedHooks {
-  sender(slot: 'audio' | 'video' | 'small' | 'aux', sender: RTCRtpSender): void;
-  /** `userId` is read at each frame: a downlink m-line carries different users over time. */
-  receiver(userId: () => string, slot: 'audio' | 'video' | 'aux', receiver: RTCRtpReceiver): void;
-}
 
 /** What the room's parts (remote users, publisher) need from the room session. */
 export interface RoomContext {
@@ -24,10 +18,12 @@ export interface RoomContext {
   iceServers(): RTCIceServer[];
   iceTransportPolicy(): RTCIceTransportPolicy;
   /**
-   * Encoded-frame hooks (SEI, with create({enableSEI: true})): peer connections are then created with
-   * encodedInsertableStreams and every sender / receiver is handed over to be piped.
+   * Encoded-frame hooks (SEI, a plugin's frame cipher; transport/frame-pipes.ts): peer connections are then
+   * created with encodedInsertableStreams and every sender / receiver is handed over to be piped.
    */
   encoded?(): EncodedHooks | undefined;
+  /** True while a plugin's frame cipher is set (end-to-end encryption: the publish / subscribe commands say so). */
+  e2ee?(): boolean;
   /** Watches a peer connection for failure and connect time-outs (rebuilds it through the room). */
   watchLink(pc: RTCPeerConnection, kind: 'uplink' | 'downlink', user?: RemoteUser): void;
 }

@@ -31,7 +31,8 @@ import { RemoteUsers } from './remote-users.js';
 import { RoomAdaptation } from './adaptation-wiring.js';
 import type { PressureMonitor, PressureState } from '../adaptation/pressure.js';
 import { preferTurnTcp } from '../adaptation/relay-switch.js';
-import type { EncodedHooks, RoomContext } from './room-context.js';
+import type { RoomContext } from './room-context.js';
+import { FramePipes } from '../transport/frame-pipes.js';
 import { setDecodeTap } from '../playback/decode-tap.js';
 import { listenToSignal } from './signal-listeners.js';
 
@@ -64,8 +65,8 @@ export class Room {
   /** Custom messages, on the data link. */
   readonly messages: CustomMessages;
   private readonly _dataLink: DataLinkSession;
-  /** Set with create({enableSEI: true}): senders and receivers are piped through these (SEI). */
-  encodedHooks: EncodedHooks | undefined;
+  /** The encoded-frame pipes of the links: SEI and a plugin's frame cipher. */
+  readonly frames = new FramePipes();
   private _abortJoin: ((error: RtcError) => void) | undefined;
   private _joining: Promise<void> | undefined;
   private _sessionToken: string | undefined;
@@ -124,7 +125,8 @@ export class Room {
       iceServers: () => this.iceServers,
       iceTransportPolicy: () => this._iceTransportPolicy,
       watchLink: (pc, kind, user) => this._links.watch(pc, kind, user),
-      encoded: () => this.encodedHooks,
+      encoded: () => this.frames.hooks(),
+      e2ee: () => this.frames.ciphered(),
     };
     this.remotes = new RemoteUsers(ctx);
     this.publisher = new Publisher(ctx, () => this.canPublish);
@@ -368,6 +370,7 @@ export class Room {
     this.messages.reset();
     this.remotes.clear();
     this.publisher.closeUplink();
+    this.frames.reset();
     this._signal?.close();
     this._signal = undefined;
   }

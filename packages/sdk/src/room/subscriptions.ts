@@ -216,7 +216,7 @@ export class Subscriptions {
     const signal = ctx.signal();
     if (!signal) return;
     const downlink = this._ensureDownlink();
-    const mids = await signal.request('subscribe', { srcUserId: user.userId, ...wants }, SUBSCRIBE_TIMEOUT_MS);
+    const mids = await signal.request('subscribe', { srcUserId: user.userId, ...wants, ...(this._host.ctx.e2ee?.() ? { decrypts: true } : {}) }, SUBSCRIBE_TIMEOUT_MS);
     const receivers = await downlink.receivers(mids, SUBSCRIBE_TIMEOUT_MS);
     if (this._downlink !== downlink) throw new Error('the downlink was reset meanwhile');
     // jitterBufferDelay / playoutDelay of enterRoom, on each receiver of the user.

@@ -5,13 +5,14 @@ import type { Room } from '../room/room.js';
 import { UPLINK_SLOTS } from '../transport/uplink.js';
 import type { SEIMessageOptions, TRTCEventTypes } from '../types.js';
 import { validateSEI } from '../validate/messages.js';
-import { encodedStreamsSupported, SeiChannel } from './sei-channel.js';
+import { encodedStreamsSupported } from '../transport/frame-pipes.js';
+import { SeiChannel } from './sei-channel.js';
 
 const FN = 'sendSEIMessage';
 
 /**
  * The client's SEI (create({enableSEI: true}) where encoded transforms exist): pipes the room's senders
- * and receivers through a SeiChannel, and checks and queues what sendSEIMessage sends.
+ * and receivers through a SeiChannel (the room's frame pipes), and checks and queues what sendSEIMessage sends.
  */
 export class SeiSender {
   private readonly _enabled: boolean;
@@ -24,10 +25,7 @@ export class SeiSender {
     if (!enabled || !encodedStreamsSupported()) return;
     const channel = new SeiChannel(events);
     this._channel = channel;
-    room.encodedHooks = {
-      sender: (slot, sender) => channel.attachSender(slot, sender),
-      receiver: (userId, slot, receiver) => channel.attachReceiver(userId, slot, receiver),
-    };
+    room.frames.sei = channel;
   }
 
   /**

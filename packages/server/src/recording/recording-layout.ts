@@ -86,9 +86,12 @@ function screenLayout(n: number, width: number, height: number): PadLayout[] {
     : { x: left + Math.floor((i - 1) / 8) * w, y: ((i - 1) % 8) * h, w, h, z: 1, fill: 0 as const, visible: true });
 }
 
-/** The users of a room who publish audio or video. */
+/**
+ * The users of a room who publish audio or video in the clear: end-to-end encrypted streams cannot be decoded here,
+ * so recordings and the cloud API's mixes leave them out (docs/behaviour.md §12).
+ */
 export function publishersOf(room: Room): Participant[] {
-  return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0);
+  return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0 && !p.encrypted);
 }
 
 /** The custom layout's pictures: cells naming a user get that user's stream, the others the remaining publishers in join order. */

@@ -30,6 +30,8 @@ export class Participant {
   role: RoleCode;
   /** Publish flag bitmask (FLAG bits). */
   flag = 0;
+  /** It publishes end-to-end encrypted media (publish `encrypted`): forwarded only to subscribers that decrypt, never mixed or recorded. */
+  encrypted = false;
   /** Source users this participant receives from. */
   readonly subscriptions = new Set<string>();
   /** What the session may do: PRIVILEGE bits of its privateMapKey (all of them when it joined without one). */

@@ -48,6 +48,12 @@ async function start(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, cal
   const { participant, room } = caller();
   const isMix = data.publishMode === 'PublishMixStreamToCDN';
   const inputs = inputsFor(data, participant.userId);
+  // docs/behaviour.md §12: the server cannot decode end-to-end encrypted media, so it mixes and relays none.
+  const encrypted = inputs.filter((input) => room.source(input.userId)?.encrypted === true).map((input) => input.userId);
+  if (encrypted.length > 0) {
+    const code = isMix ? CDN_CODE.START_MIX_TRANSCODE_FAILED : CDN_CODE.START_PUBLISH_CDN_FAILED;
+    throw fail(code, `${encrypted.join(', ')} publish${encrypted.length === 1 ? 'es' : ''} end-to-end encrypted media (CustomEncryption), which the server cannot decode to mix or relay`);
+  }
   const backgroundImage = backgroundImageOf(ctx, room, data);
   const suffix = data.publishMode === 'PublishSubStreamToCDN' ? 'aux' : 'main';
   const url = targetUrl(data, ctx.config.media.rtmpIngest, `${room.sdkAppId}_${room.ref}_${participant.userId}_${suffix}`);

@@ -356,6 +356,7 @@ export class SignalSession {
       if (!maySend(participant.privileges)) {
         throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, 'privateMapKey grants no send privilege (audio, video or sub video)');
       }
+      participant.encrypted = data.encrypted === true;
       const sdp = await this.#engine('publish', () => this.#ctx.engine.publish(participant.id, data.sdp));
       this.#stillIn(room, participant);
       if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience) {
@@ -387,6 +388,9 @@ export class SignalSession {
       const { participant, room } = this.#joined();
       const source = this.#source(room, data.srcUserId);
       if (source === participant) throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'cannot subscribe to yourself');
+      if (source.encrypted && data.decrypts !== true) {
+        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, `${source.userId} publishes end-to-end encrypted media: start CustomEncryption with the room's key to receive it`);
+      }
       const mids: CommandMap['subscribe']['reply'] = await this.#engine('subscribe', () =>
         this.#ctx.engine.subscribe(participant.id, source.id, this.#wants(room, source, participant, data), downlinkSignal(participant).negotiate));
       this.#stillIn(room, participant);
