@@ -7,6 +7,8 @@ export type RecordingState = 'off' | 'starting' | 'waiting' | 'on' | 'stopping';
 export interface RecordingTools {
   readonly state: RecordingState;
   readonly error: string | null;
+  /** Set when the server started the room's recording again after a stop (see the README's known gap). */
+  readonly restarted: boolean;
   /** How many times the job list was read (tests wait on it). */
   readonly polls: number;
   readonly start: () => Promise<void>;
@@ -27,6 +29,9 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
   const [pending, setPending] = useState<'starting' | 'waiting' | 'stopping' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [polls, setPolls] = useState(0);
+  const [restarted, setRestarted] = useState(false);
+  /** The jobs the host stopped: another recording job of the room after them was started by the server. */
+  const stopped = useRef<ReadonlySet<string> | null>(null);
   const clientRef = useRef(client);
   clientRef.current = client;
 
@@ -35,6 +40,11 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
     if (!current) return [];
     try {
       const list = (await current.jobs()).filter((job) => live(job, roomKey));
+      const gone = stopped.current;
+      if (gone && list.some((job) => !gone.has(job.jobId))) {
+        stopped.current = null;
+        setRestarted(true);
+      }
       setJobs(list);
       setPolls((n) => n + 1);
       return list;
@@ -60,6 +70,8 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
   const start = useCallback(async () => {
     if (!client) return;
     setError(null);
+    setRestarted(false);
+    stopped.current = null;
     setPending('starting');
     try {
       await client.startRecording(roomKey);
@@ -76,7 +88,9 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
     setError(null);
     setPending('stopping');
     try {
-      for (const job of await refresh()) await client.stopJob(job.jobId);
+      const running = await refresh();
+      stopped.current = new Set(running.map((job) => job.jobId));
+      for (const job of running) await client.stopJob(job.jobId);
       await refresh();
       setPending(null);
     } catch (caught) {
@@ -86,5 +100,5 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
   }, [client, refresh]);
 
   const state: RecordingState = pending ?? (jobs.length > 0 ? 'on' : 'off');
-  return { state, error, polls, start, stop };
+  return { state, error, restarted, polls, start, stop };
 }
