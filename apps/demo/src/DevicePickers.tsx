@@ -1,16 +1,19 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { useT } from './i18n';
 import type { LocalMediaControls } from './localMedia';
 
 const KINDS = {
-  camera: { label: 'Camera', testId: 'pick-camera', list: 'cameras', value: 'cameraId' },
-  microphone: { label: 'Microphone', testId: 'pick-microphone', list: 'microphones', value: 'microphoneId' },
-  speaker: { label: 'Speaker', testId: 'pick-speaker', list: 'speakers', value: 'speakerId' },
+  camera: { label: 'device.camera', testId: 'pick-camera', list: 'cameras', value: 'cameraId' },
+  microphone: { label: 'device.microphone', testId: 'pick-microphone', list: 'microphones', value: 'microphoneId' },
+  speaker: { label: 'device.speaker', testId: 'pick-speaker', list: 'speakers', value: 'speakerId' },
 } as const;
 
 /** One device choice in the room; switching while publishing swaps the track without renegotiation. */
 export function DevicePicker({ media, kind }: { media: LocalMediaControls; kind: keyof typeof KINDS }) {
   const snapshot = useSyncExternalStore(media.subscribe, media.getSnapshot);
-  const { label, testId, list, value } = KINDS[kind];
+  const t = useT();
+  const { testId, list, value } = KINDS[kind];
+  const label = t(KINDS[kind].label);
   useEffect(() => {
     void media.refreshDevices();
   }, [media]);
@@ -25,7 +28,7 @@ export function DevicePicker({ media, kind }: { media: LocalMediaControls; kind:
     <label className="picker">
       <span>{label}</span>
       <select data-testid={testId} value={current} onChange={(event) => choose(event.target.value)} disabled={devices.length === 0}>
-        {current === '' && <option value="">Default</option>}
+        {current === '' && <option value="">{t('device.default')}</option>}
         {devices.map((device, index) => (
           <option key={device.deviceId || index} value={device.deviceId}>{device.label || `${label} ${index + 1}`}</option>
         ))}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Icon } from './Icon';
+import { useT } from './i18n';
 
 type CopyState = 'idle' | 'copied' | 'manual';
 
@@ -7,6 +8,7 @@ type CopyState = 'idle' | 'copied' | 'manual';
 export function InviteLink({ link }: { link: string }) {
   const [state, setState] = useState<CopyState>('idle');
   const inputRef = useRef<HTMLInputElement>(null);
+  const t = useT();
 
   useEffect(() => {
     if (state !== 'copied') return;
@@ -27,7 +29,7 @@ export function InviteLink({ link }: { link: string }) {
   return (
     <div className="invite">
       <label className="invite-label" htmlFor="invite-link">
-        Invite link
+        {t('invite.label')}
       </label>
       <div className="invite-row">
         <input
@@ -41,12 +43,12 @@ export function InviteLink({ link }: { link: string }) {
         />
         <button type="button" className="button button-secondary" data-testid="copy-invite" onClick={() => void copy()}>
           <Icon name={state === 'copied' ? 'check' : 'copy'} />
-          {state === 'copied' ? 'Copied' : 'Copy invite link'}
+          {state === 'copied' ? t('invite.copied') : t('invite.copy')}
         </button>
       </div>
       <p className="invite-status" role="status">
-        {state === 'copied' && 'Link copied: anyone who opens it joins this room.'}
-        {state === 'manual' && 'Press Ctrl+C (⌘C) to copy the selected link.'}
+        {state === 'copied' && t('invite.copiedNote')}
+        {state === 'manual' && t('invite.manual')}
       </p>
     </div>
   );

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetSta
 import TRTC from '@conclave/sdk';
 import { describeError, explainError, type ErrorInfo } from './errors';
 import { Icon } from './Icon';
+import { useT } from './i18n';
+import { LanguagePicker } from './LanguagePicker';
 import { PreviewCard } from './prejoin/PreviewCard';
 import './prejoin/prejoin.css';
 import {
@@ -44,6 +46,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
   const [devices, setDevices] = useState<DeviceChoice>({ cameraId: '', microphoneId: '', speakerId: '' });
   const busyRef = useRef(false);
   const autoJoinStarted = useRef(false);
+  const t = useT();
 
   const devMode = devApp.status === 'available' && values.sdkAppId.trim() === String(devApp.app.sdkAppId);
   const invalidField = error?.kind === 'invalid' ? error.field : null;
@@ -123,7 +126,8 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
       <div className="brand">
         <span className="brand-mark" aria-hidden="true" />
         <span className="brand-name">Conclave</span>
-        <span className="brand-sub">real-time rooms</span>
+        <span className="brand-sub">{t('brand.sub')}</span>
+        <LanguagePicker />
       </div>
 
       <div className="prejoin">
@@ -138,8 +142,8 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
         />
 
         <form className="card join-card" data-testid="join-form" onSubmit={onSubmit} noValidate aria-labelledby="join-title">
-          <h1 id="join-title">Ready to join?</h1>
-          <p className="lede">Check your camera and microphone, pick a name and a room.</p>
+          <h1 id="join-title">{t('join.title')}</h1>
+          <p className="lede">{t('join.lede')}</p>
 
           {notice && (
             <div className="alert alert-info" role="status" data-testid="room-notice">
@@ -148,7 +152,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
           )}
 
           <div className="field">
-            <label htmlFor={FIELD_IDS.userId}>Your name</label>
+            <label htmlFor={FIELD_IDS.userId}>{t('join.name')}</label>
             <div className="input-row">
               <input
                 id={FIELD_IDS.userId}
@@ -164,8 +168,8 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
               <button
                 type="button"
                 className="icon-button"
-                aria-label="Pick a random name"
-                title="Pick a random name"
+                aria-label={t('join.randomName')}
+                title={t('join.randomName')}
                 onClick={() => update('userId', randomUserId())}
               >
                 <Icon name="shuffle" />
@@ -175,7 +179,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
 
           <div className="field">
             <div className="label-row">
-              <label htmlFor={FIELD_IDS.roomId}>{stringRoom ? 'Room name' : 'Room'}</label>
+              <label htmlFor={FIELD_IDS.roomId}>{stringRoom ? t('join.roomName') : t('join.room')}</label>
               <label className="switch">
                 <input
                   type="checkbox"
@@ -187,7 +191,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
                   }}
                 />
                 <span className="switch-track" aria-hidden="true" />
-                <span>Text room ID</span>
+                <span>{t('join.textRoom')}</span>
               </label>
             </div>
             <input
@@ -204,33 +208,33 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
               onChange={(event) => update(stringRoom ? 'strRoomId' : 'roomId', event.target.value)}
             />
             <p className="hint" id="hint-roomid">
-              {stringRoom ? 'Letters, digits and symbols (sent as strRoomId).' : 'A number from 1 to 4294967294.'}
+              {stringRoom ? t('join.hintStrRoom') : t('join.hintRoom')}
             </p>
           </div>
 
           <fieldset className="options segmented">
-            <legend>Room type</legend>
+            <legend>{t('join.roomType')}</legend>
             <label className="segment">
               <input type="radio" name="scene" data-testid="scene-rtc" checked={values.scene === 'rtc'} onChange={() => update('scene', 'rtc')} />
-              <span>Meeting</span>
+              <span>{t('join.meeting')}</span>
             </label>
             <label className="segment">
               <input type="radio" name="scene" data-testid="scene-live" checked={values.scene === 'live'} onChange={() => update('scene', 'live')} />
-              <span>Live</span>
+              <span>{t('join.live')}</span>
             </label>
           </fieldset>
           {values.scene === 'live' && (
             <label className="field-inline">
-              Join as{' '}
+              {t('join.joinAs')}{' '}
               <select data-testid="input-role" value={values.role} onChange={(event) => update('role', event.target.value === 'audience' ? 'audience' : 'anchor')}>
-                <option value="anchor">anchor (on stage)</option>
-                <option value="audience">audience (watches)</option>
+                <option value="anchor">{t('join.asAnchor')}</option>
+                <option value="audience">{t('join.asAudience')}</option>
               </select>
             </label>
           )}
 
           <details className="advanced" open={!devMode && devApp.status !== 'loading'}>
-            <summary>Connection details</summary>
+            <summary>{t('join.connection')}</summary>
             <div className="field">
               <label htmlFor={FIELD_IDS.sdkAppId}>SDKAppID</label>
               <input
@@ -287,7 +291,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
             >
               {error.kind === 'join' ? (
                 <>
-                  <strong>Could not join the room.</strong> <span className="error-message">{explainError(error.raw)}</span>
+                  <strong>{t('join.failed')}</strong> <span className="error-message">{explainError(error.raw)}</span>
                   {(error.info.code !== undefined || error.info.extraCode !== undefined) && (
                     <span className="error-codes">
                       {' '}
@@ -309,7 +313,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
             disabled={busy || devApp.status === 'loading'}
             aria-busy={busy}
           >
-            {busy ? 'Joining…' : 'Join now'}
+            {busy ? t('join.joining') : t('join.join')}
           </button>
         </form>
       </div>

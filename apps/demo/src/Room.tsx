@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { ControlBar, SHORTCUTS, type PanelName } from './controls/ControlBar';
 import { Icon } from './Icon';
+import { useT } from './i18n';
+import { ControlNotices } from './ControlNotices';
 import { inviteLink, roomLabel } from './joinParams';
 import { NetworkBars } from './NetworkBars';
 import { ChatPanel } from './panels/ChatPanel';
@@ -29,13 +31,14 @@ export function Room({ session, onLeft }: RoomProps) {
   const [pinned, setPinned] = useState<string | null>(null);
   const [showStats, setShowStats] = useState(false);
   const [seenChat, setSeenChat] = useState(0);
+  const t = useT();
   const { params } = session;
   const room = roomLabel(params.room);
   const link = useMemo(() => inviteLink(params.sdkAppId, params.room, window.location, params.scene), [params]);
-  const { connectionState, notices, role } = snapshot;
+  const { connectionState, notices, role, handRaised } = snapshot;
   const live = params.scene === 'live';
   // The audience publishes nothing; an anchor with camera and microphone off is counted with them.
-  const viewers = snapshot.remoteUsers.filter((user) => !isPublishing(user)).length + (role === 'audience' ? 1 : 0);
+  const viewers = snapshot.remoteUsers.filter((user) => !isPublishing(user)).length + (role === 'audience' || handRaised ? 1 : 0);
 
   useEffect(() => {
     const previous = document.title;
@@ -77,7 +80,8 @@ export function Room({ session, onLeft }: RoomProps) {
         return;
       }
       const key = event.key.toUpperCase();
-      const audience = live && session.getSnapshot().role === 'audience';
+      const { role: now, handRaised: hand } = session.getSnapshot();
+      const audience = live && (now === 'audience' || hand);
       if (key === SHORTCUTS.mic && !audience) session.toggleMic();
       else if (key === SHORTCUTS.camera && !audience) session.toggleCamera();
       else if (key === SHORTCUTS.screen && !audience) void session.localMedia.toggleScreen();
@@ -96,31 +100,35 @@ export function Room({ session, onLeft }: RoomProps) {
   return (
     <div className={`room${panel ? ' with-panel' : ''}`} data-testid="room-view">
       <div className="room-info">
-        <span className="room-name">Room <strong data-testid="room-id">{room}</strong></span>
-        <span className="me">as <strong data-testid="my-userid">{params.userId}</strong></span>
-        {live && <span className="role-badge" data-testid="my-role" data-role={role}>{role === 'anchor' ? 'on stage' : 'audience'}</span>}
+        <span className="room-name">{t('room.room')} <strong data-testid="room-id">{room}</strong></span>
+        <span className="me">{t('room.as')} <strong data-testid="my-userid">{params.userId}</strong></span>
         {live && (
-          <span className="viewers" title="Users in the room who publish nothing (the audience)">
-            <strong data-testid="viewer-count">{viewers}</strong> watching
+          <span className="role-badge" data-testid="my-role" data-role={handRaised ? 'hand' : role}>
+            {handRaised ? t('room.handUp') : role === 'anchor' ? t('room.onStage') : t('room.audience')}
+          </span>
+        )}
+        {live && (
+          <span className="viewers" title={t('room.watchingTitle')}>
+            <strong data-testid="viewer-count">{viewers}</strong> {t('room.watching')}
           </span>
         )}
         <span className="connection" title="Connection state">
           <span className={`state-dot state-${connectionState.toLowerCase()}`} aria-hidden="true" />
-          <span className="visually-hidden">Connection: </span>
+          <span className="visually-hidden">{t('room.connection')}</span>
           <span data-testid="connection-state" data-state={connectionState}>{connectionState.toLowerCase()}</span>
         </span>
         <NetworkBars insights={session.insights} />
         {media.screen === 'on' && (
           <span className="presenting" data-testid="presenting">
-            You are sharing your screen
-            <button type="button" className="link-button" onClick={() => void session.localMedia.toggleScreen()}>Stop</button>
+            {t('room.sharing')}
+            <button type="button" className="link-button" onClick={() => void session.localMedia.toggleScreen()}>{t('room.stop')}</button>
           </span>
         )}
       </div>
 
       {troubled && !leaving && (
         <div className="banner" role="status" data-testid="connection-banner">
-          {connectionState === 'RECONNECTING' ? 'Connection lost: reconnecting…' : 'Disconnected from the room.'}
+          {connectionState === 'RECONNECTING' ? t('room.reconnecting') : t('room.disconnected')}
         </div>
       )}
 
@@ -131,23 +139,24 @@ export function Room({ session, onLeft }: RoomProps) {
             <div>
               <strong>{notice.title}:</strong> <span className="error-message">{notice.text}</span>
             </div>
-            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => session.dismissNotice(notice.id)}>
+            <button type="button" className="icon-button" aria-label={t('room.dismiss')} onClick={() => session.dismissNotice(notice.id)}>
               <Icon name="close" />
             </button>
           </div>
         ))}
         {media.error && <div className="toast" role="alert" data-testid="media-error">{media.error}</div>}
+        <ControlNotices session={session} />
       </div>
 
       <div className="room-body">
         <Stage session={session} pinned={pinned} setPinned={setPinned} showStats={showStats} />
-        <SidePanel title="Chat" testId="chat-side" open={panel === 'chat'} onClose={closePanel}>
+        <SidePanel title={t('room.chat')} testId="chat-side" open={panel === 'chat'} onClose={closePanel}>
           <ChatPanel insights={session.insights} canSend={!(live && role === 'audience')} active={panel === 'chat'} />
         </SidePanel>
-        <SidePanel title="Participants" testId="people-side" open={panel === 'people'} onClose={closePanel}>
+        <SidePanel title={t('room.participants')} testId="people-side" open={panel === 'people'} onClose={closePanel}>
           <ParticipantsPanel session={session} pinned={pinned} setPinned={setPinned} />
         </SidePanel>
-        <SidePanel title="Settings" testId="settings-side" open={panel === 'settings'} onClose={closePanel}>
+        <SidePanel title={t('room.settings')} testId="settings-side" open={panel === 'settings'} onClose={closePanel}>
           <SettingsPanel session={session} link={link} showStats={showStats} setShowStats={setShowStats} />
         </SidePanel>
       </div>

@@ -1,5 +1,6 @@
 import type TRTC from '@conclave/sdk';
 import { explainError } from './errors';
+import { getLang, translate, type MessageKey } from './i18n';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
 
@@ -11,6 +12,9 @@ export interface EffectsSnapshot {
   readonly blur: EffectState;
   readonly beauty: EffectState;
   readonly denoise: EffectState;
+  /** The VoiceChanger's voiceType (0: my own voice) and whether a change is running. */
+  readonly voice: number;
+  readonly voiceBusy: boolean;
   /** The last failure, in words. */
   readonly error: string | null;
 }
@@ -33,7 +37,8 @@ export class EffectsControls {
   private readonly credentials: Credentials;
   private readonly listeners = new Set<() => void>();
   private readonly registered = new Set<EffectName>();
-  private snapshot: EffectsSnapshot = { blur: 'off', beauty: 'off', denoise: 'off', error: null };
+  private snapshot: EffectsSnapshot = { blur: 'off', beauty: 'off', denoise: 'off', voice: 0, voiceBusy: false, error: null };
+  private voiceRegistered = false;
 
   constructor(trtc: TRTCInstance, credentials: Credentials) {
     this.trtc = trtc;
@@ -65,7 +70,34 @@ export class EffectsControls {
       this.update({ [effect]: starting ? 'on' : 'off' });
     } catch (error) {
       const device = effect === 'denoise' ? 'microphone' : 'camera';
-      this.update({ [effect]: starting ? 'off' : 'on', error: `${LABELS[effect]}: ${explainError(error, device)}` });
+      this.update({ [effect]: starting ? 'off' : 'on', error: `${translate(getLang(), LABEL_KEYS[effect])}: ${explainError(error, device)}` });
+    }
+  }
+
+  /**
+   * Changes the published voice with the VoiceChanger plugin (imported on first use): a voiceType other than 0
+   * starts it (or updates the running one), 0 stops it. It runs in the microphone's audio graph, so the sent
+   * track stays the same: no renegotiation. It needs the microphone on, and refuses while noise suppression runs.
+   */
+  async setVoice(voiceType: number): Promise<void> {
+    const was = this.snapshot.voice;
+    if (this.snapshot.voiceBusy || voiceType === was) return;
+    this.update({ voice: voiceType, voiceBusy: true, error: null });
+    try {
+      if (voiceType === 0) {
+        await this.trtc.stopPlugin('VoiceChanger');
+      } else if (was !== 0) {
+        await this.trtc.updatePlugin('VoiceChanger', { voiceType });
+      } else {
+        if (!this.voiceRegistered) {
+          this.trtc.use((await import('@conclave/sdk/plugins/voice-changer')).VoiceChanger);
+          this.voiceRegistered = true;
+        }
+        await this.trtc.startPlugin('VoiceChanger', { ...this.credentials, voiceType });
+      }
+      this.update({ voiceBusy: false });
+    } catch (error) {
+      this.update({ voice: was, voiceBusy: false, error: `${translate(getLang(), 'effects.voice')}: ${explainError(error, 'microphone')}` });
     }
   }
 
@@ -90,4 +122,8 @@ export class EffectsControls {
   }
 }
 
-export const LABELS: Record<EffectName, string> = { blur: 'Blur my background', beauty: 'Touch up my appearance', denoise: 'Suppress background noise' };
+/** Each effect's name in the message table. */
+export const LABEL_KEYS: Record<EffectName, MessageKey> = { blur: 'effects.blur', beauty: 'effects.beauty', denoise: 'effects.denoise' };
+
+/** The voice types the menu offers (VoiceChanger.VOICE_TYPE 0–12), named in the message table as `voice.<n>`. */
+export const VOICE_TYPES: readonly number[] = Array.from({ length: 13 }, (_, n) => n);

@@ -1,9 +1,11 @@
 import TRTC from '@conclave/sdk';
+import { CdnRelay } from './cdnRelay';
 import { describeError, explainError } from './errors';
 import { EffectsControls } from './effects';
 import { RoomInsights } from './insights';
 import { LocalMediaControls } from './localMedia';
 import { RemotePlayback } from './remotePlayback';
+import { RoomControl } from './roomControl';
 import type { JoinParams, Role } from './joinParams';
 import type { MediaState, Notice, RemoteSlot, RemoteUser, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
 
@@ -49,6 +51,10 @@ export class RoomSession {
   readonly playback: RemotePlayback;
   /** Background blur, touch-up, noise suppression (the SDK's plugins). */
   readonly effects: EffectsControls;
+  /** Raised hands, invitations on stage, requests to mute (custom messages). */
+  readonly control: RoomControl;
+  /** My stream relayed to a CDN URL set in Settings (CDNStreaming). */
+  readonly cdn: CdnRelay;
   private readonly trtc: TRTCInstance;
   private readonly listeners = new Set<() => void>();
   private readonly queues = new Map<string, Promise<void>>();
@@ -74,6 +80,8 @@ export class RoomSession {
   private endHandler: ((end: SessionEnd) => void) | null = null;
   private role: Role;
   private switchingRole = false;
+  /** Live: an anchor publishing nothing who asks to go on stage (see RoomControl). */
+  private handRaised = false;
 
   constructor(params: JoinParams) {
     this.params = params;
@@ -87,6 +95,20 @@ export class RoomSession {
     this.playback = new RemotePlayback(this.trtc);
     this.localMedia = new LocalMediaControls(this.trtc);
     this.effects = new EffectsControls(this.trtc, params);
+    this.cdn = new CdnRelay(this.trtc);
+    this.control = new RoomControl(this.trtc, params.userId, {
+      onMuteRequest: () => {
+        if (!this.micWanted) return;
+        this.micWanted = false;
+        this.syncMic();
+        this.changed();
+      },
+      onInvite: () => {
+        if (!this.handRaised) return false;
+        this.changeRole('anchor', true);
+        return true;
+      },
+    });
     if (params.devices) this.localMedia.preset(params.devices);
     this.snapshot = this.buildSnapshot();
     this.listen();
@@ -147,29 +169,50 @@ export class RoomSession {
   }
 
   /**
-   * Live scene: become an anchor (then the camera and microphone chosen at join start and are
-   * published) or go back to the audience (publishing stops first).
+   * Live scene: go on stage (an anchor; the camera and microphone chosen at join start and are published),
+   * or back to the audience (publishing stops first).
    */
   switchRole(): void {
     if (this.params.scene !== 'live' || this.switchingRole || this.destroyed) return;
-    const target: Role = this.role === 'anchor' ? 'audience' : 'anchor';
+    if (this.role === 'anchor' && !this.handRaised) this.changeRole('audience', false);
+    else this.changeRole('anchor', true);
+  }
+
+  /** Live: raise a hand (switch to anchor publishing nothing, then say so), or lower it (back to the audience). */
+  toggleHand(): void {
+    if (this.params.scene !== 'live' || this.switchingRole || this.destroyed) return;
+    if (this.handRaised) {
+      this.control.setMyHand(false);
+      this.changeRole('audience', false);
+    } else if (this.role === 'audience') {
+      this.changeRole('anchor', false);
+    }
+  }
+
+  private changeRole(target: Role, publish: boolean): void {
     this.switchingRole = true;
     this.changed();
     this.enqueue('role', async () => {
       try {
         if (target === 'audience') {
+          this.handRaised = false;
           this.cameraWanted = false;
           this.micWanted = false;
           this.syncCamera();
           this.syncMic();
         }
-        await this.trtc.switchRole(target === 'anchor' ? TRTC.TYPE.ROLE_ANCHOR : TRTC.TYPE.ROLE_AUDIENCE);
+        if (this.role !== target) await this.trtc.switchRole(target === 'anchor' ? TRTC.TYPE.ROLE_ANCHOR : TRTC.TYPE.ROLE_AUDIENCE);
         this.role = target;
-        if (target === 'anchor') {
+        if (target === 'anchor' && publish) {
+          if (this.handRaised) this.control.setMyHand(false);
+          this.handRaised = false;
           this.cameraWanted = this.params.camera;
           this.micWanted = this.params.mic;
           this.syncCamera();
           this.syncMic();
+        } else if (target === 'anchor') {
+          this.handRaised = true;
+          this.control.setMyHand(true);
         }
       } catch (error) {
         this.notify('Switching role', error);
@@ -218,6 +261,7 @@ export class RoomSession {
     trtc.on(EVENT.REMOTE_USER_ENTER, ({ userId }) => {
       if (this.destroyed) return;
       this.ensureUser(userId);
+      this.control.userEntered();
       this.changed();
     });
     trtc.on(EVENT.REMOTE_USER_EXIT, ({ userId }) => {
@@ -226,12 +270,14 @@ export class RoomSession {
       this.users.delete(userId);
       this.slots.delete(slotKey(userId, 'main'));
       this.slots.delete(slotKey(userId, 'sub'));
+      this.control.clearHand(userId);
       this.changed();
     });
     trtc.on(EVENT.REMOTE_VIDEO_AVAILABLE, ({ userId, streamType }) => {
       if (this.destroyed) return;
       const kind = kindOf(streamType);
       this.ensureUser(userId);
+      this.control.clearHand(userId);
       const slot = this.slots.get(slotKey(userId, kind));
       if (slot) {
         slot.control = {
@@ -257,6 +303,7 @@ export class RoomSession {
     trtc.on(EVENT.REMOTE_AUDIO_AVAILABLE, ({ userId }) => {
       if (this.destroyed) return;
       this.ensureUser(userId);
+      this.control.clearHand(userId);
       this.patchUser(userId, { audioAvailable: true });
     });
     trtc.on(EVENT.REMOTE_AUDIO_UNAVAILABLE, ({ userId }) => {
@@ -282,6 +329,7 @@ export class RoomSession {
 
   private async shutdown(): Promise<void> {
     this.closing = true;
+    this.control.close();
     this.syncCamera();
     this.syncMic();
     this.changed();
@@ -427,6 +475,7 @@ export class RoomSession {
       notices: this.notices,
       role: this.role,
       switchingRole: this.switchingRole,
+      handRaised: this.handRaised,
     };
   }
 

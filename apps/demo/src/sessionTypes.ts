@@ -37,6 +37,8 @@ export interface SessionSnapshot {
   readonly role: Role;
   /** switchRole is running. */
   readonly switchingRole: boolean;
+  /** Live: my hand is up (an anchor who publishes nothing yet). */
+  readonly handRaised: boolean;
 }
 
 export interface SessionEnd {

@@ -17,6 +17,15 @@ export interface LogFilter {
   limit?: number;
 }
 
+/** A media job as the admin API lists it (the fields the demo reads). */
+export interface AdminJob {
+  readonly jobId: string;
+  readonly kind: 'cdn-mix' | 'cdn-main' | 'cdn-sub' | 'record-mix' | 'record-stream';
+  readonly roomKey: string;
+  readonly state: 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
+  readonly lastError: string | null;
+}
+
 /** An error answer of the admin API: HTTP status, the server's code, its message. */
 export class AdminApiError extends Error {
   readonly status: number;
@@ -108,6 +117,19 @@ export class AdminClient {
 
   dismiss(roomKey: string): Promise<{ dismissed: boolean; users: string[] }> {
     return this.#call(`/rooms/${encodeURIComponent(roomKey)}/dismiss`, { method: 'POST' });
+  }
+
+  async jobs(): Promise<AdminJob[]> {
+    return (await this.#call<{ jobs: AdminJob[] }>('/jobs')).jobs;
+  }
+
+  stopJob(jobId: string): Promise<{ stopped: boolean }> {
+    return this.#call(`/jobs/${encodeURIComponent(jobId)}`, { method: 'DELETE' });
+  }
+
+  /** Records the room (one mixed MP4 by default) until it empties. */
+  startRecording(roomKey: string, mode: 'mixed' | 'per-stream' = 'mixed'): Promise<{ recording: boolean }> {
+    return this.#call(`/rooms/${encodeURIComponent(roomKey)}/recordings`, { method: 'POST', body: { mode } });
   }
 
   logs(filter: LogFilter): Promise<{ logs: AdminLog[]; next: number | null }> {

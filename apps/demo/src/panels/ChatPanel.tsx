@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useT } from '../i18n';
 import type { RoomInsights } from '../insights';
 
 /** The room's chat: custom messages (cmdId 1) sent to everyone in the room. */
@@ -8,6 +9,7 @@ export function ChatPanel({ insights, canSend, active }: { insights: RoomInsight
   const [error, setError] = useState<string | null>(null);
   const list = useRef<HTMLOListElement>(null);
   const input = useRef<HTMLInputElement>(null);
+  const t = useT();
 
   // Opening the chat puts the cursor in the message box.
   useEffect(() => {
@@ -33,13 +35,13 @@ export function ChatPanel({ insights, canSend, active }: { insights: RoomInsight
       <ol className="chat-lines" ref={list} aria-live="polite" data-testid="chat-lines">
         {chat.map((line) => (
           <li key={line.id} className={line.mine ? 'chat-line mine' : 'chat-line'} data-testid="chat-line" data-user-id={line.userId}>
-            <strong>{line.mine ? 'You' : line.userId}</strong> <span>{line.text}</span>
+            <strong>{line.mine ? t('chat.you') : line.userId}</strong> <span>{line.text}</span>
           </li>
         ))}
-        {chat.length === 0 && <li className="chat-empty">No messages yet.</li>}
+        {chat.length === 0 && <li className="chat-empty">{t('chat.empty')}</li>}
       </ol>
       <form className="chat-form" onSubmit={submit}>
-        <label className="visually-hidden" htmlFor="chat-input">Message</label>
+        <label className="visually-hidden" htmlFor="chat-input">{t('chat.message')}</label>
         <input
           id="chat-input"
           ref={input}
@@ -47,11 +49,11 @@ export function ChatPanel({ insights, canSend, active }: { insights: RoomInsight
           value={text}
           maxLength={500}
           disabled={!canSend}
-          placeholder={canSend ? 'Message everyone' : 'The audience cannot send messages'}
+          placeholder={canSend ? t('chat.placeholder') : t('chat.audience')}
           onChange={(event) => setText(event.target.value)}
         />
         <button type="submit" className="button" data-testid="chat-send" disabled={!canSend || text.trim() === ''}>
-          Send
+          {t('chat.send')}
         </button>
       </form>
       {error && <p className="chat-error" role="alert" data-testid="chat-error">{error}</p>}

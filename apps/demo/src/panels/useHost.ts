@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { AdminClient, devAdminCredentials } from '../admin/api';
+import { getLang, translate } from '../i18n';
 import type { RoomRef } from '../joinParams';
 
 export interface HostTools {
@@ -14,7 +15,7 @@ export interface HostTools {
 }
 
 /** The room's key in the admin API's paths: "1234" or "s:name". */
-function roomKey(room: RoomRef): string {
+export function roomKey(room: RoomRef): string {
   return room.kind === 'number' ? String(room.roomId) : `s:${room.strRoomId}`;
 }
 
@@ -50,7 +51,7 @@ export function useHost(sdkAppId: number, room: RoomRef): HostTools {
     try {
       await client.kick(roomKey(room), userId);
     } catch (caught) {
-      setError(`Could not remove ${userId}: ${caught instanceof Error ? caught.message : String(caught)}`);
+      setError(translate(getLang(), 'host.kickFailed', { userId, reason: caught instanceof Error ? caught.message : String(caught) }));
     }
   }, [client, room]);
 

@@ -3,6 +3,8 @@ import { initials } from '../initials';
 import { Icon } from '../Icon';
 import type { DeviceChoice } from '../joinParams';
 import type { DeviceOption } from '../localMedia';
+import { useT } from '../i18n';
+import { DeviceCheck } from './DeviceCheck';
 import { usePreview } from './usePreview';
 
 export interface PreviewCardProps {
@@ -18,11 +20,12 @@ export interface PreviewCardProps {
 function Picker({ label, testId, devices, value, onChange }: {
   label: string; testId: string; devices: readonly DeviceOption[]; value: string; onChange: (id: string) => void;
 }) {
+  const t = useT();
   return (
     <label className="picker">
       <span>{label}</span>
       <select data-testid={testId} value={value} onChange={(event) => onChange(event.target.value)} disabled={devices.length === 0}>
-        <option value="">Default</option>
+        <option value="">{t('device.default')}</option>
         {devices.map((device, index) => (
           <option key={device.deviceId || index} value={device.deviceId}>{device.label || `${label} ${index + 1}`}</option>
         ))}
@@ -33,9 +36,10 @@ function Picker({ label, testId, devices, value, onChange }: {
 
 /** A microphone level meter: ten segments, lit up to the level; announced as a meter. */
 export function LevelMeter({ level, testId }: { level: number; testId: string }) {
+  const t = useT();
   const lit = Math.round(level * 10);
   return (
-    <span className="level-meter" data-testid={testId} data-level={level.toFixed(2)} role="meter" aria-label="Microphone level"
+    <span className="level-meter" data-testid={testId} data-level={level.toFixed(2)} role="meter" aria-label={t('preview.micLevel')}
       aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(level * 100)}>
       {Array.from({ length: 10 }, (_, index) => <span key={index} className={index < lit ? 'seg lit' : 'seg'} />)}
     </span>
@@ -47,6 +51,7 @@ export function PreviewCard({ name, camera, mic, setCamera, setMic, devices, set
   const [level, setLevel] = useState(0);
   const preview = usePreview(camera, devices.cameraId, mic, devices.microphoneId, setLevel);
   const video = useRef<HTMLVideoElement>(null);
+  const t = useT();
 
   useEffect(() => {
     if (video.current) video.current.srcObject = preview.stream;
@@ -54,22 +59,22 @@ export function PreviewCard({ name, camera, mic, setCamera, setMic, devices, set
 
   const errors = [preview.cameraError, preview.micError].filter((text): text is string => text !== null);
   return (
-    <section className="preview-card" aria-label="Camera and microphone check">
+    <section className="preview-card" aria-label={t('preview.label')}>
       <div className="preview" data-testid="prejoin-preview" data-state={preview.stream ? 'playing' : camera ? (preview.cameraError ? 'error' : 'starting') : 'off'}>
         <video ref={video} data-testid="preview-video" autoPlay playsInline muted hidden={!preview.stream} />
         {!preview.stream && (
           <div className="preview-placeholder">
             <span className="avatar" aria-hidden="true">{initials(name)}</span>
-            <span>{camera ? (preview.cameraError ? 'Camera unavailable' : 'Starting camera…') : 'Camera is off'}</span>
+            <span>{camera ? (preview.cameraError ? t('preview.cameraUnavailable') : t('preview.cameraStarting')) : t('preview.cameraOff')}</span>
           </div>
         )}
         <div className="preview-controls">
           <button type="button" className={`round-button${mic ? '' : ' is-off'}`} data-testid="join-mic" aria-pressed={mic}
-            aria-label={mic ? 'Join with microphone off' : 'Join with microphone on'} title={mic ? 'Microphone on' : 'Microphone off'} onClick={() => setMic(!mic)}>
+            aria-label={mic ? t('preview.joinMicOff') : t('preview.joinMicOn')} title={mic ? t('people.micOn') : t('people.micOff')} onClick={() => setMic(!mic)}>
             <Icon name={mic ? 'mic' : 'mic-off'} />
           </button>
           <button type="button" className={`round-button${camera ? '' : ' is-off'}`} data-testid="join-camera" aria-pressed={camera}
-            aria-label={camera ? 'Join with camera off' : 'Join with camera on'} title={camera ? 'Camera on' : 'Camera off'} onClick={() => setCamera(!camera)}>
+            aria-label={camera ? t('preview.joinCameraOff') : t('preview.joinCameraOn')} title={camera ? t('people.cameraOn') : t('people.cameraOff')} onClick={() => setCamera(!camera)}>
             <Icon name={camera ? 'camera' : 'camera-off'} />
           </button>
         </div>
@@ -81,13 +86,14 @@ export function PreviewCard({ name, camera, mic, setCamera, setMic, devices, set
         </div>
       )}
       <div className="pickers">
-        <Picker label="Camera" testId="prejoin-camera" devices={preview.devices.cameras} value={devices.cameraId}
+        <Picker label={t('device.camera')} testId="prejoin-camera" devices={preview.devices.cameras} value={devices.cameraId}
           onChange={(cameraId) => setDevices({ ...devices, cameraId })} />
-        <Picker label="Microphone" testId="prejoin-microphone" devices={preview.devices.microphones} value={devices.microphoneId}
+        <Picker label={t('device.microphone')} testId="prejoin-microphone" devices={preview.devices.microphones} value={devices.microphoneId}
           onChange={(microphoneId) => setDevices({ ...devices, microphoneId })} />
-        <Picker label="Speaker" testId="prejoin-speaker" devices={preview.devices.speakers} value={devices.speakerId}
+        <Picker label={t('device.speaker')} testId="prejoin-speaker" devices={preview.devices.speakers} value={devices.speakerId}
           onChange={(speakerId) => setDevices({ ...devices, speakerId })} />
       </div>
+      <DeviceCheck />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { Icon } from '../Icon';
+import { useT } from '../i18n';
 import { SPEAKING_VOLUME } from '../insights';
 import type { RemoteUser, RoomSession } from '../session';
 import { arrangeTiles } from './layout';
@@ -78,10 +79,11 @@ export function Stage({ session, pinned, setPinned, showStats }: StageProps) {
   const rectOf = (key: string) => (size.width > 0 ? arranged.rects.get(key) ?? null : null);
   const pin = (key: string) => () => setPinned(pinned === key ? null : key);
   const common = { session, showStats };
+  const t = useT();
 
   return (
     <main className="stage" ref={box} data-testid="stage" data-layout={arranged.mode} data-tiles={keys.length}
-      data-page={arranged.page} data-pages={arranged.pages} aria-label="Videos">
+      data-page={arranged.page} data-pages={arranged.pages} aria-label={t('stage.videos')}>
       {screens.map((user) => {
         const key = tileKey.screen(user.userId);
         return <RemoteScreenTile key={key} {...common} user={user} rect={rectOf(key)} pinned={focus === key} onPin={pin(key)} />;
@@ -96,16 +98,16 @@ export function Stage({ session, pinned, setPinned, showStats }: StageProps) {
         );
       })}
       {arranged.pages > 1 && (
-        <nav className="pager" aria-label="Pages of videos">
+        <nav className="pager" aria-label={t('stage.pages')}>
           <button type="button" className="pager-button" data-testid="stage-prev" disabled={arranged.page === 0}
-            aria-label="Previous page" onClick={() => setPage(arranged.page - 1)}>‹</button>
+            aria-label={t('stage.prev')} onClick={() => setPage(arranged.page - 1)}>‹</button>
           <span data-testid="stage-page">{arranged.page + 1} / {arranged.pages}</span>
           <button type="button" className="pager-button" data-testid="stage-next" disabled={arranged.page >= arranged.pages - 1}
-            aria-label="Next page" onClick={() => setPage(arranged.page + 1)}>›</button>
+            aria-label={t('stage.next')} onClick={() => setPage(arranged.page + 1)}>›</button>
         </nav>
       )}
       {arranged.hiddenInStrip > 0 && (
-        <span className="strip-more" data-testid="strip-more">+{arranged.hiddenInStrip} more</span>
+        <span className="strip-more" data-testid="strip-more">{t('stage.more', { count: arranged.hiddenInStrip })}</span>
       )}
       {focus && pinned === focus && (
         <button type="button" className="unpin" data-testid="unpin" onClick={() => setPinned(null)}>

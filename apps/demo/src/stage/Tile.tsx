@@ -1,6 +1,7 @@
 import { useEffect, useRef, type CSSProperties, type ReactNode, type Ref } from 'react';
 import { initials } from '../initials';
 import { Icon } from '../Icon';
+import { useT } from '../i18n';
 import { QualityBars } from '../NetworkBars';
 import type { TileRect } from './layout';
 
@@ -47,6 +48,7 @@ export interface TileProps {
  */
 export function Tile(props: TileProps) {
   const { name, tag, kind, videoOn, placeholder, audioOn, volume, activeSpeaker, rect, pinned, onPin, onWidth } = props;
+  const t = useT();
   const width = rect?.width ?? 0;
   const reported = useRef(-1);
   useEffect(() => {
@@ -88,7 +90,7 @@ export function Tile(props: TileProps) {
       <div className="tile-bottom">
         <span className="nameplate">
           {kind === 'camera' && <span className={`mic-state${speaking ? ' is-speaking' : ''}`} data-testid="tile-mic" data-state={audioOn ? 'on' : 'off'}
-            role="img" aria-label={audioOn ? 'Microphone on' : 'Microphone off'}>
+            role="img" aria-label={audioOn ? t('people.micOn') : t('people.micOff')}>
             <Icon name={audioOn ? 'mic' : 'mic-off'} />
           </span>}
           <span className="tile-name" data-testid={props.nameTestId}>{name}</span>

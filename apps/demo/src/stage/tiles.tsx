@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { Icon } from '../Icon';
+import { useT } from '../i18n';
 import { RemotePlaybackControls } from '../RemotePlaybackControls';
 import { SpeakingIndicator } from '../SpeakingIndicator';
 import { StatsOverlay } from '../StatsOverlay';
@@ -24,10 +25,11 @@ function useQuality(session: RoomSession, direction: 'uplink' | 'downlink'): num
 /** My camera (the `startLocalVideo` view); its bars are my uplink. */
 export function LocalTile({ session, showStats, rect, pinned, onPin, volume, activeSpeaker }: CommonProps & { volume: number; activeSpeaker: boolean }) {
   const { camera, mic } = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const t = useT();
   return (
     <Tile
-      kind="camera" name={session.params.userId} tag="You" videoOn={camera === 'on'}
-      placeholder={camera === 'starting' ? 'Starting camera…' : 'Camera off'} audioOn={mic === 'on'}
+      kind="camera" name={session.params.userId} tag={t('people.you')} videoOn={camera === 'on'}
+      placeholder={camera === 'starting' ? t('preview.cameraStarting') : t('people.cameraOff')} audioOn={mic === 'on'}
       volume={volume} activeSpeaker={activeSpeaker} quality={useQuality(session, 'uplink')} qualityLabel="My upload"
       viewRef={session.setLocalView} rect={rect} pinned={pinned} onPin={onPin}
       tileTestId="local-tile" nameTestId="local-name" videoTestId="local-video"

@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AdminClient, AdminJob } from '../admin/api';
+
+/** `waiting`: asked for, but the server starts the job only once someone in the room publishes. */
+export type RecordingState = 'off' | 'starting' | 'waiting' | 'on' | 'stopping';
+
+export interface RecordingTools {
+  readonly state: RecordingState;
+  readonly error: string | null;
+  /** Set when the server started the room's recording again after a stop (see the README's known gap). */
+  readonly restarted: boolean;
+  /** How many times the job list was read (tests wait on it). */
+  readonly polls: number;
+  readonly start: () => Promise<void>;
+  readonly stop: () => Promise<void>;
+}
+
+const POLL_MS = 2000;
+const live = (job: AdminJob, roomKey: string) =>
+  job.roomKey === roomKey && job.kind.startsWith('record-') && job.state !== 'stopped' && job.state !== 'failed';
+
+/**
+ * The host's recording switch, through the server's admin API: start is `POST …/rooms/{roomKey}/recordings`
+ * (a mixed MP4 of the room), stop deletes the room's recording jobs (`DELETE …/jobs/{jobId}`), and the state
+ * is read from the job list every 2 s, so a recording started or stopped elsewhere shows too.
+ */
+export function useRecording(client: AdminClient | null, roomKey: string): RecordingTools {
+  const [jobs, setJobs] = useState<readonly AdminJob[]>([]);
+  const [pending, setPending] = useState<'starting' | 'waiting' | 'stopping' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [polls, setPolls] = useState(0);
+  const [restarted, setRestarted] = useState(false);
+  /** The jobs the host stopped: another recording job of the room after them was started by the server. */
+  const stopped = useRef<ReadonlySet<string> | null>(null);
+  const clientRef = useRef(client);
+  clientRef.current = client;
+
+  const refresh = useCallback(async () => {
+    const current = clientRef.current;
+    if (!current) return [];
+    try {
+      const list = (await current.jobs()).filter((job) => live(job, roomKey));
+      const gone = stopped.current;
+      if (gone && list.some((job) => !gone.has(job.jobId))) {
+        stopped.current = null;
+        setRestarted(true);
+      }
+      setJobs(list);
+      setPolls((n) => n + 1);
+      return list;
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+      return [];
+    }
+  }, [roomKey]);
+
+  useEffect(() => {
+    if (!client) return;
+    void refresh();
+    const timer = setInterval(() => void refresh(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [client, refresh]);
+
+  // A job showing up ends "starting"/"waiting"; its end ends "stopping".
+  useEffect(() => {
+    if (jobs.length > 0 && (pending === 'starting' || pending === 'waiting')) setPending(null);
+    if (jobs.length === 0 && pending === 'stopping') setPending(null);
+  }, [jobs, pending]);
+
+  const start = useCallback(async () => {
+    if (!client) return;
+    setError(null);
+    setRestarted(false);
+    stopped.current = null;
+    setPending('starting');
+    try {
+      await client.startRecording(roomKey);
+      const list = await refresh();
+      setPending(list.length > 0 ? null : 'waiting');
+    } catch (caught) {
+      setPending(null);
+      setError(caught instanceof Error ? caught.message : String(caught));
+    }
+  }, [client, roomKey, refresh]);
+
+  const stop = useCallback(async () => {
+    if (!client) return;
+    setError(null);
+    setPending('stopping');
+    try {
+      const running = await refresh();
+      stopped.current = new Set(running.map((job) => job.jobId));
+      for (const job of running) await client.stopJob(job.jobId);
+      await refresh();
+      setPending(null);
+    } catch (caught) {
+      setPending(null);
+      setError(caught instanceof Error ? caught.message : String(caught));
+    }
+  }, [client, refresh]);
+
+  const state: RecordingState = pending ?? (jobs.length > 0 ? 'on' : 'off');
+  return { state, error, restarted, polls, start, stop };
+}

@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, DESKTOP, PHONE, startDemoFixture, videoWidthIn } from './demo-helpers.js';
+import { axeViolations, joinDemo } from './harness/demo-page.js';
+import type { LaunchedBrowser } from './harness/browser.js';
+import { TEST_APP, type TestServer } from './harness/server.js';
+
+/**
+ * Issue 27's live-room and host items, and the plugins the demo shows, in real Chromium: the pre-join device
+ * check (DeviceDetector), the Chinese UI, the voice changer, raise hand → invitation → on stage, ask to mute,
+ * recording through the admin API; axe-core on the new screens.
+ */
+describe('the demo: device check, Chinese, live stage and host controls (issue 27)', () => {
+  let server: TestServer;
+  let browser: LaunchedBrowser;
+
+  beforeAll(async () => {
+    ({ server, browser } = await startDemoFixture());
+    // Every page counts its peer connections' setLocalDescription calls: each is a negotiation.
+    await browser.context.addInitScript(() => {
+      const proto = RTCPeerConnection.prototype;
+      const original = proto.setLocalDescription;
+      (window as unknown as { __negotiations: number }).__negotiations = 0;
+      proto.setLocalDescription = function (this: RTCPeerConnection, ...args: Parameters<typeof original>) {
+        (window as unknown as { __negotiations: number }).__negotiations++;
+        return original.apply(this, args);
+      } as typeof original;
+    });
+  });
+
+  /** The room's recording jobs as the admin API lists them (the demo fixture's admin key). */
+  const recordJobs = async () => {
+    const response = await fetch(`${server.url}/admin/v1/apps/${TEST_APP.sdkAppId}/jobs`, { headers: { authorization: 'Bearer demo-e2e-admin-key-0123456789abcdef' } });
+    const { jobs } = (await response.json()) as { jobs: { jobId: string; kind: string; roomKey: string; state: string }[] };
+    return jobs.filter((job) => job.kind === 'record-mix' && job.roomKey === '7700' && job.state !== 'stopped' && job.state !== 'failed');
+  };
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('zh UI renders, and the pre-join device check runs the DeviceDetector (in Chinese) and shows its result; axe clean at both sizes', async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${server.url}/?lang=zh`);
+    await page.getByTestId('join-form').waitFor();
+    expect(await page.locator('#join-title').textContent()).toBe('准备好加入了吗？');
+    expect(await page.getByTestId('join-button').textContent()).toBe('立即加入');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await page.getByTestId('run-device-check').click();
+    const dialog = page.locator('#trtc-device-detector');
+    await dialog.waitFor({ timeout: 10_000 });
+    // The plugin got the demo's language.
+    expect(await dialog.locator('h2').textContent()).toBe('设备检测');
+    for (const step of ['camera', 'microphone', 'speaker']) {
+      await expect.poll(() => dialog.getAttribute('data-step'), { timeout: 10_000 }).toBe(step);
+      await dialog.locator('[data-dd="yes"]').click();
+    }
+    await expect.poll(() => dialog.getAttribute('data-step'), { timeout: 10_000 }).toBe('report');
+    await dialog.locator('[data-dd="finish"]').click();
+    const result = page.getByTestId('device-check-result');
+    await result.waitFor({ timeout: 10_000 });
+    expect(await result.locator('li[data-ok="true"]').count()).toBe(3);
+    expect(await result.textContent()).toContain('摄像头: 正常');
+    await page.screenshot({ path: `${ARTIFACTS}demo-zh-prejoin.png` });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    // Back to English from the picker, for the rest of this browser's pages (the choice is remembered).
+    await page.getByTestId('pick-language').selectOption('en');
+    expect(await page.locator('#join-title').textContent()).toBe('Ready to join?');
+    await page.close();
+  });
+
+  it('live: raise hand → the host sees it and invites → the hand-raiser is on stage; voice changer without renegotiation; ask to mute; recording start/stop', async () => {
+    const room = '7700';
+    const host = await joinDemo(browser.context, server.url, 'host', room, { role: 'anchor' });
+    const viewer = await joinDemo(browser.context, server.url, 'viewer', room, { role: 'audience' });
+    // The audience watches the host (no tile of its own, no camera button) and is counted as watching.
+    await expect.poll(() => videoWidthIn(viewer, '[data-testid="remote-tile"][data-user-id="host"] [data-testid="remote-video"]'), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
+    expect(await viewer.locator('[data-testid="local-tile"]:not([hidden])').count()).toBe(0);
+    expect(await viewer.getByTestId('toggle-camera').isDisabled()).toBe(true);
+    await expect.poll(() => host.getByTestId('viewer-count').textContent(), { timeout: 15_000 }).toBe('1');
+
+    // Raise hand: the viewer becomes an anchor who publishes nothing, still counted as watching.
+    await viewer.getByTestId('raise-hand').click();
+    await expect.poll(() => viewer.getByTestId('my-role').getAttribute('data-role'), { timeout: 15_000 }).toBe('hand');
+    const notice = host.locator('[data-testid="hand-notice"][data-user-id="viewer"]');
+    await notice.waitFor({ timeout: 15_000 });
+    await host.getByTestId('toggle-people').click();
+    const row = host.locator('[data-testid="participant"][data-user-id="viewer"]');
+    await row.getByTestId('hand-raised').waitFor({ timeout: 5_000 });
+    expect(await host.getByTestId('viewer-count').textContent()).toBe('1');
+    await host.screenshot({ path: `${ARTIFACTS}demo-live-hand.png` });
+
+    // The host invites: the viewer's demo takes it up (hand up), goes on stage and publishes.
+    await row.getByTestId('invite-user').click();
+    await expect.poll(() => viewer.getByTestId('my-role').getAttribute('data-role'), { timeout: 15_000 }).toBe('anchor');
+    const viewerVideo = '[data-testid="remote-tile"][data-user-id="viewer"] [data-testid="remote-video"]';
+    await expect.poll(() => videoWidthIn(host, viewerVideo), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
+    await expect.poll(() => host.getByTestId('viewer-count').textContent(), { timeout: 15_000 }).toBe('0');
+    await expect.poll(() => row.getByTestId('hand-raised').count(), { timeout: 10_000 }).toBe(0);
+
+    // Voice changer: a voice by name, then another; the microphone's sender keeps its track (no new offer).
+    const micTile = host.locator('[data-testid="remote-tile"][data-user-id="viewer"] [data-testid="tile-mic"]');
+    await expect.poll(() => micTile.getAttribute('data-state'), { timeout: 15_000 }).toBe('on');
+    const offers = await negotiations(viewer);
+    await viewer.getByTestId('effects-menu').click();
+    const voice = viewer.getByTestId('pick-voice');
+    expect(await voice.locator('option[value="2"]').textContent()).toBe('Little girl');
+    await voice.selectOption('2');
+    await expect.poll(() => voice.getAttribute('data-busy'), { timeout: 15_000 }).toBe('false');
+    await voice.selectOption('3');
+    await expect.poll(() => voice.getAttribute('data-busy'), { timeout: 15_000 }).toBe('false');
+    expect(await voice.inputValue()).toBe('3');
+    expect(await viewer.getByTestId('effect-error').count()).toBe(0);
+    expect(await negotiations(viewer)).toBe(offers);
+    await viewer.keyboard.press('Escape');
+
+    // Ask to mute: the viewer's demo turns its microphone off and says why; the host's tile shows it.
+    await row.getByTestId('ask-mute').click();
+    await viewer.getByTestId('mute-notice').waitFor({ timeout: 10_000 });
+    await expect.poll(() => viewer.getByTestId('toggle-mic').getAttribute('data-state'), { timeout: 10_000 }).toBe('off');
+    await expect.poll(() => micTile.getAttribute('data-state'), { timeout: 15_000 }).toBe('off');
+    await viewer.screenshot({ path: `${ARTIFACTS}demo-live-asked-to-mute.png` });
+
+    // Recording through the admin API: the host starts it (the server lists a recording job of the room), then
+    // stops it: that job ends. The server's recording manager then starts a new job for a room recorded by
+    // POST …/recordings (packages/server recording-manager.ts; the admin API has no route that ends it), and the
+    // demo says so in words instead of showing "off" (README, "Known gap").
+    const state = host.getByTestId('recording-state');
+    await host.getByTestId('toggle-recording').click();
+    await expect.poll(() => state.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('on');
+    const first = (await recordJobs()).map((job) => job.jobId);
+    expect(first.length).toBeGreaterThan(0);
+    await host.getByTestId('toggle-recording').click();
+    await expect.poll(async () => (await recordJobs()).filter((job) => first.includes(job.jobId)).length, { timeout: 20_000, interval: 250 }).toBe(0);
+    await expect.poll(async () => (await state.getAttribute('data-state')) === 'off' || (await host.getByTestId('recording-restarted').count()) === 1,
+      { timeout: 20_000, interval: 250 }).toBe(true);
+    expect(await host.getByTestId('recording-error').count()).toBe(0);
+    expect(await axeViolations(host)).toEqual([]);
+
+    // Leaving the stage: back in the audience, counted as watching again.
+    await viewer.getByTestId('switch-role').click();
+    await expect.poll(() => viewer.getByTestId('my-role').getAttribute('data-role'), { timeout: 15_000 }).toBe('audience');
+    await expect.poll(() => host.getByTestId('viewer-count').textContent(), { timeout: 15_000 }).toBe('1');
+    await host.close();
+    await viewer.close();
+  });
+});
+
+function negotiations(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __negotiations: number }).__negotiations);
+}
