@@ -127,18 +127,21 @@ describe('the demo: device check, Chinese, live stage and host controls (issue 2
     await viewer.screenshot({ path: `${ARTIFACTS}demo-live-asked-to-mute.png` });
 
     // Recording through the admin API: the host starts it (the server lists a recording job of the room), then
-    // stops it: that job ends. The server's recording manager then starts a new job for a room recorded by
-    // POST …/recordings (packages/server recording-manager.ts; the admin API has no route that ends it), and the
-    // demo says so in words instead of showing "off" (README, "Known gap").
+    // stops it: the room has no recording job any more and the switch shows "off".
     const state = host.getByTestId('recording-state');
     await host.getByTestId('toggle-recording').click();
     await expect.poll(() => state.getAttribute('data-state'), { timeout: 30_000, interval: 250 }).toBe('on');
     const first = (await recordJobs()).map((job) => job.jobId);
     expect(first.length).toBeGreaterThan(0);
     await host.getByTestId('toggle-recording').click();
-    await expect.poll(async () => (await recordJobs()).filter((job) => first.includes(job.jobId)).length, { timeout: 20_000, interval: 250 }).toBe(0);
-    await expect.poll(async () => (await state.getAttribute('data-state')) === 'off' || (await host.getByTestId('recording-restarted').count()) === 1,
-      { timeout: 20_000, interval: 250 }).toBe(true);
+    await expect.poll(async () => (await recordJobs()).length, { timeout: 20_000, interval: 250 }).toBe(0);
+    await expect.poll(() => state.getAttribute('data-state'), { timeout: 20_000, interval: 250 }).toBe('off');
+    // Not started again: the recording manager's next ticks (every 500 ms) leave the room unrecorded, and the
+    // demo's next read of the job list (every 2 s) still shows "off".
+    const polls = Number(await state.getAttribute('data-polls'));
+    await expect.poll(async () => Number(await state.getAttribute('data-polls')), { timeout: 10_000, interval: 250 }).toBeGreaterThan(polls + 1);
+    expect(await recordJobs()).toEqual([]);
+    expect(await state.getAttribute('data-state')).toBe('off');
     expect(await host.getByTestId('recording-error').count()).toBe(0);
     expect(await axeViolations(host)).toEqual([]);
 

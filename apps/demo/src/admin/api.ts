@@ -132,6 +132,11 @@ export class AdminClient {
     return this.#call(`/rooms/${encodeURIComponent(roomKey)}/recordings`, { method: 'POST', body: { mode } });
   }
 
+  /** Stops recording the room (what startRecording started): its jobs end and are not started again. */
+  stopRecording(roomKey: string): Promise<{ recording: boolean }> {
+    return this.#call(`/rooms/${encodeURIComponent(roomKey)}/recordings`, { method: 'DELETE' });
+  }
+
   logs(filter: LogFilter): Promise<{ logs: AdminLog[]; next: number | null }> {
     return this.#call('/logs', { query: { ...filter } });
   }

@@ -19,7 +19,6 @@ export function HostTools({ client, roomKey }: { client: AdminClient; roomKey: s
         onClick={() => void (running ? recording.stop() : recording.start())}>
         {running ? t('record.stop') : t('record.start')}
       </button>
-      {recording.restarted && <p className="hint" role="status" data-testid="recording-restarted">{t('record.restarted')}</p>}
       {recording.error && <p className="chat-error" role="alert" data-testid="recording-error">{t('record.failed', { reason: recording.error })}</p>}
     </div>
   );

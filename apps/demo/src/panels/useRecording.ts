@@ -7,8 +7,6 @@ export type RecordingState = 'off' | 'starting' | 'waiting' | 'on' | 'stopping';
 export interface RecordingTools {
   readonly state: RecordingState;
   readonly error: string | null;
-  /** Set when the server started the room's recording again after a stop (see the README's known gap). */
-  readonly restarted: boolean;
   /** How many times the job list was read (tests wait on it). */
   readonly polls: number;
   readonly start: () => Promise<void>;
@@ -21,7 +19,7 @@ const live = (job: AdminJob, roomKey: string) =>
 
 /**
  * The host's recording switch, through the server's admin API: start is `POST …/rooms/{roomKey}/recordings`
- * (a mixed MP4 of the room), stop deletes the room's recording jobs (`DELETE …/jobs/{jobId}`), and the state
+ * (a mixed MP4 of the room), stop is `DELETE …/rooms/{roomKey}/recordings` (its jobs end, files finalised), and the state
  * is read from the job list every 2 s, so a recording started or stopped elsewhere shows too.
  */
 export function useRecording(client: AdminClient | null, roomKey: string): RecordingTools {
@@ -29,9 +27,6 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
   const [pending, setPending] = useState<'starting' | 'waiting' | 'stopping' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [polls, setPolls] = useState(0);
-  const [restarted, setRestarted] = useState(false);
-  /** The jobs the host stopped: another recording job of the room after them was started by the server. */
-  const stopped = useRef<ReadonlySet<string> | null>(null);
   const clientRef = useRef(client);
   clientRef.current = client;
 
@@ -40,11 +35,6 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
     if (!current) return [];
     try {
       const list = (await current.jobs()).filter((job) => live(job, roomKey));
-      const gone = stopped.current;
-      if (gone && list.some((job) => !gone.has(job.jobId))) {
-        stopped.current = null;
-        setRestarted(true);
-      }
       setJobs(list);
       setPolls((n) => n + 1);
       return list;
@@ -70,8 +60,6 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
   const start = useCallback(async () => {
     if (!client) return;
     setError(null);
-    setRestarted(false);
-    stopped.current = null;
     setPending('starting');
     try {
       await client.startRecording(roomKey);
@@ -88,17 +76,15 @@ export function useRecording(client: AdminClient | null, roomKey: string): Recor
     setError(null);
     setPending('stopping');
     try {
-      const running = await refresh();
-      stopped.current = new Set(running.map((job) => job.jobId));
-      for (const job of running) await client.stopJob(job.jobId);
+      await client.stopRecording(roomKey);
       await refresh();
       setPending(null);
     } catch (caught) {
       setPending(null);
       setError(caught instanceof Error ? caught.message : String(caught));
     }
-  }, [client, refresh]);
+  }, [client, roomKey, refresh]);
 
   const state: RecordingState = pending ?? (jobs.length > 0 ? 'on' : 'off');
-  return { state, error, restarted, polls, start, stop };
+  return { state, error, polls, start, stop };
 }

@@ -40,6 +40,7 @@ export const adminStartRecordingBody = z.strictObject({
   userDefineRecordId: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, hyphen or underscore').optional(),
 });
 export const adminStartRecordingReply = z.object({ recording: z.literal(true), roomKey: z.string(), mode: z.enum(['mixed', 'per-stream']) });
+export const adminStopRecordingReply = z.object({ recording: z.literal(false), roomKey: z.string() });
 
 /** A recording file (MP4, H264 + AAC) in the storage folder. */
 export const adminRecording = z.object({

@@ -16,7 +16,7 @@ import {
 import { endpointReply } from './fields.js';
 import {
   adminDeleteMixImageReply, adminDeleteRecordingReply, adminJobsReply, adminMixImage, adminMixImagesReply, adminMediaParams, adminRecordingsReply, adminStartRecordingBody, adminStartRecordingReply,
-  adminStopJobReply,
+  adminStopJobReply, adminStopRecordingReply,
 } from './media.js';
 import { scheduleRequest, scheduleResponse } from './schedule.js';
 
@@ -208,6 +208,13 @@ export const HTTP_ROUTES = {
     body: { schema: adminStartRecordingBody, type: json, required: false },
     reply: { schema: adminStartRecordingReply, description: 'Recording.' },
     errors: { 400: 'Invalid roomKey or body (code -1003).', ...ADMIN_ERRORS, 404: 'Nobody is in this room (code -2003).' },
+  },
+  stopRecording: {
+    method: 'DELETE', path: `${ROOM}/recordings`, tag: 'admin', adminKey: true, params: roomParams,
+    summary: 'Stops recording a room (what POST …/recordings started)',
+    description: "The room's recording jobs end, their files finalised, and are not started again, unless the app's own `recording` setting records the room anyway. Stopping a room that is not recorded is not an error.",
+    reply: { schema: adminStopRecordingReply, description: 'Not recording (any more).' },
+    errors: { 400: 'Invalid roomKey (code -1003).', ...ADMIN_ERRORS },
   },
   listRecordings: {
     method: 'GET', path: `${APP}/recordings`, tag: 'admin', adminKey: true, params: appParams,

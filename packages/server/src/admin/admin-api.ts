@@ -50,6 +50,12 @@ function notFound(what: string): HttpError {
   return new HttpError(404, HTTP_CODE.NOT_FOUND, what);
 }
 
+/** The room registry's key of an admin roomKey of `app`. */
+function registryKey(app: AppConfig, roomKey: string): string {
+  const id = roomId(roomKey);
+  return RoomRegistry.key(app.sdkAppId, id.roomId, id.isString);
+}
+
 function roomId(roomKey: string): { roomId: string; isString: boolean } {
   const id = parseRoomRef(roomKey);
   if (!id) throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'roomKey must be an integer room id or "s:" followed by a string room id');
@@ -110,8 +116,7 @@ export class AdminApi {
   }
 
   #room(app: AppConfig, roomKey: string): Room {
-    const id = roomId(roomKey);
-    const room = this.#ctx.rooms.find(RoomRegistry.key(app.sdkAppId, id.roomId, id.isString));
+    const room = this.#ctx.rooms.find(registryKey(app, roomKey));
     if (!room) throw notFound(`room ${roomKey} has nobody in it`);
     return room;
   }
@@ -128,7 +133,7 @@ export class AdminApi {
     const ctx = this.#ctx;
     const before = this.#authenticate;
     return {
-      ...mediaBindings(ctx, { before, app: (input) => this.#app(input), room: (app, roomKey) => this.#room(app, roomKey) }),
+      ...mediaBindings(ctx, { before, app: (input) => this.#app(input), room: (app, roomKey) => this.#room(app, roomKey), roomKey: (app, roomKey) => registryKey(app, roomKey) }),
       getCallbacks: {
         before,
         handle: (input) => ctx.callbacks.status(this.#app(input).sdkAppId),

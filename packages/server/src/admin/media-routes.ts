@@ -8,7 +8,7 @@ import type { Room } from '../room/room.js';
 import { MixImageError } from '../jobs/mix-images.js';
 
 /** The admin API's media operations (HTTP_ROUTES). */
-export type MediaAdminOperation = 'listJobs' | 'stopJob' | 'startRecording' | 'listRecordings' | 'downloadRecording' | 'deleteRecording'
+export type MediaAdminOperation = 'listJobs' | 'stopJob' | 'startRecording' | 'stopRecording' | 'listRecordings' | 'downloadRecording' | 'deleteRecording'
   | 'listMixImages' | 'putMixImage' | 'deleteMixImage';
 
 /** What the media routes take from the admin API: its key check, the app it let in, a room lookup. */
@@ -16,6 +16,8 @@ export interface AdminAccess {
   before(input: RouteInput<MediaAdminOperation>): void;
   app(input: RouteInput<MediaAdminOperation>): AppConfig;
   room(app: AppConfig, roomKey: string): Room;
+  /** The registry key of a room given by its admin roomKey, whether anyone is in it or not (400 when malformed). */
+  roomKey(app: AppConfig, roomKey: string): string;
 }
 
 const notFound = (what: string) => new HttpError(404, HTTP_CODE.NOT_FOUND, what);
@@ -49,6 +51,14 @@ export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<Med
         ctx.recordings.startRoom(room, mode, body.userDefineRecordId);
         ctx.metrics.adminAction('start_recording');
         return { recording: true, roomKey: room.ref, mode };
+      },
+    },
+    stopRecording: {
+      before,
+      handle: async (input) => {
+        await ctx.recordings.stopRoom(access.roomKey(access.app(input), input.params.roomKey));
+        ctx.metrics.adminAction('stop_recording');
+        return { recording: false as const, roomKey: input.params.roomKey };
       },
     },
     listRecordings: {
