@@ -3,7 +3,7 @@
  * public domain, as scikit-image's data module states) that scikit-image bundles in its wheel, fetched once
  * from PyPI (pinned; `pip download`, no install) into node_modules/.cache, then made into a y4m with ffmpeg:
  * the upper three quarters of the 512×512 picture (head and shoulders) scaled to 640×480, 1 s at 15 fps
- * (Chromium loops it). A fresh CI machine reproduces it with python3 + pip and network access to PyPI.
+ * (Chromium loops it). A fresh CI machine reproduces it with python3 (its pip, else a venv's) and PyPI.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -15,6 +15,18 @@ import { fileURLToPath } from 'node:url';
 export const SCIKIT_IMAGE_VERSION = '0.25.2';
 
 const CACHE = join(fileURLToPath(new URL('../../../', import.meta.url)), 'node_modules', '.cache', 'face-picture');
+const VENV = join(CACHE, 'venv');
+
+/** A pip: python3's own when it has one, else a venv's (python3-venv, which .ci/run installs, brings pip along). */
+function pip(): string[] {
+  try {
+    execFileSync('python3', ['-m', 'pip', '--version'], { stdio: 'pipe', timeout: 30_000 });
+    return ['python3', '-m', 'pip'];
+  } catch {
+    if (!existsSync(join(VENV, 'bin', 'pip'))) execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'pipe', timeout: 120_000 });
+    return [join(VENV, 'bin', 'pip')];
+  }
+}
 const PICTURE = join(CACHE, `astronaut-${SCIKIT_IMAGE_VERSION}.png`);
 
 /** Where the face is in the 640×480 frame (fractions): the head, hair to chin. */
@@ -27,7 +39,8 @@ export function facePicture(): string {
   const work = mkdtempSync(join(tmpdir(), 'face-picture-'));
   try {
     // A wheel of any platform holds the same data file: pin one, so any machine fetches the same bytes.
-    execFileSync('python3', ['-m', 'pip', 'download', '--disable-pip-version-check', '-q', '--no-deps', '--only-binary=:all:',
+    const [command, ...prefix] = pip();
+    execFileSync(command, [...prefix, 'download', '--disable-pip-version-check', '-q', '--no-deps', '--only-binary=:all:',
       '--platform', 'manylinux_2_17_x86_64', '--python-version', '3.11', '--implementation', 'cp', '-d', work, `scikit-image==${SCIKIT_IMAGE_VERSION}`],
     { stdio: 'pipe', timeout: 300_000 });
     const wheel = readdirSync(work).find((name) => name.endsWith('.whl'));
