@@ -3,7 +3,7 @@
  * threads of its renderer process, ms of CPU per second, from /proc), and each plugin's gzip size beside the
  * original's file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,7 +29,18 @@ const ORIGINAL_FILE: Record<string, string> = {
 };
 
 /** Paths that load and register but refuse to start here (SDK README): their size is not a working plugin's. */
-const REFUSING = new Set(['chorus', 'cross-room', 'lebplayer', 'realtime-transcriber', 'beauty', 'face-detection']);
+const REFUSING = new Set(['chorus']);
+
+/**
+ * The lazily loaded assets a plugin fetches in Chromium (dist/assets/…): for the MediaPipe folders, every file
+ * but the non-SIMD wasm variant (loaded only where wasm SIMD is missing).
+ */
+function assetFiles(name: string): string[] {
+  const folder = ({ 'face-detection': 'face_detection', beauty: 'face_mesh' } as Record<string, string>)[name];
+  if (name === 'ai-denoiser') return ['assets/denoiser-wasm.js'];
+  if (!folder || !existsSync(`${SDK_DIST}assets/${folder}`)) return [];
+  return readdirSync(`${SDK_DIST}assets/${folder}`).filter((file) => !file.includes('_solution_wasm_bin')).map((file) => `assets/${folder}/${file}`);
+}
 
 /** Each plugin file of the table (plus its assets), gzip, beside the original's (5.17.1's, npm alias trtc-sdk-v5-517). */
 export function pluginSizeRows(): Row[] {
@@ -40,12 +51,13 @@ export function pluginSizeRows(): Row[] {
     const file = `${SDK_DIST}plugins/${entry.path}/${entry.name}.esm.js`;
     if (!existsSync(file)) continue;
     const ours = gz(readFileSync(file));
-    const assets = entry.name === 'ai-denoiser' ? gz(readFileSync(`${SDK_DIST}assets/denoiser-wasm.js`)) : 0;
+    const assetList = assetFiles(entry.name);
+    const assets = assetList.reduce((sum, file) => sum + gz(readFileSync(`${SDK_DIST}${file}`)), 0);
     const theirPath = ORIGINAL_FILE[entry.name] ?? `plugins/${entry.path}/${entry.name}.esm.js`;
     const theirs = existsSync(original + theirPath) ? `${kb(gz(readFileSync(original + theirPath)))} KB gzip for the original's ${theirPath}` : 'the original builds it into trtc.js (no file of its own)';
     rows.push({
       benchmark: `plugin size: ${entry.globalName}`, figure: kb(ours + assets), unit: 'KB gzip',
-      notes: `plugins/${entry.path}/${entry.name}.esm.js ${kb(ours)} KB${assets ? ` + assets/denoiser-wasm.js ${kb(assets)} KB (RNNoise wasm inside)` : ''}${REFUSING.has(entry.name) ? ' (loads and registers, refuses to start here)' : ''}; ${theirs}`,
+      notes: `plugins/${entry.path}/${entry.name}.esm.js ${kb(ours)} KB${assets ? ` + ${entry.name === 'ai-denoiser' ? 'assets/denoiser-wasm.js' : `${assetList.length} files of ${assetList[0].split('/').slice(0, 2).join('/')}/ (MediaPipe script, SIMD wasm, model)`} ${kb(assets)} KB${entry.name === 'ai-denoiser' ? ' (RNNoise wasm inside)' : ''}` : ''}${REFUSING.has(entry.name) ? ' (loads and registers, refuses to start here)' : ''}; ${theirs}`,
     });
   }
   return rows;

@@ -27,6 +27,7 @@ import { loadOptionsFromEnv, runSignalLoad, signalLoadRows } from './signal-load
 import { httpFuzzRows, runHttpFuzzBench } from './http-fuzz.js';
 import { ServerProcess } from './server-process.js';
 import { runSoaks, soakRows } from './soak.js';
+import { faceCpuRows } from './face-plugins.js';
 import { pluginCpuRows, pluginSizeRows } from './plugins.js';
 import { progress } from './stats.js';
 import { benchVideoEffects } from './video-effects.js';
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
     const signalLoad = await runSignalLoad(loadOptionsFromEnv());
     const httpFuzz = await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) });
     const reconnectOutage = await runReconnectOutage();
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...soakRows(soak), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...soakRows(soak), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server), ...await faceCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',

@@ -1,6 +1,7 @@
 // Builds the plugin assets served beside the SDK at /sdk/assets/ (the default assetsPath):
 // denoiser-wasm.js, the AIDenoiser's AudioWorklet with RNNoise's wasm (from @jitsi/rnnoise-wasm) embedded,
-// like the original's file of that name; selfie_segmentation/, VirtualBackground's MediaPipe files;
+// like the original's file of that name; selfie_segmentation/, face_detection/ and face_mesh/, the MediaPipe
+// files of VirtualBackground, FaceDetection and Beauty;
 // video-decoder/, TRTCVideoDecoder's worker and wasm; autoplay-dialog.js and hw-encoder.js, lazily loaded parts
 // of the core.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,13 +13,17 @@ import { coreBundle } from './build-options.mjs';
 
 const require = createRequire(import.meta.url);
 
-/** VirtualBackground's person segmentation: MediaPipe's script, wasm and model, from its npm package. */
-function copySelfieSegmentation() {
-  const from = dirname(require.resolve('@mediapipe/selfie_segmentation/package.json'));
-  const to = 'dist/assets/selfie_segmentation';
+/**
+ * A MediaPipe solution's script, wasm and model files, from its npm package, into dist/assets/<folder>/:
+ * VirtualBackground's person segmentation, FaceDetection's face detector (the short-range model only, the
+ * one it uses) and Beauty's face mesh (landmarks; its models are packed in a .data file).
+ */
+function copyMediaPipe(pkg, folder, skip = /^$/) {
+  const from = dirname(require.resolve(`${pkg}/package.json`));
+  const to = `dist/assets/${folder}`;
   mkdirSync(to, { recursive: true });
   for (const file of readdirSync(from)) {
-    if (/\.(js|wasm|tflite|binarypb|data)$/.test(file)) copyFileSync(join(from, file), join(to, file));
+    if (/\.(js|wasm|tflite|binarypb|data)$/.test(file) && !skip.test(file)) copyFileSync(join(from, file), join(to, file));
   }
 }
 
@@ -65,7 +70,9 @@ export async function buildAssets() {
     define: { RNNOISE_WASM_BASE64: JSON.stringify(wasm.toString('base64')) },
     outfile: 'dist/assets/denoiser-wasm.js',
   });
-  copySelfieSegmentation();
+  copyMediaPipe('@mediapipe/selfie_segmentation', 'selfie_segmentation');
+  copyMediaPipe('@mediapipe/face_detection', 'face_detection', /full/);
+  copyMediaPipe('@mediapipe/face_mesh', 'face_mesh');
   await buildVideoDecoderAssets();
   // The autoplay dialog, loaded by the core on first need (src/playback/autoplay-dialog-loader.ts).
   await build({

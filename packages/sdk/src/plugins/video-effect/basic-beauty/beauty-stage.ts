@@ -1,5 +1,6 @@
 import { Downscaled } from '../pipeline/downscale.js';
 import type { GlImage, GlKit } from '../pipeline/gl-kit.js';
+import { retouchGlsl } from '../pipeline/retouch.js';
 import type { EffectStage, FrameInfo, FusedBinding, Size } from '../pipeline/stage.js';
 
 /** Strengths 0–1 of the three retouches. */
@@ -11,31 +12,17 @@ export interface BeautyLevels {
 
 /**
  * One per-pixel function, fused into the pipeline's single pass (software WebGL pays per texture read):
- * edge-preserving smoothing — a quarter-size copy of the frame read bilinearly is a 4×4-pixel box blur,
- * mixed in only where it differs little from the pixel (fine skin texture goes, strong edges stay) — by
- * `beauty`; then a brightening curve that lifts mid-tones without clipping; then a rosy tint.
+ * the shared retouch (pipeline/retouch.ts) by `beauty`, `brightness` and `ruddy`.
  */
 const BEAUTY_GLSL = `
 uniform sampler2D u_bbSmall;
 uniform float u_beauty;
 uniform float u_brightness;
 uniform float u_ruddy;
+${retouchGlsl('bb')}
 vec4 bb_effect(vec4 base, vec2 uv) {
-  vec3 color = base.rgb;
-  if (u_beauty > 0.0) {
-    const vec3 LUMA = vec3(0.299, 0.587, 0.114);
-    vec3 smoothed = texture(u_bbSmall, uv).rgb;
-    float d = abs(dot(color - smoothed, LUMA));
-    color = mix(color, smoothed, clamp(u_beauty, 0.0, 1.0) * (1.0 - smoothstep(0.06, 0.2, d)));
-  }
-  // lifts mid-tones most, leaves black and white in place
-  if (u_brightness > 0.0) color += u_brightness * 0.5 * color * (1.0 - color);
-  if (u_ruddy > 0.0) {
-    color.r = color.r + u_ruddy * 0.25 * (1.0 - color.r) * (0.3 + color.r);
-    color.g = color.g * (1.0 - 0.08 * u_ruddy);
-    color.b = color.b * (1.0 - 0.04 * u_ruddy);
-  }
-  return vec4(clamp(color, 0.0, 1.0), base.a);
+  vec3 smoothed = u_beauty > 0.0 ? texture(u_bbSmall, uv).rgb : base.rgb;
+  return vec4(bb_retouch(base.rgb, smoothed, u_beauty, u_brightness, u_ruddy), base.a);
 }`;
 
 /** BasicBeauty as a pipeline stage; levels change live with update(). */

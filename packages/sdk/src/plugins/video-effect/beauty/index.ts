@@ -1,34 +1,108 @@
-import type { PluginContext } from '../../../plugin-api/index.js';
-import { NOT_IMPLEMENTED, unavailable } from '../../common/unavailable.js';
-import type { BeautyOptions, UpdateBeautyOptions } from './options.js';
+import { invalidOperation } from '../../../errors/catalogue.js';
+import type { PluginCore } from '../../../types.js';
+import { createGl2 } from '../pipeline/gl-kit.js';
+import { applyStage, guarded, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
+import { FaceBeautyStage } from './beauty-stage.js';
+import { FaceMesher } from './face-mesh.js';
+import { needsLandmarks, resolveBeautyOptions, type BeautyLevels, type BeautyOptions, type UpdateBeautyOptions } from './options.js';
 
 export type { AuthParam, BeautyOptions, Effect, UpdateBeautyOptions } from './options.js';
 
 /**
- * The Beauty plugin (trtc-sdk-v5's plugins/video-effect/beauty): face-aware retouching. Not built in Conclave
- * yet (BasicBeauty is): the module loads and registers, and start / update reject with ENV_NOT_SUPPORTED (5200).
+ * Beauty (trtc-sdk-v5's plugins/video-effect/beauty): face-aware retouching of the published camera on the
+ * WebGL effect pipeline — whiten and dermabrasion (the retouch BasicBeauty uses), and the face-shape
+ * warps lift, shave, eye and chin driven by MediaPipe face-mesh landmarks (served by our server as assets,
+ * loaded on the first shape level above 0). Start, update and stop while publishing: no renegotiation.
  */
 export class Beauty {
   static readonly Name = 'Beauty';
-  private readonly _ctx: PluginContext;
+  private readonly _core: PluginCore;
+  private _mesher: Promise<FaceMesher> | undefined;
+  private _onError: (() => unknown) | undefined;
 
-  constructor(context: PluginContext) {
-    this._ctx = context;
+  constructor(core: PluginCore) {
+    this._core = core;
   }
 
-  /** Rejects with ENV_NOT_SUPPORTED (not yet implemented; BasicBeauty is). */
-  start(_options: BeautyOptions): Promise<void> {
-    return unavailable(this._ctx, 'Beauty', 'startPlugin', NOT_IMPLEMENTED);
+  /** True where the effect can run (WebGL2 and WebAssembly). */
+  static isSupported(): boolean {
+    if (typeof document === 'undefined' || typeof WebAssembly === 'undefined') return false;
+    const gl = createGl2(document.createElement('canvas'));
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return gl !== undefined;
   }
 
-  /** Rejects with ENV_NOT_SUPPORTED (not yet implemented). */
-  update(_options: UpdateBeautyOptions): Promise<void> {
-    return unavailable(this._ctx, 'Beauty', 'updatePlugin', NOT_IMPLEMENTED);
+  /** The name startPlugin refers to. */
+  getName(): string {
+    return Beauty.Name;
   }
 
-  /** Resolves: nothing runs. */
+  /**
+   * Starts the retouch with the given levels (0–1, default 0). Errors: INVALID_PARAMETER (options),
+   * ENV_NOT_SUPPORTED 5210 (a non-empty `effect`: the vendor's sticker catalogue), INVALID_OPERATION (camera not
+   * on: 5105; no WebGL2; the face model cannot load from assetsPath).
+   */
+  start(options: BeautyOptions): Promise<void> {
+    return guarded(this._core, () => this._start(options));
+  }
+
+  private async _start(options: BeautyOptions): Promise<void> {
+    const fn = 'startPlugin';
+    const levels = resolveBeautyOptions(options, undefined, fn);
+    this._onError = options.onError;
+    await this._apply(levels, fn);
+  }
+
+  /** Changes the levels given (the others stay); starts the effect if it was not running. Errors as start's. */
+  update(options: UpdateBeautyOptions): Promise<void> {
+    return guarded(this._core, () => this._update(options));
+  }
+
+  private async _update(options: UpdateBeautyOptions): Promise<void> {
+    const fn = 'updatePlugin';
+    const current = pipelineOf(videoContextOf(this._core, fn)).stage<FaceBeautyStage>('Beauty');
+    await this._apply(resolveBeautyOptions(options, current?.levels, fn), fn);
+  }
+
+  /** Stops the retouch (the camera goes out plain again unless other effects run). */
   stop(): Promise<void> {
-    return Promise.resolve();
+    return guarded(this._core, () => removeStage(videoContextOf(this._core, 'stopPlugin'), 'Beauty', 'stopPlugin'));
+  }
+
+  /** Frees the face model. */
+  destroy(): void {
+    this._mesher?.then((mesher) => mesher.close(), () => undefined);
+    this._mesher = undefined;
+  }
+
+  private async _apply(levels: BeautyLevels, fn: string): Promise<void> {
+    const video = videoContextOf(this._core, fn);
+    requireCamera(video, fn);
+    const pipeline = pipelineOf(video);
+    if (pipeline.mode !== 'webgl') throw invalidOperation(undefined, pipeline.mode === '2d' ? 'not support beauty in 2d mode' : 'webgl context create failed', fn);
+    const mesher = needsLandmarks(levels) ? await this._loadMesher(fn) : undefined;
+    const current = pipeline.stage<FaceBeautyStage>('Beauty');
+    if (current) {
+      current.levels = levels;
+      current.mesher = mesher ?? current.mesher;
+      return;
+    }
+    await applyStage(video, new FaceBeautyStage(levels, mesher), fn);
+  }
+
+  private async _loadMesher(fn: string): Promise<FaceMesher> {
+    this._mesher ??= FaceMesher.create(this._core.assetsPath);
+    try {
+      return await this._mesher;
+    } catch (error) {
+      this._mesher = undefined;
+      try {
+        this._onError?.();
+      } catch {
+        // the app's callback failing changes nothing here
+      }
+      throw invalidOperation(undefined, `Beauty cannot load its face model, check assetsPath (${this._core.assetsPath}): ${String(error)}`, fn);
+    }
   }
 }
 

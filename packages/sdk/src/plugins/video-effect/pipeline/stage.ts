@@ -8,6 +8,8 @@ export interface Size {
 
 /** Where each effect sits in the chain: lower runs first. One stage per name. */
 export const STAGE_ORDER = Object.freeze({
+  /** Beauty's face-shape warp reads the camera image itself (its pass's input): it runs first. */
+  Beauty: 5,
   /** Beauty works on the camera image itself. */
   BasicBeauty: 10,
   /** Background replacement after beauty, so the new background is not retouched. */

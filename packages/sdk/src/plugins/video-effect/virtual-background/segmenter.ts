@@ -4,6 +4,7 @@
  * the frame loop, on a small copy of the frame, at most one at a time: frames keep flowing with the latest
  * mask, so a slow model lowers the mask's rate, not the video's.
  */
+import { loadScript } from '../pipeline/mediapipe.js';
 
 /** The model's input: 256×144 (the landscape model). */
 const INPUT = { width: 256, height: 144 };
@@ -19,28 +20,6 @@ interface SelfieSegmentationSolution {
   close(): Promise<void>;
 }
 type SolutionCtor = new (config: { locateFile: (file: string) => string }) => SelfieSegmentationSolution;
-
-const scripts = new Map<string, Promise<void>>();
-
-/** Loads a classic script once per URL. */
-function loadScript(url: string): Promise<void> {
-  let loading = scripts.get(url);
-  if (!loading) {
-    loading = new Promise<void>((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = url;
-      script.crossOrigin = 'anonymous';
-      script.onload = () => resolve();
-      script.onerror = () => {
-        scripts.delete(url);
-        reject(new Error(`cannot load ${url}`));
-      };
-      document.head.appendChild(script);
-    });
-    scripts.set(url, loading);
-  }
-  return loading;
-}
 
 /**
  * Decides when inference is too slow for the device (the original's onAbort): the median of the last
