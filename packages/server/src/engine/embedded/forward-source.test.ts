@@ -68,3 +68,34 @@ describe('forward source: recent key frame for a new subscriber (first frame)', 
     expect(c.got).toEqual([]);
   });
 });
+
+describe('forward source: a key-frame request is repeated until a key frame comes', () => {
+  it('a PLI the publisher does not answer (lost, sent before its link was up, ignored) is sent again, and no more once a key frame arrives', () => {
+    vi.useFakeTimers();
+    const { forward, send, plis } = source();
+    const subscriber = sink();
+    forward.addSink(subscriber.sink);
+    forward.requestKeyframe();
+    expect(plis()).toBe(1);
+    // Delta frames only: the publisher did not answer.
+    send([packet(1000, delta, true), packet(4000, delta, true)]);
+    vi.advanceTimersByTime(600);
+    expect(plis()).toBe(2);
+    vi.advanceTimersByTime(600);
+    expect(plis()).toBe(3);
+    send(keyframe(7000));
+    vi.advanceTimersByTime(5000);
+    expect(plis()).toBe(3);
+  });
+
+  it('gives up after ten seconds without video (a publisher whose camera sends nothing answers none)', () => {
+    vi.useFakeTimers();
+    const { forward, plis } = source();
+    forward.requestKeyframe();
+    vi.advanceTimersByTime(11_000);
+    const sent = plis();
+    expect(sent).toBeGreaterThan(10);
+    vi.advanceTimersByTime(10_000);
+    expect(plis()).toBe(sent);
+  });
+});

@@ -2,7 +2,7 @@ import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants, type LinkState } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
-import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { closePeer, createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
 
@@ -115,7 +115,7 @@ export class SubscriberDownlink {
     this.#closed = true;
     for (const group of this.#groups) group.release();
     this.#bySource.clear();
-    this.#pc.close().catch(() => undefined);
+    closePeer(this.#pc);
   }
 
   #addGroup(): { group: DownlinkGroup; transceivers: RTCRtpTransceiver[] } {

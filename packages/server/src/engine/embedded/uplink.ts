@@ -2,7 +2,7 @@ import { UPLINK_SLOTS } from '@conclave/protocol/media';
 import type { RTCPeerConnection } from 'werift';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
-import { createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 
 /** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
 export interface PublisherSources {
@@ -28,7 +28,9 @@ export class Uplink {
     const pc = createPeer(net, videoCodecs(), audioCodecs(), headerExtensions());
     const uplink = new Uplink(pc, sources);
     pc.connectionStateChange.subscribe((state) => {
-      if (state === 'connected') onUp();
+      if (state !== 'connected') return;
+      for (const slot of ['video', 'small', 'aux'] as const) sources[slot].linkUp();
+      onUp();
     });
     pc.onTransceiverAdded.subscribe((transceiver) => {
       transceiver.onTrack.subscribe((track) => {
@@ -56,6 +58,6 @@ export class Uplink {
   /** Closes the connection and stops forwarding its tracks. */
   close(): void {
     for (const source of Object.values(this.#sources)) source.detach();
-    this.#pc.close().catch(() => undefined);
+    closePeer(this.#pc);
   }
 }
