@@ -11,6 +11,8 @@ const KEYFRAME_INTERVAL_MS = 300;
 const KEYFRAME_RETRY_MS = 500;
 /** …for at most this long after the first request (a publisher that sends no video answers none). */
 const KEYFRAME_RETRY_FOR_MS = 10_000;
+/** A request is repeated only while the stream is live: a video packet came at most this long ago (a layer the publisher does not send gets no PLIs). */
+const RETRY_LIVE_MS = 1000;
 /** A new subscriber is handed the video since the last key frame when it began at most this long ago (90 kHz). */
 const REPLAY_MAX_SPAN_TICKS = 45_000;
 /** …and the stream is live: its last packet came at most this long ago. */
@@ -52,6 +54,8 @@ export class ForwardSource {
   /** When the oldest key-frame request not answered yet by a key frame was made; undefined when none is. */
   #keyframeWantedSince: number | undefined;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last video packet came (0 before the first of this track). */
+  #lastVideoAt = 0;
 
   /** @param onReceive called for every RTP packet the publisher sends (for counters). */
   constructor(onReceive?: () => void) {
@@ -72,6 +76,7 @@ export class ForwardSource {
       this.#onReceive?.();
       if (this.#keyframeWantedSince !== undefined && framePart(codecMimeType, received).keyframe) this.#keyframeArrived();
       const now = video ? Date.now() : 0; // read once per packet (hot path), and for video only
+      if (video) this.#lastVideoAt = now;
       const keep = video && now - this.#lastKeyframeRequest < KEEP_AFTER_REQUEST_MS;
       if (this.#sinks.size === 0 && !keep) return;
       // One copy per packet for every sink, without the publisher's header extensions (their ids mean
@@ -101,6 +106,7 @@ export class ForwardSource {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#recent.clear();
+    this.#lastVideoAt = 0;
     this.#track = undefined;
     this.#receiver = undefined;
   }
@@ -167,14 +173,19 @@ export class ForwardSource {
     this.requestKeyframe();
   }
 
-  /** Asks again after KEYFRAME_RETRY_MS unless a key frame came meanwhile (bounded by KEYFRAME_RETRY_FOR_MS). */
+  /**
+   * Asks again after KEYFRAME_RETRY_MS unless a key frame came meanwhile, while the stream is live (bounded by
+   * KEYFRAME_RETRY_FOR_MS).
+   */
   #scheduleRetry(): void {
     clearTimeout(this.#retryTimer);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
       const since = this.#keyframeWantedSince;
       if (since === undefined) return;
-      if (Date.now() - since > KEYFRAME_RETRY_FOR_MS) this.#keyframeArrived(); // give up; a subscriber's PLI starts anew
+      const now = Date.now();
+      if (now - since > KEYFRAME_RETRY_FOR_MS) this.#keyframeArrived(); // give up; a subscriber's PLI starts anew
+      else if (now - this.#lastVideoAt > RETRY_LIVE_MS) this.#scheduleRetry(); // nothing comes (yet): no PLI
       else this.requestKeyframe();
     }, KEYFRAME_RETRY_MS);
     this.#retryTimer.unref?.();
