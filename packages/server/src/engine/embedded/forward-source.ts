@@ -98,8 +98,12 @@ export class ForwardSource {
     this.#unsubscribe = unSubscribe;
   }
 
-  /** Stops forwarding the current track. */
-  detach(): void {
+  /**
+   * Stops forwarding the current track; with `track`, only if that is still the one forwarded (an uplink
+   * closed after another replaced it must not stop the new one's).
+   */
+  detach(track?: MediaStreamTrack): void {
+    if (track !== undefined && track !== this.#track) return;
     clearTimeout(this.#keyframeTimer);
     this.#keyframeTimer = undefined;
     this.#keyframeArrived();
