@@ -11,7 +11,7 @@ export interface OutageSample {
   outageSeconds: number;
   /** Server listening → the later of the two pages announcing CONNECTED. */
   rejoinMs: number;
-  /** Server listening → both pages decoding each other's video again. */
+  /** Server listening → both pages decoding each other's video again (a first frame decoded on a link made after the outage). */
   mediaMs: number;
 }
 
@@ -28,6 +28,27 @@ async function connectedSince(page: Page, since: number): Promise<number> {
 
 async function framesSince(page: Page, before: number): Promise<number> {
   await waitFor('frames to resume', () => media(page), (m) => m.framesDecoded > before, { timeoutMs: 120_000, intervalMs: 50 });
+  return Date.now();
+}
+
+/** Peer connections the page made so far (the harness records each in window.__pcs). */
+const pcCount = (page: Page): Promise<number> => page.evaluate(() => (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.length);
+
+/**
+ * When a link made after the first `made` decoded its first video frame. Counted on the new links alone: a sum over
+ * every link would also move with the old links' counts as they close.
+ */
+async function newLinkDecodes(page: Page, made: number): Promise<number> {
+  const decoded = () => page.evaluate(async (from) => {
+    let frames = 0;
+    for (const pc of (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.slice(from)) {
+      (await pc.getStats()).forEach((s: { type: string; kind?: string; framesDecoded?: number }) => {
+        if (s.type === 'inbound-rtp' && s.kind === 'video') frames += s.framesDecoded ?? 0;
+      });
+    }
+    return frames;
+  }, made);
+  await waitFor('a frame decoded on a new link', decoded, (frames) => frames > 0, { timeoutMs: 120_000, intervalMs: 50 });
   return Date.now();
 }
 
@@ -58,11 +79,13 @@ export async function runReconnectOutage(lengths = outageLengths()): Promise<Out
       const downAt = Date.now();
       await server.kill();
       await new Promise((resolve) => setTimeout(resolve, outageSeconds * 1000));
-      const before = await Promise.all([alice, bob].map(async (p) => (await media(p)).framesDecoded));
+      const made = await Promise.all([alice, bob].map(pcCount));
       await server.start();
       const upAt = Date.now();
-      const rejoined = await Promise.all([connectedSince(alice, downAt), connectedSince(bob, downAt)]);
-      const resumed = await Promise.all([framesSince(alice, before[0]!), framesSince(bob, before[1]!)]);
+      const [rejoined, resumed] = await Promise.all([
+        Promise.all([connectedSince(alice, downAt), connectedSince(bob, downAt)]),
+        Promise.all([newLinkDecodes(alice, made[0]!), newLinkDecodes(bob, made[1]!)]),
+      ]);
       samples.push({ outageSeconds, rejoinMs: Math.max(...rejoined) - upAt, mediaMs: Math.max(...resumed) - upAt });
       progress(`reconnection after a ${outageSeconds} s outage: rejoined ${samples.at(-1)!.rejoinMs} ms, media ${samples.at(-1)!.mediaMs} ms after the server listened`);
     }

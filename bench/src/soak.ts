@@ -58,7 +58,7 @@ export interface SoakResult {
   end: SoakSample;
   /** Counts that stayed above their start once every visitor had gone (0 each when nothing leaked). */
   leaked: Record<string, number>;
-  steady: { maxGapMs: number; peerConnectionsMade: number; downlinkMLines: number; gaps: { at: string; ms: number }[]; videoElements: number; exits: number };
+  steady: { maxGapMs: number; peerConnectionsMade: number; downlinkMLines: number; gaps: { at: string; ms: number }[]; videoElements: number; exits: number; keyFrames: KeyFrameChain[] };
   plot: string;
 }
 
@@ -91,6 +91,19 @@ window.soak = {
     client.on(TRTC.EVENT.REMOTE_USER_EXIT, ({ userId }) => document.getElementById('remote-' + userId + '-main')?.remove());
   },
   resetGap() { window.soak.state.maxGap = 0; window.soak.state.last = Date.now(); },
+  async keyFrames() {
+    // The key-frame chain of this page: PLIs its downlinks sent and key frames they decoded; PLIs its uplink
+    // received and key frames it encoded (a stall with PLIs sent and none received or answered shows here).
+    const k = { plisSent: 0, keyFramesDecoded: 0, plisReceived: 0, keyFramesEncoded: 0 };
+    for (const pc of window.__pcs.filter((pc) => pc.connectionState !== 'closed')) {
+      (await pc.getStats()).forEach((r) => {
+        if (r.kind !== 'video') return;
+        if (r.type === 'inbound-rtp') { k.plisSent += r.pliCount || 0; k.keyFramesDecoded += r.keyFramesDecoded || 0; }
+        if (r.type === 'outbound-rtp') { k.plisReceived += r.pliCount || 0; k.keyFramesEncoded += r.keyFramesEncoded || 0; }
+      });
+    }
+    return k;
+  },
   read() {
     const s = window.soak.state;
     const mlines = Math.max(0, ...window.__pcs.filter((pc) => pc.connectionState !== 'closed').map((pc) => pc.getTransceivers().length));
@@ -102,6 +115,9 @@ window.soak = {
 
 interface SteadyRead { frames: number; maxGap: number; pcs: number; mlines: number; gaps: { at: string; ms: number }[]; videos: number; exits: number }
 const readSteady = (page: Page): Promise<SteadyRead> => page.evaluate(() => (window as unknown as { soak: { read(): SteadyRead } }).soak.read());
+/** PLIs and key frames of a steady page's links (see keyFrames in STEADY_PROBE). */
+interface KeyFrameChain { plisSent: number; keyFramesDecoded: number; plisReceived: number; keyFramesEncoded: number }
+const readKeyFrames = (page: Page): Promise<KeyFrameChain> => page.evaluate(() => (window as unknown as { soak: { keyFrames(): Promise<KeyFrameChain> } }).soak.keyFrames());
 
 function rssMb(pid: number): number {
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -212,6 +228,7 @@ export async function runSoak(context: BrowserContext, openApp: (serverUrl: stri
     const end = samples.at(-1)!;
     const leaked = Object.fromEntries(COUNT_KEYS.filter((k) => start[k] !== undefined).map((k) => [k, Math.max(0, (end[k] ?? 0) - (start[k] ?? 0))]));
     const steadyEnd = await Promise.all(steadyPages.map(readSteady));
+    const keyFrames = await Promise.all(steadyPages.map(readKeyFrames));
     const steady = {
       maxGapMs: Math.max(...steadyEnd.map((r) => r.maxGap)),
       peerConnectionsMade: steadyEnd.reduce((sum, r, i) => sum + r.pcs - steadyStart[i].pcs, 0),
@@ -219,6 +236,7 @@ export async function runSoak(context: BrowserContext, openApp: (serverUrl: stri
       gaps: steadyEnd.flatMap((r) => r.gaps),
       videoElements: steadyEnd.reduce((sum, r) => sum + r.videos, 0),
       exits: steadyEnd.reduce((sum, r) => sum + r.exits, 0),
+      keyFrames,
     };
     if (steady.gaps.length > 0) progress(`soak ${engine}: steady pauses over 1 s: ${JSON.stringify(steady.gaps)}`);
     const plot = `${resultsDir}soak-${engine}.svg`;
@@ -265,7 +283,7 @@ export function soakRows(results: readonly SoakResult[]): Row[] {
       ...(r.start.janusRssMb !== undefined ? [{ benchmark: b, figure: (r.end.janusRssMb ?? 0).toFixed(0), unit: 'MB Janus RSS (end)', notes: `start ${r.start.janusRssMb.toFixed(0)}, max ${maxJanus.toFixed(0)}` }] : []),
       { benchmark: b, figure: String(r.end.handles), unit: 'engine handles (end)', notes: `start: ${held(r.start)}; end: ${held(r.end)}; users ${r.start.users}→${r.end.users}` },
       { benchmark: b, figure: String(leakedTotal), unit: 'leaked', notes: `above the start once every visitor left: ${JSON.stringify(r.leaked)}` },
-      { benchmark: b, figure: String(r.steady.maxGapMs), unit: 'ms longest pause', notes: `steady pair's partner video (${r.steady.gaps.length} pauses over 1 s); ${r.steady.peerConnectionsMade} peer connections made in their pages (a rebuilt link adds one); ${r.steady.exits} steady users announced gone; ${r.steady.videoElements} partner <video> elements (2: never re-made); downlink m-lines ${r.steady.downlinkMLines}` },
+      { benchmark: b, figure: String(r.steady.maxGapMs), unit: 'ms longest pause', notes: `steady pair's partner video (${r.steady.gaps.length} pauses over 1 s); ${r.steady.peerConnectionsMade} peer connections made in their pages (a rebuilt link adds one); ${r.steady.exits} steady users announced gone; ${r.steady.videoElements} partner <video> elements (2: never re-made); downlink m-lines ${r.steady.downlinkMLines}; key frames per steady page (PLIs sent by its downlink / key frames decoded; PLIs its uplink received / key frames encoded): ${r.steady.keyFrames.map((k) => `${k.plisSent}/${k.keyFramesDecoded}; ${k.plisReceived}/${k.keyFramesEncoded}`).join(' — ')}` },
     ];
   });
 }

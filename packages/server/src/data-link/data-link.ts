@@ -1,7 +1,7 @@
 import { DATA_CHANNEL_LABEL } from '@conclave/protocol';
 import type { RTCDataChannel, RTCPeerConnection } from 'werift';
 import { audioCodecs, headerExtensions, videoCodecs } from '../engine/embedded/codecs.js';
-import { createPeer, localSdp, type PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
+import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
 
 /** Most bytes queued on a data channel before further messages to that client are dropped (a stalled reader). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -54,6 +54,6 @@ export class DataLink {
 
   close(): void {
     this.#closed = true;
-    this.#pc.close().catch(() => undefined);
+    closePeer(this.#pc);
   }
 }

@@ -68,3 +68,53 @@ describe('forward source: recent key frame for a new subscriber (first frame)', 
     expect(c.got).toEqual([]);
   });
 });
+
+describe('forward source: a key-frame request is repeated until a key frame comes', () => {
+  it('a PLI the publisher does not answer (lost, sent before its link was up, ignored) is sent again, and no more once a key frame arrives', () => {
+    vi.useFakeTimers();
+    const { forward, send, plis } = source();
+    const subscriber = sink();
+    forward.addSink(subscriber.sink);
+    forward.requestKeyframe();
+    expect(plis()).toBe(1);
+    // Delta frames only: the publisher did not answer.
+    send([packet(1000, delta, true), packet(4000, delta, true)]);
+    vi.advanceTimersByTime(600);
+    expect(plis()).toBe(2);
+    send([packet(7000, delta, true)]);
+    vi.advanceTimersByTime(600);
+    expect(plis()).toBe(3);
+    send(keyframe(10_000));
+    vi.advanceTimersByTime(5000);
+    expect(plis()).toBe(3);
+  });
+
+  it('is not repeated while no video comes (a layer not sent), and gives up after ten seconds', () => {
+    vi.useFakeTimers();
+    const silent = source();
+    silent.forward.requestKeyframe();
+    vi.advanceTimersByTime(11_000);
+    expect(silent.plis()).toBe(1);
+
+    const { forward, send, plis } = source();
+    forward.requestKeyframe();
+    for (let t = 0; t < 11_000; t += 100) {
+      send([packet(1000 + t * 90, delta, true)]);
+      vi.advanceTimersByTime(100);
+    }
+    const sent = plis();
+    expect(sent).toBeGreaterThan(10);
+    send([packet(2_000_000, delta, true)]);
+    vi.advanceTimersByTime(5000);
+    expect(plis()).toBe(sent);
+  });
+
+  it('a request made before the publisher\'s link was up is sent again as soon as it connects', () => {
+    vi.useFakeTimers();
+    const { forward, plis } = source();
+    forward.requestKeyframe();
+    vi.advanceTimersByTime(100);
+    forward.linkUp();
+    expect(plis()).toBe(2);
+  });
+});

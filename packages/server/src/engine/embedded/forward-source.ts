@@ -1,8 +1,18 @@
 import type { MediaStreamTrack, RTCRtpReceiver, RtpPacket } from 'werift';
-import { KeyframePrefetch } from './keyframe-prefetch.js';
+import { framePart, KeyframePrefetch } from './keyframe-prefetch.js';
 
 /** Minimum spacing of key-frame requests sent to one publisher. */
 const KEYFRAME_INTERVAL_MS = 300;
+/**
+ * A key-frame request not answered by a key frame within this long is sent again: a PLI sent before the uplink
+ * was up (DTLS not done), lost on the way, or ignored by a busy encoder would otherwise leave every
+ * subscriber waiting for the publisher's next natural key frame (minutes with some encoders).
+ */
+const KEYFRAME_RETRY_MS = 500;
+/** …for at most this long after the first request (a publisher that sends no video answers none). */
+const KEYFRAME_RETRY_FOR_MS = 10_000;
+/** A request is repeated only while the stream is live: a video packet came at most this long ago (a layer the publisher does not send gets no PLIs). */
+const RETRY_LIVE_MS = 1000;
 /** A new subscriber is handed the video since the last key frame when it began at most this long ago (90 kHz). */
 const REPLAY_MAX_SPAN_TICKS = 45_000;
 /** …and the stream is live: its last packet came at most this long ago. */
@@ -41,6 +51,11 @@ export class ForwardSource {
   readonly #recent = new KeyframePrefetch();
   #recentRestart = true;
   #lastPacketAt = 0;
+  /** When the oldest key-frame request not answered yet by a key frame was made; undefined when none is. */
+  #keyframeWantedSince: number | undefined;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last video packet came (0 before the first of this track). */
+  #lastVideoAt = 0;
 
   /** @param onReceive called for every RTP packet the publisher sends (for counters). */
   constructor(onReceive?: () => void) {
@@ -59,7 +74,9 @@ export class ForwardSource {
     const video = codecMimeType?.toLowerCase().startsWith('video/') ?? false;
     const { unSubscribe } = track.onReceiveRtp.subscribe((received) => {
       this.#onReceive?.();
+      if (this.#keyframeWantedSince !== undefined && framePart(codecMimeType, received).keyframe) this.#keyframeArrived();
       const now = video ? Date.now() : 0; // read once per packet (hot path), and for video only
+      if (video) this.#lastVideoAt = now;
       const keep = video && now - this.#lastKeyframeRequest < KEEP_AFTER_REQUEST_MS;
       if (this.#sinks.size === 0 && !keep) return;
       // One copy per packet for every sink, without the publisher's header extensions (their ids mean
@@ -81,13 +98,19 @@ export class ForwardSource {
     this.#unsubscribe = unSubscribe;
   }
 
-  /** Stops forwarding the current track. */
-  detach(): void {
+  /**
+   * Stops forwarding the current track; with `track`, only if that is still the one forwarded (an uplink
+   * closed after another replaced it must not stop the new one's).
+   */
+  detach(track?: MediaStreamTrack): void {
+    if (track !== undefined && track !== this.#track) return;
     clearTimeout(this.#keyframeTimer);
     this.#keyframeTimer = undefined;
+    this.#keyframeArrived();
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#recent.clear();
+    this.#lastVideoAt = 0;
     this.#track = undefined;
     this.#receiver = undefined;
   }
@@ -125,6 +148,7 @@ export class ForwardSource {
    * whose request was swallowed would wait for the next natural key frame.
    */
   requestKeyframe(): void {
+    this.#keyframeWantedSince ??= Date.now();
     const wait = this.#lastKeyframeRequest + KEYFRAME_INTERVAL_MS - Date.now();
     if (wait > 0) {
       this.#keyframeTimer ??= setTimeout(() => {
@@ -139,6 +163,42 @@ export class ForwardSource {
       if (Date.now() - this.#lastKeyframeRequest >= KEEP_AFTER_REQUEST_MS) this.#recentRestart = true;
       this.#lastKeyframeRequest = Date.now();
       this.#receiver.sendRtcpPLI(ssrc).catch(() => undefined);
+      this.#scheduleRetry();
     }
+  }
+
+  /**
+   * The publisher's link just connected: a key-frame request made before (while DTLS was not done, so its PLI
+   * could not be sent) goes out now rather than at its next retry.
+   */
+  linkUp(): void {
+    if (this.#keyframeWantedSince === undefined) return;
+    this.#lastKeyframeRequest = 0;
+    this.requestKeyframe();
+  }
+
+  /**
+   * Asks again after KEYFRAME_RETRY_MS unless a key frame came meanwhile, while the stream is live (bounded by
+   * KEYFRAME_RETRY_FOR_MS).
+   */
+  #scheduleRetry(): void {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      const since = this.#keyframeWantedSince;
+      if (since === undefined) return;
+      const now = Date.now();
+      if (now - since > KEYFRAME_RETRY_FOR_MS) this.#keyframeArrived(); // give up; a subscriber's PLI starts anew
+      else if (now - this.#lastVideoAt > RETRY_LIVE_MS) this.#scheduleRetry(); // nothing comes (yet): no PLI
+      else this.requestKeyframe();
+    }, KEYFRAME_RETRY_MS);
+    this.#retryTimer.unref?.();
+  }
+
+  /** A key frame came (or the track went): no request is pending any more. */
+  #keyframeArrived(): void {
+    this.#keyframeWantedSince = undefined;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
   }
 }

@@ -1,5 +1,8 @@
+import { RTCPeerConnection } from 'werift';
 import { describe, expect, it } from 'vitest';
-import { keepCandidatesOn } from './peer-factory.js';
+import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
+import { PeerCensus } from './peer-census.js';
+import { closePeer, createPeer, keepCandidatesOn, localSdp } from './peer-factory.js';
 
 describe('keepCandidatesOn', () => {
   it('keeps only the candidates on the configured address, and every other line', () => {
@@ -13,4 +16,27 @@ describe('keepCandidatesOn', () => {
       'v=0', 'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=candidate:2 1 udp 2130706431 127.0.0.1 50001 typ host', 'a=mid:0', '',
     ].join('\r\n'));
   });
+});
+
+describe('closePeer', () => {
+  it('a link closed while its ICE checks still run is released (the data links a short visit left open)', async () => {
+    const census = new PeerCensus();
+    const net = { iceAddress: '127.0.0.1', census };
+    // A client that goes away a few milliseconds after its offer was answered, as a visitor closing its tab does:
+    // the server's checks are then in flight. Several delays, as the race depends on the moment.
+    for (const delayMs of [2, 4, 5, 6, 8, 10]) {
+      const client = new RTCPeerConnection({ iceServers: [], iceUseIpv6: false, iceInterfaceAddresses: { udp4: '127.0.0.1' }, iceAdditionalHostAddresses: ['127.0.0.1'] });
+      client.createDataChannel('data');
+      await client.setLocalDescription(await client.createOffer());
+      const server = createPeer(net, videoCodecs(), audioCodecs(), headerExtensions());
+      await server.setRemoteDescription({ type: 'offer', sdp: client.localDescription!.sdp });
+      await server.setLocalDescription(await server.createAnswer());
+      await client.setRemoteDescription({ type: 'answer', sdp: localSdp(server, net) });
+      await new Promise((resolve) => setTimeout(resolve, delayMs)); // the client's moment of going away (not a wait for a condition)
+      await client.close();
+      closePeer(server);
+    }
+    await expect.poll(() => census.peerConnections, { timeout: 8000, interval: 50 }).toBe(0);
+    expect(census.transports).toBe(0);
+  }, 20_000);
 });

@@ -34,6 +34,23 @@ export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters
 }
 
 /**
+ * Closes a werift peer connection for good. werift's ICE checks that are still running when the connection
+ * closes (a client gone a few milliseconds after its offer was answered) complete afterwards: they mark the
+ * closed transport connected again and restart its consent checks, so the connection and its timers stay
+ * alive (and counted) for ever. Any such late state change closes the ICE connection again.
+ */
+export function closePeer(pc: RTCPeerConnection): void {
+  for (const transport of pc.iceTransports) {
+    const { connection } = transport;
+    connection.stateChanged.subscribe((state) => {
+      // Deferred: the transport's own listener must first have seen the late state, then sees 'closed'.
+      if (state !== 'closed') queueMicrotask(() => { connection.close().catch(() => undefined); });
+    });
+  }
+  pc.close().catch(() => undefined);
+}
+
+/**
  * The SDP to send: with an iceAddress configured, only candidates on that address are kept (the
  * sockets are bound there, so any other address would be unreachable).
  */

@@ -2,7 +2,7 @@ import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { playbackWants, type PlaybackStream } from '../client-offer.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
-import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { closePeer, createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 
 /**
@@ -54,7 +54,7 @@ export class PlaybackLink {
       await pc.setLocalDescription(await pc.createAnswer());
       return { link, answer: localSdp(pc, net) };
     } catch (error) {
-      pc.close().catch(() => undefined);
+      closePeer(pc);
       throw error;
     }
   }
@@ -62,6 +62,6 @@ export class PlaybackLink {
   /** Stops forwarding and closes the connection. */
   close(): void {
     this.#group.release();
-    this.#pc.close().catch(() => undefined);
+    closePeer(this.#pc);
   }
 }

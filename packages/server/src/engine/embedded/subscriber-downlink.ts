@@ -2,7 +2,7 @@ import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants, type LinkState } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
-import { createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { closePeer, createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
 
@@ -18,6 +18,8 @@ export class SubscriberDownlink {
   readonly #counter: ForwardCounter;
   readonly #groups: DownlinkGroup[] = [];
   readonly #bySource = new Map<string, DownlinkGroup>();
+  /** Subscriptions waiting for new m-lines, by source: one ended meanwhile is gone from here (its group stays free). */
+  readonly #adding = new Map<string, object>();
   #negotiate: DownlinkNegotiator;
   #queue: Promise<unknown> = Promise.resolve();
   #state: LinkState = 'connecting';
@@ -52,6 +54,7 @@ export class SubscriberDownlink {
    */
   subscribe(sourceId: string, sources: PublisherSources, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     this.#negotiate = negotiate;
+    this.#adding.delete(sourceId); // a later subscription to the same source supersedes one still waiting
     const existing = this.#bySource.get(sourceId);
     if (existing) {
       existing.assign(sources, wants);
@@ -63,12 +66,20 @@ export class SubscriberDownlink {
       this.#bySource.set(sourceId, free);
       return Promise.resolve(free.mids);
     }
+    const adding = {};
+    this.#adding.set(sourceId, adding);
     return new Promise((resolve, reject) => {
       this.#queue = this.#queue.then(async () => {
+        const current = this.#adding.get(sourceId) === adding;
+        if (current) this.#adding.delete(sourceId);
         if (this.#closed) throw new EngineError('closed', 'downlink closed');
         const { group, transceivers } = this.#addGroup();
-        group.assign(sources, wants);
-        this.#bySource.set(sourceId, group);
+        // Ended while waiting (the source left, the subscriber changed its mind): the m-lines are added all
+        // the same (the answer is on its way) and wait free for the next source.
+        if (current) {
+          group.assign(sources, wants);
+          this.#bySource.set(sourceId, group);
+        }
         await this.#pc.setLocalDescription(await this.#pc.createOffer());
         // werift gives the new m-lines their mids when the offer is created.
         const [audio, video, aux] = transceivers.map((t) => t.mid ?? '');
@@ -93,6 +104,7 @@ export class SubscriberDownlink {
 
   /** Ends a subscription; its group stays for the next one. */
   unsubscribe(sourceId: string): void {
+    this.#adding.delete(sourceId);
     this.#bySource.get(sourceId)?.release();
     this.#bySource.delete(sourceId);
   }
@@ -115,7 +127,7 @@ export class SubscriberDownlink {
     this.#closed = true;
     for (const group of this.#groups) group.release();
     this.#bySource.clear();
-    this.#pc.close().catch(() => undefined);
+    closePeer(this.#pc);
   }
 
   #addGroup(): { group: DownlinkGroup; transceivers: RTCRtpTransceiver[] } {

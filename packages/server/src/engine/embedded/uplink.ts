@@ -1,8 +1,8 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
-import type { RTCPeerConnection } from 'werift';
+import type { MediaStreamTrack, RTCPeerConnection } from 'werift';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
-import { createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 
 /** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
 export interface PublisherSources {
@@ -16,19 +16,21 @@ export interface PublisherSources {
 /** A publisher's receive-only peer connection: attaches each incoming track to its forward source. */
 export class Uplink {
   readonly #pc: RTCPeerConnection;
-  readonly #sources: PublisherSources;
+  /** The tracks this uplink attached, by source (a concurrent publish may have replaced them since). */
+  readonly #attached = new Map<ForwardSource, MediaStreamTrack>();
 
-  private constructor(pc: RTCPeerConnection, sources: PublisherSources) {
+  private constructor(pc: RTCPeerConnection) {
     this.#pc = pc;
-    this.#sources = sources;
   }
 
   /** Negotiates from the client's offer; returns the uplink and the answer SDP. `onUp` is called when the link connects. */
   static async negotiate(net: PeerNetworkOptions, sources: PublisherSources, offerSdp: string, onUp: () => void): Promise<{ uplink: Uplink; answer: string }> {
     const pc = createPeer(net, videoCodecs(), audioCodecs(), headerExtensions());
-    const uplink = new Uplink(pc, sources);
+    const uplink = new Uplink(pc);
     pc.connectionStateChange.subscribe((state) => {
-      if (state === 'connected') onUp();
+      if (state !== 'connected') return;
+      for (const slot of ['video', 'small', 'aux'] as const) sources[slot].linkUp();
+      onUp();
     });
     pc.onTransceiverAdded.subscribe((transceiver) => {
       transceiver.onTrack.subscribe((track) => {
@@ -38,6 +40,7 @@ export class Uplink {
         const source = sources[slot];
         const codec = transceiver.codecs[0]?.mimeType;
         source.attach(track, transceiver.receiver, codec);
+        uplink.#attached.set(source, track);
         // A subscriber that is already waiting needs a key frame to start decoding.
         if (track.kind === 'video') source.requestKeyframe();
       });
@@ -55,7 +58,7 @@ export class Uplink {
 
   /** Closes the connection and stops forwarding its tracks. */
   close(): void {
-    for (const source of Object.values(this.#sources)) source.detach();
-    this.#pc.close().catch(() => undefined);
+    for (const [source, track] of this.#attached) source.detach(track);
+    closePeer(this.#pc);
   }
 }
