@@ -63,7 +63,8 @@ async function startConclave(engine: 'embedded' | 'janus'): Promise<LoadServer> 
   const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error' };
   const previous = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
   Object.assign(process.env, settings);
-  const server = await ServerProcess.start().finally(() => {
+  // A generous start-up bound: on a shared, loaded machine the child's module loading alone can pass 20 s.
+  const server = await ServerProcess.start(90_000).finally(() => {
     for (const [key, value] of Object.entries(previous)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
