@@ -1,5 +1,4 @@
 import { RTCPeerConnection, type RTCRtpCodecParameters } from 'werift';
-import './werift-patches.js'; // werift's SRTP fast path, before any peer connection exists
 import type { LinkState } from '../media-engine.js';
 import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
 
