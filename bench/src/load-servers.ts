@@ -61,7 +61,8 @@ async function startConclave(engine: 'embedded' | 'janus'): Promise<LoadServer> 
   // All the generator's users come from one address: lift the per-address connection limit (50). Errors only:
   // the server child's log shares stdout with the table.
   const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error' };
-  const server = await ServerProcess.start({ env: settings });
+  // A generous start-up bound: on a shared, loaded machine the child's module loading alone can pass 20 s.
+  const server = await ServerProcess.start({ env: settings, timeoutMs: 90_000 });
   return { engine, url: server.url, pid: server.pid, sig: (userId) => server.sig(userId), close: () => server.close() };
 }
 

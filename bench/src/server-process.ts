@@ -63,7 +63,11 @@ export class ServerProcess implements TestServer {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const ready = await new Promise<Extract<ChildReply, { type: 'ready' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server child did not start within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => {
+        // A child that never got ready must not outlive the bench (it would keep it from exiting).
+        child.kill('SIGKILL');
+        reject(new Error(`server child did not start within ${timeoutMs} ms`));
+      }, timeoutMs);
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`server child exited with code ${code} before it was ready`));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Connection, RTCCertificate, RTCPeerConnection, createSelfSignedCertificate } from 'werift';
+import { Connection, RTCCertificate, RTCPeerConnection, createSelfSignedCertificate, ntpTime } from 'werift';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -12,7 +12,7 @@ describe('werift patches', () => {
   it('the installed werift carries every Conclave patch', () => {
     const require = createRequire(import.meta.url);
     const bundle = readFileSync(join(dirname(require.resolve('werift')), '../../index.mjs'), 'utf8');
-    expect(bundle.match(/Conclave patch:/g)).toHaveLength(7);
+    expect(bundle.match(/Conclave patch:/g)).toHaveLength(14);
   });
 
   it('a certificate keeps its fingerprint (computed once, same value)', async () => {
@@ -62,5 +62,18 @@ describe('werift patches', () => {
     const configured = new Connection(true, { stunServer: ['stun.example.org', 3478] }) as unknown as { stunServer?: unknown };
     expect(plain.stunServer).toBeUndefined();
     expect(configured.stunServer).toEqual(['stun.example.org', 3478]);
+  });
+
+  it('makes real NTP timestamps (binary fraction of the second), for a clock reading given or now', () => {
+    const toUnixSeconds = (ntp: bigint): number => Number(ntp >> 32n) + Number(ntp & 0xffffffffn) / 2 ** 32 - 2_208_988_800;
+    const before = Date.now() / 1000;
+    const now = toUnixSeconds(ntpTime());
+    expect(now).toBeGreaterThanOrEqual(before - 0.05);
+    expect(now).toBeLessThanOrEqual(Date.now() / 1000 + 0.05);
+    // werift wrote the decimal digits of the fraction as the binary fraction (x.5 s became x s + 5/2^32).
+    const at = 1000 * Math.ceil(performance.now() / 1000) + 500 - (performance.timeOrigin % 1000);
+    const half = Number(ntpTime(at) & 0xffffffffn) / 2 ** 32;
+    expect(Math.abs(half - 0.5)).toBeLessThan(1e-6);
+    expect(toUnixSeconds(ntpTime(at + 250)) - toUnixSeconds(ntpTime(at))).toBeCloseTo(0.25, 6);
   });
 });
