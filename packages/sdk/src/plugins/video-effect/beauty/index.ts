@@ -1,6 +1,6 @@
 import { invalidOperation } from '../../../errors/catalogue.js';
 import type { PluginCore } from '../../../types.js';
-import { createGl2 } from '../pipeline/gl-kit.js';
+import { hasWebGl2AndWasm } from '../pipeline/gl-kit.js';
 import { applyStage, guarded, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
 import { FaceBeautyStage } from './beauty-stage.js';
 import { FaceMesher } from './face-mesh.js';
@@ -26,10 +26,7 @@ export class Beauty {
 
   /** True where the effect can run (WebGL2 and WebAssembly). */
   static isSupported(): boolean {
-    if (typeof document === 'undefined' || typeof WebAssembly === 'undefined') return false;
-    const gl = createGl2(document.createElement('canvas'));
-    gl?.getExtension('WEBGL_lose_context')?.loseContext();
-    return gl !== undefined;
+    return hasWebGl2AndWasm();
   }
 
   /** The name startPlugin refers to. */

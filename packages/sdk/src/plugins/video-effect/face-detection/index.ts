@@ -1,7 +1,7 @@
 import { invalidOperation } from '../../../errors/catalogue.js';
 import type { PluginCore } from '../../../types.js';
 import type { CameraInfo } from '../../../plugin-api/video.js';
-import { createGl2 } from '../pipeline/gl-kit.js';
+import { hasWebGl2AndWasm } from '../pipeline/gl-kit.js';
 import { guarded, requireCamera, videoContextOf } from '../pipeline/host.js';
 import { FaceDetector } from './detector.js';
 import { resolveFaceDetectionOptions, type FaceDetectionOptions, type FaceDetectionSettings, type UpdateFaceDetectionOptions } from './options.js';
@@ -32,10 +32,7 @@ export class FaceDetection {
 
   /** True where detection can run (WebAssembly and WebGL2, which MediaPipe's image input uses), as the original's check. */
   static isSupported(): boolean {
-    if (typeof document === 'undefined' || typeof WebAssembly === 'undefined') return false;
-    const gl = createGl2(document.createElement('canvas'));
-    gl?.getExtension('WEBGL_lose_context')?.loseContext();
-    return gl !== undefined;
+    return hasWebGl2AndWasm();
   }
 
   /** The name startPlugin refers to. */

@@ -58,6 +58,14 @@ export function createGl2(canvas: HTMLCanvasElement | OffscreenCanvas): WebGL2Re
   }
 }
 
+/** True where WebGL2 and WebAssembly exist: what the MediaPipe-based effects need (their isSupported()). */
+export function hasWebGl2AndWasm(): boolean {
+  if (typeof document === 'undefined' || typeof WebAssembly === 'undefined') return false;
+  const gl = createGl2(document.createElement('canvas'));
+  gl?.getExtension('WEBGL_lose_context')?.loseContext();
+  return gl !== undefined;
+}
+
 /** The shared GL state of the pipeline. */
 export class GlKit {
   readonly gl: WebGL2RenderingContext;

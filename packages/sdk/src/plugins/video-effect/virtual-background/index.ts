@@ -2,7 +2,7 @@ import { EXTRA_CODE } from '../../../constants/error-code.js';
 import { invalidOperation, invalidParameter, operationFailed } from '../../../errors/catalogue.js';
 import { loadImage } from '../../../media/track-processing.js';
 import type { PluginCore } from '../../../types.js';
-import { createGl2 } from '../pipeline/gl-kit.js';
+import { hasWebGl2AndWasm } from '../pipeline/gl-kit.js';
 import { applyStage, guarded, numberIn, pipelineOf, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
 import { BackgroundStage, DEFAULT_BLUR_LEVEL, type BackgroundSettings, type BackgroundType } from './background-stage.js';
 import { Segmenter } from './segmenter.js';
@@ -83,10 +83,7 @@ export class VirtualBackground {
 
   /** True where the effect can run (WebGL2), as the original's check. */
   static isSupported(): boolean {
-    if (typeof document === 'undefined' || typeof WebAssembly === 'undefined') return false;
-    const gl = createGl2(document.createElement('canvas'));
-    gl?.getExtension('WEBGL_lose_context')?.loseContext();
-    return gl !== undefined;
+    return hasWebGl2AndWasm();
   }
 
   /** The name startPlugin refers to. */
