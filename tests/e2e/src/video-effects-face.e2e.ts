@@ -36,6 +36,23 @@ function faceLuma(page: Page, userId: string): Promise<number[]> {
 
 const meanAbsDiff = (a: number[], b: number[]) => a.reduce((sum, v, i) => sum + Math.abs(v - b[i]), 0) / a.length;
 
+/**
+ * Waits (bounded) until the receiver has presented `count` more frames of the user's video: after an effect change
+ * resolves on the publisher, frames already on their way still show the previous picture.
+ */
+async function newFrames(page: Page, userId: string, count: number, timeoutMs = 20_000): Promise<void> {
+  await page.evaluate(async ({ id, n, ms }) => {
+    const video = document.querySelector<HTMLVideoElement>(`#remote-${id}-main video`) as HTMLVideoElement & {
+      requestVideoFrameCallback(cb: (now: number, meta: { presentedFrames: number }) => void): number;
+    };
+    if (!video) throw new Error('no remote video');
+    const presented = () => new Promise<number>((resolve) => video.requestVideoFrameCallback((_now, meta) => resolve(meta.presentedFrames)));
+    const deadline = performance.now() + ms;
+    const first = await presented();
+    while ((await presented()) < first + n) if (performance.now() > deadline) throw new Error(`fewer than ${n} new frames in ${ms} ms`);
+  }, { id: userId, n: count, ms: timeoutMs });
+}
+
 /** Waits (bounded) until two consecutive samples of the face region differ by less than `still` (a settled picture). */
 async function settledFace(page: Page, userId: string, still = 1.5, timeoutMs = 20_000): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
@@ -98,6 +115,7 @@ describe('Must show 6: FaceDetection and Beauty on a fake camera showing a face'
     // identity). The pipeline's own colour path (camera frame to canvas to encoder) shifts the picture a
     // little from the plain camera's, so "unchanged" is measured against the pipeline's picture.
     expect(await call(publisher, 'startPlugin', 'BasicBeauty', { beauty: 0, brightness: 0, ruddy: 0 })).toMatchObject({ ok: true });
+    await newFrames(receiver, 'face-pub', 20);
     const plain = await settledFace(receiver, 'face-pub');
     // The vendor's sticker catalogue: refused with ENV_NOT_SUPPORTED / PLUGIN, saying why; bad levels: INVALID_PARAMETER.
     const sticker = await call(publisher, 'startPlugin', 'Beauty', { sdkAppId: 1, userId: 'face-pub', userSig: 'x', effect: [{ id: 'EDE5D18065451445' }] });
@@ -108,6 +126,7 @@ describe('Must show 6: FaceDetection and Beauty on a fake camera showing a face'
     // All zero: Beauty leaves the picture unchanged.
     expect(await call(publisher, 'startPlugin', 'Beauty', { sdkAppId: 1, userId: 'face-pub', userSig: 'x', whiten: 0, dermabrasion: 0, lift: 0, shave: 0, eye: 0, chin: 0 })).toMatchObject({ ok: true });
     expect(await call(publisher, 'stopPlugin', 'BasicBeauty')).toMatchObject({ ok: true });
+    await newFrames(receiver, 'face-pub', 20);
     const zero = await settledFace(receiver, 'face-pub');
     const zeroDiff = meanAbsDiff(zero, plain);
     // …and it is a live picture, not a frozen one.
