@@ -106,13 +106,14 @@ function vp8Clear(data: Uint8Array, key: boolean): number {
   return Math.min(data.length, key ? VP8_KEY_CLEAR : VP8_DELTA_CLEAR);
 }
 
-/** Seals a frame's payload per its layout. `key`: the frame is a key frame (VP8's longer header). */
-export async function sealFrame(data: Uint8Array, layout: Layout, key: boolean, cipher: RegionCipher): Promise<Uint8Array> {
-  if (layout === 'whole') return cipher.seal(data);
-  if (layout === 'vp8') {
-    const clear = vp8Clear(data, key);
-    return concat([data.subarray(0, clear), await cipher.seal(data.subarray(clear))]);
-  }
+/**
+ * An H264 frame with the part of each coded slice after its clear prefix (start code, NAL header and one more
+ * byte) replaced by `map` of it; every other NAL unit stays whole. Undefined when `map` gives undefined for any
+ * region (sealFrame's and openFrame's walk, one in each direction).
+ */
+function mapSliceRegions(data: Uint8Array, map: (region: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array>;
+function mapSliceRegions(data: Uint8Array, map: (region: Uint8Array) => Promise<Uint8Array | undefined>): Promise<Uint8Array | undefined>;
+async function mapSliceRegions(data: Uint8Array, map: (region: Uint8Array) => Promise<Uint8Array | undefined>): Promise<Uint8Array | undefined> {
   const units = splitNalUnits(data);
   const parts: Uint8Array[] = [data.subarray(0, units[0]?.start ?? data.length)];
   for (const unit of units) {
@@ -121,9 +122,21 @@ export async function sealFrame(data: Uint8Array, layout: Layout, key: boolean, 
       parts.push(data.subarray(unit.start, unit.end));
       continue;
     }
-    parts.push(data.subarray(unit.start, clearEnd), escapeRegion(await cipher.seal(data.subarray(clearEnd, unit.end))));
+    const mapped = await map(data.subarray(clearEnd, unit.end));
+    if (!mapped) return undefined;
+    parts.push(data.subarray(unit.start, clearEnd), mapped);
   }
   return concat(parts);
+}
+
+/** Seals a frame's payload per its layout. `key`: the frame is a key frame (VP8's longer header). */
+export async function sealFrame(data: Uint8Array, layout: Layout, key: boolean, cipher: RegionCipher): Promise<Uint8Array> {
+  if (layout === 'whole') return cipher.seal(data);
+  if (layout === 'vp8') {
+    const clear = vp8Clear(data, key);
+    return concat([data.subarray(0, clear), await cipher.seal(data.subarray(clear))]);
+  }
+  return mapSliceRegions(data, async (region) => escapeRegion(await cipher.seal(region)));
 }
 
 /** Opens a frame sealed by sealFrame; undefined when any sealed region does not open. */
@@ -134,18 +147,8 @@ export async function openFrame(data: Uint8Array, layout: Layout, key: boolean, 
     const opened = await cipher.open(data.subarray(clear));
     return opened && concat([data.subarray(0, clear), opened]);
   }
-  const units = splitNalUnits(data);
-  const parts: Uint8Array[] = [data.subarray(0, units[0]?.start ?? data.length)];
-  for (const unit of units) {
-    const clearEnd = Math.min(unit.end, unit.header + H264_CLEAR_AFTER_START);
-    if (!SLICE_TYPES.has(data[unit.header] & 0x1f) || clearEnd >= unit.end) {
-      parts.push(data.subarray(unit.start, unit.end));
-      continue;
-    }
-    const sealed = unescapeRegion(data.subarray(clearEnd, unit.end));
-    const opened = sealed && await cipher.open(sealed);
-    if (!opened) return undefined;
-    parts.push(data.subarray(unit.start, clearEnd), opened);
-  }
-  return concat(parts);
+  return mapSliceRegions(data, async (region) => {
+    const sealed = unescapeRegion(region);
+    return sealed && cipher.open(sealed);
+  });
 }
