@@ -8,5 +8,10 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/repo/**/*.test.ts', 'bench/src/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
     environment: 'node',
+    // Two files at a time even on two cores (vitest's default there is one): many files mostly wait (a 30 s
+    // callback-receiver outage, Redis and Janus start-ups, slow-request timeouts), and each starts its servers on
+    // ports chosen at run time, so two never meet.
+    maxWorkers: 2,
+    minWorkers: 1,
   },
 });
