@@ -3,13 +3,13 @@
 # bench/loadgen/bin/livekit-server (gitignored), once: its module is downloaded, copied out of the read-only
 # module cache and its ./cmd/server built there. Takes minutes on a fresh machine.
 set -eu
-cd "$(dirname "$0")"
+dir=$(cd "$(dirname "$0")" && pwd)
+cd "$dir"
 VERSION=v1.13.5
 GO="${GO:-$(command -v go || echo /usr/local/go/bin/go)}"
 out="bin/livekit-server-$VERSION"
 [ -x "$out" ] && exit 0
 mkdir -p bin
-dir=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 src=$(cd "$work" && "$GO" mod download -json "github.com/livekit/livekit-server@$VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')

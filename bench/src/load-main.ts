@@ -3,12 +3,14 @@
  * shape, prints the table to stdout and writes everything to results/load.json (and a plot, load.svg).
  * Knobs: BENCH_LOAD_ENGINES (embedded,janus,livekit), BENCH_LOAD_SHAPES (audio,meeting,meeting-small,livestream),
  * BENCH_LOAD_WINDOW_SECONDS (5), BENCH_LOAD_WARMUP_SECONDS (2), BENCH_LOAD_MAX_STEPS (all), BENCH_LOAD_LOSS_LIMIT (0.01),
- * BENCH_LOAD_P99_MS (50).
+ * BENCH_LOAD_P99_MS (50); BENCH_LOAD_CALLGRIND=0 skips the instruction counts of the native engines (load-callgrind.ts),
+ * BENCH_LOAD_STEPPED=0 the stepped CPU curves.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildLoadgen } from '../../tests/e2e/src/harness/loadgen.js';
+import { callgrindRows, runCallgrind, type NativeEngine } from './load-callgrind.js';
 import { loadRows, runLoad } from './load.js';
 import { loadPlot } from './load-plot.js';
 import { buildLivekit, type LoadEngine } from './load-servers.js';
@@ -27,18 +29,20 @@ export async function benchLoad(): Promise<Row[]> {
   const livekit = engines.includes('livekit') ? await buildLivekit() : undefined;
   if (livekit) progress(`load: LiveKit server ready in ${(livekit.ms / 1000).toFixed(1)} s (built once, then cached)`);
   const loadBefore = loadavg();
-  const curves = await runLoad({
+  const curves = process.env.BENCH_LOAD_STEPPED === '0' ? [] : await runLoad({
     engines, shapes, livekitBinary: livekit?.path,
     windowSeconds: Number(process.env.BENCH_LOAD_WINDOW_SECONDS ?? 5),
     warmupSeconds: Number(process.env.BENCH_LOAD_WARMUP_SECONDS ?? 2),
     maxSteps: Number(process.env.BENCH_LOAD_MAX_STEPS ?? Infinity),
   });
+  const native = engines.filter((e): e is NativeEngine => e === 'janus' || e === 'livekit');
+  const instructions = process.env.BENCH_LOAD_CALLGRIND === '0' || native.length === 0 ? [] : await runCallgrind(native, livekit?.path);
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}load.json`, JSON.stringify({ at: new Date().toISOString(), cpus: cpus().length, cpu: cpus()[0]?.model, loadBefore, loadAfter: loadavg(), curves }, null, 2));
+  writeFileSync(`${dir}load.json`, JSON.stringify({ at: new Date().toISOString(), cpus: cpus().length, cpu: cpus()[0]?.model, loadBefore, loadAfter: loadavg(), curves, instructions }, null, 2));
   writeFileSync(`${dir}load.svg`, loadPlot(curves));
   progress(`load: results/load.json, results/load.svg (load average before ${loadBefore.map((v) => v.toFixed(1)).join(' ')}, after ${loadavg().map((v) => v.toFixed(1)).join(' ')})`);
-  return loadRows(curves);
+  return [...loadRows(curves), ...callgrindRows(instructions)];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -57,29 +57,29 @@ export async function buildLivekit(): Promise<{ path: string; ms: number }> {
   return { path: `${LOADGEN_DIR}bin/livekit-server-${LIVEKIT_VERSION}`, ms: performance.now() - t0 };
 }
 
-async function startConclave(engine: 'embedded' | 'janus'): Promise<LoadServer> {
+async function startConclave(engine: 'embedded' | 'janus', env: Record<string, string>): Promise<LoadServer> {
   // All the generator's users come from one address: lift the per-address connection limit (50). Errors only:
   // the server child's log shares stdout with the table.
-  const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error' };
+  const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error', ...env };
   // A generous start-up bound: on a shared, loaded machine the child's module loading alone can pass 20 s.
   const server = await ServerProcess.start({ env: settings, timeoutMs: 90_000 });
   return { engine, url: server.url, pid: server.pid, sig: (userId) => server.sig(userId), close: () => server.close() };
 }
 
-async function startLivekit(binary: string): Promise<LoadServer> {
+async function startLivekit(binary: string, startTimeoutMs: number): Promise<LoadServer> {
   const [port, udpPort, tcpPort] = [await freePort(), await freePort(), await freePort()];
   // Dev mode (keys devkey/secret, loopback), but with warn-level logs: dev mode's default is debug.
   const config = `port: ${port}\nrtc:\n  udp_port: ${udpPort}\n  tcp_port: ${tcpPort}\n  use_external_ip: false\nlogging:\n  level: warn\n`;
   const child: ChildProcess = spawn(binary, ['--dev', '--bind', '127.0.0.1', '--node-ip', '127.0.0.1', '--config-body', config], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`livekit-server exited with ${child.exitCode}`);
     const ok = await fetch(url).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('livekit-server did not start within 30 s');
+      throw new Error(`livekit-server did not start within ${startTimeoutMs / 1000} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -98,9 +98,12 @@ async function startLivekit(binary: string): Promise<LoadServer> {
   };
 }
 
-/** Starts the server of `engine` on loopback, pinned to `core`. */
-export async function startLoadServer(engine: LoadEngine, core: number, livekitBinary?: string): Promise<LoadServer> {
-  const server = engine === 'livekit' ? await startLivekit(livekitBinary ?? (await buildLivekit()).path) : await startConclave(engine);
+/**
+ * Starts the server of `engine` on loopback, pinned to `core`. `env` goes to Conclave's server (e.g.
+ * CONCLAVE_JANUS_BIN, a wrapper the server runs Janus through); `startTimeoutMs` bounds LiveKit's start (30 s).
+ */
+export async function startLoadServer(engine: LoadEngine, core: number, livekitBinary?: string, { env = {}, startTimeoutMs = 30_000 }: { env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<LoadServer> {
+  const server = engine === 'livekit' ? await startLivekit(livekitBinary ?? (await buildLivekit()).path, startTimeoutMs) : await startConclave(engine, env);
   await pin(server, core);
   return server;
 }

@@ -72,14 +72,19 @@ export function fitCost(steps: readonly LoadStep[]): LoadFit | undefined {
   return { fixedCores, marginalUs: slope * 1e6, saturationPps: slope > 0 ? (1 - fixedCores) / slope : Infinity, points: n };
 }
 
-async function runStep(server: LoadServer, shape: Shape, n: number, room: number, windowSeconds: number, warmupSeconds: number): Promise<LoadStep> {
+/** The generator's run for a step of size `n` of `shape` in room `room` of `server`. */
+export async function stepConfig(server: LoadServer, shape: Shape, n: number, room: number, windowSeconds: number, warmupSeconds: number): Promise<LoadgenConfig> {
   const { publishers, subscribers } = shape.users(n);
-  const config: LoadgenConfig = {
+  return {
     url: server.url, sdkAppId: LOAD_APP_ID, roomId: String(room), warmupSeconds, windowSeconds,
     publishers: await Promise.all(publishers.map(async (p) => ({ ...p, userSig: await server.sig(p.userId) }))),
     subscribers: await Promise.all(subscribers.map(async (s) => ({ ...s, userSig: await server.sig(s.userId) }))),
     ...(server.engine === 'livekit' ? LIVEKIT_KEY : {}),
   };
+}
+
+async function runStep(server: LoadServer, shape: Shape, n: number, room: number, windowSeconds: number, warmupSeconds: number): Promise<LoadStep> {
+  const config = await stepConfig(server, shape, n, room, windowSeconds, warmupSeconds);
   let cpuStart = 0;
   let cpuEnd = 0;
   const report: LoadgenReport = await runLoadgen(config, {
