@@ -37,8 +37,8 @@ export function Room({ session, onLeft }: RoomProps) {
   const link = useMemo(() => inviteLink(params.sdkAppId, params.room, window.location, params.scene), [params]);
   const { connectionState, notices, role, handRaised } = snapshot;
   const live = params.scene === 'live';
-  // The audience publishes nothing; an anchor with camera and microphone off is counted with them.
-  const viewers = snapshot.remoteUsers.filter((user) => !isPublishing(user)).length + (role === 'audience' || handRaised ? 1 : 0);
+  // The audience (hidden from the user list: the server's count, me included) and anchors publishing nothing.
+  const viewers = snapshot.audienceCount + snapshot.remoteUsers.filter((user) => !isPublishing(user)).length + (handRaised ? 1 : 0);
 
   useEffect(() => {
     const previous = document.title;

@@ -82,6 +82,8 @@ export class RoomSession {
   private switchingRole = false;
   /** Live: an anchor publishing nothing who asks to go on stage (see RoomControl). */
   private handRaised = false;
+  /** Live: the room's audience, hidden from the user list (Conclave's audience-count-changed). */
+  private audienceCount = 0;
 
   constructor(params: JoinParams) {
     this.params = params;
@@ -310,6 +312,10 @@ export class RoomSession {
       if (this.destroyed || !this.users.has(userId)) return;
       this.patchUser(userId, { audioAvailable: false });
     });
+    trtc.on(EVENT.AUDIENCE_COUNT_CHANGED, ({ count }) => {
+      this.audienceCount = count;
+      this.changed();
+    });
     trtc.on(EVENT.CONNECTION_STATE_CHANGED, ({ state }) => {
       if (this.destroyed) return;
       this.sawStateEvent = true;
@@ -476,6 +482,7 @@ export class RoomSession {
       role: this.role,
       switchingRole: this.switchingRole,
       handRaised: this.handRaised,
+      audienceCount: this.audienceCount,
     };
   }
 

@@ -39,6 +39,8 @@ export interface SessionSnapshot {
   readonly switchingRole: boolean;
   /** Live: my hand is up (an anchor who publishes nothing yet). */
   readonly handRaised: boolean;
+  /** Live: the room's audience members, me included when I am one (hidden from remoteUsers). */
+  readonly audienceCount: number;
 }
 
 export interface SessionEnd {

@@ -33,4 +33,6 @@ export const LIMITS = Object.freeze({
   MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND: 8000,
   /** Largest custom or SEI message payload (docs/behaviour.md §9). */
   MAX_CUSTOM_MESSAGE_BYTES: 1000,
+  /** A room's `audience-count` push goes out at most this often (docs/behaviour.md §3.5). */
+  AUDIENCE_COUNT_INTERVAL_MS: 1_000,
 } as const);

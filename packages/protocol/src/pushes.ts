@@ -12,6 +12,12 @@ export const bannedReason = z.enum(['banned', 'kick', 'user_time_out', 'room_dis
 export const PUSH_SCHEMAS = {
   'peer-join': peerInfo,
   'peer-leave': z.object({ userId: z.string(), tinyId: z.string(), reason: leaveReason }),
+  /**
+   * How many audience members a room has now (Conclave only): audiences are hidden from the user lists
+   * (docs/behaviour.md §3.5), so this is how apps count them. Sent on a change, at most once a second
+   * (LIMITS.AUDIENCE_COUNT_INTERVAL_MS), to everyone in the room; an old client ignores it.
+   */
+  'audience-count': z.object({ count: z.int().min(0) }),
   /** Publish / mute flags of some users changed. */
   'publish-list': z.object({ userList: z.array(peerInfo) }),
   banned: z.object({ reason: bannedReason, message: z.string().optional() }),

@@ -17,7 +17,7 @@ describe('wire schemas', () => {
       expect(typeof COMMAND_SCHEMAS[name].data.safeParse).toBe('function');
       expect(typeof COMMAND_SCHEMAS[name].reply.safeParse).toBe('function');
     }
-    expect(Object.keys(PUSH_SCHEMAS).sort()).toEqual(['banned', 'downlink-closed', 'downlink-offer', 'peer-join', 'peer-leave', 'publish-list', 'server-shutdown', 'transcriber-message', 'transcriber-state']);
+    expect(Object.keys(PUSH_SCHEMAS).sort()).toEqual(['audience-count', 'banned', 'downlink-closed', 'downlink-offer', 'peer-join', 'peer-leave', 'publish-list', 'server-shutdown', 'transcriber-message', 'transcriber-state']);
   });
 
   it('join: userDefineRecordId follows docs/behaviour.md §5 (1 to 64 letters, digits, hyphens, underscores)', () => {

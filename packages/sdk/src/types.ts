@@ -328,7 +328,7 @@ export interface TRTCEventTypes {
   'autoplay-failed': (event: { userId: string; mediaType: 'audio' | 'video' | 'screen'; resume: () => Promise<void> }) => void;
   'kicked-out': (event: { reason: 'kick' | 'banned' | 'room_disband'; message?: string }) => void;
   'remote-user-enter': (event: { userId: string }) => void;
-  /** reason (5.12+): 0 left, 1 timed out, 2 kicked, 3 became an audience (PEER_LEAVE_REASON). */
+  /** reason (5.12+): 0 left, 1 timed out, 2 kicked, 3 became an audience of a live room (PEER_LEAVE_REASON). */
   'remote-user-exit': (event: { userId: string; reason?: 0 | 1 | 2 | 3 }) => void;
   'remote-audio-available': (event: { userId: string }) => void;
   'remote-audio-unavailable': (event: { userId: string }) => void;
@@ -364,6 +364,12 @@ export interface TRTCEventTypes {
   'realtime-transcriber-state-changed': (event: RealtimeTranscriberStateEvent) => void;
   'picture-in-picture-state-changed': (event: { userId: string; streamType: 'main' | 'sub'; isPictureInPicture: boolean; pictureInPictureWindow?: PictureInPictureWindow }) => void;
   'full-screen-state-changed': (event: { userId: string; streamType: 'main' | 'sub'; isFullScreen: boolean }) => void;
+  /**
+   * Conclave only: how many audience members the room has (this user included when it is one). A live room's
+   * audience is hidden from remote-user-enter / -exit as in the original; this counts it. Emitted once per join
+   * and on each change, at most once a second (docs/behaviour.md §3.5).
+   */
+  'audience-count-changed': (event: { count: number }) => void;
 }
 
 /** A transcription (realtime-transcriber-message). */

@@ -100,13 +100,18 @@ describe('SDK API contract in a real browser', () => {
     await page.close();
   });
 
-  it('an audience in live cannot publish (SDK error, and a server refusal with the SDK bypassed); switchRole to anchor publishes to the other page', async () => {
+  it("an audience in live cannot publish (SDK error, and a server refusal with the SDK bypassed) and is hidden; switchRole to anchor enters and publishes to the other page, back to audience exits with reason 3 (role change), to anchor again enters", async () => {
     const viewer = await app.open(browser.context);
     const audience = await app.open(browser.context);
     expect(await join(viewer, server, 'viewer', { roomId: 5010 }, { scene: 'live', role: 'anchor', publish: false })).toEqual({ ok: true });
     // The audience starts its camera before joining: it stays local until switchRole('anchor').
     expect(await join(audience, server, 'listener', { roomId: 5010 }, { scene: 'live', role: 'audience' })).toEqual({ ok: true });
-    await expect.poll(async () => (await eventsOf(viewer, 'remote-user-enter')).map((e) => e.data.userId), { timeout: 10_000 }).toContain('listener');
+    // Hidden (docs/behaviour.md §3.5): the viewer is told the audience count (Conclave's event), never the listener's enter.
+    const counts = async (page: typeof viewer) => (await eventsOf(page, 'audience-count-changed')).map((e) => e.data.count);
+    await expect.poll(() => counts(viewer), { timeout: 10_000 }).toContain(1);
+    expect(await counts(audience)).toContain(1);
+    const entered = async () => (await eventsOf(viewer, 'remote-user-enter')).filter((e) => e.data.userId === 'listener').length;
+    expect(await entered()).toBe(0);
     const refused = await call(audience, 'startScreenShare', { view: null });
     expect(refused).toMatchObject({ ok: false, code: 5100, extraCode: 5107 });
     expect(refused.message).toContain("no permission to publish under live/audience, call switchRole('anchor') first");
@@ -147,13 +152,18 @@ describe('SDK API contract in a real browser', () => {
     expect(bypass.flag).toBeLessThan(0);
 
     expect(await call(audience, 'switchRole', 'anchor')).toMatchObject({ ok: true });
+    await expect.poll(entered, { timeout: 10_000 }).toBe(1);
     await expect.poll(async () => (await eventsOf(viewer, 'remote-video-available')).map((e) => e.data.userId), { timeout: 15_000 }).toContain('listener');
     await watch(viewer, 'listener');
     await expect.poll(async () => (await media(viewer)).framesDecoded, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
 
-    // Back to audience: the uplink closes first and the viewer sees the streams go.
+    // Back to audience: the uplink closes first and the viewer sees the streams go, then the user exit (role change).
     expect(await call(audience, 'switchRole', 'audience')).toMatchObject({ ok: true });
-    await expect.poll(async () => (await eventsOf(viewer, 'remote-video-unavailable')).map((e) => e.data.userId), { timeout: 10_000 }).toContain('listener');
+    await expect.poll(async () => (await eventsOf(viewer, 'remote-user-exit')).filter((e) => e.data.userId === 'listener').map((e) => e.data.reason), { timeout: 10_000 }).toEqual([3]);
+    expect((await eventsOf(viewer, 'remote-video-unavailable')).map((e) => e.data.userId)).toContain('listener');
+    // And an anchor again: it enters again.
+    expect(await call(audience, 'switchRole', 'anchor')).toMatchObject({ ok: true });
+    await expect.poll(entered, { timeout: 10_000 }).toBe(2);
     await viewer.close();
     await audience.close();
   });

@@ -8,14 +8,24 @@ import { pinPressure } from './harness/pressure.js';
 
 const fx = useAppFixture();
 
-type Keying = { kind: 'none' } | { kind: 'builtin'; algorithm: string; key: number[] } | { kind: 'custom'; mask: number };
+/** `truncate`: the decryptor returns nothing of each sealed region (the frames reach the decoder cut short). */
+type Keying = { kind: 'none' } | { kind: 'builtin'; algorithm: string; key: number[] } | { kind: 'custom'; mask: number; truncate?: boolean };
 
 /**
  * Opens a page; with keying, registers CustomEncryption from its UMD file (a script-tag app) and starts it before
  * enterRoom (built-in options, or an app's own XOR cryptors). Resolves to the page and startPlugin's outcome.
  */
-async function openPage(keying: Keying): Promise<{ page: Page; started: unknown }> {
+async function openPage(keying: Keying, options: { decodeFallback?: boolean } = {}): Promise<{ page: Page; started: unknown }> {
   const page = await fx.app.open(fx.browser.context);
+  if (options.decodeFallback) {
+    // This page is scheduled as by a server with videoDecodeFallback on (docs/behaviour.md §4.10): its remote videos are tapped.
+    await page.route('**/api/v1/config', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json() as { data?: { config?: Record<string, unknown> } };
+      if (body.data?.config) body.data.config.videoDecodeFallback = true;
+      await route.fulfill({ response, json: body });
+    });
+  }
   // A loaded machine must not make the SDK drop to the small stream (which carries no SEI) or lower decoding.
   await pinPressure(fx.browser.context, page);
   if (keying.kind === 'none') {
@@ -28,9 +38,10 @@ async function openPage(keying: Keying): Promise<{ page: Page; started: unknown 
     const w = window as unknown as { e2e: { create(o: unknown): void; client: { startPlugin(n: string, o: unknown): Promise<void> } }; CustomEncryption: unknown; CDNStreaming: unknown };
     w.e2e.create({ plugins: [w.CustomEncryption, w.CDNStreaming], enableSEI: true });
     const xor = (d: Uint8Array) => d.map((b) => b ^ (k.kind === 'custom' ? k.mask : 0));
+    const decryptor = k.kind === 'custom' && k.truncate ? () => new Uint8Array(0) : xor;
     const options = k.kind === 'builtin'
       ? { mode: 'webrtc', audio: true, video: true, builtinOptions: { algorithm: k.algorithm, secretKey: new Uint8Array(k.key), salt: new Uint8Array([7, 7]) } }
-      : { mode: 'webrtc', audio: true, video: true, customCryptors: { encryptor: xor, decryptor: xor } };
+      : { mode: 'webrtc', audio: true, video: true, customCryptors: { encryptor: xor, decryptor } };
     try {
       await w.e2e.client.startPlugin('CustomEncryption', options);
       return 'ok';
@@ -129,6 +140,24 @@ describe('Must show 4: CustomEncryption — two pages with the same key decode e
   it('custom cryptors: the keyed pages decode each other; a page without the plugin is refused the encrypted streams and decodes nothing', async () => {
     await room(25042, { kind: 'custom', mask: 0x5a }, { kind: 'none' });
   }, 120_000);
+
+  it("5507 VIDEO_DECODE_FAILED: a remote video that arrives but does not decode (the decryptor cuts its frames short) is an error naming the user and stream, in the RtcError's fields and its data", async () => {
+    const [sender, viewer] = await Promise.all([openPage({ kind: 'custom', mask: 0x3c }), openPage({ kind: 'custom', mask: 0x3c, truncate: true }, { decodeFallback: true })]);
+    expect([sender.started, viewer.started]).toEqual(['ok', 'ok']);
+    expect(await join(sender.page, fx.server, 'dora', { roomId: 25044 }, { reuse: true })).toEqual({ ok: true });
+    expect(await join(viewer.page, fx.server, 'vic', { roomId: 25044 }, { reuse: true, publish: false })).toEqual({ ok: true });
+    await watch(viewer.page, 'dora');
+    // The decode check runs 5 s after the video starts playing (docs/behaviour.md §4.10).
+    const failures = async () => (await eventsOf(viewer.page, 'error')).filter((e) => e.data.extraCode === 5507);
+    await expect.poll(async () => (await failures()).length, { timeout: 15_000, interval: 250 }).toBe(1);
+    expect((await failures())[0].data).toMatchObject({
+      code: 5500, extraCode: 5507, message: expect.stringContaining('video decode failed'), userId: 'dora', streamType: 'main', data: { userId: 'dora', streamType: 'main' },
+    });
+    const figures = await media(viewer.page);
+    expect(figures.videoBytes).toBeGreaterThan(0);
+    expect(figures.framesDecoded).toBe(0);
+    await Promise.all([sender.page.close(), viewer.page.close()]);
+  }, 60_000);
 
   it('bad options are an RtcError; starting after enterRoom is refused', async () => {
     const { page } = await openPage({ kind: 'none' });

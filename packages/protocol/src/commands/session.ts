@@ -46,9 +46,11 @@ export const joinReply = z.object({
   sessionToken: z.string(),
   /** True when this join resumed the earlier session: its media links were kept. */
   resumed: z.boolean(),
-  /** Users already in the room, with their publish flags. */
+  /** Users already in the room, with their publish flags: anchors only in a live room (audiences are hidden). */
   userList: z.array(peerInfo),
   iceServers: z.array(iceServer),
+  /** The room's audience members now, this user included when it is one (Conclave only; see push `audience-count`). */
+  audienceCount: z.int().min(0).optional(),
 });
 
 /**

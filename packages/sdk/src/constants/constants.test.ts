@@ -13,7 +13,9 @@ describe('TRTC.EVENT / TYPE / ERROR_CODE', () => {
       INVALID_PARAMETER: 5000, INVALID_OPERATION: 5100, ENV_NOT_SUPPORTED: 5200, DEVICE_ERROR: 5300,
       SERVER_ERROR: 5400, OPERATION_FAILED: 5500, OPERATION_ABORT: 5998, UNKNOWN_ERROR: 5999,
     });
-    expect(Object.keys(EVENT)).toHaveLength(31);
+    // The original's 31 and Conclave's audience-count-changed.
+    expect(Object.keys(EVENT)).toHaveLength(32);
+    expect(EVENT.AUDIENCE_COUNT_CHANGED).toBe('audience-count-changed');
     expect(EVENT.VIDEO_SIZE_CHANGED).toBe('video-size-changed');
     expect(EVENT.PERMISSION_STATE_CHANGE).toBe('permission-state-change');
     expect(EVENT.LAYER_DATA).toBe('layerData');

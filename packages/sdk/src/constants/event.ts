@@ -31,6 +31,8 @@ export const EVENT = Object.freeze({
   REALTIME_TRANSCRIBER_STATE_CHANGED: 'realtime-transcriber-state-changed',
   PICTURE_IN_PICTURE_STATE_CHANGED: 'picture-in-picture-state-changed',
   FULL_SCREEN_STATE_CHANGED: 'full-screen-state-changed',
+  /** Conclave only: the room's audience count changed (`{ count }`; docs/behaviour.md §3.5). */
+  AUDIENCE_COUNT_CHANGED: 'audience-count-changed',
 } as const);
 
 export type EventName = (typeof EVENT)[keyof typeof EVENT];

@@ -35,6 +35,7 @@ import type { RoomContext } from './room-context.js';
 import { FramePipes } from '../transport/frame-pipes.js';
 import { setDecodeTap } from '../playback/decode-tap.js';
 import { listenToSignal } from './signal-listeners.js';
+import { AudienceCount } from './audience-count.js';
 
 /** Room states (docs/behaviour.md §4). */
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
@@ -58,8 +59,10 @@ export class Room {
   private _schedule: Schedule | undefined;
   /** connection-state-changed (connection-state.ts). */
   readonly connection: ConnectionStates;
-  /** The other users of the room. */
+  /** The other users of the room (a live room's audience is hidden: docs/behaviour.md §3.5). */
   readonly remotes: RemoteUsers;
+  /** How many audience members the room has (Conclave extension: audience-count-changed). */
+  readonly audience: AudienceCount;
   /** What this user publishes. */
   readonly publisher: Publisher;
   /** Custom messages, on the data link. */
@@ -86,6 +89,7 @@ export class Room {
   constructor(events: Emitter<TRTCEventTypes>, reconnectPolicy?: ReconnectPolicy) {
     this._events = events;
     this.connection = new ConnectionStates(events);
+    this.audience = new AudienceCount(events);
     this._reconnector = new Reconnector({
       active: () => this.machine.state === 'joined',
       attempt: (attempt, serverAnswered) => this._flow.once(attempt, serverAnswered),
@@ -334,6 +338,7 @@ export class Room {
     // The request's own time-out is the join time-out (a busy server's waits included); joinError() maps it to 'join room timeout'.
     const reply = await requestJoinAdmitted(signal, joinRequest(config, target, { role: this.role, scene: this.scene, version: SDK_VERSION, resumeToken }), timeoutMs);
     this._sessionToken = reply.sessionToken;
+    this.audience.set(reply.audienceCount);
     return { peers: reply.userList, resumed: reply.resumed };
   }
 
@@ -341,6 +346,7 @@ export class Room {
     listenToSignal(signal, {
       remotes: this.remotes,
       messages: this.messages,
+      audience: this.audience,
       events: this._events,
       target: () => this._target,
       current: () => this._signal,
@@ -380,6 +386,7 @@ export class Room {
     this._reconnector.cancel();
     this._reconnector.unwatch();
     this._adaptation.stop();
+    this.audience.reset();
   }
 
   private _onBanned(data: PushMap['banned']): void {

@@ -6,12 +6,14 @@ import type { SignalChannel } from '../signal/signal-channel.js';
 import type { TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
 import type { RemoteUsers } from './remote-users.js';
+import type { AudienceCount } from './audience-count.js';
 import { emitTranscriberEvents } from './transcriber-events.js';
 
 /** Who hears the signalling channel's pushes. */
 export interface SignalListenersHost {
   remotes: RemoteUsers;
   messages: CustomMessages;
+  audience: AudienceCount;
   events: Emitter<TRTCEventTypes>;
   target(): RoomTarget | undefined;
   /** The room's channel now (a push of a replaced channel is ignored). */
@@ -29,6 +31,7 @@ export function listenToSignal(signal: SignalChannel, host: SignalListenersHost)
   });
   signal.on('peer-leave', ({ userId, reason }) => host.remotes.onPeerLeave(userId, reason));
   signal.on('publish-list', (list) => host.remotes.onPublishList(list));
+  signal.on('audience-count', ({ count }) => host.audience.set(count));
   signal.on('downlink-offer', (offer) => host.remotes.subscriptions.onOffer(offer));
   // The server closed its side of the downlink (it failed there, or its media engine restarted).
   signal.on('downlink-closed', ({ reason, message }) => {

@@ -25,7 +25,7 @@ export interface SwitchRoomSession {
 export async function switchRoom(room: Room, session: SwitchRoomSession, { target, userSig, privateMapKey }: SwitchRoomTarget): Promise<void> {
   const { signal, config, dataLink } = session;
   if (room.machine.state !== 'joined' || !signal || !config) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() before switchRoom()', 'switchRoom');
-  let reply: { sessionToken: string; userList: PeerInfo[] };
+  let reply: { sessionToken: string; userList: PeerInfo[]; audienceCount?: number };
   try {
     reply = await signal.request('switch-room', { userSig, roomId: target.roomId, useStringRoomId: target.isString, ...(privateMapKey ? { privateMapKey } : {}) });
   } catch (error) {
@@ -42,6 +42,7 @@ export async function switchRoom(room: Room, session: SwitchRoomSession, { targe
     ...rest, userSig, ...(target.isString ? { strRoomId: target.roomId } : { roomId: Number(target.roomId) }), ...(privateMapKey ? { privateMapKey } : {}),
   }, target, reply.sessionToken);
   room.remotes.addPeers(reply.userList);
+  room.audience.set(reply.audienceCount);
   dataLink.open();
   await room.publisher.publishPending();
 }

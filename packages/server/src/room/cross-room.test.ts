@@ -109,7 +109,7 @@ describe('cross-room commands (docs/behaviour.md §7.6): the refusals, with the 
 
     expect(await b1.send('cross-room-start', { roomId: 302, userId: 'a2' })).toMatchObject({ code: 0 });
     expect(v2.pushes('peer-join').map((p: PushMessage) => (p.data as { userId: string }).userId)).toContain('b1');
-    await user('b1', '302', { audience: true }); // the same userId joins room 302 itself
+    await user('b1', '302', { silent: true }); // the same userId joins room 302 itself (an anchor: an audience is hidden)
     expect(ctx.crossRooms.size).toBe(0);
     const order = v2.out.filter((m): m is PushMessage => 'push' in m && (m.push === 'peer-join' || m.push === 'peer-leave')).map((m) => `${m.push}:${(m.data as { userId: string }).userId}`);
     expect(order.slice(-2)).toEqual(['peer-leave:b1', 'peer-join:b1']);

@@ -1,8 +1,9 @@
-import { ROLE_CODE, type LeaveReason, type PeerInfo, type PushMap, type PushName, type RoleCode } from '@conclave/protocol';
+import { LIMITS, ROLE_CODE, type LeaveReason, type PeerInfo, type PushMap, type PushName, type RoleCode } from '@conclave/protocol';
 import type { Participant } from './participant.js';
 import { RoomEvents, sendingMedia, type RoomEvent } from './room-events.js';
 import { roomRef, type RoomRef } from '../ids/room-ref.js';
 import { RoomVisitors } from './cross-room-visitors.js';
+import { AudienceCountNotice } from './audience-count.js';
 
 /**
  * Told, synchronously and with the objects, when a participant joins, its publish flags change or it leaves: the
@@ -15,8 +16,17 @@ export type RoomListener = (event: { type: 'joining' | 'flags' | 'left'; room: R
 type RoomEventBody = RoomEvent extends infer E ? E extends RoomEvent ? Omit<E, 'sdkAppId' | 'roomKey' | 'ref' | 'at'> : never : never;
 
 /**
+ * Whether the other users see `participant` (its enter and leave, its flags, the join's user list). The audience
+ * of a live room is hidden, as in the original's rooms (docs/behaviour.md §3.5); only live joins are audiences.
+ */
+export function isVisible(participant: Participant): boolean {
+  return participant.role !== ROLE_CODE.audience;
+}
+
+/**
  * One room of one app. Every push about a participant goes only to the other participants
- * of this room, which is what keeps rooms (and apps) from seeing each other.
+ * of this room, which is what keeps rooms (and apps) from seeing each other; pushes about an audience member
+ * go to nobody (it is hidden), while it receives everything the room's anchors send.
  */
 export class Room {
   /** `${sdkAppId}:${i|s}:${roomId}` */
@@ -34,6 +44,8 @@ export class Room {
   /** Anchors of other rooms its members see through cross-room calls (docs/behaviour.md §7.6). */
   readonly visitors = new RoomVisitors();
   readonly #listener: RoomListener | undefined;
+  readonly #audienceNotice = new AudienceCountNotice(LIMITS.AUDIENCE_COUNT_INTERVAL_MS, () => this.roleCounts().audience,
+    (count) => this.broadcast(undefined, 'audience-count', { count }));
 
   constructor(key: string, events = new RoomEvents(), listener?: RoomListener) {
     this.key = key;
@@ -73,7 +85,8 @@ export class Room {
     // First, so that a visitor of the same userId leaves before the member enters.
     this.#listener?.({ type: 'joining', room: this, participant });
     this.#participants.set(participant.userId, participant);
-    this.broadcast(participant, 'peer-join', participant.info());
+    if (isVisible(participant)) this.broadcast(participant, 'peer-join', participant.info());
+    else this.#audienceNotice.changed();
     this.tell({ type: 'user-entered', userId: participant.userId, role: participant.role, ...(participant.client ? { client: participant.client } : {}) });
     this.#tellMedia(participant);
   }
@@ -83,7 +96,8 @@ export class Room {
     if (this.#participants.get(participant.userId) !== participant) return false;
     this.#participants.delete(participant.userId);
     this.#toldFlags.delete(participant);
-    this.broadcast(participant, 'peer-leave', { userId: participant.userId, tinyId: participant.tinyId, reason });
+    if (isVisible(participant)) this.broadcast(participant, 'peer-leave', { userId: participant.userId, tinyId: participant.tinyId, reason });
+    else this.#audienceNotice.changed();
     this.#listener?.({ type: 'left', room: this, participant });
     // Leaving stops the user's media without media-stopped events (as the original's callbacks: exit implies them).
     this.tell({ type: 'user-left', userId: participant.userId, role: participant.role, reason });
@@ -92,14 +106,14 @@ export class Room {
 
   /** Tells the others that `participant`'s publish flags changed. */
   announceFlags(participant: Participant): void {
-    this.broadcast(participant, 'publish-list', { userList: [participant.info()] });
+    if (isVisible(participant)) this.broadcast(participant, 'publish-list', { userList: [participant.info()] });
     this.#listener?.({ type: 'flags', room: this, participant });
     this.#tellMedia(participant);
   }
 
-  /** Who the members see: the other members and the visitors from other rooms (the join's user list). */
+  /** Who the members see: the other visible members and the visitors from other rooms (the join's user list). */
   peersOf(participant: Participant | undefined): PeerInfo[] {
-    return [...[...this.#participants.values()].filter((p) => p !== participant).map((p) => p.info()), ...this.visitors.infos()];
+    return [...[...this.#participants.values()].filter((p) => p !== participant && isVisible(p)).map((p) => p.info()), ...this.visitors.infos()];
   }
 
   /** A source a member may subscribe to: a member, or a visitor from another room. */
@@ -107,11 +121,26 @@ export class Room {
     return this.#participants.get(userId) ?? this.visitors.get(userId)?.participant;
   }
 
-  /** Sets a participant's role, telling the listeners when it changed. */
+  /**
+   * Sets a participant's role, telling the listeners when it changed. The others see an anchor that becomes an
+   * audience leave ('role change') and one that becomes an anchor enter (docs/behaviour.md §3.5).
+   */
   changeRole(participant: Participant, role: RoleCode): void {
     if (participant.role === role) return;
+    const wasVisible = isVisible(participant);
     participant.role = role;
+    if (wasVisible && !isVisible(participant)) {
+      this.broadcast(participant, 'peer-leave', { userId: participant.userId, tinyId: participant.tinyId, reason: 'role change' });
+    } else if (!wasVisible && isVisible(participant)) {
+      this.broadcast(participant, 'peer-join', participant.info());
+    }
+    this.#audienceNotice.changed();
     this.tell({ type: 'role-changed', userId: participant.userId, role });
+  }
+
+  /** The room is dropped: nothing more is pushed. */
+  dispose(): void {
+    this.#audienceNotice.dispose();
   }
 
   /** media-started / media-stopped for what changed since the participant's flags were last told. */
@@ -169,6 +198,7 @@ export class RoomRegistry {
   release(room: Room): void {
     if (room.size === 0 && this.#rooms.get(room.key) === room) {
       this.#rooms.delete(room.key);
+      room.dispose();
       room.tell({ type: 'room-dismissed' });
     }
   }

@@ -5,10 +5,10 @@ import {
 } from '@conclave/protocol';
 import type { SignalDeps } from './signal-deps.js';
 import { Participant } from '../room/participant.js';
-import { RoomRegistry, type Room } from '../room/room.js';
+import { isVisible, RoomRegistry, type Room } from '../room/room.js';
 import { removeParticipant } from '../room/eviction.js';
 import { capacityRefusal } from '../room/capacity.js';
-import { parseRoomRef, roomRef } from '../ids/room-ref.js';
+import { roomRef } from '../ids/room-ref.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 import { downlinkSignal } from './downlink-signal.js';
@@ -16,6 +16,7 @@ import { relayCustomMessage } from './custom-message.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
 import { transcriberCommandHandlers } from './transcriber-commands.js';
 import { crossRoomCommandHandlers } from './cross-room-commands.js';
+import { roleCommandHandlers } from './role-commands.js';
 import { CommandError, engineRefusal } from './command-error.js';
 import { admitJoin } from './admission.js';
 
@@ -176,9 +177,10 @@ export class SignalSession {
     return { participant: this.#participant, room: this.#room };
   }
 
+  /** A user `srcUserId` whose streams members may receive: not a hidden audience (docs/behaviour.md §3.5). */
   #source(room: Room, srcUserId: string): Participant {
     const source = room.source(srcUserId);
-    if (!source) throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `user '${srcUserId}' is not in the room`);
+    if (!source || !isVisible(source)) throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `user '${srcUserId}' is not in the room`);
     return source;
   }
 
@@ -277,7 +279,7 @@ export class SignalSession {
       this.#scene = data.trtcScene;
       const others = room.peersOf(previous);
       this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'resumed');
-      return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [] };
+      return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [], audienceCount: room.roleCounts().audience };
     }
     // The same userId joining again replaces the earlier session.
     previous?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
@@ -292,7 +294,7 @@ export class SignalSession {
     this.#ctx.engine.joinRoom(participant.id, room.key);
     room.add(participant);
     this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
-    return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [] };
+    return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [], audienceCount: room.roleCounts().audience };
   }
 
   readonly #handlers: { [C in Command]: Handler<C> } = {
@@ -338,7 +340,7 @@ export class SignalSession {
         this.#remove(participant, room, 'normal');
         const entered = this.#enter(target, place);
         this.#ctx.logger.info({ from: room.key, to: place.roomKey, userId: participant.userId }, 'switched room');
-        return { tinyId: entered.tinyId, sessionToken: entered.sessionToken, userList: entered.userList };
+        return { tinyId: entered.tinyId, sessionToken: entered.sessionToken, userList: entered.userList, audienceCount: entered.audienceCount };
       } finally {
         this.#joining = false;
       }
@@ -395,6 +397,11 @@ export class SignalSession {
         this.#ctx.engine.subscribe(participant.id, source.id, this.#wants(room, source, participant, data), downlinkSignal(participant).negotiate));
       this.#stillIn(room, participant);
       if (room.source(source.userId) !== source) throw new CommandError(SERVER_CODE.NOT_JOINED, `${source.userId} left the room meanwhile`);
+      if (!isVisible(source)) {
+        // It became an audience meanwhile: its other subscriptions ended then, the one just made ends now.
+        await this.#ctx.engine.unsubscribe(participant.id, source.id).catch((error: unknown) => this.#engineError(error, 'unsubscribe'));
+        throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `${source.userId} became an audience meanwhile`);
+      }
       participant.subscriptions.add(source.userId);
       return mids;
     },
@@ -434,26 +441,10 @@ export class SignalSession {
     ...cdnCommandHandlers(() => this.#ctx, () => this.#joined()),
     ...transcriberCommandHandlers(() => this.#ctx, () => this.#joined()),
     ...crossRoomCommandHandlers(() => this.#ctx, () => this.#joined()),
-    'switch-role': async (data) => {
-      const { participant, room } = this.#joined();
-      if (this.#scene !== SCENE_CODE.live) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, 'switchRole can only be called in live mode');
-      if (data.privateMapKey) {
-        // A new privateMapKey replaces the session's privileges (it must be for this user and room).
-        const target = parseRoomRef(room.ref)!;
-        const key = await this.#ctx.auth.verifyPrivateMapKey(room.sdkAppId, participant.userId, data.privateMapKey, { roomId: target.roomId, useStringRoomId: target.isString });
-        if (!key.ok) throw new CommandError(key.code, key.message);
-        participant.privileges = key.privileges;
-      }
-      if (data.role !== participant.role) {
-        const full = capacityRefusal(room, SCENE_CODE.live, data.role, participant.userId, this.#ctx.config.limits);
-        if (full) throw new CommandError(full.code, full.message);
-      }
-      room.changeRole(participant, data.role);
-      if (data.role === ROLE_CODE.audience) {
-        this.#ctx.crossRooms.demoted(participant);
-        await this.#stopPublishing(participant, room);
-      }
-      return {};
-    },
+    ...roleCommandHandlers(() => this.#ctx, {
+      joined: () => this.#joined(),
+      scene: () => this.#scene,
+      stopPublishing: (participant, room) => this.#stopPublishing(participant, room),
+    }),
   };
 }
