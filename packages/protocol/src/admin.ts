@@ -3,7 +3,7 @@
  * admin page. Inferred from the schemas in http/admin.ts.
  */
 import type { z } from 'zod';
-import type { adminAppInfo, adminBan, adminLog, adminRoom, adminStreams, adminUser } from './http/admin.js';
+import type { adminAppInfo, adminBan, adminLog, adminRobot, adminRoom, adminStreams, adminUser } from './http/admin.js';
 
 /** Publish flags decoded: what a user sends and what it has muted. */
 export type AdminStreams = z.infer<typeof adminStreams>;
@@ -11,6 +11,8 @@ export type AdminStreams = z.infer<typeof adminStreams>;
 export type AdminAppInfo = z.infer<typeof adminAppInfo>;
 /** A room as the admin API lists it. */
 export type AdminRoom = z.infer<typeof adminRoom>;
+/** A server-side robot of a room as the admin API shows it. */
+export type AdminRobot = z.infer<typeof adminRobot>;
 /** A user as the admin API shows it. */
 export type AdminUser = z.infer<typeof adminUser>;
 /** A ban: the user cannot join the room until `until`. */

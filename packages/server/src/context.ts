@@ -78,6 +78,8 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
   const stopRecordingCalls = recordCalls(rooms.events, store.callRecords);
   const recordings = new RecordingManager({ jobs, apps: config.apps, media: config.media, logger });
+  const transcribers = new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() });
+  metrics.trackTranscribers(() => transcribers.snapshot());
 
   const customMessages = new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond);
   return {
@@ -104,7 +106,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     mixImages: new MixImages(config.media.mixImagePath),
     stopRecordingCalls,
     callbacks: new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, recordings, logger, registry: metrics.registry }),
-    transcribers: new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() }),
+    transcribers,
     crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined }),
   };
 }

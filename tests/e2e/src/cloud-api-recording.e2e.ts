@@ -13,12 +13,13 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { startCallbackSink, type CallbackSink } from './harness/callback-receiver.js';
 import { AppHost, eventsOf } from './harness/client-page.js';
 import { join as joinRoom } from './harness/join.js';
-import { fakeMediaArgs, makeFakeMedia, probe } from './harness/media-probe.js';
+import { colorAt, colorName, fakeMediaArgs, grabFrames, makeFakeMedia, probe } from './harness/media-probe.js';
 import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eRecording01', secretKey: 'conclave-e2e-cloud-rec-secret-012345' };
 const ADMIN_KEY = 'e2e-cloud-rec-admin-key-012345678';
 const CALLBACK_KEY = 'e2eRecordingCallbackKey01';
+const BLUE = '#0000FF';
 
 describe('cloud recording through the TRTC server API', () => {
   let server: TestServer;
@@ -57,7 +58,7 @@ describe('cloud recording through the TRTC server API', () => {
 
     const created = await trtc.CreateCloudRecording({
       SdkAppId: TEST_APP.sdkAppId, RoomId: '8201', UserId: 'recorder-robot', UserSig: await server.sig('recorder-robot'),
-      RecordParams: { RecordMode: 2 }, StorageParams: {},
+      RecordParams: { RecordMode: 2 }, StorageParams: {}, MixLayoutParams: { MixLayoutMode: 3, BackGroundColor: BLUE },
     });
     const taskId = created.TaskId!;
     expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
@@ -65,8 +66,17 @@ describe('cloud recording through the TRTC server API', () => {
     await expect.poll(async () => (await describe()).Status, { timeout: 30_000 }).toBe('InProgress');
     await expect.poll(async () => (await describe()).StorageFileList?.length, { timeout: 30_000 }).toBe(1);
     const startedAt = Date.now();
-    // Some seconds of recording (the condition is the elapsed time itself).
-    await expect.poll(() => Date.now() - startedAt, { timeout: 10_000, interval: 200 }).toBeGreaterThanOrEqual(6_000);
+    // Some seconds of each layout (the condition is the elapsed time itself): the anchor's picture fills the
+    // frame, then (ModifyCloudRecording) the left half, then its video is dropped and the background shows.
+    const recorded = (ms: number) => expect.poll(() => Date.now() - startedAt, { timeout: 10_000, interval: 200 }).toBeGreaterThanOrEqual(ms);
+    await recorded(3_000);
+    await trtc.ModifyCloudRecording({
+      SdkAppId: TEST_APP.sdkAppId, TaskId: taskId,
+      MixLayoutParams: { MixLayoutMode: 4, BackGroundColor: BLUE, MixLayoutList: [{ Top: 0, Left: 0, Width: 320, Height: 360, UserId: 'rec-anchor', RenderMode: 0 }] },
+    });
+    await recorded(6_000);
+    await trtc.ModifyCloudRecording({ SdkAppId: TEST_APP.sdkAppId, TaskId: taskId, SubscribeStreamUserIds: { UnSubscribeVideoUserIds: ['rec-anchor'] } });
+    await recorded(9_000);
 
     expect(await trtc.DeleteCloudRecording({ SdkAppId: TEST_APP.sdkAppId, TaskId: taskId })).toMatchObject({ TaskId: taskId });
     const ended = await describe();
@@ -83,7 +93,14 @@ describe('cloud recording through the TRTC server API', () => {
     writeFileSync(path, Buffer.from(await res.arrayBuffer()));
     const probed = await probe(path);
     expect(probed.streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort()).toEqual(['audio:aac', 'video:h264']);
-    expect(probed.duration).toBeGreaterThan(4);
+    expect(probed.duration).toBeGreaterThan(7);
+    // The file shows the changes, in order: red full frame, red left half on blue, then the blue background only.
+    const halves = (await grabFrames(path, 64, 36, 2)).map((frame) => [
+      colorName(colorAt(frame, 64, { x: 10, y: 12, w: 12, h: 12 })), colorName(colorAt(frame, 64, { x: 42, y: 12, w: 12, h: 12 })),
+    ].join('/'));
+    const known = halves.filter((h) => ['red/red', 'red/blue', 'blue/blue'].includes(h));
+    const shown = known.filter((h, i) => h !== known[i - 1]);
+    expect(shown.slice(-3), halves.join(' ')).toEqual(['red/red', 'red/blue', 'blue/blue']);
     // The backend heard of it: 301 when it started, 310 with this file, then 302; each signed.
     const recordingEvents = () => sink.received.filter((e) => e.EventGroupId === 3 && e.EventInfo.TaskId === taskId);
     await expect.poll(() => recordingEvents().map((e) => e.EventType), { timeout: 15_000 }).toEqual([301, 310, 302]);

@@ -86,6 +86,11 @@ describe('Must show: RealtimeTranscriber — a fake microphone speaking a known 
     expect(all.some((m) => m.isCompleted === false && m.segmentId === final.segmentId)).toBe(true);
     // The speaker's own page gets the same events.
     await expect.poll(async () => (await messages(speaker)).some((m) => m.segmentId === final.segmentId && m.isCompleted === true), { timeout: 5000 }).toBe(true);
+    // /metrics counts the running robot by engine and the audio its recognizer was fed.
+    const metric = (text: string, name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[2] ?? NaN);
+    const metricsText = await (await fetch(`${fx!.server.url}/metrics`)).text();
+    expect(metric(metricsText, 'conclave_transcriber_robots{engine="pocketsphinx"}')).toBe(1);
+    expect(metric(metricsText, 'conclave_transcribed_audio_seconds_total')).toBeGreaterThan(1);
 
     expect(await call(speaker, 'stopPlugin', 'RealtimeTranscriber', { transcriberRobotId: robotId })).toMatchObject({ ok: true });
     await expect.poll(async () => (await eventsOf(listener, 'realtime-transcriber-state-changed')).map((e) => e.data), { timeout: 10_000 })

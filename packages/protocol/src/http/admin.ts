@@ -90,7 +90,21 @@ export const adminLog = z.object({
 }).meta({ id: 'Log' });
 
 export const adminRoomsReply = z.object({ rooms: z.array(adminRoom) });
-export const adminRoomDetail = adminRoom.extend({ userList: z.array(adminUser) });
+/** A server-side robot in a room: a live transcriber (RealtimeTranscriber) and what it has done. */
+export const adminRobot = z.object({
+  robotId: z.string(),
+  kind: z.enum(['transcriber']),
+  /** The recognizer engine (pocketsphinx, or the configured command's name). */
+  engine: z.string().meta({ description: 'The recognizer engine: pocketsphinx, or the configured command\'s name.' }),
+  sourceLanguage: z.string(),
+  speakers: z.array(z.object({ userId: z.string(), audioSeconds: z.number() })).meta({ description: 'The users being transcribed now.' }),
+  sentences: z.int().meta({ description: 'Final sentences pushed.' }),
+  audioSeconds: z.number().meta({ description: 'Audio fed to the recognizer, seconds.' }),
+  failures: z.int().meta({ description: 'Recognizer or decoder failures (each retried; 5 in a minute stop the robot).' }),
+  lastFinalLatencyMs: z.number().nullable().meta({ description: 'Of the last final sentence: ms from its last audio reaching the server to its push.' }),
+}).meta({ id: 'Robot' });
+
+export const adminRoomDetail = adminRoom.extend({ userList: z.array(adminUser), robots: z.array(adminRobot).meta({ description: 'Server-side robots in the room.' }) });
 export const adminUsersReply = z.object({ users: z.array(adminUser) });
 export const adminBansReply = z.object({ bans: z.array(adminBan) });
 

@@ -161,7 +161,12 @@ export class AdminApi {
         before,
         handle: (input) => {
           const room = this.#room(this.#app(input), input.params.roomKey);
-          return { ...roomView(room), userList: [...room.participants()].map(userView) };
+          const robots = ctx.transcribers.list(room.key).map((r) => ({
+            robotId: r.robotId, kind: 'transcriber' as const, engine: r.recognizer, sourceLanguage: r.sourceLanguage,
+            speakers: r.speakers.map(({ userId, audioSeconds }) => ({ userId, audioSeconds })),
+            sentences: r.sentences, audioSeconds: r.audioSeconds, failures: r.failures, lastFinalLatencyMs: r.lastFinalLatencyMs,
+          }));
+          return { ...roomView(room), userList: [...room.participants()].map(userView), robots };
         },
       },
       listUsers: {

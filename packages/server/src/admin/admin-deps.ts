@@ -10,6 +10,7 @@ import type { BanList } from '../room/ban-list.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { RoomRegistry } from '../room/room.js';
 import type { Store } from '../store/store.js';
+import type { TranscriberManager } from '../transcriber/transcriber-manager.js';
 
 /** What the admin API works with (the composition root hands it these parts, nothing more). */
 export interface AdminDeps extends LeaveDeps {
@@ -23,6 +24,8 @@ export interface AdminDeps extends LeaveDeps {
   jobs: JobManager;
   recordings: RecordingManager;
   mixImages: MixImages;
+  /** Server-side robots (live transcribers), listed in the room view. */
+  transcribers: Pick<TranscriberManager, 'list'>;
   /** Event callbacks' delivery figures. */
   callbacks: { status(sdkAppId: number): CallbackStatus };
 }

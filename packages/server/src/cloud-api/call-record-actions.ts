@@ -5,9 +5,10 @@ import type { CallRecordStore } from '../store/call-record-store.js';
 import type { ActionHandler, ActionInput, ActionResult } from './action.js';
 import { CloudApiError, invalid } from './cloud-api-error.js';
 import { integer, sdkAppId, text, type Params } from './params.js';
+import { describeUserEvent } from './user-event-action.js';
 
-/** The call-record actions answered from the store: DescribeRoomInfo, DescribeUserInfo and DescribeCallDetailInfo's user list. */
-export type CallRecordActionName = 'DescribeRoomInfo' | 'DescribeUserInfo' | 'DescribeCallDetailInfo';
+/** The call-record actions answered from the store: DescribeRoomInfo, DescribeUserInfo, DescribeCallDetailInfo's user list and DescribeUserEvent. */
+export type CallRecordActionName = 'DescribeRoomInfo' | 'DescribeUserInfo' | 'DescribeCallDetailInfo' | 'DescribeUserEvent';
 
 const HOUR_S = 3600;
 const UNIX_MAX = 0xffffffff;
@@ -91,5 +92,6 @@ export function callRecordActions(records: CallRecordStore): Record<CallRecordAc
       }
       return usersOf(records, input, HOUR_S);
     },
+    DescribeUserEvent: describeUserEvent(records),
   };
 }

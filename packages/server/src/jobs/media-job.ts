@@ -213,9 +213,12 @@ export class MediaJob {
     await Promise.all([...wanted.entries()].map(async ([key, input]) => {
       const existing = this.#bindings.get(key);
       if (existing) {
-        const audioChanged = existing.input.audio !== input.audio;
+        const before = existing.input;
         existing.input = input;
-        if (audioChanged) this.#unbind(existing);
+        // A source's forwarding is set up with the media it carries: a change of either re-binds it (reconcile,
+        // below, with the new rectangle); a rectangle that is gone is hidden (an audio-only input shows nothing).
+        if (before.audio !== input.audio || before.video !== input.video) this.#unbind(existing);
+        if (before.layout && !input.layout) process?.layout(key, { ...before.layout, visible: false });
         // The rectangle moves on the running pipeline (hidden while its user is away).
         else if (input.layout) process?.layout(key, { ...input.layout, visible: existing.participantId !== undefined });
       } else {

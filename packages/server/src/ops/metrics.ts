@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { EngineListener, EngineStats, MediaEngine } from '../engine/media-engine.js';
 import type { JobsSnapshot } from '../jobs/job-manager.js';
 import type { RoomRegistry } from '../room/room.js';
+import type { TranscribersSnapshot } from '../transcriber/transcriber-manager.js';
 import { registerResourceGauges } from './resource-metrics.js';
 
 /** What the metrics read when scraped. */
@@ -167,20 +168,42 @@ export class Metrics {
         for (const [kind, n] of Object.entries(source().jobs)) this.set({ kind }, n);
       },
     });
-    let counted = 0;
-    new Counter({
-      name: 'conclave_media_job_restarts_total', help: 'Media jobs restarted after their process died', registers,
-      collect() {
-        const { restarts } = source();
-        this.inc(Math.max(0, restarts - counted));
-        counted = Math.max(counted, restarts);
-      },
-    });
+    this.#totalOf('conclave_media_job_restarts_total', 'Media jobs restarted after their process died', () => source().restarts);
     new Gauge({
       name: 'conclave_media_job_encode_fps', help: 'Frames per second each media job encodes (or relays), over the last 2 s', labelNames: ['job', 'kind'], registers,
       collect() {
         this.reset();
         for (const { jobId, kind, fps } of source().fps) this.set({ job: jobId, kind }, fps);
+      },
+    });
+  }
+
+  /**
+   * Transcriber robot metrics, read from `source` when scraped: conclave_transcriber_robots{engine},
+   * conclave_transcribed_audio_seconds_total, conclave_transcriber_failures_total.
+   */
+  trackTranscribers(source: () => TranscribersSnapshot): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'conclave_transcriber_robots', help: 'Running transcriber robots, by recognizer engine', labelNames: ['engine'], registers,
+      collect() {
+        this.reset();
+        for (const [engine, n] of Object.entries(source().robots)) this.set({ engine }, n);
+      },
+    });
+    this.#totalOf('conclave_transcribed_audio_seconds_total', 'Audio fed to the transcriber robots\' recognizers, seconds', () => source().audioSeconds);
+    this.#totalOf('conclave_transcriber_failures_total', 'Recognizer or decoder failures of transcriber robots (each is retried, up to 5 a minute)', () => source().failures);
+  }
+
+  /** A counter of a running total `read` when scraped (it only goes up). */
+  #totalOf(name: string, help: string, read: () => number): void {
+    let counted = 0;
+    new Counter({
+      name, help, registers: [this.registry],
+      collect() {
+        const value = read();
+        this.inc(Math.max(0, value - counted));
+        counted = Math.max(counted, value);
       },
     });
   }

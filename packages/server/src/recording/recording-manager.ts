@@ -209,11 +209,8 @@ export class RecordingManager {
       const last = this.#lastInputs.get(job.id) ?? [];
       if (JSON.stringify(last) === JSON.stringify(inputs)) return;
       this.#lastInputs.set(job.id, inputs);
-      // An input whose audio or video changed is dropped first, then added again as it is now: a source's
-      // forwarding is set up with the media it carries.
-      const changed = (i: JobInput) => last.some((l) => l.userId === i.userId && l.stream === i.stream && (l.video !== i.video || l.audio !== i.audio));
-      const kept = inputs.filter((i) => !changed(i));
-      void (kept.length === inputs.length ? job.setInputs(inputs) : job.setInputs(kept).then(() => job.setInputs(inputs)));
+      // An input whose audio or video changed is re-bound by the job itself (MediaJob.setInputs).
+      void job.setInputs(inputs);
       return;
     }
     if (inputs.length === 0 || this.#starting.has(key) || this.#failedLately((j) => j.options.kind === 'record-mix' && j.options.roomKey === room.key)) return;

@@ -1,6 +1,6 @@
 import { parseRoomRef } from '../ids/room-ref.js';
-import type { CallRecordStore } from '../store/call-record-store.js';
-import type { RoomEvents } from './room-events.js';
+import type { CallRecordStore, UserEventRecord } from '../store/call-record-store.js';
+import type { RoomEvent, RoomEvents } from './room-events.js';
 
 /** How long call records are kept (as the API: 14 days of history). */
 export const CALL_RECORD_RETENTION_DAYS = 14;
@@ -11,7 +11,7 @@ export function commId(sdkAppId: number, ref: string, createdAt: number): string
 }
 
 /**
- * Keeps the call records (room sessions and users' visits) from the rooms' events. Sessions a previous run
+ * Keeps the call records (room sessions, users' visits and their events) from the rooms' events. Sessions a previous run
  * left open are closed first: a stopped server ended its rooms. Returns the function that stops recording.
  */
 export function recordCalls(events: RoomEvents, records: CallRecordStore, now = Date.now()): () => void {
@@ -37,5 +37,26 @@ export function recordCalls(events: RoomEvents, records: CallRecordStore, now = 
       records.roomDestroyed(id, event.at);
       live.delete(event.roomKey);
     }
+    for (const userEvent of userEventsOf(event)) records.userEvent(id, userEvent);
   });
+}
+
+/**
+ * A room event as the users' events it records (DescribeUserEvent): entering (with the role), leaving (with
+ * the reason; a time-out is the user's network lost first), role changes, and media started, stopped, muted
+ * and unmuted.
+ */
+function userEventsOf(event: RoomEvent): UserEventRecord[] {
+  const at = event.at;
+  switch (event.type) {
+    case 'user-entered': return [{ userId: event.userId, at, kind: 'entered', media: null, detail: String(event.role) }];
+    case 'role-changed': return [{ userId: event.userId, at, kind: 'role-changed', media: null, detail: String(event.role) }];
+    case 'user-left': return [
+      ...(event.reason === 'timeout' ? [{ userId: event.userId, at, kind: 'network-lost' as const, media: null, detail: null }] : []),
+      { userId: event.userId, at, kind: 'left', media: null, detail: event.reason },
+    ];
+    case 'media-started': return [{ userId: event.userId, at, kind: event.mute ? 'unmuted' : 'started', media: event.media, detail: null }];
+    case 'media-stopped': return [{ userId: event.userId, at, kind: event.mute ? 'muted' : 'stopped', media: event.media, detail: null }];
+    default: return [];
+  }
 }

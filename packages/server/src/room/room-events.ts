@@ -26,7 +26,8 @@ export type RoomEvent = RoomEventPlace & (
   | { type: 'user-entered'; userId: string; role: RoleCode; client?: ClientInfo }
   | { type: 'user-left'; userId: string; role: RoleCode; reason: LeaveReason }
   | { type: 'role-changed'; userId: string; role: RoleCode }
-  | { type: 'media-started' | 'media-stopped'; userId: string; media: MediaKind }
+  /** `mute`: the change is a mute or an unmute (the stream stays published). */
+  | { type: 'media-started' | 'media-stopped'; userId: string; media: MediaKind; mute?: true }
 );
 
 export type RoomEventListener = (event: RoomEvent) => void;
@@ -56,6 +57,15 @@ export class RoomEvents {
       }
     }
   }
+}
+
+/** The media a publish flag says is published but muted. */
+export function mutedMedia(flag: number): Set<MediaKind> {
+  const muted = new Set<MediaKind>();
+  if ((flag & FLAG.VIDEO) !== 0 && (flag & FLAG.VIDEO_MUTE) !== 0) muted.add('video');
+  if ((flag & FLAG.AUDIO) !== 0 && (flag & FLAG.AUDIO_MUTE) !== 0) muted.add('audio');
+  if ((flag & FLAG.AUX) !== 0 && (flag & FLAG.AUX_MUTE) !== 0) muted.add('sub');
+  return muted;
 }
 
 /** The media a publish flag says is being sent (published and not muted). */

@@ -1,6 +1,6 @@
 import { LIMITS, ROLE_CODE, type LeaveReason, type PeerInfo, type PushMap, type PushName, type RoleCode } from '@conclave/protocol';
 import type { Participant } from './participant.js';
-import { RoomEvents, sendingMedia, type RoomEvent } from './room-events.js';
+import { mutedMedia, RoomEvents, sendingMedia, type MediaKind, type RoomEvent } from './room-events.js';
 import { roomRef, type RoomRef } from '../ids/room-ref.js';
 import { RoomVisitors } from './cross-room-visitors.js';
 import { AudienceCountNotice } from './audience-count.js';
@@ -145,11 +145,13 @@ export class Room {
 
   /** media-started / media-stopped for what changed since the participant's flags were last told. */
   #tellMedia(participant: Participant): void {
-    const before = sendingMedia(this.#toldFlags.get(participant) ?? 0);
+    const told = this.#toldFlags.get(participant) ?? 0;
+    const before = sendingMedia(told);
     const now = sendingMedia(participant.flag);
     this.#toldFlags.set(participant, participant.flag);
-    for (const media of now) if (!before.has(media)) this.tell({ type: 'media-started', userId: participant.userId, media });
-    for (const media of before) if (!now.has(media)) this.tell({ type: 'media-stopped', userId: participant.userId, media });
+    const mute = (muted: Set<MediaKind>, media: MediaKind) => (muted.has(media) ? { mute: true as const } : {});
+    for (const media of now) if (!before.has(media)) this.tell({ type: 'media-started', userId: participant.userId, media, ...mute(mutedMedia(told), media) });
+    for (const media of before) if (!now.has(media)) this.tell({ type: 'media-stopped', userId: participant.userId, media, ...mute(mutedMedia(participant.flag), media) });
   }
 
   /** Sends a push to everyone in the room except `from`. */

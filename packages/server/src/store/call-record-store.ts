@@ -24,6 +24,41 @@ export const CALL_RECORDS_MIGRATION = `
   CREATE INDEX user_sessions_comm ON user_sessions (comm_id, user_id, id);
 `;
 
+/** The users' events in their calls (store schema version 4): what DescribeUserEvent answers. */
+export const USER_EVENTS_MIGRATION = `
+  CREATE TABLE user_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    comm_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    media TEXT,
+    detail TEXT
+  );
+  CREATE INDEX user_events_visit ON user_events (comm_id, user_id, id);
+`;
+
+/** What a user did in a call, as the server saw it. */
+export type UserEventKind = 'entered' | 'left' | 'role-changed' | 'started' | 'stopped' | 'muted' | 'unmuted' | 'network-lost';
+
+/** One event of a user in a room session. */
+export interface UserEventRecord {
+  userId: string;
+  /** ms since the epoch. */
+  at: number;
+  kind: UserEventKind;
+  /** started / stopped / muted / unmuted: which media ('video', 'audio', 'sub'). */
+  media: string | null;
+  /** entered / role-changed: the role code; left: the leave reason. */
+  detail: string | null;
+}
+
+/**
+ * The most events kept of one user in one call: past it, only entering and leaving are recorded (a client
+ * toggling its camera in a loop cannot fill the disk; the retention bounds the rest).
+ */
+export const MAX_EVENTS_PER_USER_CALL = 2000;
+
 /** One room session ("call"): from the room's first user entering to its last leaving. */
 export interface RoomSessionRecord {
   commId: string;
@@ -53,8 +88,8 @@ export interface RecordPage<T> {
 }
 
 /**
- * Call records (the cloud API's DescribeRoomInfo / DescribeUserInfo): written as rooms are created and
- * emptied and users come and go; each write is one statement.
+ * Call records (the cloud API's DescribeRoomInfo / DescribeUserInfo / DescribeUserEvent): written as rooms are
+ * created and emptied, users come and go and start and stop their media; each write is one statement.
  */
 export class CallRecordStore {
   readonly #db: BetterSqlite3.Database;
@@ -82,6 +117,24 @@ export class CallRecordStore {
   userLeft(commId: string, userId: string, at: number): void {
     this.#db.prepare(`UPDATE user_sessions SET left_at = ? WHERE id = (
       SELECT id FROM user_sessions WHERE comm_id = ? AND user_id = ? AND left_at IS NULL ORDER BY id DESC LIMIT 1)`).run(at, commId, userId);
+  }
+
+  /** Records a user's event in a room session (past MAX_EVENTS_PER_USER_CALL, only entering and leaving). */
+  userEvent(commId: string, event: UserEventRecord): void {
+    if (event.kind !== 'entered' && event.kind !== 'left') {
+      const kept = (this.#db.prepare('SELECT COUNT(*) AS n FROM user_events WHERE comm_id = ? AND user_id = ?').get(commId, event.userId) as { n: number }).n;
+      if (kept >= MAX_EVENTS_PER_USER_CALL) return;
+    }
+    this.#db.prepare('INSERT INTO user_events (comm_id, user_id, at, kind, media, detail) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(commId, event.userId, event.at, event.kind, event.media, event.detail);
+  }
+
+  /** A user's events in one of an app's room sessions in [from, to] (ms), in order. */
+  userEvents(query: { sdkAppId: number; commId: string; userId: string; from: number; to: number }): UserEventRecord[] {
+    const rows = this.#db.prepare(`SELECT e.* FROM user_events e JOIN room_sessions r ON r.comm_id = e.comm_id
+      WHERE e.comm_id = ? AND r.sdk_app_id = ? AND e.user_id = ? AND e.at >= ? AND e.at <= ? ORDER BY e.id`)
+      .all(query.commId, query.sdkAppId, query.userId, query.from, query.to) as { user_id: string; at: number; kind: UserEventKind; media: string | null; detail: string | null }[];
+    return rows.map((r) => ({ userId: r.user_id, at: r.at, kind: r.kind, media: r.media, detail: r.detail }));
   }
 
   /** Sessions a stopped server left open end at `at` (a restart ends every room). */
@@ -119,10 +172,12 @@ export class CallRecordStore {
     };
   }
 
-  /** Deletes room sessions (and their visits) created before `before` (ms); returns how many. */
+  /** Deletes room sessions (and their visits and users' events) created before `before` (ms); returns how many. */
   purge(before: number): number {
     return this.#db.transaction(() => {
-      this.#db.prepare('DELETE FROM user_sessions WHERE comm_id IN (SELECT comm_id FROM room_sessions WHERE created_at < ?)').run(before);
+      for (const table of ['user_sessions', 'user_events']) {
+        this.#db.prepare(`DELETE FROM ${table} WHERE comm_id IN (SELECT comm_id FROM room_sessions WHERE created_at < ?)`).run(before);
+      }
       return this.#db.prepare('DELETE FROM room_sessions WHERE created_at < ?').run(before).changes;
     })();
   }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { RoomRef } from '../ids/room-ref.js';
-import { CALL_RECORDS_MIGRATION, CallRecordStore } from './call-record-store.js';
+import { CALL_RECORDS_MIGRATION, CallRecordStore, USER_EVENTS_MIGRATION } from './call-record-store.js';
 import { CALLBACKS_MIGRATION, CallbackStore } from './callback-store.js';
 import { CLOUD_TASKS_MIGRATION, CloudTaskStore } from './cloud-task-store.js';
 
@@ -82,7 +82,7 @@ function writing<T>(path: string, write: () => T): T {
   }
 }
 
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 const MIGRATIONS: Record<number, string> = {
   1: `
@@ -112,6 +112,7 @@ const MIGRATIONS: Record<number, string> = {
   `,
   2: CALLBACKS_MIGRATION + CALL_RECORDS_MIGRATION,
   3: CLOUD_TASKS_MIGRATION,
+  4: USER_EVENTS_MIGRATION,
 };
 
 interface LogRow {
@@ -163,7 +164,7 @@ export class Store {
   readonly #insertLog: BetterSqlite3.Statement<[number, string | null, string, string, string, number | null, number, string]>;
   /** Event callbacks waiting to be delivered (survive restarts). */
   readonly callbacks: CallbackStore;
-  /** Room sessions and users' visits (the cloud API's call records). */
+  /** Room sessions, users' visits and their events (the cloud API's call records). */
   readonly callRecords: CallRecordStore;
   /** The cloud API's recording, CDN and mix tasks (a TaskId answers after a restart). */
   readonly cloudTasks: CloudTaskStore;

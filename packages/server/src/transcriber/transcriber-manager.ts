@@ -18,6 +18,16 @@ export class TranscriberError extends Error {
   }
 }
 
+/** The robots' figures for /metrics: running robots by recognizer, and totals since the server started. */
+export interface TranscribersSnapshot {
+  /** Running robots by recognizer engine (its name: pocketsphinx, or the configured command's). */
+  robots: Record<string, number>;
+  /** Audio fed to the recognizers, seconds, ended robots included. */
+  audioSeconds: number;
+  /** Recognizer or decoder failures, ended robots included. */
+  failures: number;
+}
+
 const list = (value: string | readonly string[] | undefined): string[] => value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
 
 /**
@@ -31,6 +41,8 @@ export class TranscriberManager {
   readonly #logger: Logger;
   readonly #recognizer: Recognizer | undefined;
   readonly #timer: ReturnType<typeof setInterval>;
+  /** What robots that ended did (the totals of snapshot()). */
+  readonly #ended = { audioSeconds: 0, failures: 0 };
 
   /** `recognizer` undefined: this server transcribes nothing (every start is refused UNAVAILABLE). */
   constructor(parts: { engine: MediaEngine; rooms: RoomRegistry; logger: Logger; recognizer: Recognizer | undefined }) {
@@ -90,6 +102,9 @@ export class TranscriberManager {
     if (!robot) return;
     this.#robots.delete(key);
     await robot.stop().catch((error: unknown) => this.#logger.warn({ err: error, robot: robot.robotId }, 'transcriber: stopping failed'));
+    const done = robot.info();
+    this.#ended.audioSeconds += done.audioSeconds;
+    this.#ended.failures += done.failures;
     this.#rooms.find(robot.options.roomKey)?.broadcast(undefined, 'transcriber-state', { state: 'stopped', transcriberRobotId: robot.robotId, sourceLanguage: robot.options.sourceLanguage, ...why });
     this.#logger.info({ robot: robot.robotId, room: robot.options.roomKey, ...why }, 'transcriber stopped');
   }
@@ -101,6 +116,19 @@ export class TranscriberManager {
   /** The robots (of one room, or all) as the admin view and the bench see them. */
   list(roomKey?: string): TranscriberInfo[] {
     return [...this.#robots.values()].filter((r) => roomKey === undefined || r.options.roomKey === roomKey).map((r) => r.info());
+  }
+
+  /** Running robots by recognizer, audio transcribed and failures so far (/metrics). */
+  snapshot(): TranscribersSnapshot {
+    const snapshot: TranscribersSnapshot = { robots: {}, audioSeconds: this.#ended.audioSeconds, failures: this.#ended.failures };
+    if (this.#recognizer) snapshot.robots[this.#recognizer.name] = 0;
+    for (const robot of this.#robots.values()) {
+      const info = robot.info();
+      snapshot.robots[info.recognizer] = (snapshot.robots[info.recognizer] ?? 0) + 1;
+      snapshot.audioSeconds += info.audioSeconds;
+      snapshot.failures += info.failures;
+    }
+    return snapshot;
   }
 
   /** Binds robots to their rooms' speakers; a robot whose room emptied ends. */

@@ -42,6 +42,8 @@ export interface TranscriberInfo {
   lastFinalLatencyMs: number | null;
   /** Recognizer + decoder CPU is the processes'; this is the audio they were fed, in seconds. */
   audioSeconds: number;
+  /** Recognizer or decoder failures so far (one that failed to start included). */
+  failures: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export class Transcriber {
   readonly options: TranscriberOptions;
   readonly #speakers = new Map<string, Speaker | 'starting'>();
   #failures: number[] = [];
+  #failureCount = 0;
   #sentences = 0;
   #lastLatency: number | null = null;
   #doneSeconds = 0;
@@ -128,6 +131,7 @@ export class Transcriber {
       this.#speakers.delete(userId);
       current.close();
     }
+    this.#failureCount++;
     const now = Date.now();
     this.#failures = [...this.#failures.filter((t) => now - t < FAILURE_WINDOW_MS), now];
     if (this.#failures.length >= MAX_FAILURES) this.options.onFailure(reason);
@@ -154,6 +158,7 @@ export class Transcriber {
       sentences: this.#sentences,
       lastFinalLatencyMs: this.#lastLatency,
       audioSeconds: this.#doneSeconds + speakers.reduce((sum, s) => sum + s.audioSeconds, 0),
+      failures: this.#failureCount,
     };
   }
 }

@@ -54,6 +54,13 @@ export function grabFrame(input: string, width: number, height: number, options:
   return collect('ffmpeg', args, width * height * 3, 20_000);
 }
 
+/** Every frame of a file at `fps` frames a second (RGB24, scaled to `width`×`height`), in one decoding pass. */
+export async function grabFrames(input: string, width: number, height: number, fps: number, maxFrames = 600): Promise<Buffer[]> {
+  const size = width * height * 3;
+  const all = await collect('ffmpeg', ['-v', 'error', '-i', input, '-vf', `fps=${fps},scale=${width}:${height}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], size * maxFrames, 30_000, size);
+  return Array.from({ length: Math.floor(all.length / size) }, (_, i) => all.subarray(i * size, (i + 1) * size));
+}
+
 /** `seconds` of decoded audio (mono, 48 kHz, s16) of a stream or file. */
 export async function grabAudio(input: string, seconds: number): Promise<Int16Array> {
   const bytes = Math.round(seconds * 48000) * 2;
