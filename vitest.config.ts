@@ -4,14 +4,28 @@ import { defineConfig } from 'vitest/config';
 // checks the repository itself (docs citations); tests/fuzz fuzzes the HTTP surfaces (schemathesis); bench/src holds
 // smoke tests of bench clients. Both need the built server (npm test builds before the unit tests).
 // End-to-end tests run separately (`npm run test:e2e`) because they need builds and Chromium.
+//
+// `npm run test:unit` (tests/run-unit.mjs) runs two passes, chosen by CONCLAVE_UNIT_PASS: 'parallel', every file
+// but SERIAL_FILES two at a time (they mostly wait on servers, timers and child processes, and each picks its own
+// ports; vitest's default on two cores is one at a time); then 'serial', the files that measure time or load the
+// CPU on purpose, one at a time, so a neighbour does not turn their bounds into failures. Unset: every file.
+const SERIAL_FILES = [
+  'packages/server/src/engine/conformance/conformance.test.ts',
+  'packages/server/src/signal/join-storm.test.ts',
+  'packages/server/src/signal/fuzz.test.ts',
+  'packages/server/src/signal/heartbeat.test.ts',
+  'packages/server/src/http/hostile-input.test.ts',
+  'tests/fuzz/http-fuzz.test.ts',
+  'bench/src/signal-load/signal-load.test.ts',
+];
+const ALL_FILES = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/repo/**/*.test.ts', 'bench/src/**/*.test.ts', 'tests/fuzz/**/*.test.ts'];
+const pass = process.env.CONCLAVE_UNIT_PASS;
+
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/repo/**/*.test.ts', 'bench/src/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
+    include: pass === 'serial' ? SERIAL_FILES : ALL_FILES,
+    exclude: pass === 'parallel' ? ['**/node_modules/**', ...SERIAL_FILES] : ['**/node_modules/**'],
     environment: 'node',
-    // Two files at a time even on two cores (vitest's default there is one): many files mostly wait (a 30 s
-    // callback-receiver outage, Redis and Janus start-ups, slow-request timeouts), and each starts its servers on
-    // ports chosen at run time, so two never meet.
-    maxWorkers: 2,
-    minWorkers: 1,
+    ...(pass === 'parallel' ? { maxWorkers: 2, minWorkers: 1 } : pass === 'serial' ? { maxWorkers: 1, minWorkers: 1 } : {}),
   },
 });
