@@ -101,7 +101,8 @@ export function untranslated(file: string, text: string): string[] {
 }
 
 describe('the demo’s words go through the en/zh table', () => {
-  it('no TSX or TS source shows a literal of its own (JSX text, visible attributes, prose)', () => {
+  // Parses every source: give it time on a loaded machine.
+  it('no TSX or TS source shows a literal of its own (JSX text, visible attributes, prose)', { timeout: 30_000 }, () => {
     const offenders: string[] = [];
     for (const path of sources(SRC)) {
       const file = relative(SRC, path).split('\\').join('/');

@@ -45,7 +45,7 @@ let current: Lang = typeof window === 'undefined' ? 'en' : initialLang(window.lo
 const listeners = new Set<() => void>();
 
 function apply(lang: Lang): void {
-  if (typeof document !== 'undefined') document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  if (typeof document !== 'undefined') document.documentElement.lang = localeOf(lang);
 }
 apply(current);
 
@@ -80,6 +80,11 @@ const subscribe = (listener: () => void) => {
     listeners.delete(listener);
   };
 };
+
+/** The BCP 47 tag of a language (for `<html lang>` and dates); a declaration, so `apply` may run before this line. */
+export function localeOf(lang: Lang): string {
+  return lang === 'zh' ? 'zh-CN' : 'en';
+}
 
 /** The current language; the component re-renders when it changes. */
 export function useLang(): Lang {

@@ -120,7 +120,7 @@ export function AdminApp() {
           <div className="admin-app-summary" data-testid="admin-app-summary">
             <strong>{info.name ?? t('admin.app', { id: info.sdkAppId })}</strong>
             <span className="admin-muted">sdkAppId {info.sdkAppId}</span>
-            <span className={`admin-badge admin-billing-${info.billing}`}>{info.billing}</span>
+            <span className={`admin-badge admin-billing-${info.billing}`}>{t(`admin.billing.${info.billing}`)}</span>
             {info.requirePrivateMapKey && <span className="admin-badge">{t('admin.privateMapKey')}</span>}
             <span className="admin-muted" data-testid="admin-app-counts">{t('admin.counts', { rooms: info.rooms, users: info.users })}</span>
             <button type="button" className="admin-button admin-small" onClick={() => { setClient(null); setInfo(null); setNotice(null); }} data-testid="admin-sign-out">{t('admin.signOut')}</button>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useT } from '../i18n';
+import { localeOf, useLang, useT } from '../i18n';
 import type { AdminBan, AdminClient } from './api';
 import { describeError, type Notice } from './notice';
 
@@ -7,6 +7,7 @@ import { describeError, type Notice } from './notice';
 export function BansPanel({ client, notify }: { client: AdminClient; notify: (n: Notice) => void }) {
   const [bans, setBans] = useState<AdminBan[] | null>(null);
   const t = useT();
+  const locale = localeOf(useLang());
   const load = useCallback(async () => {
     try {
       setBans(await client.bans());
@@ -32,7 +33,7 @@ export function BansPanel({ client, notify }: { client: AdminClient; notify: (n:
               <tr key={`${ban.roomKey}/${ban.userId}`} data-testid={`admin-ban-row-${ban.userId}`}>
                 <td><code>{ban.userId}</code></td>
                 <td><code>{ban.roomKey}</code></td>
-                <td>{new Date(ban.until).toLocaleString()}</td>
+                <td>{new Date(ban.until).toLocaleString(locale)}</td>
                 <td>{ban.reason || '—'}</td>
                 <td>
                   <button type="button" className="admin-button admin-small" data-testid={`admin-unban-${ban.userId}`} onClick={() => void (async () => {

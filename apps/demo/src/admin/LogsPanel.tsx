@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useT } from '../i18n';
+import { localeOf, useLang, useT } from '../i18n';
 import type { AdminClient, AdminLog, LogFilter } from './api';
 import { describeError, type Notice } from './notice';
 
@@ -23,6 +23,7 @@ export function LogsPanel({ client, notify }: { client: AdminClient; notify: (n:
   const [next, setNext] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const t = useT();
+  const locale = localeOf(useLang());
 
   const filter = (): LogFilter => ({
     roomKey: roomKey.trim() || undefined, userId: userId.trim() || undefined, cmdType: cmdType || undefined,
@@ -68,7 +69,7 @@ export function LogsPanel({ client, notify }: { client: AdminClient; notify: (n:
             {logs.map((log) => (
               <li key={log.id} data-testid="admin-log-row">
                 <div className="admin-log-meta">
-                  <span>{new Date(log.receivedAt).toLocaleString()}</span>
+                  <span>{new Date(log.receivedAt).toLocaleString(locale)}</span>
                   <code>{log.cmdType}</code>
                   <span>{t('admin.logUser')} <code>{log.userId || '—'}</code></span>
                   <span>{t('admin.logRoom')} <code>{log.roomKey ?? '—'}</code></span>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useT, type Translate } from '../i18n';
+import { localeOf, useLang, useT, type Translate } from '../i18n';
 import type { AdminClient, AdminRoom, AdminUser } from './api';
 import { describeError, type Notice } from './notice';
 
@@ -19,19 +19,20 @@ function streamsOf(user: AdminUser, t: Translate): string {
     s.small && t('admin.small'),
     s.aux && muted(t('admin.screen'), s.auxMuted),
   ].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : '—';
+  return parts.length > 0 ? parts.join(t('admin.listSep')) : '—';
 }
 
 function UserRow({ user, onKick, onBan }: { user: AdminUser; onKick: () => void; onBan: (seconds: number) => void }) {
   const [seconds, setSeconds] = useState('600');
   const t = useT();
+  const locale = localeOf(useLang());
   return (
     <tr data-testid={`admin-user-${user.userId}`}>
       <td><code>{user.userId}</code>{!user.connected && <span className="admin-badge admin-warn">{t('admin.reconnecting')}</span>}</td>
       <td>{user.role === 'anchor' ? t('admin.anchor') : user.role === 'audience' ? t('admin.audience') : user.role}</td>
       <td data-testid={`admin-user-streams-${user.userId}`}>{streamsOf(user, t)}</td>
-      <td>{user.subscriptions.length > 0 ? user.subscriptions.join(', ') : '—'}</td>
-      <td>{new Date(user.joinedAt).toLocaleTimeString()}</td>
+      <td>{user.subscriptions.length > 0 ? user.subscriptions.join(t('admin.listSep')) : '—'}</td>
+      <td>{new Date(user.joinedAt).toLocaleTimeString(locale)}</td>
       <td className="admin-actions">
         <button type="button" className="admin-button admin-small" onClick={onKick} data-testid={`admin-kick-${user.userId}`}>{t('admin.kick')}</button>
         <input className="admin-seconds" value={seconds} onChange={(e) => setSeconds(e.target.value)} inputMode="numeric" aria-label={t('admin.banSeconds', { userId: user.userId })} data-testid={`admin-ban-seconds-${user.userId}`} />
@@ -48,6 +49,7 @@ export function RoomsPanel({ client, notify, onChange }: { client: AdminClient; 
   const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [confirmDismiss, setConfirmDismiss] = useState(false);
   const t = useT();
+  const locale = localeOf(useLang());
 
   const load = useCallback(async () => {
     try {
@@ -124,7 +126,7 @@ export function RoomsPanel({ client, notify, onChange }: { client: AdminClient; 
                       onBan={(seconds) => void act(async () => {
                         if (!Number.isInteger(seconds) || seconds < 1) throw new Error(t('admin.badSeconds'));
                         const r = await client.ban(selected, user.userId, seconds);
-                        return t('admin.bannedUntil', { userId: user.userId, until: new Date(r.until).toLocaleString() });
+                        return t('admin.bannedUntil', { userId: user.userId, until: new Date(r.until).toLocaleString(locale) });
                       })}
                     />
                   ))}

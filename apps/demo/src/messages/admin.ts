@@ -67,6 +67,10 @@ export const ADMIN_EN = {
   'admin.unreachable': 'cannot reach the server: {reason}',
   'admin.noJson': 'the server answered {status} without JSON',
   'admin.withCode': '{message} (code {code})',
+  'admin.billing.active': 'active',
+  'admin.billing.no-package': 'no package',
+  'admin.billing.out-of-credit': 'out of credit',
+  'admin.listSep': ', ',
 } as const;
 
 export const ADMIN_ZH: Record<keyof typeof ADMIN_EN, string> = {
@@ -137,4 +141,8 @@ export const ADMIN_ZH: Record<keyof typeof ADMIN_EN, string> = {
   'admin.unreachable': '无法连接服务器：{reason}',
   'admin.noJson': '服务器返回了 {status}，但没有 JSON',
   'admin.withCode': '{message}（错误码 {code}）',
+  'admin.billing.active': '正常',
+  'admin.billing.no-package': '未开通套餐',
+  'admin.billing.out-of-credit': '额度已用完',
+  'admin.listSep': '、',
 };
