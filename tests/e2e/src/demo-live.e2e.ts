@@ -73,6 +73,11 @@ describe('the demo: device check, Chinese, live stage and host controls (issue 2
     await result.waitFor({ timeout: 10_000 });
     expect(await result.locator('li[data-ok="true"]').count()).toBe(3);
     expect(await result.textContent()).toContain('摄像头: 正常');
+    // A form error in words, in Chinese, from the same table.
+    await page.getByTestId('input-roomid').fill('abc');
+    await page.getByTestId('join-button').click();
+    expect(await page.getByTestId('join-error').textContent()).toBe('房间号必须是 1 到 4294967294 之间的整数。');
+    await page.getByTestId('input-roomid').fill('7799');
     await page.screenshot({ path: `${ARTIFACTS}demo-zh-prejoin.png` });
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize(PHONE);
