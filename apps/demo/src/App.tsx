@@ -1,15 +1,12 @@
 import { useCallback, useState } from 'react';
+import { getLang, translate, type MessageKey } from './i18n';
 import { JoinForm } from './JoinForm';
 import { readUrlPrefill, type FormValues, type JoinParams } from './joinParams';
 import { Room } from './Room';
 import { RoomSession } from './session';
 import { useDevApp, type DevAppState } from './useDevApp';
 
-const KICK_REASONS: Record<string, string> = {
-  kick: 'You were removed from the room.',
-  banned: 'You were banned from the room.',
-  room_disband: 'The room was closed.',
-};
+const KICK_REASONS: Readonly<Record<string, MessageKey>> = { kick: 'end.kick', banned: 'end.banned', room_disband: 'end.closed' };
 
 export function App() {
   const devApp = useDevApp();
@@ -34,7 +31,7 @@ export function App() {
     const next = new RoomSession(params);
     next.onEnded((end) => {
       setSession((current) => (current === next ? null : current));
-      setNotice(`${KICK_REASONS[end.detail] ?? 'You were removed from the room.'} (${end.detail})`);
+      setNotice(`${translate(getLang(), KICK_REASONS[end.detail] ?? 'end.kick')} (${end.detail})`);
     });
     await next.enter();
     setSession(next);

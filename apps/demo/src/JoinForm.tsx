@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type Dispatch, type FormEvent, type SetSta
 import TRTC from '@conclave/sdk';
 import { describeError, explainError, type ErrorInfo } from './errors';
 import { Icon } from './Icon';
-import { useT } from './i18n';
+import { useLang, useT, type MessageKey } from './i18n';
 import { LanguagePicker } from './LanguagePicker';
 import { PreviewCard } from './prejoin/PreviewCard';
 import './prejoin/prejoin.css';
@@ -30,7 +30,7 @@ export interface JoinFormProps {
 }
 
 type FormError =
-  | { readonly kind: 'invalid'; readonly field: FieldName; readonly message: string }
+  | { readonly kind: 'invalid'; readonly field: FieldName; readonly message: MessageKey; readonly vars?: Readonly<Record<string, string | number>> }
   | { readonly kind: 'join'; readonly info: ErrorInfo; readonly raw: unknown };
 
 const FIELD_IDS: Record<FieldName, string> = {
@@ -47,6 +47,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
   const busyRef = useRef(false);
   const autoJoinStarted = useRef(false);
   const t = useT();
+  const lang = useLang();
 
   const devMode = devApp.status === 'available' && values.sdkAppId.trim() === String(devApp.app.sdkAppId);
   const invalidField = error?.kind === 'invalid' ? error.field : null;
@@ -56,8 +57,8 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
     if (error?.kind === 'invalid' && error.field === key) setError(null);
   };
 
-  const fail = (field: FieldName, message: string) => {
-    setError({ kind: 'invalid', field, message });
+  const fail = (field: FieldName, message: MessageKey, vars?: Readonly<Record<string, string | number>>) => {
+    setError({ kind: 'invalid', field, message, vars });
     document.getElementById(FIELD_IDS[field])?.focus();
   };
 
@@ -66,12 +67,12 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
     setError(null);
     const checked = validateForm(values);
     if (!checked.ok) {
-      fail(checked.error.field, checked.error.message);
+      fail(checked.error.field, checked.error.message, checked.error.vars);
       return;
     }
     const pasted = values.userSig.trim();
     if (!devMode && pasted === '') {
-      fail('userSig', 'Paste a userSig for this user ID (the server is not in dev mode for this SDKAppID).');
+      fail('userSig', 'join.needUserSig');
       return;
     }
     busyRef.current = true;
@@ -249,18 +250,16 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
                 onChange={(event) => update('sdkAppId', event.target.value)}
               />
               <p className="hint" id="hint-sdkappid">
-                {devApp.status === 'loading' && 'Checking the server for a dev app…'}
+                {devApp.status === 'loading' && t('join.devChecking')}
                 {devApp.status === 'available' &&
-                  (devMode
-                    ? 'The server’s built-in dev app.'
-                    : `The server’s dev app is ${devApp.app.sdkAppId}; for another app, paste a userSig.`)}
-                {devApp.status === 'unavailable' && 'The application ID your server is configured with.'}
+                  (devMode ? t('join.devBuiltIn') : t('join.devOther', { sdkAppId: devApp.app.sdkAppId }))}
+                {devApp.status === 'unavailable' && t('join.appIdHint')}
               </p>
             </div>
             {devApp.status !== 'loading' &&
               (devMode ? (
                 <p className="devmode-note" data-testid="usersig-devmode">
-                  <span className="chip">dev mode</span> userSig is generated in your browser.
+                  <span className="chip">{t('join.devMode')}</span> {t('join.devNote')}
                 </p>
               ) : (
                 <div className="field">
@@ -275,7 +274,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
                     aria-describedby={describedBy('userSig', 'hint-usersig')}
                     onChange={(event) => update('userSig', event.target.value)}
                   />
-                  <p className="hint" id="hint-usersig">Signed for this SDKAppID and user ID by your backend.</p>
+                  <p className="hint" id="hint-usersig">{t('join.userSigHint')}</p>
                 </div>
               ))}
           </details>
@@ -291,7 +290,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
             >
               {error.kind === 'join' ? (
                 <>
-                  <strong>{t('join.failed')}</strong> <span className="error-message">{explainError(error.raw)}</span>
+                  <strong>{t('join.failed')}</strong> <span className="error-message">{explainError(error.raw, 'camera', lang)}</span>
                   {(error.info.code !== undefined || error.info.extraCode !== undefined) && (
                     <span className="error-codes">
                       {' '}
@@ -301,7 +300,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
                   )}
                 </>
               ) : (
-                <span className="error-message">{error.message}</span>
+                <span className="error-message">{t(error.message, error.vars)}</span>
               )}
             </div>
           )}

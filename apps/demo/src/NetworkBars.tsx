@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react';
+import { useT, type MessageKey } from './i18n';
 import type { RoomInsights } from './insights';
 
-const LABEL = ['unknown', 'excellent', 'good', 'poor', 'bad', 'very bad', 'disconnected'];
+const LABEL: readonly MessageKey[] = ['net.0', 'net.1', 'net.2', 'net.3', 'net.4', 'net.5', 'net.6'];
 
 /** Bars lit for a quality level: 1 excellent → 4 bars … 5 very bad → 0; 0 unknown and 6 disconnected → none. */
 function barsFor(quality: number): number {
@@ -12,8 +13,10 @@ function barsFor(quality: number): number {
 /** Four bars for a quality level 0–6, with its name for screen readers. */
 export function QualityBars({ quality, label }: { quality: number; label: string }) {
   const lit = barsFor(quality);
+  const t = useT();
+  const text = `${label}: ${t(LABEL[quality] ?? 'net.0')}`;
   return (
-    <span className="net-bars" role="img" aria-label={`${label}: ${LABEL[quality] ?? 'unknown'}`} title={`${label}: ${LABEL[quality] ?? 'unknown'}`} data-quality={quality}>
+    <span className="net-bars" role="img" aria-label={text} title={text} data-quality={quality}>
       {[1, 2, 3, 4].map((bar) => (
         <span key={bar} className={bar <= lit ? 'bar lit' : 'bar'} style={{ height: `${bar * 25}%` }} />
       ))}
@@ -24,14 +27,15 @@ export function QualityBars({ quality, label }: { quality: number; label: string
 /** Uplink and downlink quality (network-quality event) with the round-trip time. */
 export function NetworkBars({ insights }: { insights: RoomInsights }) {
   const { quality } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
+  const t = useT();
   if (!quality) return null;
   return (
     <div className="network" data-testid="network-quality" data-uplink={quality.uplinkNetworkQuality} data-downlink={quality.downlinkNetworkQuality}>
       <span className="net-dir">↑</span>
-      <QualityBars quality={quality.uplinkNetworkQuality} label="Uplink" />
+      <QualityBars quality={quality.uplinkNetworkQuality} label={t('net.uplink')} />
       <span className="net-dir">↓</span>
-      <QualityBars quality={quality.downlinkNetworkQuality} label="Downlink" />
-      <span className="net-rtt" data-testid="network-rtt">{Math.max(quality.uplinkRTT, quality.downlinkRTT)} ms</span>
+      <QualityBars quality={quality.downlinkNetworkQuality} label={t('net.downlink')} />
+      <span className="net-rtt" data-testid="network-rtt">{t('net.rtt', { ms: Math.max(quality.uplinkRTT, quality.downlinkRTT) })}</span>
     </div>
   );
 }

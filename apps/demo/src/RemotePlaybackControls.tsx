@@ -1,15 +1,11 @@
 import './remotePlayback.css';
 import { useId, useSyncExternalStore } from 'react';
+import { useT, type MessageKey } from './i18n';
 import type { RemotePlayback } from './remotePlayback';
 
-const CHOICE_LABEL = { auto: 'Auto', big: 'HD', small: 'SD' } as const;
-const CHOICE_TITLE = {
-  auto: 'Big or small stream by the size of the tile',
-  big: 'Always receive the full stream',
-  small: 'Always receive the small (low resolution) stream',
-} as const;
-
-const STATE_LABEL: Record<string, string> = { PLAYING: 'playing', PAUSED: 'paused', STOPPED: 'stopped' };
+const CHOICE_LABEL = { auto: 'playback.auto', big: 'playback.big', small: 'playback.small' } as const;
+const CHOICE_TITLE = { auto: 'playback.autoTitle', big: 'playback.bigTitle', small: 'playback.smallTitle' } as const;
+const STATE_LABEL: Readonly<Record<string, MessageKey>> = { PLAYING: 'play.PLAYING', PAUSED: 'play.PAUSED', STOPPED: 'play.STOPPED' };
 
 /**
  * A remote user's playback controls: big/small stream (automatic by tile size, or fixed), volume (0–150 %; above 100 amplifies),
@@ -19,9 +15,10 @@ export function RemotePlaybackControls({ playback, userId, videoOn }: { playback
   useSyncExternalStore(playback.subscribe, playback.getSnapshot);
   const state = playback.of(userId);
   const volumeId = useId();
+  const t = useT();
   return (
     <div className="remote-playback" data-testid="remote-playback" data-user-id={userId} data-small={state.small ? 'true' : 'false'}>
-      <div className="stream-choice" role="group" aria-label={`Video quality of ${userId}`}>
+      <div className="stream-choice" role="group" aria-label={t('playback.quality', { userId })}>
         {(['auto', 'big', 'small'] as const).map((choice) => (
           <button
             key={choice}
@@ -30,17 +27,17 @@ export function RemotePlaybackControls({ playback, userId, videoOn }: { playback
             data-testid={`remote-stream-${choice}`}
             aria-pressed={state.choice === choice}
             disabled={state.switching}
-            title={CHOICE_TITLE[choice]}
+            title={t(CHOICE_TITLE[choice])}
             onClick={() => {
               if (state.choice !== choice) void playback.choose(userId, choice, videoOn);
             }}
           >
-            {CHOICE_LABEL[choice]}
+            {t(CHOICE_LABEL[choice])}
           </button>
         ))}
       </div>
-      <label className="remote-volume" htmlFor={volumeId} title={`Volume of ${userId}`}>
-        <span className="visually-hidden">Volume of {userId}</span>
+      <label className="remote-volume" htmlFor={volumeId} title={t('playback.volume', { userId })}>
+        <span className="visually-hidden">{t('playback.volume', { userId })}</span>
         <input
           id={volumeId}
           type="range"
@@ -57,10 +54,11 @@ export function RemotePlaybackControls({ playback, userId, videoOn }: { playback
         {(['audio', 'video'] as const).map((kind) => {
           const { state: playState, reason } = state[kind];
           const size = kind === 'video' && state.firstFrame && playState === 'PLAYING' ? ` ${state.firstFrame.width}×${state.firstFrame.height}` : '';
-          const label = `${kind} ${STATE_LABEL[playState]}${reason ? ` (${reason})` : ''}${size}`;
+          const word = STATE_LABEL[playState];
+          const label = `${t(kind === 'audio' ? 'playback.audio' : 'playback.video')} ${word ? t(word) : playState}${reason ? ` (${reason})` : ''}${size}`;
           return (
             <span key={kind} className="play-state" data-kind={kind} data-state={playState} title={label} aria-label={label} role="img">
-              {kind === 'audio' ? 'A' : 'V'}
+              {t(kind === 'audio' ? 'playback.audioShort' : 'playback.videoShort')}
             </span>
           );
         })}

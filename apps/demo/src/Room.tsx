@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { ControlBar, SHORTCUTS, type PanelName } from './controls/ControlBar';
 import { Icon } from './Icon';
-import { useT } from './i18n';
+import { explainError } from './errors';
+import { useLang, useT, type MessageKey } from './i18n';
 import { ControlNotices } from './ControlNotices';
 import { inviteLink, roomLabel } from './joinParams';
 import { NetworkBars } from './NetworkBars';
@@ -20,6 +21,9 @@ export interface RoomProps {
 }
 
 const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+const CONNECTION_WORD: Readonly<Record<string, MessageKey>> = {
+  DISCONNECTED: 'conn.DISCONNECTED', CONNECTING: 'conn.CONNECTING', CONNECTED: 'conn.CONNECTED', RECONNECTING: 'conn.RECONNECTING',
+};
 
 /** The room: the stage filling the window, a side panel (chat, participants, settings), the control bar. */
 export function Room({ session, onLeft }: RoomProps) {
@@ -32,6 +36,7 @@ export function Room({ session, onLeft }: RoomProps) {
   const [showStats, setShowStats] = useState(false);
   const [seenChat, setSeenChat] = useState(0);
   const t = useT();
+  const lang = useLang();
   const { params } = session;
   const room = roomLabel(params.room);
   const link = useMemo(() => inviteLink(params.sdkAppId, params.room, window.location, params.scene), [params]);
@@ -42,11 +47,11 @@ export function Room({ session, onLeft }: RoomProps) {
 
   useEffect(() => {
     const previous = document.title;
-    document.title = `Room ${room} · Conclave`;
+    document.title = t('room.docTitle', { room });
     return () => {
       document.title = previous;
     };
-  }, [room]);
+  }, [room, t]);
 
   // Lines that arrived while the chat was closed are unread; opening it reads them all.
   const lastLine = chat.length > 0 ? chat[chat.length - 1].id : 0;
@@ -112,10 +117,10 @@ export function Room({ session, onLeft }: RoomProps) {
             <strong data-testid="viewer-count">{viewers}</strong> {t('room.watching')}
           </span>
         )}
-        <span className="connection" title="Connection state">
+        <span className="connection" title={t('room.connectionTitle')}>
           <span className={`state-dot state-${connectionState.toLowerCase()}`} aria-hidden="true" />
           <span className="visually-hidden">{t('room.connection')}</span>
-          <span data-testid="connection-state" data-state={connectionState}>{connectionState.toLowerCase()}</span>
+          <span data-testid="connection-state" data-state={connectionState}>{CONNECTION_WORD[connectionState] ? t(CONNECTION_WORD[connectionState]) : connectionState.toLowerCase()}</span>
         </span>
         <NetworkBars insights={session.insights} />
         {media.screen === 'on' && (
@@ -137,7 +142,7 @@ export function Room({ session, onLeft }: RoomProps) {
           <div key={notice.id} className="toast" role="alert" data-testid="room-error"
             data-code={notice.error.code} data-extra-code={notice.error.extraCode}>
             <div>
-              <strong>{notice.title}:</strong> <span className="error-message">{notice.text}</span>
+              <strong>{t(notice.title, notice.vars)}:</strong> <span className="error-message">{explainError(notice.error, notice.device, lang)}</span>
             </div>
             <button type="button" className="icon-button" aria-label={t('room.dismiss')} onClick={() => session.dismissNotice(notice.id)}>
               <Icon name="close" />

@@ -1,9 +1,11 @@
 import { useSyncExternalStore } from 'react';
+import { useT } from './i18n';
 import { SPEAKING_VOLUME, type RoomInsights } from './insights';
 
 /** A level meter that lights up while this participant ('' is me) speaks, from the audio-volume event. */
 export function SpeakingIndicator({ insights, userId }: { insights: RoomInsights; userId: string }) {
   const { volumes } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
+  const t = useT();
   const volume = volumes.get(userId) ?? 0;
   const speaking = volume >= SPEAKING_VOLUME;
   return (
@@ -13,7 +15,7 @@ export function SpeakingIndicator({ insights, userId }: { insights: RoomInsights
       data-speaking={speaking ? 'true' : 'false'}
       data-volume={volume}
       role="meter"
-      aria-label="Speaking level"
+      aria-label={t('stats.speaking')}
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={volume}

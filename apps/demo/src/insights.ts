@@ -1,5 +1,6 @@
 import type TRTC from '@conclave/sdk';
 import type { NetworkQuality, TRTCStatistics } from '@conclave/sdk';
+import { getLang, translate } from './i18n';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
 
@@ -78,7 +79,7 @@ export class RoomInsights {
   sendChat(text: string): string | null {
     const bytes = new TextEncoder().encode(text);
     if (bytes.length === 0) return null;
-    if (bytes.length > 1000) return 'A message is at most 1000 bytes.';
+    if (bytes.length > 1000) return translate(getLang(), 'chat.tooLong');
     try {
       this.trtc.sendCustomMessage({ cmdId: CHAT_CMD_ID, data: bytes.buffer });
     } catch (error) {

@@ -1,3 +1,4 @@
+import type { MessageKey } from './i18n';
 /** The room to enter: a numeric `roomId` or a string `strRoomId`, as in `enterRoom`. */
 export type RoomRef =
   | { readonly kind: 'number'; readonly roomId: number }
@@ -128,7 +129,9 @@ export type FieldName = 'sdkAppId' | 'userId' | 'roomId' | 'userSig';
 
 export interface ValidationError {
   readonly field: FieldName;
-  readonly message: string;
+  /** What is wrong, a key of the message table (i18n.ts) with its `{names}`. */
+  readonly message: MessageKey;
+  readonly vars?: Readonly<Record<string, string | number>>;
 }
 
 /** Checks the form; `userSig` is not checked here since dev mode makes it. */
@@ -138,11 +141,11 @@ export function validateForm(
   const sdkAppIdText = values.sdkAppId.trim();
   const sdkAppId = Number(sdkAppIdText);
   if (!/^\d+$/.test(sdkAppIdText) || !Number.isSafeInteger(sdkAppId) || sdkAppId <= 0) {
-    return { ok: false, error: { field: 'sdkAppId', message: 'SDKAppID must be a positive whole number.' } };
+    return { ok: false, error: { field: 'sdkAppId', message: 'invalid.sdkAppId' } };
   }
   const userId = values.userId.trim();
   if (userId === '') {
-    return { ok: false, error: { field: 'userId', message: 'Enter a user ID.' } };
+    return { ok: false, error: { field: 'userId', message: 'invalid.userId' } };
   }
   if (values.roomMode === 'number') {
     const text = values.roomId.trim();
@@ -150,14 +153,14 @@ export function validateForm(
     if (!/^\d+$/.test(text) || roomId < 1 || roomId > MAX_ROOM_ID) {
       return {
         ok: false,
-        error: { field: 'roomId', message: `Room ID must be a whole number from 1 to ${MAX_ROOM_ID}.` },
+        error: { field: 'roomId', message: 'invalid.roomId', vars: { max: MAX_ROOM_ID } },
       };
     }
     return { ok: true, sdkAppId, userId, room: { kind: 'number', roomId } };
   }
   const strRoomId = values.strRoomId.trim();
   if (strRoomId === '') {
-    return { ok: false, error: { field: 'roomId', message: 'Enter a room name.' } };
+    return { ok: false, error: { field: 'roomId', message: 'invalid.roomName' } };
   }
   return { ok: true, sdkAppId, userId, room: { kind: 'string', strRoomId } };
 }

@@ -1,5 +1,6 @@
 import TRTC from '@conclave/sdk';
 import { explainError } from './errors';
+import { getLang, translate, type MessageKey } from './i18n';
 import type { LocalAudioConfig, LocalVideoConfig, VideoProfileName } from '@conclave/sdk';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
@@ -81,14 +82,15 @@ export class LocalMediaControls {
     for (const listener of this.listeners) listener();
   }
 
-  private async run(what: string, call: () => Promise<unknown>): Promise<boolean> {
+  private async run(what: MessageKey, call: () => Promise<unknown>): Promise<boolean> {
     try {
       await call();
       if (this.snapshot.error) this.update({ error: null });
       return true;
     } catch (error) {
-      const device = /screen/i.test(what) ? 'screen' : /micro/i.test(what) ? 'microphone' : 'camera';
-      this.update({ error: `${what}: ${explainError(error, device)}` });
+      const device = what === 'media.screen' ? 'screen' : what === 'device.microphone' || what === 'media.micMute' ? 'microphone' : 'camera';
+      const lang = getLang();
+      this.update({ error: `${translate(lang, what)}: ${explainError(error, device, lang)}` });
       return false;
     }
   }
@@ -133,27 +135,27 @@ export class LocalMediaControls {
   async setCamera(cameraId: string): Promise<void> {
     const before = this.snapshot.cameraId;
     this.update({ cameraId });
-    if (this.cameraRunning && !await this.run('Camera', () => this.trtc.updateLocalVideo({ option: { cameraId } }))) this.update({ cameraId: before });
+    if (this.cameraRunning && !await this.run('device.camera', () => this.trtc.updateLocalVideo({ option: { cameraId } }))) this.update({ cameraId: before });
   }
 
   async setMicrophone(microphoneId: string): Promise<void> {
     const before = this.snapshot.microphoneId;
     this.update({ microphoneId });
-    if (this.micRunning && !await this.run('Microphone', () => this.trtc.updateLocalAudio({ option: { microphoneId } }))) this.update({ microphoneId: before });
+    if (this.micRunning && !await this.run('device.microphone', () => this.trtc.updateLocalAudio({ option: { microphoneId } }))) this.update({ microphoneId: before });
   }
 
   async setSpeaker(speakerId: string): Promise<void> {
-    if (await this.run('Speaker', () => TRTC.setCurrentSpeaker(speakerId))) this.update({ speakerId });
+    if (await this.run('device.speaker', () => TRTC.setCurrentSpeaker(speakerId))) this.update({ speakerId });
   }
 
   async setProfile(profile: VideoProfileName): Promise<void> {
     this.update({ profile });
-    if (this.cameraRunning) await this.run('Profile', () => this.trtc.updateLocalVideo({ option: { profile } }));
+    if (this.cameraRunning) await this.run('media.profile', () => this.trtc.updateLocalVideo({ option: { profile } }));
   }
 
   async setMirror(mirror: Mirror): Promise<void> {
     this.update({ mirror });
-    if (this.cameraRunning) await this.run('Mirror', () => this.trtc.updateLocalVideo({ option: { mirror: mirror === 'none' ? false : mirror } }));
+    if (this.cameraRunning) await this.run('settings.mirror', () => this.trtc.updateLocalVideo({ option: { mirror: mirror === 'none' ? false : mirror } }));
   }
 
   /** The small stream can only change while the camera is off (not after publish: docs/behaviour.md §5.2). */
@@ -163,23 +165,23 @@ export class LocalMediaControls {
 
   async toggleVideoMute(): Promise<void> {
     const videoMuted = !this.snapshot.videoMuted;
-    if (!this.cameraRunning || await this.run('Camera mute', () => this.trtc.updateLocalVideo({ mute: videoMuted }))) this.update({ videoMuted });
+    if (!this.cameraRunning || await this.run('media.cameraMute', () => this.trtc.updateLocalVideo({ mute: videoMuted }))) this.update({ videoMuted });
   }
 
   async toggleAudioMute(): Promise<void> {
     const audioMuted = !this.snapshot.audioMuted;
-    if (!this.micRunning || await this.run('Microphone mute', () => this.trtc.updateLocalAudio({ mute: audioMuted }))) this.update({ audioMuted });
+    if (!this.micRunning || await this.run('media.micMute', () => this.trtc.updateLocalAudio({ mute: audioMuted }))) this.update({ audioMuted });
   }
 
   async toggleScreen(): Promise<void> {
     const { screen } = this.snapshot;
     if (screen === 'off') {
       this.update({ screen: 'starting' });
-      const ok = await this.run('Screen share', () => this.trtc.startScreenShare({ option: { profile: '1080p' } }));
+      const ok = await this.run('media.screen', () => this.trtc.startScreenShare({ option: { profile: '1080p' } }));
       this.update({ screen: ok ? 'on' : 'off' });
     } else if (screen === 'on') {
       this.update({ screen: 'stopping' });
-      await this.run('Screen share', () => this.trtc.stopScreenShare());
+      await this.run('media.screen', () => this.trtc.stopScreenShare());
       this.update({ screen: 'off' });
     }
   }

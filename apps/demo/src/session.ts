@@ -1,13 +1,16 @@
 import TRTC from '@conclave/sdk';
 import { CdnRelay } from './cdnRelay';
-import { describeError, explainError } from './errors';
+import { describeError, type DeviceWord } from './errors';
 import { EffectsControls } from './effects';
 import { RoomInsights } from './insights';
 import { LocalMediaControls } from './localMedia';
+import type { MessageKey } from './i18n';
 import { RemotePlayback } from './remotePlayback';
+import { RemoteVideos } from './remoteVideos';
 import { RoomControl } from './roomControl';
 import type { JoinParams, Role } from './joinParams';
-import type { MediaState, Notice, RemoteSlot, RemoteUser, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
+import type { MediaState, Notice, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
+import { settle, TaskQueues } from './taskQueues';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
 
@@ -16,21 +19,6 @@ export type { MediaState, Notice, RemoteUser, SessionEnd, SessionSnapshot, Strea
 const MAX_NOTICES = 4;
 /** How long leaving waits for pending media calls before it exits anyway. */
 const LEAVE_DRAIN_MS = 3000;
-
-function kindOf(streamType: unknown): StreamKind {
-  return String(streamType) === 'sub' ? 'sub' : 'main';
-}
-
-const slotKey = (userId: string, kind: StreamKind) => `${kind}:${userId}`;
-
-/** Runs an SDK call that may be sync or async, or throw; never rejects. */
-async function settle(call: () => unknown, what: string): Promise<void> {
-  try {
-    await call();
-  } catch (error) {
-    console.warn(`[conclave-demo] ${what} failed`, error);
-  }
-}
 
 /**
  * One stay in a room: owns a TRTC instance from `TRTC.create()` to `destroy()`.
@@ -57,9 +45,9 @@ export class RoomSession {
   readonly cdn: CdnRelay;
   private readonly trtc: TRTCInstance;
   private readonly listeners = new Set<() => void>();
-  private readonly queues = new Map<string, Promise<void>>();
-  private readonly users = new Map<string, RemoteUser>();
-  private readonly slots = new Map<string, RemoteSlot>();
+  private readonly queues = new TaskQueues();
+  /** Who is in the room, and their cameras and screen shares. */
+  private readonly remote: RemoteVideos;
   private snapshot: SessionSnapshot;
   private connectionState = 'DISCONNECTED';
   private sawStateEvent = false;
@@ -98,6 +86,11 @@ export class RoomSession {
     this.localMedia = new LocalMediaControls(this.trtc);
     this.effects = new EffectsControls(this.trtc, params);
     this.cdn = new CdnRelay(this.trtc);
+    this.remote = new RemoteVideos({
+      trtc: this.trtc, queues: this.queues, playback: this.playback,
+      isDestroyed: () => this.destroyed, isClosing: () => this.closing,
+      changed: () => this.changed(), notify: (title, error, vars) => this.notify(title, error, vars),
+    });
     this.control = new RoomControl(this.trtc, params.userId, {
       onMuteRequest: () => {
         if (!this.micWanted) return;
@@ -164,10 +157,7 @@ export class RoomSession {
 
   /** The element a remote tile gives as view for its camera or screen share; null on unmount. */
   setRemoteView(userId: string, view: HTMLElement | null, kind: StreamKind = 'main'): void {
-    const slot = this.slots.get(slotKey(userId, kind));
-    if (!slot || slot.view === view) return;
-    slot.view = view;
-    this.syncRemote(userId, kind);
+    this.remote.setView(userId, view, kind);
   }
 
   /**
@@ -194,7 +184,7 @@ export class RoomSession {
   private changeRole(target: Role, publish: boolean): void {
     this.switchingRole = true;
     this.changed();
-    this.enqueue('role', async () => {
+    this.queues.enqueue('role', async () => {
       try {
         if (target === 'audience') {
           this.handRaised = false;
@@ -217,7 +207,7 @@ export class RoomSession {
           this.control.setMyHand(true);
         }
       } catch (error) {
-        this.notify('Switching role', error);
+        this.notify('notice.switchingRole', error);
       } finally {
         this.switchingRole = false;
         this.changed();
@@ -239,17 +229,7 @@ export class RoomSession {
 
   /** muteRemoteAudio(userId, mute): this user is silenced here only. */
   setRemoteAudioMuted(userId: string, mute: boolean): void {
-    if (!this.users.has(userId) || this.destroyed) return;
-    this.patchUser(userId, { audioMuted: mute });
-    this.enqueue(`audio:${userId}`, async () => {
-      if (this.destroyed || !this.users.has(userId)) return;
-      try {
-        await this.trtc.muteRemoteAudio(userId, mute);
-      } catch (error) {
-        this.patchUser(userId, { audioMuted: !mute });
-        this.notify(`Muting ${userId}`, error);
-      }
-    });
+    this.remote.setAudioMuted(userId, mute);
   }
 
   dismissNotice(id: number): void {
@@ -262,55 +242,34 @@ export class RoomSession {
     const EVENT = TRTC.EVENT;
     trtc.on(EVENT.REMOTE_USER_ENTER, ({ userId }) => {
       if (this.destroyed) return;
-      this.ensureUser(userId);
+      this.remote.ensure(userId);
       this.control.userEntered();
       this.changed();
     });
     trtc.on(EVENT.REMOTE_USER_EXIT, ({ userId }) => {
       if (this.destroyed) return;
-      // The SDK drops the user's streams itself; only forget them here.
-      this.users.delete(userId);
-      this.slots.delete(slotKey(userId, 'main'));
-      this.slots.delete(slotKey(userId, 'sub'));
+      this.remote.remove(userId);
       this.control.clearHand(userId);
       this.changed();
     });
     trtc.on(EVENT.REMOTE_VIDEO_AVAILABLE, ({ userId, streamType }) => {
       if (this.destroyed) return;
-      const kind = kindOf(streamType);
-      this.ensureUser(userId);
       this.control.clearHand(userId);
-      const slot = this.slots.get(slotKey(userId, kind));
-      if (slot) {
-        slot.control = {
-          start: async (view) => {
-            // A screen share has no small stream; the camera's size follows its tile (see RemotePlayback).
-            const option = kind === 'main' ? { small: this.playback.isSmall(userId) } : { fillMode: 'contain' as const };
-            await trtc.startRemoteVideo({ userId, streamType, view, option });
-          },
-          stop: async () => {
-            await trtc.stopRemoteVideo({ userId, streamType });
-          },
-        };
-      }
-      this.patchUser(userId, kind === 'main' ? { videoAvailable: true } : { screenAvailable: true });
-      this.syncRemote(userId, kind);
+      this.remote.videoAvailable(userId, streamType);
     });
     trtc.on(EVENT.REMOTE_VIDEO_UNAVAILABLE, ({ userId, streamType }) => {
-      if (this.destroyed || !this.users.has(userId)) return;
-      const kind = kindOf(streamType);
-      this.patchUser(userId, kind === 'main' ? { videoAvailable: false } : { screenAvailable: false });
-      this.syncRemote(userId, kind);
+      if (this.destroyed) return;
+      this.remote.videoUnavailable(userId, streamType);
     });
     trtc.on(EVENT.REMOTE_AUDIO_AVAILABLE, ({ userId }) => {
       if (this.destroyed) return;
-      this.ensureUser(userId);
+      this.remote.ensure(userId);
       this.control.clearHand(userId);
-      this.patchUser(userId, { audioAvailable: true });
+      this.remote.patch(userId, { audioAvailable: true });
     });
     trtc.on(EVENT.REMOTE_AUDIO_UNAVAILABLE, ({ userId }) => {
-      if (this.destroyed || !this.users.has(userId)) return;
-      this.patchUser(userId, { audioAvailable: false });
+      if (this.destroyed) return;
+      this.remote.patch(userId, { audioAvailable: false });
     });
     trtc.on(EVENT.AUDIENCE_COUNT_CHANGED, ({ count }) => {
       this.audienceCount = count;
@@ -324,7 +283,7 @@ export class RoomSession {
     });
     trtc.on(EVENT.ERROR, (error) => {
       if (this.destroyed) return;
-      this.notify('Room error', error);
+      this.notify('notice.roomError', error);
     });
     trtc.on(EVENT.KICKED_OUT, ({ reason }) => {
       if (this.closing) return;
@@ -339,14 +298,7 @@ export class RoomSession {
     this.syncCamera();
     this.syncMic();
     this.changed();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      Promise.all([...this.queues.values()]),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, LEAVE_DRAIN_MS);
-      }),
-    ]);
-    clearTimeout(timer);
+    await this.queues.drain(LEAVE_DRAIN_MS);
     await settle(() => this.trtc.exitRoom(), 'exitRoom');
     this.destroyed = true;
     await settle(() => this.trtc.destroy(), 'destroy');
@@ -356,14 +308,14 @@ export class RoomSession {
 
   private syncCamera(): void {
     if (this.destroyed) return;
-    this.enqueue('camera', async () => {
+    this.queues.enqueue('camera', async () => {
       if (this.destroyed) return;
       const want = this.entered && !this.closing && this.cameraWanted ? this.localView : null;
       if (this.cameraIn && this.cameraIn !== want) {
         try {
           await this.trtc.stopLocalVideo();
         } catch (error) {
-          this.notify('Stopping the camera', error);
+          this.notify('notice.stopCamera', error);
         }
         this.cameraIn = null;
         this.localMedia.setRunning('camera', false);
@@ -376,7 +328,7 @@ export class RoomSession {
           this.localMedia.setRunning('camera', true);
         } catch (error) {
           this.cameraWanted = false;
-          this.notify('Camera', error);
+          this.notify('notice.camera', error);
         }
         this.changed();
       }
@@ -385,14 +337,14 @@ export class RoomSession {
 
   private syncMic(): void {
     if (this.destroyed) return;
-    this.enqueue('mic', async () => {
+    this.queues.enqueue('mic', async () => {
       if (this.destroyed) return;
       const want = this.entered && !this.closing && this.micWanted;
       if (this.micOn && !want) {
         try {
           await this.trtc.stopLocalAudio();
         } catch (error) {
-          this.notify('Stopping the microphone', error);
+          this.notify('notice.stopMic', error);
         }
         this.micOn = false;
         this.localMedia.setRunning('mic', false);
@@ -404,66 +356,16 @@ export class RoomSession {
           this.localMedia.setRunning('mic', true);
         } catch (error) {
           this.micWanted = false;
-          this.notify('Microphone', error);
+          this.notify('notice.microphone', error);
         }
         this.changed();
       }
     });
   }
 
-  private syncRemote(userId: string, kind: StreamKind): void {
-    const key = slotKey(userId, kind);
-    if (this.destroyed || !this.slots.has(key)) return;
-    this.enqueue(`video:${key}`, async () => {
-      const slot = this.slots.get(key);
-      if (this.destroyed || !slot) return;
-      const user = this.users.get(userId);
-      const available = kind === 'main' ? user?.videoAvailable : user?.screenAvailable;
-      const want = !this.closing && available && slot.control ? slot.view : null;
-      if (slot.playingIn && slot.playingIn !== want) {
-        slot.playingIn = null;
-        // After REMOTE_VIDEO_UNAVAILABLE the stream may be gone already: a failure here is expected.
-        if (slot.control) await settle(() => slot.control?.stop(), `stopRemoteVideo(${userId})`);
-      }
-      if (want && !slot.playingIn && slot.control) {
-        try {
-          await slot.control.start(want);
-          slot.playingIn = want;
-        } catch (error) {
-          if (this.users.has(userId)) this.notify(kind === 'main' ? `Video of ${userId}` : `Screen of ${userId}`, error);
-        }
-      }
-    });
-  }
-
-  private enqueue(key: string, task: () => Promise<void>): void {
-    const previous = this.queues.get(key) ?? Promise.resolve();
-    const next = previous.then(task).catch((error: unknown) => {
-      console.error(`[conclave-demo] ${key}`, error);
-    });
-    this.queues.set(key, next);
-    void next.then(() => {
-      if (this.queues.get(key) === next) this.queues.delete(key);
-    });
-  }
-
-  private ensureUser(userId: string): void {
-    if (this.users.has(userId)) return;
-    this.users.set(userId, { userId, videoAvailable: false, screenAvailable: false, audioAvailable: false, audioMuted: false });
-    this.slots.set(slotKey(userId, 'main'), { control: null, view: null, playingIn: null });
-    this.slots.set(slotKey(userId, 'sub'), { control: null, view: null, playingIn: null });
-  }
-
-  private patchUser(userId: string, patch: Partial<Omit<RemoteUser, 'userId'>>): void {
-    const user = this.users.get(userId);
-    if (!user) return;
-    this.users.set(userId, { ...user, ...patch });
-    this.changed();
-  }
-
-  private notify(title: string, error: unknown): void {
-    const device = /microphone/i.test(title) ? 'microphone' : /screen/i.test(title) ? 'screen' : 'camera';
-    const notice: Notice = { id: this.nextNoticeId++, title, error: describeError(error), text: explainError(error, device) };
+  private notify(title: MessageKey, error: unknown, vars?: Readonly<Record<string, string>>): void {
+    const device: DeviceWord = title === 'notice.microphone' || title === 'notice.stopMic' ? 'microphone' : title === 'notice.screenOf' ? 'screen' : 'camera';
+    const notice: Notice = { id: this.nextNoticeId++, title, vars, error: describeError(error), device };
     this.notices = [...this.notices, notice].slice(-MAX_NOTICES);
     this.changed();
   }
@@ -475,7 +377,7 @@ export class RoomSession {
     };
     return {
       connectionState: this.connectionState,
-      remoteUsers: [...this.users.values()],
+      remoteUsers: this.remote.list(),
       camera: mediaState(this.cameraWanted, this.cameraIn !== null),
       mic: mediaState(this.micWanted, this.micOn),
       notices: this.notices,

@@ -1,4 +1,5 @@
-import type { ErrorInfo } from './errors';
+import type { DeviceWord, ErrorInfo } from './errors';
+import type { MessageKey } from './i18n';
 import type { Role } from './joinParams';
 
 /** The shapes a RoomSession shows to React and uses inside (kept apart so session.ts stays one concept). */
@@ -19,11 +20,12 @@ export interface RemoteUser {
 
 export interface Notice {
   readonly id: number;
-  /** What failed, e.g. `Camera`. */
-  readonly title: string;
+  /** What failed, e.g. `notice.camera` (with its `{userId}`): shown in the page's language. */
+  readonly title: MessageKey;
+  readonly vars?: Readonly<Record<string, string>>;
+  /** What happened: `explainError` puts it in words when shown. */
   readonly error: ErrorInfo;
-  /** What happened, in words. */
-  readonly text: string;
+  readonly device: DeviceWord;
 }
 
 export interface SessionSnapshot {

@@ -1,21 +1,30 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ARTIFACTS, DESKTOP, PHONE, startDemoFixture, videoWidthIn } from './demo-helpers.js';
-import { axeViolations, joinDemo } from './harness/demo-page.js';
+import { axeViolations, joinDemo, joinDemoUrl } from './harness/demo-page.js';
 import type { LaunchedBrowser } from './harness/browser.js';
+import { RtmpCdn } from './harness/rtmp-cdn.js';
 import { TEST_APP, type TestServer } from './harness/server.js';
+
+const run = promisify(execFile);
 
 /**
  * Issue 27's live-room and host items, and the plugins the demo shows, in real Chromium: the pre-join device
  * check (DeviceDetector), the Chinese UI, the voice changer, raise hand → invitation → on stage, ask to mute,
- * recording through the admin API; axe-core on the new screens.
+ * recording through the admin API, the CDN relay switch (a loopback nginx-rtmp ingest, read back with
+ * ffmpeg), the admin page in Chinese in both themes; axe-core on the new screens.
  */
 describe('the demo: device check, Chinese, live stage and host controls (issue 27)', () => {
   let server: TestServer;
   let browser: LaunchedBrowser;
+  let rtmp: RtmpCdn;
+  /** The CDN test's user, still in room 7701 for the admin page's screenshot. */
+  let relayer: Page | undefined;
 
   beforeAll(async () => {
-    ({ server, browser } = await startDemoFixture());
+    [{ server, browser }, rtmp] = await Promise.all([startDemoFixture(), RtmpCdn.start()]);
     // Every page counts its peer connections' setLocalDescription calls: each is a negotiation.
     await browser.context.addInitScript(() => {
       const proto = RTCPeerConnection.prototype;
@@ -38,6 +47,7 @@ describe('the demo: device check, Chinese, live stage and host controls (issue 2
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await rtmp?.close();
   });
 
   it('zh UI renders, and the pre-join device check runs the DeviceDetector (in Chinese) and shows its result; axe clean at both sizes', async () => {
@@ -63,11 +73,15 @@ describe('the demo: device check, Chinese, live stage and host controls (issue 2
     await result.waitFor({ timeout: 10_000 });
     expect(await result.locator('li[data-ok="true"]').count()).toBe(3);
     expect(await result.textContent()).toContain('摄像头: 正常');
+    // A form error in words, in Chinese, from the same table.
+    await page.getByTestId('input-roomid').fill('abc');
+    await page.getByTestId('join-button').click();
+    expect(await page.getByTestId('join-error').textContent()).toBe('房间号必须是 1 到 4294967294 之间的整数。');
+    await page.getByTestId('input-roomid').fill('7799');
     await page.screenshot({ path: `${ARTIFACTS}demo-zh-prejoin.png` });
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize(PHONE);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    expect(await axeViolations(page)).toEqual([]);
     // Back to English from the picker, for the rest of this browser's pages (the choice is remembered).
     await page.getByTestId('pick-language').selectOption('en');
     expect(await page.locator('#join-title').textContent()).toBe('Ready to join?');
@@ -152,7 +166,73 @@ describe('the demo: device check, Chinese, live stage and host controls (issue 2
     await host.close();
     await viewer.close();
   });
+
+  it('the CDN relay switch: the host turns it on in Settings and ffmpeg reads frames from the RTMP URL; off, and the stream ends', async () => {
+    const name = 'demo7701';
+    relayer = await joinDemoUrl(browser.context, server.url, { userId: 'relayer', roomId: '7701', camera: true, mic: true });
+    await expect.poll(() => relayer?.getByTestId('toggle-camera').getAttribute('data-state'), { timeout: 15_000 }).toBe('on');
+    await relayer.getByTestId('toggle-settings').click();
+    await relayer.getByTestId('cdn-url').fill(rtmp.url(name));
+    const toggle = relayer.getByTestId('toggle-cdn');
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('data-state'), { timeout: 20_000, interval: 250 }).toBe('on');
+    expect(await relayer.getByTestId('cdn-state').textContent()).toContain(rtmp.url(name));
+    expect(rtmp.publishes(name)).toBe(1);
+    // What a CDN viewer gets: decoded frames of the camera (the fake device's picture is not black).
+    const frame = await firstFrame(rtmp.url(name));
+    expect(frame.length).toBe(64 * 36 * 3);
+    expect(Math.max(...frame)).toBeGreaterThan(40);
+    const stoppedAt = Date.now();
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('data-state'), { timeout: 10_000, interval: 100 }).toBe('off');
+    await expect.poll(() => rtmp.publishesDone(name).length, { timeout: 5_000, interval: 100 }).toBe(1);
+    expect(rtmp.publishesDone(name)[0].at - stoppedAt).toBeLessThanOrEqual(5_000);
+    expect(await relayer.getByTestId('cdn-error').count()).toBe(0);
+  });
+
+  it('the admin page in Chinese, light and dark: signs in with the dev app, lists the room and its user; axe clean; no horizontal scroll on a phone', async () => {
+    relayer ??= await joinDemoUrl(browser.context, server.url, { userId: 'relayer', roomId: '7701', camera: true, mic: false });
+    const page = await browser.context.newPage();
+    page.on('pageerror', (error) => console.error('[admin page error]', error.message));
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${server.url}/admin.html?lang=zh`);
+    expect(await page.locator('h1').textContent()).toBe('Conclave 管理');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    await page.getByTestId('admin-use-dev').click();
+    await page.getByTestId('admin-app-summary').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('admin-app-counts').textContent()).toMatch(/个房间 · \d+ 个用户$/);
+    await page.getByTestId('admin-room-7701').click();
+    const row = page.getByTestId('admin-user-relayer');
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.getByTestId('admin-kick-relayer').textContent()).toBe('踢出');
+    expect(await page.locator('[data-testid="admin-users"] th').allTextContents()).toContain('推流');
+    expect(await axeViolations(page)).toEqual([]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor), { timeout: 5_000 })
+        .toBe(colorScheme === 'light' ? 'rgb(244, 246, 250)' : 'rgb(15, 17, 23)');
+      await page.screenshot({ path: `${ARTIFACTS}demo-admin-zh-${colorScheme}.png` });
+    }
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    // Back to English for the rest of this browser's pages (the choice is remembered).
+    await page.getByTestId('admin-language').selectOption('en');
+    expect(await page.locator('h1').textContent()).toBe('Conclave admin');
+    await page.close();
+    await relayer.close();
+  });
 });
+
+/**
+ * The first decoded video frame (64×36 RGB) of a live RTMP stream, read as a CDN viewer would. Probes only a
+ * little of the stream (the relay's FLV header names its codecs): ffmpeg's default analysis waits seconds.
+ */
+async function firstFrame(url: string): Promise<Buffer> {
+  const { stdout } = await run('ffmpeg', ['-v', 'error', '-analyzeduration', '500000', '-probesize', '131072', '-i', url, '-an',
+    '-vf', 'scale=64:36', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', timeout: 15_000 });
+  return stdout;
+}
 
 function negotiations(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __negotiations: number }).__negotiations);

@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useT } from '../i18n';
+import { LanguagePicker } from '../LanguagePicker';
 import { AdminClient, devAdminCredentials, type AdminAppInfo } from './api';
 import { BansPanel } from './BansPanel';
 import { LogsPanel } from './LogsPanel';
@@ -12,6 +14,7 @@ function SignIn({ onConnected }: { onConnected: (client: AdminClient, info: Admi
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [devAvailable, setDevAvailable] = useState(false);
+  const t = useT();
 
   useEffect(() => {
     let active = true;
@@ -40,11 +43,11 @@ function SignIn({ onConnected }: { onConnected: (client: AdminClient, info: Admi
     event.preventDefault();
     const id = Number(sdkAppId);
     if (!Number.isSafeInteger(id) || id <= 0) {
-      setError('sdkAppId must be a positive integer');
+      setError(t('admin.badAppId'));
       return;
     }
     if (adminKey.trim() === '') {
-      setError('the admin key is required');
+      setError(t('admin.keyRequired'));
       return;
     }
     void connect({ server, sdkAppId: id, adminKey: adminKey.trim() });
@@ -53,7 +56,7 @@ function SignIn({ onConnected }: { onConnected: (client: AdminClient, info: Admi
   const useDev = async () => {
     const dev = await devAdminCredentials(server);
     if (!dev) {
-      setError('this server does not run the dev app');
+      setError(t('admin.noDev'));
       return;
     }
     setSdkAppId(String(dev.sdkAppId));
@@ -63,24 +66,24 @@ function SignIn({ onConnected }: { onConnected: (client: AdminClient, info: Admi
 
   return (
     <form className="admin-card admin-signin" onSubmit={submit} data-testid="admin-signin">
-      <h2>Sign in to an app</h2>
-      <p className="admin-muted">The admin key of one app opens that app only. It is kept in this tab's memory, never stored.</p>
+      <h2>{t('admin.signIn')}</h2>
+      <p className="admin-muted">{t('admin.signInNote')}</p>
       <label>
-        Server
+        {t('admin.server')}
         <input value={server} onChange={(e) => setServer(e.target.value)} data-testid="admin-server-url" autoComplete="url" />
       </label>
       <label>
-        sdkAppId
+        {'sdkAppId'}
         <input value={sdkAppId} onChange={(e) => setSdkAppId(e.target.value)} inputMode="numeric" data-testid="admin-app-id" placeholder="1400000001" />
       </label>
       <label>
-        Admin key
+        {t('admin.adminKey')}
         <input value={adminKey} onChange={(e) => setAdminKey(e.target.value)} type="password" autoComplete="off" data-testid="admin-key" />
       </label>
       <div className="admin-row">
-        <button type="submit" className="admin-button admin-primary" disabled={busy} data-testid="admin-connect">{busy ? 'Connecting…' : 'Connect'}</button>
+        <button type="submit" className="admin-button admin-primary" disabled={busy} data-testid="admin-connect">{busy ? t('admin.connecting') : t('admin.connect')}</button>
         {devAvailable && (
-          <button type="button" className="admin-button" onClick={() => void useDev()} disabled={busy} data-testid="admin-use-dev">Use the dev app</button>
+          <button type="button" className="admin-button" onClick={() => void useDev()} disabled={busy} data-testid="admin-use-dev">{t('admin.useDev')}</button>
         )}
       </div>
       {error && <p className="admin-error" role="alert" data-testid="admin-error">{error}</p>}
@@ -94,6 +97,11 @@ export function AdminApp() {
   const [info, setInfo] = useState<AdminAppInfo | null>(null);
   const [tab, setTab] = useState<'rooms' | 'bans' | 'logs'>('rooms');
   const [notice, setNotice] = useState<Notice>(null);
+  const t = useT();
+
+  useEffect(() => {
+    document.title = t('admin.title');
+  }, [t]);
 
   const refreshInfo = useCallback(async () => {
     if (!client) return;
@@ -107,26 +115,27 @@ export function AdminApp() {
   return (
     <div className="admin-page">
       <header className="admin-header">
-        <h1>Conclave admin</h1>
+        <h1>{t('admin.title')}</h1>
         {client && info && (
           <div className="admin-app-summary" data-testid="admin-app-summary">
-            <strong>{info.name ?? `App ${info.sdkAppId}`}</strong>
+            <strong>{info.name ?? t('admin.app', { id: info.sdkAppId })}</strong>
             <span className="admin-muted">sdkAppId {info.sdkAppId}</span>
-            <span className={`admin-badge admin-billing-${info.billing}`}>{info.billing}</span>
-            {info.requirePrivateMapKey && <span className="admin-badge">privateMapKey required</span>}
-            <span className="admin-muted" data-testid="admin-app-counts">{info.rooms} rooms · {info.users} users</span>
-            <button type="button" className="admin-button admin-small" onClick={() => { setClient(null); setInfo(null); setNotice(null); }} data-testid="admin-sign-out">Sign out</button>
+            <span className={`admin-badge admin-billing-${info.billing}`}>{t(`admin.billing.${info.billing}`)}</span>
+            {info.requirePrivateMapKey && <span className="admin-badge">{t('admin.privateMapKey')}</span>}
+            <span className="admin-muted" data-testid="admin-app-counts">{t('admin.counts', { rooms: info.rooms, users: info.users })}</span>
+            <button type="button" className="admin-button admin-small" onClick={() => { setClient(null); setInfo(null); setNotice(null); }} data-testid="admin-sign-out">{t('admin.signOut')}</button>
           </div>
         )}
+        <LanguagePicker testId="admin-language" />
       </header>
       {!client || !info ? (
         <SignIn onConnected={(c, i) => { setClient(c); setInfo(i); }} />
       ) : (
         <main>
           <nav className="admin-tabs" role="tablist">
-            {(['rooms', 'bans', 'logs'] as const).map((t) => (
-              <button key={t} type="button" role="tab" aria-selected={tab === t} className={`admin-tab${tab === t ? ' admin-tab-active' : ''}`} onClick={() => setTab(t)} data-testid={`admin-tab-${t}`}>
-                {t === 'rooms' ? 'Rooms' : t === 'bans' ? 'Bans' : 'Logs'}
+            {(['rooms', 'bans', 'logs'] as const).map((name) => (
+              <button key={name} type="button" role="tab" aria-selected={tab === name} className={`admin-tab${tab === name ? ' admin-tab-active' : ''}`} onClick={() => setTab(name)} data-testid={`admin-tab-${name}`}>
+                {t(`admin.${name}`)}
               </button>
             ))}
           </nav>

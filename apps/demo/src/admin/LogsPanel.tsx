@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { localeOf, useLang, useT } from '../i18n';
 import type { AdminClient, AdminLog, LogFilter } from './api';
 import { describeError, type Notice } from './notice';
 
@@ -21,6 +22,8 @@ export function LogsPanel({ client, notify }: { client: AdminClient; notify: (n:
   const [logs, setLogs] = useState<AdminLog[] | null>(null);
   const [next, setNext] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
+  const t = useT();
+  const locale = localeOf(useLang());
 
   const filter = (): LogFilter => ({
     roomKey: roomKey.trim() || undefined, userId: userId.trim() || undefined, cmdType: cmdType || undefined,
@@ -47,36 +50,36 @@ export function LogsPanel({ client, notify }: { client: AdminClient; notify: (n:
 
   return (
     <section className="admin-card" data-testid="admin-logs">
-      <h2>Logs</h2>
+      <h2>{t('admin.logs')}</h2>
       <form className="admin-filters" onSubmit={submit}>
-        <label>Room<input value={roomKey} onChange={(e) => setRoomKey(e.target.value)} placeholder='1234 or s:name' data-testid="admin-log-room" /></label>
-        <label>User<input value={userId} onChange={(e) => setUserId(e.target.value)} data-testid="admin-log-user" /></label>
-        <label>Kind
+        <label>{t('admin.room')}<input value={roomKey} onChange={(e) => setRoomKey(e.target.value)} placeholder={t('admin.roomPlaceholder')} data-testid="admin-log-room" /></label>
+        <label>{t('admin.user')}<input value={userId} onChange={(e) => setUserId(e.target.value)} data-testid="admin-log-user" /></label>
+        <label>{t('admin.kind')}
           <select value={cmdType} onChange={(e) => setCmdType(e.target.value)} data-testid="admin-log-kind">
-            {CMD_TYPES.map((t) => <option key={t} value={t}>{t || 'any'}</option>)}
+            {CMD_TYPES.map((type) => <option key={type} value={type}>{type || t('admin.any')}</option>)}
           </select>
         </label>
-        <label>From<input type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} data-testid="admin-log-from" /></label>
-        <label>To<input type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} data-testid="admin-log-to" /></label>
-        <button type="submit" className="admin-button admin-primary" disabled={busy} data-testid="admin-logs-load">Search</button>
+        <label>{t('admin.from')}<input type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} data-testid="admin-log-from" /></label>
+        <label>{t('admin.to')}<input type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} data-testid="admin-log-to" /></label>
+        <button type="submit" className="admin-button admin-primary" disabled={busy} data-testid="admin-logs-load">{t('admin.search')}</button>
       </form>
-      {logs === null ? <p className="admin-muted">Search to see logs the SDK uploaded and the server's records of admin actions.</p> : logs.length === 0 ? <p className="admin-muted" data-testid="admin-logs-empty">No logs match.</p> : (
+      {logs === null ? <p className="admin-muted">{t('admin.logsHint')}</p> : logs.length === 0 ? <p className="admin-muted" data-testid="admin-logs-empty">{t('admin.noLogs')}</p> : (
         <>
           <ol className="admin-logs">
             {logs.map((log) => (
               <li key={log.id} data-testid="admin-log-row">
                 <div className="admin-log-meta">
-                  <span>{new Date(log.receivedAt).toLocaleString()}</span>
+                  <span>{new Date(log.receivedAt).toLocaleString(locale)}</span>
                   <code>{log.cmdType}</code>
-                  <span>user <code>{log.userId || '—'}</code></span>
-                  <span>room <code>{log.roomKey ?? '—'}</code></span>
+                  <span>{t('admin.logUser')} <code>{log.userId || '—'}</code></span>
+                  <span>{t('admin.logRoom')} <code>{log.roomKey ?? '—'}</code></span>
                   <span className="admin-muted">{log.version}</span>
                 </div>
                 <pre>{log.log}</pre>
               </li>
             ))}
           </ol>
-          {next !== null && <button type="button" className="admin-button" disabled={busy} onClick={() => void load(true)} data-testid="admin-logs-more">Older</button>}
+          {next !== null && <button type="button" className="admin-button" disabled={busy} onClick={() => void load(true)} data-testid="admin-logs-more">{t('admin.older')}</button>}
         </>
       )}
     </section>

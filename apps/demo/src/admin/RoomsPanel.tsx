@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { localeOf, useLang, useT, type Translate } from '../i18n';
 import type { AdminClient, AdminRoom, AdminUser } from './api';
 import { describeError, type Notice } from './notice';
 
@@ -9,30 +10,33 @@ function roomName(room: AdminRoom): string {
   return room.strRoomId !== undefined ? `"${room.strRoomId}"` : String(room.roomId);
 }
 
-function streamsOf(user: AdminUser): string {
+function streamsOf(user: AdminUser, t: Translate): string {
   const s = user.streams;
+  const muted = (what: string, isMuted: boolean) => (isMuted ? t('admin.muted', { what }) : what);
   const parts = [
-    s.audio && (s.audioMuted ? 'audio (muted)' : 'audio'),
-    s.video && (s.videoMuted ? 'video (muted)' : 'video'),
-    s.small && 'small',
-    s.aux && (s.auxMuted ? 'screen (muted)' : 'screen'),
+    s.audio && muted(t('admin.audio'), s.audioMuted),
+    s.video && muted(t('admin.video'), s.videoMuted),
+    s.small && t('admin.small'),
+    s.aux && muted(t('admin.screen'), s.auxMuted),
   ].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : '—';
+  return parts.length > 0 ? parts.join(t('admin.listSep')) : '—';
 }
 
 function UserRow({ user, onKick, onBan }: { user: AdminUser; onKick: () => void; onBan: (seconds: number) => void }) {
   const [seconds, setSeconds] = useState('600');
+  const t = useT();
+  const locale = localeOf(useLang());
   return (
     <tr data-testid={`admin-user-${user.userId}`}>
-      <td><code>{user.userId}</code>{!user.connected && <span className="admin-badge admin-warn">reconnecting</span>}</td>
-      <td>{user.role}</td>
-      <td data-testid={`admin-user-streams-${user.userId}`}>{streamsOf(user)}</td>
-      <td>{user.subscriptions.length > 0 ? user.subscriptions.join(', ') : '—'}</td>
-      <td>{new Date(user.joinedAt).toLocaleTimeString()}</td>
+      <td><code>{user.userId}</code>{!user.connected && <span className="admin-badge admin-warn">{t('admin.reconnecting')}</span>}</td>
+      <td>{user.role === 'anchor' ? t('admin.anchor') : user.role === 'audience' ? t('admin.audience') : user.role}</td>
+      <td data-testid={`admin-user-streams-${user.userId}`}>{streamsOf(user, t)}</td>
+      <td>{user.subscriptions.length > 0 ? user.subscriptions.join(t('admin.listSep')) : '—'}</td>
+      <td>{new Date(user.joinedAt).toLocaleTimeString(locale)}</td>
       <td className="admin-actions">
-        <button type="button" className="admin-button admin-small" onClick={onKick} data-testid={`admin-kick-${user.userId}`}>Kick</button>
-        <input className="admin-seconds" value={seconds} onChange={(e) => setSeconds(e.target.value)} inputMode="numeric" aria-label={`ban ${user.userId} for seconds`} data-testid={`admin-ban-seconds-${user.userId}`} />
-        <button type="button" className="admin-button admin-small admin-danger" onClick={() => onBan(Number(seconds))} data-testid={`admin-ban-${user.userId}`}>Ban (s)</button>
+        <button type="button" className="admin-button admin-small" onClick={onKick} data-testid={`admin-kick-${user.userId}`}>{t('admin.kick')}</button>
+        <input className="admin-seconds" value={seconds} onChange={(e) => setSeconds(e.target.value)} inputMode="numeric" aria-label={t('admin.banSeconds', { userId: user.userId })} data-testid={`admin-ban-seconds-${user.userId}`} />
+        <button type="button" className="admin-button admin-small admin-danger" onClick={() => onBan(Number(seconds))} data-testid={`admin-ban-${user.userId}`}>{t('admin.ban')}</button>
       </td>
     </tr>
   );
@@ -44,6 +48,8 @@ export function RoomsPanel({ client, notify, onChange }: { client: AdminClient; 
   const [selected, setSelected] = useState<string | null>(null);
   const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [confirmDismiss, setConfirmDismiss] = useState(false);
+  const t = useT();
+  const locale = localeOf(useLang());
 
   const load = useCallback(async () => {
     try {
@@ -78,16 +84,16 @@ export function RoomsPanel({ client, notify, onChange }: { client: AdminClient; 
     <section className="admin-grid">
       <div className="admin-card" data-testid="admin-rooms">
         <div className="admin-row admin-between">
-          <h2>Rooms</h2>
-          <button type="button" className="admin-button admin-small" onClick={() => void load()} data-testid="admin-refresh">Refresh</button>
+          <h2>{t('admin.rooms')}</h2>
+          <button type="button" className="admin-button admin-small" onClick={() => void load()} data-testid="admin-refresh">{t('admin.refresh')}</button>
         </div>
-        {rooms === null ? <p className="admin-muted">Loading…</p> : rooms.length === 0 ? <p className="admin-muted" data-testid="admin-rooms-empty">No room has anyone in it.</p> : (
+        {rooms === null ? <p className="admin-muted">{t('admin.loading')}</p> : rooms.length === 0 ? <p className="admin-muted" data-testid="admin-rooms-empty">{t('admin.noRooms')}</p> : (
           <ul className="admin-list">
             {rooms.map((room) => (
               <li key={room.roomKey}>
                 <button type="button" className={`admin-room${room.roomKey === selected ? ' admin-room-selected' : ''}`} onClick={() => { setSelected(room.roomKey); setConfirmDismiss(false); setUsers(null); void client.users(room.roomKey).then(setUsers, (e: unknown) => notify({ kind: 'error', text: describeError(e) })); }} data-testid={`admin-room-${room.roomKey}`}>
                   <span className="admin-room-name">{roomName(room)}</span>
-                  <span className="admin-muted">{room.users} users · {room.anchors} anchors · {room.audience} audience · {room.streams} streams</span>
+                  <span className="admin-muted">{t('admin.roomCounts', { users: room.users, anchors: room.anchors, audience: room.audience, streams: room.streams })}</span>
                 </button>
               </li>
             ))}
@@ -95,32 +101,32 @@ export function RoomsPanel({ client, notify, onChange }: { client: AdminClient; 
         )}
       </div>
       <div className="admin-card" data-testid="admin-users">
-        {selected === null ? <p className="admin-muted">Select a room to see its users.</p> : (
+        {selected === null ? <p className="admin-muted">{t('admin.selectRoom')}</p> : (
           <>
             <div className="admin-row admin-between">
-              <h2>Room <code>{selected}</code></h2>
+              <h2>{t('admin.room')} <code>{selected}</code></h2>
               {confirmDismiss ? (
                 <span className="admin-row">
-                  <button type="button" className="admin-button admin-small admin-danger" data-testid="admin-dismiss-confirm" onClick={() => { setConfirmDismiss(false); void act(async () => { const r = await client.dismiss(selected); return `Room ${selected} dismissed (${r.users.length} users removed)`; }); }}>Dismiss for everyone</button>
-                  <button type="button" className="admin-button admin-small" onClick={() => setConfirmDismiss(false)}>Cancel</button>
+                  <button type="button" className="admin-button admin-small admin-danger" data-testid="admin-dismiss-confirm" onClick={() => { setConfirmDismiss(false); void act(async () => { const r = await client.dismiss(selected); return t('admin.dismissed', { room: selected, count: r.users.length }); }); }}>{t('admin.dismissAll')}</button>
+                  <button type="button" className="admin-button admin-small" onClick={() => setConfirmDismiss(false)}>{t('admin.cancel')}</button>
                 </span>
               ) : (
-                <button type="button" className="admin-button admin-small admin-danger" onClick={() => setConfirmDismiss(true)} data-testid="admin-dismiss">Dismiss room</button>
+                <button type="button" className="admin-button admin-small admin-danger" onClick={() => setConfirmDismiss(true)} data-testid="admin-dismiss">{t('admin.dismiss')}</button>
               )}
             </div>
-            {users === null ? <p className="admin-muted">Loading…</p> : users.length === 0 ? <p className="admin-muted">Nobody is in this room.</p> : (
+            {users === null ? <p className="admin-muted">{t('admin.loading')}</p> : users.length === 0 ? <p className="admin-muted">{t('admin.emptyRoom')}</p> : (
               <table className="admin-table">
-                <thead><tr><th>User</th><th>Role</th><th>Publishing</th><th>Receives from</th><th>Joined</th><th /></tr></thead>
+                <thead><tr><th>{t('admin.user')}</th><th>{t('admin.role')}</th><th>{t('admin.publishing')}</th><th>{t('admin.receives')}</th><th>{t('admin.joined')}</th><th /></tr></thead>
                 <tbody>
                   {users.map((user) => (
                     <UserRow
                       key={user.userId}
                       user={user}
-                      onKick={() => void act(async () => { await client.kick(selected, user.userId); return `${user.userId} was kicked`; })}
+                      onKick={() => void act(async () => { await client.kick(selected, user.userId); return t('admin.kicked', { userId: user.userId }); })}
                       onBan={(seconds) => void act(async () => {
-                        if (!Number.isInteger(seconds) || seconds < 1) throw new Error('ban seconds must be a positive integer');
+                        if (!Number.isInteger(seconds) || seconds < 1) throw new Error(t('admin.badSeconds'));
                         const r = await client.ban(selected, user.userId, seconds);
-                        return `${user.userId} is banned until ${new Date(r.until).toLocaleString()}`;
+                        return t('admin.bannedUntil', { userId: user.userId, until: new Date(r.until).toLocaleString(locale) });
                       })}
                     />
                   ))}

@@ -1,3 +1,4 @@
+import { getLang, translate } from '../i18n';
 /**
  * A small typed client of the Conclave admin API (packages/server/openapi.json): every call names the
  * app in its path and sends the app's admin key as a bearer token. The key stays in memory only.
@@ -71,14 +72,14 @@ export class AdminClient {
         cache: 'no-store',
       });
     } catch (error) {
-      throw new AdminApiError(0, 0, `cannot reach the server: ${error instanceof Error ? error.message : String(error)}`);
+      throw new AdminApiError(0, 0, translate(getLang(), 'admin.unreachable', { reason: error instanceof Error ? error.message : String(error) }));
     }
     const text = await response.text();
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new AdminApiError(response.status, 0, `the server answered ${response.status} without JSON`);
+      throw new AdminApiError(response.status, 0, translate(getLang(), 'admin.noJson', { status: response.status }));
     }
     if (!response.ok) {
       const { code, message } = body as { code?: unknown; message?: unknown };

@@ -111,7 +111,7 @@ export function Stage({ session, pinned, setPinned, showStats }: StageProps) {
       )}
       {focus && pinned === focus && (
         <button type="button" className="unpin" data-testid="unpin" onClick={() => setPinned(null)}>
-          <Icon name="pin" /> Unpin
+          <Icon name="pin" /> {t('tile.unpinTitle')}
         </button>
       )}
     </main>

@@ -83,7 +83,8 @@ export function Tile(props: TileProps) {
       <div className="tile-menu">
         {props.menu}
         <button type="button" className="tile-button" data-testid="pin-tile" aria-pressed={pinned}
-          aria-label={pinned ? `Unpin ${label}` : `Pin ${label}`} title={pinned ? 'Unpin' : 'Pin to the main view'} onClick={onPin}>
+          aria-label={pinned ? t('people.unpin', { userId: label }) : t('people.pin', { userId: label })}
+          title={pinned ? t('tile.unpinTitle') : t('tile.pinTitle')} onClick={onPin}>
           <Icon name="pin" />
         </button>
       </div>

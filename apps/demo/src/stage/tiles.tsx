@@ -30,7 +30,7 @@ export function LocalTile({ session, showStats, rect, pinned, onPin, volume, act
     <Tile
       kind="camera" name={session.params.userId} tag={t('people.you')} videoOn={camera === 'on'}
       placeholder={camera === 'starting' ? t('preview.cameraStarting') : t('people.cameraOff')} audioOn={mic === 'on'}
-      volume={volume} activeSpeaker={activeSpeaker} quality={useQuality(session, 'uplink')} qualityLabel="My upload"
+      volume={volume} activeSpeaker={activeSpeaker} quality={useQuality(session, 'uplink')} qualityLabel={t('tile.myUpload')}
       viewRef={session.setLocalView} rect={rect} pinned={pinned} onPin={onPin}
       tileTestId="local-tile" nameTestId="local-name" videoTestId="local-video"
       stats={<div className="tile-stats" hidden={!showStats}><StatsOverlay insights={session.insights} userId="" /></div>}
@@ -51,12 +51,13 @@ export function RemoteCameraTile({ session, showStats, rect, pinned, onPin, user
   useEffect(() => () => session.setRemoteView(userId, null, 'main'), [session, userId]);
   const onWidth = useCallback((width: number) => void session.playback.setTileWidth(userId, width, user.videoAvailable), [session, userId, user.videoAvailable]);
 
-  const muteLabel = user.audioMuted ? `Unmute ${userId}` : `Mute ${userId} for me`;
+  const t = useT();
+  const muteLabel = user.audioMuted ? t('people.unmuteFor', { userId }) : t('people.muteFor', { userId });
   return (
     <Tile
-      kind="camera" name={userId} userId={userId} videoOn={user.videoAvailable} placeholder="Camera off"
+      kind="camera" name={userId} userId={userId} videoOn={user.videoAvailable} placeholder={t('people.cameraOff')}
       audioOn={user.audioAvailable && !user.audioMuted} volume={volume} activeSpeaker={activeSpeaker}
-      quality={useQuality(session, 'downlink')} qualityLabel="My download" viewRef={setView} rect={rect}
+      quality={useQuality(session, 'downlink')} qualityLabel={t('tile.myDownload')} viewRef={setView} rect={rect}
       pinned={pinned} onPin={onPin} onWidth={onWidth}
       tileTestId="remote-tile" nameTestId="remote-name" videoTestId="remote-video"
       menu={
@@ -87,9 +88,10 @@ export function RemoteScreenTile({ session, rect, pinned, onPin, user }: CommonP
     session.setRemoteView(userId, visible ? view : null, 'sub');
   }, [session, userId, view, visible]);
   useEffect(() => () => session.setRemoteView(userId, null, 'sub'), [session, userId]);
+  const t = useT();
   return (
     <Tile
-      kind="screen" name={userId} userId={userId} tag="Screen" videoOn placeholder="Screen" audioOn={false} volume={0}
+      kind="screen" name={userId} userId={userId} tag={t('tile.screen')} videoOn placeholder={t('tile.screen')} audioOn={false} volume={0}
       activeSpeaker={false} quality={null} qualityLabel="" viewRef={setView} rect={rect} pinned={pinned} onPin={onPin}
       tileTestId="screen-tile" nameTestId="screen-name" videoTestId="screen-video"
     />
