@@ -6,7 +6,7 @@
  * remote-video-available handler, the publisher already in the room.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
@@ -67,10 +67,13 @@ async function startCli(engine: UserPathEngine, dir: string): Promise<{ child: C
       reject(new Error(`conclave-server exited with code ${code}: ${out}`));
     });
   });
-  // Keep draining its logs (info level, as `npm start` writes them) so the pipe never fills.
+  // Keep draining its logs (info level, as `npm start` writes them) so the pipe never fills; into
+  // BENCH_USER_PATH_SERVER_LOG when set (a file, to line them up with the joins' paths).
   child.removeAllListeners('exit');
   child.stdout?.removeAllListeners('data');
-  child.stdout?.resume();
+  const logFile = process.env.BENCH_USER_PATH_SERVER_LOG;
+  if (logFile) child.stdout?.pipe(createWriteStream(`${logFile}.${engine}`));
+  else child.stdout?.resume();
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
