@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import type { AppHost } from '../../tests/e2e/src/harness/client-page.js';
-import { join } from '../../tests/e2e/src/harness/join.js';
-import { TEST_APP, type TestServer } from '../../tests/e2e/src/harness/server.js';
+import { join, type SigSource } from '../../tests/e2e/src/harness/join.js';
+import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
 import { firstFrame, installBenchHelpers, leave, sent, type FirstFrameMarks } from './page-helpers.js';
 import { progress, summarize, waitFor, type Summary } from './stats.js';
 
@@ -27,8 +27,9 @@ export interface FirstFrameResult {
  * remote-video-available event and reports (in-page performance.now()) when the first frame is rendered.
  * With `preconnect`, each page has called callExperimentalAPI('preconnect') for the room before enterRoom().
  */
-export async function runFirstFrame(context: BrowserContext, app: AppHost, server: TestServer,
-  { iterations = 10, roomId = 9001, timeoutMs = 15_000, preconnect = false } = {}): Promise<FirstFrameResult> {
+export async function runFirstFrame(context: BrowserContext, app: AppHost, server: SigSource,
+  { iterations = 10, roomId = 9001, timeoutMs = 15_000, preconnect = false, label = '' }: { iterations?: number; roomId?: number; timeoutMs?: number; preconnect?: boolean; label?: string } = {}): Promise<FirstFrameResult> {
+  label ||= preconnect ? 'first-frame (preconnect)' : 'first-frame';
   const publisherId = 'ff-publisher';
   const publisher = await app.open(context);
   try {
@@ -37,7 +38,7 @@ export async function runFirstFrame(context: BrowserContext, app: AppHost, serve
     if (!joined.ok) throw new Error(`publisher could not join: ${JSON.stringify(joined)}`);
     // The publisher's uplink must be carrying video before the first subscriber arrives.
     await waitFor('publisher to encode video', () => sent(publisher), (s) => s.framesEncoded > 0 && s.audioBytes > 0, { timeoutMs: 20_000 });
-    progress(`first-frame: publisher ${publisherId} is sending in room ${roomId}`);
+    progress(`${label}: publisher ${publisherId} is sending in room ${roomId}`);
 
     const marks: FirstFrameResult['marks'] = [];
     for (let i = 1; i <= iterations; i++) {
@@ -52,8 +53,8 @@ export async function runFirstFrame(context: BrowserContext, app: AppHost, serve
         const p = { plis: after.plisReceived - before.plisReceived, keyframes: after.keyFramesEncoded - before.keyFramesEncoded };
         const m = { ...measured, publisher: p };
         marks.push(m);
-        progress(`first-frame${preconnect ? ' (preconnect)' : ''} ${i}/${iterations}: ${m.firstFrame.toFixed(0)} ms (enterRoom ${fmt(m.enterRoom)}, video-available ${fmt(m.videoAvailable)}, <video> ${fmt(m.videoElement)}, pc connected ${fmt(m.pcConnected)}, 1st packet ${fmt(m.firstPacket)}, subscriber sent ${m.plisSent ?? '-'} PLIs; publisher got ${p.plis} PLIs, encoded ${p.keyframes} key frames)`);
-        progress(`  path: ${Object.entries(m.trace ?? {}).sort((a, b) => a[1] - b[1]).map(([step, at]) => `${step} ${at}`).join(', ')}`);
+        progress(`${label} ${i}/${iterations}: ${m.firstFrame.toFixed(0)} ms (enterRoom ${fmt(m.enterRoom)}, video-available ${fmt(m.videoAvailable)}, <video> ${fmt(m.videoElement)}, pc connected ${fmt(m.pcConnected)}, 1st packet ${fmt(m.firstPacket)}, subscriber sent ${m.plisSent ?? '-'} PLIs; publisher got ${p.plis} PLIs, encoded ${p.keyframes} key frames)`);
+        progress(`  path (t0 ${new Date(m.t0Epoch ?? 0).toISOString()}): ${Object.entries(m.trace ?? {}).sort((a, b) => a[1] - b[1]).map(([step, at]) => `${step} ${at}`).join(', ')}`);
         await leave(page);
       } finally {
         await page.close();

@@ -127,6 +127,7 @@ window.bench = {
         if (marks.enterRoom === undefined) { marks.availableBeforeEntered = true; entered.then(start, fail); } else start();
       });
       t0 = performance.now();
+      marks.t0Epoch = performance.timeOrigin + t0;
       entered = client.enterRoom(enter).then(() => { marks.enterRoom = since(); });
       entered.catch(fail);
     });
@@ -187,6 +188,8 @@ export interface FirstFrameMarks {
   availableBeforeEntered?: boolean;
   /** First occurrence of each step of the path, ms: fetch (scheduling), ws open, >cmd sent, <cmd replied, !push received, link states. */
   trace: Record<string, number>;
+  /** The clock's start (performance.timeOrigin + t0), ms since the epoch: lines up the path with server logs. */
+  t0Epoch?: number;
   firstFrame: number;
   firstFramePresented: number;
   width: number;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Connection, RTCCertificate, RTCPeerConnection, createSelfSignedCertificate, ntpTime } from 'werift';
+import { Connection, DtlsClient, DtlsServer, RTCCertificate, RTCPeerConnection, createSelfSignedCertificate, ntpTime, type Transport } from 'werift';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -12,7 +12,7 @@ describe('werift patches', () => {
   it('the installed werift carries every Conclave patch', () => {
     const require = createRequire(import.meta.url);
     const bundle = readFileSync(join(dirname(require.resolve('werift')), '../../index.mjs'), 'utf8');
-    expect(bundle.match(/Conclave patch:/g)).toHaveLength(14);
+    expect(bundle.match(/Conclave patch:/g)).toHaveLength(18);
   });
 
   it('a certificate keeps its fingerprint (computed once, same value)', async () => {
@@ -56,6 +56,46 @@ describe('werift patches', () => {
       await answerer.close();
     }
   }, 20_000);
+
+  it('the DTLS server answers a ClientHello with its ServerHello at once (no HelloVerifyRequest round trip) and the handshake completes', async () => {
+    const { certPem, keyPem, signatureHash } = await createSelfSignedCertificate({ signature: 3, hash: 4 }, 23);
+    // Two in-memory datagram transports wired to each other; the handshake message types each side sent, in order.
+    const sent: Record<'client' | 'server', number[]> = { client: [], server: [] };
+    const ends: Record<'client' | 'server', Transport> = {} as Record<'client' | 'server', Transport>;
+    const end = (self: 'client' | 'server', peer: 'client' | 'server'): Transport => ({
+      type: 'memory', address: {} as Transport['address'], closed: false,
+      onData: () => undefined,
+      send: (data: Buffer) => {
+        // Plaintext handshake records: content type 22, epoch 0; the message type is the 14th byte.
+        if (data[0] === 22 && data.readUInt16BE(3) === 0) sent[self].push(data[13]);
+        setImmediate(() => ends[peer].onData(data, ['memory', 0]));
+        return Promise.resolve();
+      },
+      close: () => Promise.resolve(),
+    });
+    ends.client = end('client', 'server');
+    ends.server = end('server', 'client');
+    const options = { cert: certPem, key: keyPem, signatureHash, srtpProfiles: [1], extendedMasterSecret: true };
+    const server = new DtlsServer({ ...options, transport: ends.server, certificateRequest: true });
+    const client = new DtlsClient({ ...options, transport: ends.client });
+    const connected = (socket: DtlsServer | DtlsClient) => new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('DTLS not connected in 5 s')), 5_000);
+      socket.onConnect.once(() => { clearTimeout(timer); resolve(); });
+    });
+    const both = Promise.all([connected(server), connected(client)]);
+    await client.connect();
+    await both;
+    // ServerHello (2) first, never a HelloVerifyRequest (3); the client sent one ClientHello (1).
+    expect(sent.server[0]).toBe(2);
+    expect(sent.server).not.toContain(3);
+    expect(sent.client.filter((type) => type === 1)).toHaveLength(1);
+    // Both ends derived the same keys: application data goes through.
+    const received = new Promise<string>((resolve) => server.onData.subscribe((data) => resolve(data.toString())));
+    client.send(Buffer.from('hello'));
+    expect(await received).toBe('hello');
+    client.close();
+    server.close();
+  });
 
   it('asks no STUN server unless one is configured (werift would ask stun.l.google.com)', () => {
     const plain = new Connection(true, {}) as unknown as { stunServer?: unknown };
