@@ -227,14 +227,14 @@ describe('Must show 6: FaceDetection and Beauty on a fake camera showing a face'
     expect(await call(publisher, 'stopPlugin', 'VirtualBackground')).toMatchObject({ ok: true });
   });
 
-  it('FaceDetection: reports a face on the face camera; after the camera switches to a source with no face, reports it missing once missingTimeout has passed', async () => {
+  it('FaceDetection: no face reported under minConfidence 0.99999, reported at 0.6; after the camera switches to a source with no face, reports it missing once missingTimeout has passed', async () => {
     const missingTimeout = 1500;
     const started = await publisher.evaluate(async (timeout) => {
       const w = window as unknown as Win;
       w.faceEvents = [];
       try {
         await w.e2e.client.startPlugin('FaceDetection', {
-          detectionInterval: 200, minConfidence: 0.6, missingTimeout: timeout,
+          detectionInterval: 200, minConfidence: 0.99999, missingTimeout: timeout,
           onFaceDetectionStateChanged: (hasFace: boolean) => w.faceEvents.push({ hasFace, at: performance.now() }),
         });
         return 'ok';
@@ -243,6 +243,11 @@ describe('Must show 6: FaceDetection and Beauty on a fake camera showing a face'
       }
     }, missingTimeout);
     expect(started).toBe('ok');
+    // minConfidence 0.99999: the face scores below it, so no state event over 30 camera frames (about ten
+    // detections at this interval); lowered to 0.6 through update, the face is reported.
+    await newFrames(receiver, 'face-pub', 30);
+    expect(await faceEvents(publisher)).toEqual([]);
+    expect(await call(publisher, 'updatePlugin', 'FaceDetection', { minConfidence: 0.6 })).toMatchObject({ ok: true });
     await publisher.waitForFunction(() => (window as unknown as Win).faceEvents.length > 0, undefined, { timeout: 15_000 });
     expect((await faceEvents(publisher))[0].hasFace).toBe(true);
 
