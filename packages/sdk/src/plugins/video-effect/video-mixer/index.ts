@@ -114,7 +114,13 @@ export class VideoMixer {
       for (const kind of ['camera', 'video'] as const) {
         if (starting || translated.trackLists[kind]) this._captures.retain(kind, new Set((translated.success[kind] ?? []).map((source) => source.id)));
       }
-      await run(translated.options);
+      try {
+        await run(translated.options);
+      } catch (error) {
+        // A start that fails keeps nothing the mixer captured for it.
+        if (starting) this._captures.releaseAll();
+        throw error;
+      }
       const track = this._client.getVideoTrack({ processed: true }) ?? this._client.getVideoTrack();
       return { track: track as MediaStreamTrack, systemAudioTrackList: {}, result: { successOptions: translated.success, failedDetails: translated.failed } };
     });
