@@ -14,6 +14,12 @@ import type {
 } from 'trtc-sdk-v5';
 import type Ours from '../src/index.js';
 import type { AudioMixerOptions, UpdateAudioMixerOptions, StopAudioMixerOptions, AIDenoiserOptions, TRTCPlugin } from '../src/index.js';
+import type {
+  PluginStartOptionsMap as OurStartMap, PluginUpdateOptionsMap as OurUpdateMap, PluginStopOptionsMap as OurStopMap,
+} from '../src/index.js';
+import type {
+  PluginStartOptionsMap as Their17StartMap, PluginUpdateOptionsMap as Their17UpdateMap, PluginStopOptionsMap as Their17StopMap,
+} from 'trtc-sdk-v5-517';
 import type { AudioMixer } from '../src/plugins/audio-mixer/index.js';
 import type { AIDenoiser } from '../src/plugins/ai-denoiser/index.js';
 import type { Debug } from '../src/plugins/debug/index.js';
@@ -49,3 +55,16 @@ export type CheckStopDebug = Expect<Assignable<['Debug', undefined], Parameters<
 export type CheckMixerClass = Expect<Assignable<typeof AudioMixer, TRTCPlugin>>;
 export type CheckDenoiserClass = Expect<Assignable<typeof AIDenoiser, TRTCPlugin>>;
 export type CheckDebugClass = Expect<Assignable<typeof Debug, TRTCPlugin>>;
+
+/**
+ * Every plugin name of the original's option maps (5.17.1 and 5.11.1) is in ours, and the original's options for
+ * it are accepted by ours; our maps also name 5.17's FaceDetection and VoiceChanger.
+ */
+type MapFits<Theirs, Ours> = { [K in keyof Theirs]-?: K extends keyof Ours ? ([Theirs[K]] extends [Ours[K]] ? true : { mismatch: K }) : { missing: K } }[keyof Theirs];
+export type CheckStartMap17 = Expect<MapFits<Their17StartMap, OurStartMap>>;
+export type CheckUpdateMap17 = Expect<MapFits<Their17UpdateMap, OurUpdateMap>>;
+export type CheckStopMap17 = Expect<MapFits<Their17StopMap, OurStopMap>>;
+export type CheckStartMap11 = Expect<MapFits<PluginStartOptionsMap, OurStartMap>>;
+export type CheckUpdateMap11 = Expect<MapFits<PluginUpdateOptionsMap, OurUpdateMap>>;
+export type CheckStopMap11 = Expect<MapFits<PluginStopOptionsMap, OurStopMap>>;
+export type CheckMapsBeyond = Expect<Assignable<['FaceDetection', 'VoiceChanger'], [keyof OurStartMap & keyof OurUpdateMap & keyof OurStopMap, keyof OurStartMap & keyof OurUpdateMap & keyof OurStopMap]>>;

@@ -44,11 +44,17 @@ function degrade(ns: NetNamespace): () => void {
 /**
  * Which stream of `userId`'s main video the page shows, from the picture's size: the big one is 640x480
  * (480p; the sender's encoder may scale it down under CPU load, to 320x240 at worst here), the small one the
- * default 160x120 (the client's statistics label both 'big' on a shared downlink).
+ * default 160x120 (the statistics name the stream received, videoType 'big' or 'small': remoteVideoTypes).
  */
 async function received(page: Page, userId: string): Promise<'big' | 'small' | undefined> {
   const width = await page.evaluate((id) => (document.querySelector(`#remote-${id}-main video`) as HTMLVideoElement | null)?.videoWidth ?? 0, userId);
   return width >= 240 ? 'big' : width > 0 && width <= 180 ? 'small' : undefined;
+}
+
+/** The videoType of each remote video of `userId` in the page's latest statistics event. */
+async function remoteVideoTypes(page: Page, userId: string): Promise<string[] | undefined> {
+  const last = (await eventsOf(page, 'statistics')).at(-1)?.data as { remoteStatistics: { userId: string; video: { videoType: string }[] }[] } | undefined;
+  return last?.remoteStatistics.find((r) => r.userId === userId)?.video.map((v) => v.videoType);
 }
 
 const lastQuality = async (page: Page) => (await eventsOf(page, 'network-quality')).at(-1)?.data as { downlinkRTT: number; downlinkLoss: number } | undefined;
@@ -138,6 +144,8 @@ describe('Must show 5: SmallStreamAutoSwitcher — loss and delay added to a sub
     const toSmallMs = Date.now() - degradedAt;
     const poorQuality = await lastQuality(bob);
     expect(logs.some((line) => /switching alice to the small stream/.test(line))).toBe(true);
+    // The statistics report the stream actually received (as the original's remote video 'small').
+    await expect.poll(() => remoteVideoTypes(bob, 'alice'), { timeout: 10_000, interval: 500 }).toEqual(['small']);
 
     restore();
     restore = undefined;
@@ -146,6 +154,7 @@ describe('Must show 5: SmallStreamAutoSwitcher — loss and delay added to a sub
     const toBigMs = Date.now() - restoredAt;
     console.log(`[small-stream] to small after ${toSmallMs} ms (downlink then ${JSON.stringify(poorQuality)}); back to big after ${toBigMs} ms`);
     expect(logs.some((line) => /switching alice to the big stream/.test(line))).toBe(true);
+    await expect.poll(() => remoteVideoTypes(bob, 'alice'), { timeout: 10_000, interval: 500 }).toEqual(['big']);
     await alice.close();
     await bob.close();
   }, 180_000);

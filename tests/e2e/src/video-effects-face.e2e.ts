@@ -86,6 +86,57 @@ async function faceChange(page: Page, userId: string, from: number[], check: (di
   throw new Error(`face region difference never matched (last ${diff.toFixed(2)})`);
 }
 
+/** The received frame in grey levels, `w`×`h` samples. */
+function greyFrame(page: Page, userId: string, w: number, h: number): Promise<number[]> {
+  return page.evaluate(({ id, width, height }) => {
+    const video = document.querySelector<HTMLVideoElement>(`#remote-${id}-main video`);
+    if (!video || video.videoWidth === 0) throw new Error('no decoded video yet');
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+    ctx.drawImage(video, 0, 0, width, height);
+    const data = ctx.getImageData(0, 0, width, height).data;
+    return Array.from({ length: width * height }, (_, i) => 0.299 * data[i * 4] + 0.587 * data[i * 4 + 1] + 0.114 * data[i * 4 + 2]);
+  }, { id: userId, width: w, height: h });
+}
+
+/**
+ * Which window of the reference picture (centre x, y and size, frame fractions) the cropped picture shows: the
+ * window whose zoomed-in reference best matches it (mean absolute difference; coarse grid, then a finer one).
+ */
+function cropWindow(reference: number[], cropped: number[], rw: number, rh: number, cw: number, ch: number): { x: number; y: number; size: number; error: number } {
+  const sample = (u: number, v: number) => {
+    const fx = Math.min(rw - 1.001, Math.max(0, u * rw - 0.5));
+    const fy = Math.min(rh - 1.001, Math.max(0, v * rh - 0.5));
+    const x0 = Math.floor(fx), y0 = Math.floor(fy), ax = fx - x0, ay = fy - y0;
+    const at = (x: number, y: number) => reference[y * rw + x];
+    return (at(x0, y0) * (1 - ax) + at(x0 + 1, y0) * ax) * (1 - ay) + (at(x0, y0 + 1) * (1 - ax) + at(x0 + 1, y0 + 1) * ax) * ay;
+  };
+  const error = (x: number, y: number, size: number) => {
+    let sum = 0;
+    for (let j = 0; j < ch; j++) for (let i = 0; i < cw; i++) sum += Math.abs(cropped[j * cw + i] - sample(x - size / 2 + ((i + 0.5) / cw) * size, y - size / 2 + ((j + 0.5) / ch) * size));
+    return sum / (cw * ch);
+  };
+  let best = { x: 0.5, y: 0.5, size: 1, error: error(0.5, 0.5, 1) };
+  const search = (sizes: number[], around: (size: number) => [number, number, number, number], step: number) => {
+    for (const size of sizes) {
+      const [x0, x1, y0, y1] = around(size);
+      for (let x = x0; x <= x1 + 1e-9; x += step) {
+        for (let y = y0; y <= y1 + 1e-9; y += step) {
+          const e = error(x, y, size);
+          if (e < best.error) best = { x, y, size, error: e };
+        }
+      }
+    }
+  };
+  search(Array.from({ length: 11 }, (_, k) => 0.5 + k * 0.05), (size) => [size / 2, 1 - size / 2, size / 2, 1 - size / 2], 0.05);
+  const coarse = best;
+  search(Array.from({ length: 11 }, (_, k) => coarse.size - 0.05 + k * 0.01).filter((size) => size > 0.3 && size <= 1),
+    (size) => [Math.max(size / 2, coarse.x - 0.05), Math.min(1 - size / 2, coarse.x + 0.05), Math.max(size / 2, coarse.y - 0.05), Math.min(1 - size / 2, coarse.y + 0.05)], 0.01);
+  return best;
+}
+
 const faceEvents = (page: Page) => page.evaluate(() => (window as unknown as Win).faceEvents);
 
 describe('Must show 6: FaceDetection and Beauty on a fake camera showing a face', () => {
@@ -103,6 +154,7 @@ describe('Must show 6: FaceDetection and Beauty on a fake camera showing a face'
     await usePlugin(publisher, fx.server.url, 'face-detection', 'FaceDetection');
     await usePlugin(publisher, fx.server.url, 'beauty', 'Beauty');
     await usePlugin(publisher, fx.server.url, 'basic-beauty', 'BasicBeauty');
+    await usePlugin(publisher, fx.server.url, 'virtual-background', 'VirtualBackground');
     await receiver.waitForFunction(() => (window as unknown as { e2e: { eventsOf(t: string): unknown[] } }).e2e.eventsOf('remote-video-available').length > 0, undefined, { timeout: 20_000 });
     await watch(receiver, 'face-pub');
   }, 60_000);
@@ -144,14 +196,45 @@ describe('Must show 6: FaceDetection and Beauty on a fake camera showing a face'
     expect(await call(publisher, 'stopPlugin', 'Beauty')).toMatchObject({ ok: true });
   });
 
-  it('FaceDetection: reports a face on the face camera; after the camera switches to a source with no face, reports it missing once missingTimeout has passed', async () => {
+  it('VirtualBackground enableFaceCentering: the received picture is cropped and zoomed so the off-centre face moves toward the middle', async () => {
+    // The reference: the same effect without centering (the face picture is still, its face above and left of the middle).
+    expect(await call(publisher, 'startPlugin', 'VirtualBackground', { type: 'blur', enableFaceCentering: false })).toMatchObject({ ok: true });
+    await newFrames(receiver, 'face-pub', 20);
+    await settledFace(receiver, 'face-pub');
+    const reference = await greyFrame(receiver, 'face-pub', 160, 120);
+    expect(await call(publisher, 'updatePlugin', 'VirtualBackground', { enableFaceCentering: true })).toMatchObject({ ok: true });
+    // The window eases toward the face: wait (bounded) until it has zoomed in and two estimates agree.
+    const enabledAt = Date.now();
+    const deadline = enabledAt + 20_000;
+    let last = { x: 0.5, y: 0.5, size: 1, error: Infinity };
+    let previous = last;
+    while (Date.now() < deadline) {
+      await newFrames(receiver, 'face-pub', 5);
+      last = cropWindow(reference, await greyFrame(receiver, 'face-pub', 40, 30), 160, 120, 40, 30);
+      if (last.size < 0.9 && Math.abs(last.size - previous.size) < 0.03 && Math.abs(last.y - previous.y) < 0.03) break;
+      previous = last;
+    }
+    const face = { x: FACE_REGION.x + FACE_REGION.w / 2, y: FACE_REGION.y + FACE_REGION.h / 2 };
+    const shown = { x: (face.x - (last.x - last.size / 2)) / last.size, y: (face.y - (last.y - last.size / 2)) / last.size };
+    const offCentre = (p: { x: number; y: number }) => Math.hypot(p.x - 0.5, p.y - 0.5);
+    console.log(`[face-centering] after ${Date.now() - enabledAt} ms: window ${JSON.stringify(last)}; face centre ${JSON.stringify(face)} → ${JSON.stringify(shown)}`);
+    expect(last.size).toBeLessThan(0.9);
+    expect(last.error).toBeLessThan(20);
+    expect(offCentre(shown)).toBeLessThan(offCentre(face) - 0.05);
+    // Off again: the whole frame returns.
+    expect(await call(publisher, 'updatePlugin', 'VirtualBackground', { enableFaceCentering: false })).toMatchObject({ ok: true });
+    await expect.poll(async () => cropWindow(reference, await greyFrame(receiver, 'face-pub', 40, 30), 160, 120, 40, 30).size, { timeout: 15_000, interval: 300 }).toBeGreaterThan(0.95);
+    expect(await call(publisher, 'stopPlugin', 'VirtualBackground')).toMatchObject({ ok: true });
+  });
+
+  it('FaceDetection: no face reported under minConfidence 0.99999, reported at 0.6; after the camera switches to a source with no face, reports it missing once missingTimeout has passed', async () => {
     const missingTimeout = 1500;
     const started = await publisher.evaluate(async (timeout) => {
       const w = window as unknown as Win;
       w.faceEvents = [];
       try {
         await w.e2e.client.startPlugin('FaceDetection', {
-          detectionInterval: 200, minConfidence: 0.6, missingTimeout: timeout,
+          detectionInterval: 200, minConfidence: 0.99999, missingTimeout: timeout,
           onFaceDetectionStateChanged: (hasFace: boolean) => w.faceEvents.push({ hasFace, at: performance.now() }),
         });
         return 'ok';
@@ -160,6 +243,11 @@ describe('Must show 6: FaceDetection and Beauty on a fake camera showing a face'
       }
     }, missingTimeout);
     expect(started).toBe('ok');
+    // minConfidence 0.99999: the face scores below it, so no state event over 30 camera frames (about ten
+    // detections at this interval); lowered to 0.6 through update, the face is reported.
+    await newFrames(receiver, 'face-pub', 30);
+    expect(await faceEvents(publisher)).toEqual([]);
+    expect(await call(publisher, 'updatePlugin', 'FaceDetection', { minConfidence: 0.6 })).toMatchObject({ ok: true });
     await publisher.waitForFunction(() => (window as unknown as Win).faceEvents.length > 0, undefined, { timeout: 15_000 });
     expect((await faceEvents(publisher))[0].hasFace).toBe(true);
 

@@ -28,7 +28,7 @@ export interface FramePluginContext {
 }
 
 /** Builds an RtcError of the core (so `instanceof` and `code` work as for core errors). */
-export type PluginErrorFactory = (init: { code: number; extraCode?: number; message: string; functionName?: string }) => Error;
+export type PluginErrorFactory = (init: { code: number; extraCode?: number; message: string; functionName?: string; data?: unknown }) => Error;
 
 /** The room as a plugin sees it (empty strings / 0 before enterRoom). */
 export interface PluginRoomInfo {

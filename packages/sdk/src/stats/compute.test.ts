@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kbps, levelOf, lossPercent, qualityOf, receiveFigures, rttOf, sendFigures, sortLoudestFirst, volumeOf, type Stat } from './compute.js';
+import { kbps, levelOf, lossPercent, qualityOf, receiveFigures, receivedSlots, rttOf, sendFigures, sortLoudestFirst, volumeOf, type Stat } from './compute.js';
 
 const slots = (mid: string | undefined) => ({ '0': 'audio', '1': 'video', '2': 'small', '3': 'aux' } as Record<string, string>)[mid ?? ''];
 
@@ -64,5 +64,17 @@ describe('statistics computations', () => {
     // jitterBufferDelay: 0.6 s over 5 frames = 120 ms each.
     expect(f.video).toEqual([{ width: 1920, height: 1080, frameRate: 5, bitrate: 100, videoType: 'sub', jitterBufferDelay: 120 }]);
     expect(f.measured).toBe(true);
+  });
+
+  it("a received main video is 'small' while the small stream is subscribed, else 'big'; sub stays 'sub'", () => {
+    const downlink = (mid: string | undefined) => ({ a: 'audio', v: 'video', x: 'aux' } as Record<string, string>)[mid ?? ''];
+    const now: Stat[] = [
+      { type: 'inbound-rtp', id: 'v', kind: 'video', mid: 'v', timestamp: 1000, bytesReceived: 1, packetsReceived: 1, frameWidth: 160, frameHeight: 120, framesPerSecond: 15 },
+      { type: 'inbound-rtp', id: 'x', kind: 'video', mid: 'x', timestamp: 1000, bytesReceived: 1, packetsReceived: 1, frameWidth: 1280, frameHeight: 720, framesPerSecond: 5 },
+    ];
+    const types = (small: boolean) => receiveFigures(now, [], receivedSlots(downlink, small)).video.map((v) => v.videoType);
+    expect(types(true)).toEqual(['small', 'sub']);
+    expect(types(false)).toEqual(['big', 'sub']);
+    expect(receivedSlots(downlink, true)('a')).toBe('audio');
   });
 });

@@ -101,6 +101,15 @@ export interface DirectionFigures {
 
 const VIDEO_TYPE: Record<string, VideoFigures['videoType']> = { video: 'big', small: 'small', aux: 'sub' };
 
+/**
+ * The slots of a remote user's downlink as received: the main video's m-line carries the big stream or, once
+ * the small one is subscribed (setRemoteVideoStreamType, CPU pressure, SmallStreamAutoSwitcher), the small
+ * one — reported as 'small', as the original does for the stream actually received.
+ */
+export function receivedSlots(slotOf: SlotOf, smallVideo: boolean): SlotOf {
+  return smallVideo ? (mid) => { const slot = slotOf(mid); return slot === 'video' ? 'small' : slot; } : slotOf;
+}
+
 /** Adds a video rtp stat's figures (either direction), once it has a size and its slot a video type. */
 function addVideo(figures: DirectionFigures, s: Stat, slot: string | undefined, bitrate: number): VideoFigures | undefined {
   const videoType = slot ? VIDEO_TYPE[slot] : undefined;

@@ -5,7 +5,7 @@ import { LocalMeter } from './local-meter.js';
 import type { FreezeStats } from '../playback/freeze.js';
 import type { NetworkQuality, RemoteStreamStatistic, StreamStatistic, TRTCEventTypes, TRTCStatistics } from '../types.js';
 import {
-  mean, QUALITY, qualityOf, receiveFigures, rttOf, sendFigures, sortLoudestFirst, volumeOf, levelOf,
+  mean, QUALITY, qualityOf, receiveFigures, receivedSlots, rttOf, sendFigures, sortLoudestFirst, volumeOf, levelOf,
   type DirectionFigures, type Stat,
 } from './compute.js';
 
@@ -20,7 +20,7 @@ export interface StatsSources {
   joined(): boolean;
   uplink(): RTCPeerConnection | undefined;
   /** The downlink with, per remote user, the mids of the m-lines carrying that user (when one link carries several). */
-  downlinks(): { userId: string; pc: RTCPeerConnection; mids?: { audio: string; video: string; aux: string } }[];
+  downlinks(): { userId: string; pc: RTCPeerConnection; mids?: { audio: string; video: string; aux: string }; smallVideo?: boolean }[];
   /** The data link (its RTT stands in when no media flows). */
   dataLink(): RTCPeerConnection | undefined;
   /** Freeze figures of the remote videos being played. */
@@ -158,7 +158,7 @@ export class StatsReporter {
       : undefined;
     const remotes: { userId: string; figures: DirectionFigures; down: boolean }[] = [];
     const shared = new Map<RTCPeerConnection, Promise<Snapshot>>();
-    for (const { userId, pc, mids } of this._sources.downlinks()) {
+    for (const { userId, pc, mids, smallVideo } of this._sources.downlinks()) {
       if (pc.connectionState === 'closed') continue;
       // A downlink carrying several users is read once per tick and split by mid.
       let snapshot = shared.get(pc);
@@ -167,7 +167,8 @@ export class StatsReporter {
         shared.set(pc, snapshot);
       }
       const { stats, before, slotOf } = await snapshot;
-      const figures = mids ? receiveFigures(viewOf(stats, mids), viewOf(before, mids), slotsOf(mids)) : receiveFigures(stats, before, slotOf);
+      const slots = receivedSlots(mids ? slotsOf(mids) : slotOf, smallVideo === true);
+      const figures = mids ? receiveFigures(viewOf(stats, mids), viewOf(before, mids), slots) : receiveFigures(stats, before, slots);
       remotes.push({ userId, figures, down: isDown(pc) });
     }
     const dataPc = this._sources.dataLink();
@@ -209,7 +210,7 @@ export class StatsReporter {
   private _addFreezes(statistics: TRTCStatistics): void {
     for (const freeze of this._sources.freezes?.() ?? []) {
       const remote = statistics.remoteStatistics.find((r) => r.userId === freeze.userId);
-      const video = remote?.video.find((v) => v.videoType === (freeze.streamType === 'main' ? 'big' : 'sub'));
+      const video = remote?.video.find((v) => (freeze.streamType === 'main') === (v.videoType !== 'sub'));
       if (!video) continue;
       video.freeze = {
         videoFreezeCount: freeze.videoFreeze.count,

@@ -27,6 +27,21 @@ export function scoreOf(detection: Record<string, unknown>): number | undefined 
   return undefined;
 }
 
+/** Where a face is in the frame: centre and size as fractions of its width and height (top-left origin). */
+export interface FaceBox {
+  xCenter: number;
+  yCenter: number;
+  width: number;
+  height: number;
+}
+
+/** A detection's bounding box (normalised, as the package reports it), or undefined when it has none. */
+function boxOf(detection: Record<string, unknown>): FaceBox | undefined {
+  const box = detection.boundingBox as Partial<FaceBox> | undefined;
+  if (!box || typeof box.xCenter !== 'number' || typeof box.yCenter !== 'number' || typeof box.width !== 'number' || typeof box.height !== 'number') return undefined;
+  return { xCenter: box.xCenter, yCenter: box.yCenter, width: box.width, height: box.height };
+}
+
 /** The model's input width: the detector itself works at 128×128. */
 const INPUT_WIDTH = 320;
 
@@ -35,13 +50,18 @@ export class FaceDetector {
   private readonly _solution: MediaPipeSolution<DetectionResults>;
   private readonly _input = new ModelInput(INPUT_WIDTH);
   private _faces = 0;
+  /** The box of the best-scoring face of the last detection. */
+  private _box: FaceBox | undefined;
   private _confidence: number;
 
   private constructor(solution: MediaPipeSolution<DetectionResults>, confidence: number) {
     this._solution = solution;
     this._confidence = confidence;
     solution.onResults((results) => {
-      this._faces = results.detections.filter((detection) => (scoreOf(detection) ?? 1) >= this._confidence).length;
+      const faces = results.detections.filter((detection) => (scoreOf(detection) ?? 1) >= this._confidence);
+      this._faces = faces.length;
+      const best = faces.reduce<Record<string, unknown> | undefined>((a, b) => (a && (scoreOf(a) ?? 1) >= (scoreOf(b) ?? 1) ? a : b), undefined);
+      this._box = best ? boxOf(best) : undefined;
     });
   }
 
@@ -68,6 +88,13 @@ export class FaceDetector {
     this._faces = 0;
     await this._solution.send({ image: this._input.draw(frame, width, height) });
     return this._faces > 0;
+  }
+
+  /** Where the best-scoring face of `frame` is (the frame is read at once), or undefined when there is none. */
+  async locate(frame: CanvasImageSource, width: number, height: number): Promise<FaceBox | undefined> {
+    this._box = undefined;
+    await this.detect(frame, width, height);
+    return this._box;
   }
 
   close(): void {

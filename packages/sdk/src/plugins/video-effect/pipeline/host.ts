@@ -23,10 +23,10 @@ export async function guarded<T>(core: PluginCore, body: () => Promise<T>): Prom
   try {
     return await body();
   } catch (error) {
-    const e = error as { name?: unknown; code?: unknown; extraCode?: number; functionName?: string; message?: string };
+    const e = error as { name?: unknown; code?: unknown; extraCode?: number; functionName?: string; message?: string; data?: unknown };
     if (e?.name !== 'RtcError' || typeof e.code !== 'number' || typeof core.errors !== 'function') throw error;
     const message = (e.message ?? '').replace(/ <[A-Z_]+ 0x[0-9a-f]+( extraCode:-?\d+)?>$/, '');
-    throw core.errors({ code: e.code, extraCode: e.extraCode, message, functionName: e.functionName });
+    throw core.errors({ code: e.code, extraCode: e.extraCode, message, functionName: e.functionName, ...(e.data === undefined ? {} : { data: e.data }) });
   }
 }
 

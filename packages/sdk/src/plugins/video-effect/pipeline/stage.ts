@@ -14,6 +14,8 @@ export const STAGE_ORDER = Object.freeze({
   BasicBeauty: 10,
   /** Background replacement after beauty, so the new background is not retouched. */
   VirtualBackground: 20,
+  /** VirtualBackground's face centering crops the composed frame (after the background, so the mask fits it). */
+  FaceCentering: 25,
   /** The mixer composes the processed camera with other sources into a new canvas. */
   VideoMixer: 30,
   /** The watermark goes on top of everything, unmirrored. */

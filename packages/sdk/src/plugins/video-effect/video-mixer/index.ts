@@ -4,9 +4,10 @@ import type { PluginCore } from '../../../types.js';
 import type { VideoPluginContext } from '../../../plugin-api/video.js';
 import { FrameTap } from '../pipeline/frame-tap.js';
 import { applyStage, guarded, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
-import { layerRect, parseColor, validateMixerOptions, type TextLayerOption, type VideoMixerOptions } from './layout.js';
+import { layerRect, parseColor, validateMixerOptions, type TextLayerOption, type TrackLayerOption, type VideoMixerOptions } from './layout.js';
 import { MixerStage, type MixerLayer, type MixerLayout } from './mixer-stage.js';
-import { from517, is517, type MixParseResult, type UpdateVideoMixerOptions, type VideoMixerOptions517 } from './shape-517.js';
+import { MixerCaptures } from './captures.js';
+import { from517, is517, type MixParseResult, type SourceHooks, type TrackListKey, type UpdateVideoMixerOptions, type VideoMixerOptions517 } from './shape-517.js';
 
 export type { ImageLayerOption, LayerOption, TextLayerOption, TrackLayerOption, VideoMixerOptions as VideoMixerOptions511 } from './layout.js';
 /** startPlugin('VideoMixer') options: the 5.11 shape ({container, camera, screen, …}) or 5.17's ({canvasInfo, camera[], …}). */
@@ -55,6 +56,9 @@ export class VideoMixer {
   private readonly _trackTaps = new Map<MediaStreamTrack, FrameTap>();
   private readonly _images = new Map<string, HTMLImageElement>();
   private _listening = false;
+  /** 5.17's track layers per source list (a call replaces the lists it gives), and the mixer's own captures. */
+  private _trackLists: Partial<Record<TrackListKey, TrackLayerOption[]>> = {};
+  private readonly _captures = new MixerCaptures();
 
   constructor(core: PluginCore) {
     this._core = core;
@@ -82,17 +86,56 @@ export class VideoMixer {
 
   private _screenStop: ((id: string) => void) | undefined;
 
-  /** Runs a 5.17-shaped start / update through the mixer and builds its result. */
+  /**
+   * Runs a 5.17-shaped start / update through the mixer and builds its result. Sources are resolved one by
+   * one (another camera captured, a video file played, an image loaded); one that fails is in failedDetails
+   * and the rest are mixed; when every list given failed entirely: INVALID_PARAMETER "all sources mix
+   * failed" with `data.failedDetails`, as 5.17.
+   */
   private _run517(options: UpdateVideoMixerOptions, fn: string, run: (o: VideoMixerOptions) => Promise<void>): Promise<MixParseResult> {
     return guarded(this._core, async () => {
+      const video = videoContextOf(this._core, fn);
+      const starting = fn === 'startPlugin';
+      if (starting) requireCamera(video, fn);
       const shared = options.screen?.find((source) => !source.videoTrack);
       if (shared) this._lastScreenId = shared.id;
-      const translated = from517(options, (id, message) => this._core.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message: `VideoMixer source '${id}': ${message}`, functionName: fn }));
-      if (fn === 'startPlugin') this._screenStop = (options as VideoMixerOptions517).onScreenShareStop;
-      await run(translated.options);
+      const translated = await from517(options, this._hooks(video, fn), (id, message) => this._core.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message: `VideoMixer source '${id}': ${message}`, functionName: fn }));
+      if (translated.allFailed) {
+        throw this._core.errors({ code: ERROR_CODE.INVALID_PARAMETER, message: 'all sources mix failed', data: { failedDetails: translated.failed }, functionName: fn });
+      }
+      if (starting) {
+        this._screenStop = (options as VideoMixerOptions517).onScreenShareStop;
+        this._trackLists = {};
+        // 5.17 mixes only the sources listed: no camera[] leaves the published camera out.
+        if (!options.camera) translated.options.camera = { hidden: true };
+      }
+      Object.assign(this._trackLists, translated.trackLists);
+      translated.options.tracks = Object.values(this._trackLists).flat();
+      for (const kind of ['camera', 'video'] as const) {
+        if (starting || translated.trackLists[kind]) this._captures.retain(kind, new Set((translated.success[kind] ?? []).map((source) => source.id)));
+      }
+      try {
+        await run(translated.options);
+      } catch (error) {
+        // A start that fails keeps nothing the mixer captured for it.
+        if (starting) this._captures.releaseAll();
+        throw error;
+      }
       const track = this._client.getVideoTrack({ processed: true }) ?? this._client.getVideoTrack();
       return { track: track as MediaStreamTrack, systemAudioTrackList: {}, result: { successOptions: translated.success, failedDetails: translated.failed } };
     });
+  }
+
+  /** How the 5.17 translation resolves the sources the mixer captures or loads itself. */
+  private _hooks(video: VideoPluginContext, fn: string): SourceHooks {
+    return {
+      isPublishedCamera: (source) => !source.cameraId || source.cameraId === video.camera()?.track.getSettings?.().deviceId,
+      captureCamera: (source) => this._captures.camera(source),
+      loadVideo: (source) => this._captures.video(source),
+      loadImage: async (source) => {
+        if (!this._images.has(source.url)) this._images.set(source.url, await loadImage(source.url, fn));
+      },
+    };
   }
 
   private async _start(options: VideoMixerOptions): Promise<void> {
@@ -144,6 +187,8 @@ export class VideoMixer {
     }
     await removeStage(video, 'VideoMixer', fn);
     this._closeTaps(new Set());
+    this._captures.releaseAll();
+    this._trackLists = {};
     if (!video.screenTrack()) return;
     // The mixer is stopped whatever happens next; the app asked for the share back on its own stream, so a failure is its to hear.
     await this._client.updateScreenShare({ publish: true }).catch((error: unknown) => {
@@ -154,6 +199,7 @@ export class VideoMixer {
 
   destroy(): void {
     this._closeTaps(new Set());
+    this._captures.releaseAll();
   }
 
   private readonly _onPublishState = (event: { mediaType?: string; state?: string }) => {

@@ -2,10 +2,11 @@
  * trtc-sdk-v5 5.17's VideoMixer option shape (`canvasInfo`, `camera[]`, `screen[]`, `text[]`, `image[]`,
  * `video[]`, each source with an `id` and a `layout`) beside the 5.11 one, and its result. Translated onto the
  * mixer Conclave has (one pipeline on the published camera): the first camera source without a track of its
- * own is the published camera, the first screen source without one the client's screen share; sources with a
- * `videoTrack` are track layers; texts and images map one to one. What it cannot do yet is reported in the
- * result's `failedDetails` (the original's way to refuse a source while mixing the rest): a second camera or
- * screen capture by the plugin, `video[]` (video file sources).
+ * own (and no other cameraId) is the published camera, the first screen source without one the client's
+ * screen share; sources with a `videoTrack` are track layers; texts and images map one to one. What it cannot do yet is reported in the
+ * result's `failedDetails` (the original's way to refuse a source while mixing the rest). Camera sources
+ * naming another camera (`cameraId`) and `video[]` files are captured / played by the mixer (captures.ts);
+ * a second screen capture by the plugin is refused (a screen share needs its own user gesture).
  */
 import type { ImageLayerOption, LayerOption, TextLayerOption, TrackLayerOption, VideoMixerOptions } from './layout.js';
 
@@ -111,57 +112,102 @@ export function is517(options: unknown): options is UpdateVideoMixerOptions {
 
 const layer = (l: LayerOption517): LayerOption => ({ x: l.x, y: l.y, width: l.width, height: l.height, zOrder: l.zIndex, fillMode: l.fillMode, mirror: l.mirror, hidden: l.hidden });
 
-/** Translates 5.17 options to the mixer's, with the sources it refuses and the ones it took. */
-export function from517(options: UpdateVideoMixerOptions, makeError: (id: string, message: string) => Error): { options: VideoMixerOptions; success: UpdateVideoMixerOptions; failed: MixFailedDetail[] } {
+/** The source lists whose entries become track layers (each kept until a later call gives the list again). */
+export type TrackListKey = 'camera' | 'screen' | 'video';
+
+/** How the translation reaches the sources the mixer resolves itself. */
+export interface SourceHooks {
+  /** True when a camera source (without a track of its own) names the published camera (no cameraId, or its device). */
+  isPublishedCamera(source: CameraSource): boolean;
+  /** Captures another camera (by its cameraId). */
+  captureCamera(source: CameraSource): Promise<MediaStreamTrack>;
+  /** Plays a video file and gives its picture as a track. */
+  loadVideo(source: VideoSource): Promise<MediaStreamTrack>;
+  /** Loads an image source (so a broken url is this source's failure, not the whole call's). */
+  loadImage(source: ImageSource): Promise<void>;
+}
+
+/** The translation: mixer options, the track layers per list given, what was kept and refused. */
+export interface Translated {
+  options: VideoMixerOptions;
+  trackLists: Partial<Record<TrackListKey, TrackLayerOption[]>>;
+  success: UpdateVideoMixerOptions;
+  failed: MixFailedDetail[];
+  /** True when every source list given failed entirely: 5.17's "all sources mix failed". */
+  allFailed: boolean;
+}
+
+/**
+ * Translates 5.17 options to the mixer's, resolving the sources the mixer captures or loads itself; a source
+ * that cannot be resolved is refused alone (in `failed`) and the rest are mixed, as the original does.
+ */
+export async function from517(options: UpdateVideoMixerOptions, hooks: SourceHooks, makeError: (id: string, message: string) => Error): Promise<Translated> {
   const failed: MixFailedDetail[] = [];
   const out: VideoMixerOptions = {};
   const success: UpdateVideoMixerOptions = { ...options };
+  const trackLists: Translated['trackLists'] = {};
+  let lists = 0;
+  let listsFailed = 0;
+  /** Resolves each source of a list; counts the list, and the list as failed when every source of it failed. */
+  const each = async <S extends { id: string }>(sources: S[] | undefined, resolve: (source: S) => Promise<void>): Promise<S[] | undefined> => {
+    if (!sources) return undefined;
+    lists += 1;
+    const kept: S[] = [];
+    for (const source of sources) {
+      try {
+        await resolve(source);
+        kept.push(source);
+      } catch (error) {
+        failed.push({ id: source.id, error: error instanceof Error && error.name === 'RtcError' ? error : makeError(source.id, error instanceof Error ? error.message : String(error)) });
+      }
+    }
+    if (sources.length > 0 && kept.length === 0) listsFailed += 1;
+    return kept;
+  };
   if (options.canvasInfo) {
     const c = options.canvasInfo;
     out.container = { width: c.width, height: c.height, ...(typeof c.canvasColor === 'string' ? { backgroundColor: c.canvasColor } : {}) };
   }
-  const tracks: TrackLayerOption[] = [];
-  const refuse = (id: string, message: string) => failed.push({ id, error: makeError(id, message) });
   if (options.camera) {
-    const kept: CameraSource[] = [];
+    const tracks: TrackLayerOption[] = [];
     let published = false;
-    for (const source of options.camera) {
+    success.camera = await each(options.camera, async (source) => {
       if (source.videoTrack) tracks.push({ ...layer(source.layout), track: source.videoTrack });
-      else if (!published) {
+      else if (!published && hooks.isPublishedCamera(source)) {
         out.camera = layer(source.layout);
         published = true;
-      } else {
-        refuse(source.id, 'a second camera capture by the mixer is not supported yet: pass its videoTrack');
-        continue;
-      }
-      kept.push(source);
-    }
-    success.camera = kept;
+      } else tracks.push({ ...layer(source.layout), track: await hooks.captureCamera(source) });
+    });
+    // Only the listed cameras are in the mix: the published one too.
+    if (!published) out.camera = { hidden: true };
+    trackLists.camera = tracks;
   }
   if (options.screen) {
-    const kept: ScreenSource[] = [];
+    const tracks: TrackLayerOption[] = [];
     let shared = false;
-    for (const source of options.screen) {
+    success.screen = await each(options.screen, async (source) => {
       if (source.videoTrack) tracks.push({ ...layer(source.layout), track: source.videoTrack });
       else if (!shared) {
         out.screen = layer(source.layout);
         shared = true;
-      } else {
-        refuse(source.id, 'a second screen capture by the mixer is not supported yet: pass its videoTrack');
-        continue;
-      }
-      kept.push(source);
-    }
-    success.screen = kept;
+      } else throw makeError(source.id, 'a second screen capture by the mixer is not supported yet: pass its videoTrack');
+    });
+    trackLists.screen = tracks;
   }
   if (options.text) {
-    out.texts = options.text.map((t): TextLayerOption => ({ content: t.content, x: t.layout.x, y: t.layout.y, font: t.font, color: typeof t.color === 'string' ? t.color : undefined, zOrder: t.layout.zIndex, hidden: t.layout.hidden }));
+    success.text = await each(options.text, (t) => typeof t.content === 'string' ? Promise.resolve() : Promise.reject(new Error('a text source needs a content string')));
+    out.texts = (success.text ?? []).map((t): TextLayerOption => ({ content: t.content, x: t.layout.x, y: t.layout.y, font: t.font, color: typeof t.color === 'string' ? t.color : undefined, zOrder: t.layout.zIndex, hidden: t.layout.hidden }));
   }
-  if (options.image) out.images = options.image.map((i): ImageLayerOption => ({ ...layer(i.layout), url: i.url }));
+  if (options.image) {
+    success.image = await each(options.image, (source) => hooks.loadImage(source));
+    out.images = (success.image ?? []).map((i): ImageLayerOption => ({ ...layer(i.layout), url: i.url }));
+  }
   if (options.video) {
-    for (const v of options.video) refuse(v.id, 'video file sources are not supported by Conclave\'s mixer yet');
-    success.video = [];
+    const tracks: TrackLayerOption[] = [];
+    success.video = await each(options.video, async (source) => {
+      tracks.push({ ...layer(source.layout), track: await hooks.loadVideo(source) });
+    });
+    trackLists.video = tracks;
   }
-  if (tracks.length > 0 || options.camera || options.screen) out.tracks = tracks;
-  return { options: out, success, failed };
+  return { options: out, trackLists, success, failed, allFailed: lists > 0 && listsFailed === lists };
 }

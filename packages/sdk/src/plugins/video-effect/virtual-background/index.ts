@@ -6,6 +6,8 @@ import { hasWebGl2AndWasm } from '../pipeline/gl-kit.js';
 import { applyStage, guarded, numberIn, pipelineOf, removeStage, requireCamera, requireObject, videoContextOf } from '../pipeline/host.js';
 import { BackgroundStage, DEFAULT_BLUR_LEVEL, type BackgroundSettings, type BackgroundType } from './background-stage.js';
 import { Segmenter } from './segmenter.js';
+import { FaceDetector } from '../face-detection/detector.js';
+import { FaceCenteringStage } from './face-centering.js';
 
 /** The credentials in the options (the original's typings export the shape). */
 export interface AuthParam {
@@ -24,7 +26,7 @@ export interface VirtualBackgroundOptions {
   type?: BackgroundType;
   /** The background colour of type 'color': a CSS colour or [r, g, b] (0–255); default black. */
   color?: string | [number, number, number];
-  /** 5.17's face centering: accepted, not applied yet (it needs face detection, not built in Conclave yet). */
+  /** 5.17's face centering: the frame is cropped and zoomed to keep the face in the middle (MediaPipe face detection; face-centering.ts). */
   enableFaceCentering?: boolean;
   /** 5.17's edge refinement: accepted; Conclave's mask is always the refined one. */
   enableEffectOptimization?: boolean;
@@ -75,6 +77,7 @@ export class VirtualBackground {
   static readonly Name = 'VirtualBackground';
   private readonly _core: PluginCore;
   private _segmenter: Promise<Segmenter> | undefined;
+  private _detector: Promise<FaceDetector> | undefined;
   private _onAbort: ((error: unknown) => void) | undefined;
 
   constructor(core: PluginCore) {
@@ -121,13 +124,17 @@ export class VirtualBackground {
   }
 
   private async _stop(): Promise<void> {
-    await removeStage(videoContextOf(this._core, 'stopPlugin'), 'VirtualBackground', 'stopPlugin');
+    const video = videoContextOf(this._core, 'stopPlugin');
+    await removeStage(video, 'FaceCentering', 'stopPlugin');
+    await removeStage(video, 'VirtualBackground', 'stopPlugin');
   }
 
   /** Frees the model. */
   destroy(): void {
     this._segmenter?.then((segmenter) => segmenter.close(), () => undefined);
     this._segmenter = undefined;
+    this._detector?.then((detector) => detector.close(), () => undefined);
+    this._detector = undefined;
   }
 
   private async _apply(options: VirtualBackgroundOptions, fn: string, keepImage?: HTMLImageElement, keepColor?: string): Promise<void> {
@@ -145,9 +152,22 @@ export class VirtualBackground {
     if (current) {
       current.settings = settings;
       current.segmenter = segmenter ?? current.segmenter;
-      return;
+    } else {
+      await applyStage(video, new BackgroundStage(settings, segmenter), fn);
     }
-    await applyStage(video, new BackgroundStage(settings, segmenter), fn);
+    if (options.enableFaceCentering === true && !pipeline.has('FaceCentering')) await applyStage(video, new FaceCenteringStage(await this._loadDetector(fn)), fn);
+    if (options.enableFaceCentering === false) await removeStage(video, 'FaceCentering', fn);
+  }
+
+  /** The face detector of enableFaceCentering (the FaceDetection plugin's, its model from assetsPath). */
+  private async _loadDetector(fn: string): Promise<FaceDetector> {
+    this._detector ??= FaceDetector.create(this._core.assetsPath, 0.5);
+    try {
+      return await this._detector;
+    } catch (error) {
+      this._detector = undefined;
+      throw invalidOperation(undefined, `VirtualBackground cannot load the face detection model of enableFaceCentering, check assetsPath (${this._core.assetsPath}): ${String(error)}`, fn);
+    }
   }
 
   private async _loadSegmenter(fn: string): Promise<Segmenter> {
@@ -162,6 +182,7 @@ export class VirtualBackground {
     segmenter.onSlow = (error) => {
       // Too slow for this device: stop the effect (the camera goes out plain again) and tell the app.
       const video = videoContextOf(this._core, 'startPlugin');
+      removeStage(video, 'FaceCentering', 'startPlugin').catch(() => undefined);
       removeStage(video, 'VirtualBackground', 'startPlugin').catch(() => undefined);
       this.destroy();
       this._onAbort?.(operationFailed(EXTRA_CODE.VIDEO_CONTEXT_ERROR, `VirtualBackground aborted: ${error.message}`, 'startPlugin', error));
