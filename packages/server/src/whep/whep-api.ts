@@ -46,9 +46,17 @@ export class WhepApi {
 
   constructor(deps: WhepDeps) {
     this.#deps = deps;
-    // A playback whose link failed is gone: its resource too.
+    // A playback whose link failed is gone: its resource too. A WHIP publisher whose uplink was lost (the client
+    // vanished without DELETE: closed its connection, or its ICE consent expired) leaves the room.
     deps.engine.onEvent((event) => {
       if (event.type === 'engine-restarted') this.#endAll();
+      if (event.type === 'uplink-lost') {
+        for (const [id, resource] of this.#resources) {
+          if (resource.kind !== 'whip' || resource.publisher.participant.id !== event.participantId) continue;
+          deps.logger.info({ userId: resource.publisher.participant.userId, detail: event.detail }, 'WHIP publisher lost its uplink: it leaves the room');
+          this.#end(id);
+        }
+      }
       if (event.type !== 'downlink-failed') return;
       for (const [id, resource] of this.#resources) {
         if (resource.kind === 'whep' && resource.viewerId === event.subscriberId) this.#end(id);
