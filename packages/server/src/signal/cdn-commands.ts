@@ -91,7 +91,8 @@ async function update(ctx: CdnContext, caller: JobCaller, data: CdnStartData): P
   const { participant, room } = caller();
   const job = jobOf(ctx, room, participant, data.publishMode);
   if (!job) return start(ctx, caller, data);
-  const url = job.info().outputs[0];
+  // A mix played over WHEP only has no RTMP output: its reply names the WHEP path, as its start did.
+  const url = job.info().outputs.find((o) => !o.startsWith('rtp://')) ?? `/whep/v1/${room.sdkAppId}/streams/${encodeURIComponent(job.options.streamId ?? '')}`;
   if (data.url && data.url.replace(/\?.*$/, '') !== url) return start(ctx, caller, data); // a new target needs a new connection
   const inputs = inputsFor(data, participant.userId);
   const backgroundImage = backgroundImageOf(ctx, room, data);

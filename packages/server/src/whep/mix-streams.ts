@@ -42,6 +42,8 @@ class RtpFeed {
     if (this.#track?.ssrc !== rtp.header.ssrc) {
       this.#track = new MediaStreamTrack({ kind: this.#kind, ssrc: rtp.header.ssrc, remote: true });
       this.#source.attach(this.#track, this.#receiver, CODECS[this.#kind]);
+      // A player that came before the first packet asked for a key frame nobody could send yet: ask now.
+      if (this.#kind === 'video') this.#source.linkUp();
     }
     this.#track.onReceiveRtp.execute(rtp);
   }
