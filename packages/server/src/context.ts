@@ -18,6 +18,7 @@ import { BanList } from './room/ban-list.js';
 import { recordCalls } from './room/call-records.js';
 import { RoomRegistry } from './room/room.js';
 import { CrossRooms } from './room/cross-room.js';
+import { MixStreams } from './whep/mix-streams.js';
 import { Store } from './store/store.js';
 
 /** What every part of a running server shares. */
@@ -60,6 +61,8 @@ export interface ServerContext {
   transcribers: TranscriberManager;
   /** Cross-room connections between anchors of two rooms (the CrossRoom plugin). */
   crossRooms: CrossRooms;
+  /** CDN mixes with a streamId, played over WHEP. */
+  mixStreams: MixStreams;
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
@@ -72,9 +75,10 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
   const jobs = new JobManager({ engine: parts.engine, rooms, logger });
   metrics.trackJobs(() => jobs.snapshot());
-  const dataLinks = new DataLinks({
+  const net = {
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
-  });
+  };
+  const dataLinks = new DataLinks(net);
   rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
   const stopRecordingCalls = recordCalls(rooms.events, store.callRecords);
   const recordings = new RecordingManager({ jobs, apps: config.apps, media: config.media, logger });
@@ -108,6 +112,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     callbacks: new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, recordings, logger, registry: metrics.registry }),
     transcribers,
     crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined }),
+    mixStreams: new MixStreams(net, jobs),
   };
 }
 
@@ -116,6 +121,7 @@ export function closeContext(ctx: ServerContext): void {
   ctx.callbacks.close();
   ctx.stopRecordingCalls();
   ctx.dataLinks.closeAll();
+  ctx.mixStreams.close();
   ctx.recordings.close();
   ctx.metrics.close();
   ctx.store.close();

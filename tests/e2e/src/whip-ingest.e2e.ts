@@ -35,6 +35,22 @@ describe('WHIP ingest: a WHIP client publishes into a room as a user', () => {
     await viewer.close();
   });
 
+  it('a WHIP client that vanishes without DELETE (closes its peer connection) leaves the room within 8 s', async () => {
+    const { server, app, browser } = fixture;
+    const viewer = await app.open(browser.context);
+    expect(await join(viewer, server, 'viewer4', { roomId: 5204 }, { publish: false })).toEqual({ ok: true });
+    const obs = await plainPage(await browser.context.newPage(), server.url);
+    expect((await exchange(obs, whipUrl(server.url, 5204), await mediaToken('obs4', 5204, 'publish'), 'sendonly')).status).toBe(201);
+    await expect.poll(async () => (await eventsOf(viewer, 'remote-user-enter')).map((e) => e.data.userId), { timeout: 15_000 }).toContain('obs4');
+    await expect.poll(() => outboundBytes(obs), { timeout: 15_000, interval: 250 }).toBeGreaterThan(0); // the uplink is up
+    const closedAt = Date.now();
+    await obs.evaluate(() => (window as unknown as { pc: RTCPeerConnection }).pc.close());
+    await expect.poll(async () => (await eventsOf(viewer, 'remote-user-exit')).map((e) => e.data.userId), { timeout: 8000, interval: 100 }).toContain('obs4');
+    expect(Date.now() - closedAt).toBeLessThan(8000);
+    await obs.close();
+    await viewer.close();
+  });
+
   it('a WHIP publish without a token, or with a play-only one, is refused and nobody enters', async () => {
     const { server, app, browser } = fixture;
     const viewer = await app.open(browser.context);

@@ -69,6 +69,9 @@ export type EngineEvent =
   | { type: 'downlink-failed'; subscriberId: string; detail: string }
   /** A publisher's uplink carries media (its peer connection is up). */
   | { type: 'feed-up'; participantId: string }
+  /** A publisher's uplink was lost: the client closed it (DTLS close) or it failed (ICE consent expired; Janus hung
+   * it up). The engine keeps it (a client may publish again); a publisher that cannot, such as WHIP, is removed. */
+  | { type: 'uplink-lost'; participantId: string; detail: string }
   /** The engine lost every link (its media server restarted): every client must negotiate again. */
   | { type: 'engine-restarted' }
   /** Releasing something failed where nobody waits for the result (a Janus room, an RTP forwarder, a

@@ -9,11 +9,13 @@ properties (xpos, ypos, width, height, zorder, alpha) and adds input branches wh
 argv[1] is the job spec (JSON): {kind: 'mix'|'relay', width, height, fps, videoBitrate (kbps), gop (s),
 audioBitrate (kbps), audioSampleRate, audioChannels, background (0xRRGGBB), backgroundImage? (a PNG or JPEG file
 drawn over the colour, under every input, scaled to the output size), outputs: [{type: 'rtmp', url} |
-{type: 'file', path}]}.
+{type: 'file', path} | {type: 'rtp', videoPort, audioPort} (a mix only: H264 payload type 96 and opus payload
+type 111 sent to those 127.0.0.1 UDP ports, which the server plays over WHEP)]}.
 stdin, one JSON object a line: {cmd: 'input', id, layout?: {x, y, w, h, z, fill, visible}} adds an input
 (answered by {event: 'input', id, videoPort, audioPort}) or moves an existing one; {cmd: 'stop'} ends the
 streams (EOS, so files are finalised) and exits 0; {cmd: 'background', color, image} changes a mix's background
-colour and image (null: none) live.
+colour and image (null: none) live; {cmd: 'keyframe'} makes a mix's encoder send a key frame now (a WHEP player
+of the rtp output starts decoding at once rather than at the next GOP).
 stdout, one JSON object a line: ready, input, started (the outputs are writing), stats {fps, frames, inputs},
 warning {message} (e.g. a background image that cannot be read: the colour shows), error {message} (then exit 1),
 stopped.
@@ -27,7 +29,8 @@ import gi
 
 gi.require_version('Gst', '1.0')
 gi.require_version('Gio', '2.0')
-from gi.repository import Gio, GLib, Gst  # noqa: E402
+gi.require_version('GstVideo', '1.0')
+from gi.repository import Gio, GLib, Gst, GstVideo  # noqa: E402
 
 from mix_background import Background  # noqa: E402 (beside this script)
 
@@ -106,14 +109,17 @@ raw_audio = f'audio/x-raw,format=S16LE,rate=48000,channels={CHANNELS},layout=int
 chain(pipeline, make('audiotestsrc', is_live=True, wave='silence', samplesperbuffer=960), caps(raw_audio), amix)
 aenc = make('avenc_aac', bitrate=int(SPEC.get('audioBitrate', 64)) * 1000)
 atee = make('tee', allow_not_linked=True)
-chain(pipeline, amix, make('audioconvert'), make('audioresample'),
+# The mixed sound before AAC: an rtp output encodes it to opus.
+araw = make('tee', allow_not_linked=True)
+chain(pipeline, amix, araw)
+chain(pipeline, araw, make('queue'), make('audioconvert'), make('audioresample'),
       caps(f'audio/x-raw,rate={RATE},channels={CHANNELS}'), aenc, make('aacparse'), atee)
 
 # --- the video: a compositor over a solid background (mix), or the source's own H264 (relay).
 vtee = make('tee', allow_not_linked=True)
 pipeline.add(vtee)
 comp = None
-bg = background = None
+bg = background = venc = None
 if KIND == 'mix':
     comp = make('compositor', background='black', latency=MIX_LATENCY_MS * Gst.MSECOND)
     bg = make('videotestsrc', is_live=True, pattern='solid-color',
@@ -133,7 +139,27 @@ if KIND == 'mix':
 # --- outputs
 rtmp_sinks = []
 file_outputs = []
+def rtp_output(output):
+    """Sends the mix as RTP to the server's loopback ports (its WHEP source): the encoded H264 and the sound in opus."""
+    if KIND != 'mix':
+        fail('an rtp output is for a mix only')
+    vqueue = make('queue', max_size_time=Gst.SECOND, max_size_buffers=0, max_size_bytes=0, leaky='downstream')
+    chain(pipeline, vqueue, make('rtph264pay', pt=96, config_interval=-1, mtu=1200),
+          make('udpsink', host='127.0.0.1', port=int(output['videoPort']), sync=False, **{'async': False}))
+    if vtee.link(vqueue) is False:
+        fail('cannot link the video to the rtp output')
+    aqueue = make('queue', max_size_time=Gst.SECOND, max_size_buffers=0, max_size_bytes=0, leaky='downstream')
+    chain(pipeline, aqueue, make('audioconvert'), make('audioresample'), caps('audio/x-raw,rate=48000'),
+          make('opusenc', bitrate=int(SPEC.get('audioBitrate', 64)) * 1000), make('rtpopuspay', pt=111),
+          make('udpsink', host='127.0.0.1', port=int(output['audioPort']), sync=False, **{'async': False}))
+    if araw.link(aqueue) is False:
+        fail('cannot link the sound to the rtp output')
+
+
 for i, output in enumerate(SPEC['outputs']):
+    if output['type'] == 'rtp':
+        rtp_output(output)
+        continue
     if output['type'] == 'rtmp':
         mux = make('flvmux', streamable=True, latency=100 * Gst.MSECOND)
         sink = make('rtmp2sink', location=output['url'], sync=False, timeout=5)
@@ -273,6 +299,9 @@ def on_command(line):
             emit('input', id=message['id'], **existing['ports'])
     elif cmd == 'background' and background is not None:
         set_background(int(message.get('color') or 0), message.get('image'))
+    elif cmd == 'keyframe' and venc is not None:
+        event = GstVideo.video_event_new_upstream_force_key_unit(Gst.CLOCK_TIME_NONE, True, 0)
+        venc.get_static_pad('src').send_event(event)
     elif cmd == 'stop':
         stop()
     return False

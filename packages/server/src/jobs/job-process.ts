@@ -7,8 +7,11 @@ export const JOB_PYTHON = process.env.CONCLAVE_JOB_PYTHON ?? '/usr/bin/python3';
 /** The controller script; resolves from both src/jobs (tests) and dist/jobs (built server). */
 const SCRIPT = fileURLToPath(new URL('../../src/jobs/gst-job.py', import.meta.url));
 
-/** One output of a job: an RTMP ingest or an MP4 file. */
-export type JobOutput = { type: 'rtmp'; url: string } | { type: 'file'; path: string };
+/**
+ * One output of a job: an RTMP ingest, an MP4 file, or (a mix) RTP to two loopback UDP ports of the server,
+ * H264 payload type 96 and opus 111, which it plays over WHEP (whep/mix-streams.ts).
+ */
+export type JobOutput = { type: 'rtmp'; url: string } | { type: 'file'; path: string } | { type: 'rtp'; videoPort: number; audioPort: number };
 
 /** The controller's job spec (see gst-job.py). */
 export interface PipelineSpec {
@@ -171,6 +174,11 @@ export class JobProcess {
   /** A mix: another background colour and image (none: the colour only), live. */
   background(color: number, image: string | undefined): void {
     this.#send({ cmd: 'background', color, image: image ?? null });
+  }
+
+  /** A mix: the encoder sends a key frame now (a new WHEP player of its rtp output). */
+  keyframe(): void {
+    this.#send({ cmd: 'keyframe' });
   }
 
   /** Ends the streams cleanly (files finalised); kills the process if it has not ended after `graceMs`. */

@@ -27,6 +27,8 @@ export interface MediaJobOptions {
   /** The participant (session id) whose leaving ends the job; none for recordings. */
   ownerId?: string;
   ownerUserId?: string;
+  /** A mix's streamId (CDNStreaming's target.streamId): its rtp output is played over WHEP under it. */
+  streamId?: string;
   spec: Omit<PipelineSpec, 'outputs'>;
   /** Outputs of run `n` (0 first, then one per restart): a file output needs a new name after a crash. */
   outputs(run: number): JobOutput[];
@@ -59,6 +61,8 @@ export interface JobInfo {
   lastError: string | null;
 }
 
+/** How the admin API names an output (an RTMP URL without its query, which may hold a key). */
+const outputName = (o: JobOutput): string => o.type === 'rtmp' ? o.url.replace(/\?.*$/, '') : o.type === 'file' ? o.path : `rtp://127.0.0.1:${o.videoPort}`;
 const inputKey = (input: Pick<JobInput, 'userId' | 'stream'>) => `${input.userId}:${input.stream}`;
 /** Restarts allowed in RESTART_WINDOW_MS before the job is given up as failed. */
 const MAX_RESTARTS = 5;
@@ -268,6 +272,11 @@ export class MediaJob {
     binding.timers = [];
   }
 
+  /** A mix: asks its encoder for a key frame now (a WHEP player of its rtp output is starting). */
+  requestOutputKeyframe(): void {
+    this.#process?.keyframe();
+  }
+
   /** Kills the current process as a crash would (tests and the admin API's restart). */
   kill(): void {
     const pid = this.#process?.pid;
@@ -300,7 +309,7 @@ export class MediaJob {
       fps: this.fps,
       frames: this.#process?.frames ?? 0,
       pid: this.#process?.pid ?? null,
-      outputs: this.options.outputs(this.#run).map((o) => o.type === 'rtmp' ? o.url.replace(/\?.*$/, '') : o.path),
+      outputs: this.options.outputs(this.#run).map(outputName),
       inputs: [...this.#bindings.entries()].map(([key, b]) => ({
         userId: b.input.userId, stream: b.input.stream, bound: b.forward !== undefined,
         lastRtpSeq: this.#process?.inputCounts[key]?.rtp ?? 0,

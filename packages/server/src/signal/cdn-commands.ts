@@ -5,11 +5,16 @@ import type { Room } from '../room/room.js';
 import { CommandError } from './command-error.js';
 import { inputsOf, MixRuleError, pipelineOf, targetUrl } from '../jobs/cdn-spec.js';
 import type { JobKind, MediaJob } from '../jobs/media-job.js';
+import type { JobOutput } from '../jobs/job-process.js';
+import { parseRoomRef } from '../ids/room-ref.js';
+import type { MixStream } from '../whep/mix-streams.js';
 
 /** The session a CDN command comes from (throws when it has not joined). */
 export type JobCaller = () => { participant: Participant; room: Room };
 
 type CdnCommand = 'cdn-start' | 'cdn-update' | 'cdn-stop';
+/** What the CDN commands work with. */
+type CdnContext = Pick<SignalDeps, 'config' | 'jobs' | 'mixImages' | 'mixStreams'>;
 type CdnHandlers = { [C in CdnCommand]: (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']> };
 
 const KIND: Record<CdnPublishMode, JobKind> = {
@@ -19,7 +24,7 @@ const KIND: Record<CdnPublishMode, JobKind> = {
 /** A coded refusal of a CDN command. */
 const fail = (code: number, message: string) => new CommandError(code, message);
 
-function jobOf(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, room: Room, participant: Participant, mode: CdnPublishMode): MediaJob | undefined {
+function jobOf(ctx: CdnContext, room: Room, participant: Participant, mode: CdnPublishMode): MediaJob | undefined {
   return ctx.jobs.find((job) => job.options.roomKey === room.key && job.options.ownerId === participant.id && job.options.kind === KIND[mode])[0];
 }
 
@@ -36,7 +41,7 @@ function inputsFor(data: CdnStartData, userId: string) {
  * The file of mix.backgroundImage, looked up in the caller's app's folder only (an image of another app is
  * as unknown as a missing one); undefined when none is asked for.
  */
-function backgroundImageOf(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, room: Room, data: CdnStartData): string | undefined {
+function backgroundImageOf(ctx: CdnContext, room: Room, data: CdnStartData): string | undefined {
   const name = data.publishMode === 'PublishMixStreamToCDN' ? data.mix?.backgroundImage : undefined;
   if (!name) return undefined;
   const path = ctx.mixImages.path(room.sdkAppId, name);
@@ -44,7 +49,7 @@ function backgroundImageOf(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'
   return path;
 }
 
-async function start(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
+async function start(ctx: CdnContext, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
   const { participant, room } = caller();
   const isMix = data.publishMode === 'PublishMixStreamToCDN';
   const inputs = inputsFor(data, participant.userId);
@@ -57,29 +62,37 @@ async function start(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, cal
   const backgroundImage = backgroundImageOf(ctx, room, data);
   const suffix = data.publishMode === 'PublishSubStreamToCDN' ? 'aux' : 'main';
   const url = targetUrl(data, ctx.config.media.rtmpIngest, `${room.sdkAppId}_${room.ref}_${participant.userId}_${suffix}`);
-  if (!url) throw fail(SERVER_CODE.INVALID_PARAMETER, 'target.url is required (this server has no default RTMP ingest for a streamId)');
+  // A mix with a streamId is also played over WHEP (docs/behaviour.md §7.5); it needs no RTMP target then.
+  const whepId = isMix ? data.streamId : undefined;
+  if (!url && !whepId) throw fail(SERVER_CODE.INVALID_PARAMETER, 'target.url is required (this server has no default RTMP ingest for a streamId)');
   // A second start of the same mode replaces the first.
   const previous = jobOf(ctx, room, participant, data.publishMode);
   if (previous) await ctx.jobs.stop(previous.id);
+  let stream: MixStream | undefined;
   try {
+    stream = whepId ? await ctx.mixStreams.open(room.sdkAppId, whepId, parseRoomRef(room.ref) ?? { roomId: room.ref, isString: true }) : undefined;
+    const outputs: JobOutput[] = [...(url ? [{ type: 'rtmp' as const, url }] : []), ...(stream ? [{ type: 'rtp' as const, videoPort: stream.videoPort, audioPort: stream.audioPort }] : [])];
     const job = await ctx.jobs.start({
       kind: KIND[data.publishMode], sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref,
-      ownerId: participant.id, ownerUserId: participant.userId,
-      spec: pipelineOf(data, backgroundImage), outputs: () => [{ type: 'rtmp', url }], inputs,
+      ownerId: participant.id, ownerUserId: participant.userId, ...(whepId ? { streamId: whepId } : {}),
+      spec: pipelineOf(data, backgroundImage), outputs: () => outputs, inputs,
     });
-    return { jobId: job.id, url: url.replace(/\?.*$/, '') };
+    stream?.bindJob(job);
+    return { jobId: job.id, url: url ? url.replace(/\?.*$/, '') : `/whep/v1/${room.sdkAppId}/streams/${encodeURIComponent(whepId ?? '')}` };
   } catch (error) {
+    stream?.close();
     const reason = error instanceof Error ? error.message : String(error);
     const rtmp = !isMix || /rtmp/i.test(reason) || /no output/.test(reason);
     throw fail(rtmp ? CDN_CODE.START_PUBLISH_CDN_FAILED : CDN_CODE.START_MIX_TRANSCODE_FAILED, `${rtmp ? 'publishing to the CDN' : 'mix transcode'} failed: ${reason}`);
   }
 }
 
-async function update(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
+async function update(ctx: CdnContext, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
   const { participant, room } = caller();
   const job = jobOf(ctx, room, participant, data.publishMode);
   if (!job) return start(ctx, caller, data);
-  const url = job.info().outputs[0];
+  // A mix played over WHEP only has no RTMP output: its reply names the WHEP path, as its start did.
+  const url = job.info().outputs.find((o) => !o.startsWith('rtp://')) ?? `/whep/v1/${room.sdkAppId}/streams/${encodeURIComponent(job.options.streamId ?? '')}`;
   if (data.url && data.url.replace(/\?.*$/, '') !== url) return start(ctx, caller, data); // a new target needs a new connection
   const inputs = inputsFor(data, participant.userId);
   const backgroundImage = backgroundImageOf(ctx, room, data);
@@ -98,7 +111,7 @@ async function update(ctx: Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, ca
  * command) for one signalling session: each runs a media job owned by the caller. `context` is read at
  * call time (the session builds its handler table before its constructor runs).
  */
-export function cdnCommandHandlers(context: () => Pick<SignalDeps, 'config' | 'jobs' | 'mixImages'>, caller: JobCaller): CdnHandlers {
+export function cdnCommandHandlers(context: () => CdnContext, caller: JobCaller): CdnHandlers {
   return {
     'cdn-start': (data) => start(context(), caller, data),
     'cdn-update': (data) => update(context(), caller, data),

@@ -41,6 +41,9 @@ export function pushEngineEvents({ engine, rooms, logger }: EnginePushDeps): () 
         return;
       case 'feed-up':
         return;
+      case 'uplink-lost':
+        // A signalling client sees its own link fail and publishes again (a WHIP publisher is removed by whep/).
+        return;
     }
   });
 }

@@ -15,6 +15,7 @@ import type { CrossRooms } from '../room/cross-room.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { RoomRegistry } from '../room/room.js';
 import type { TranscriberManager } from '../transcriber/transcriber-manager.js';
+import type { MixStreams } from '../whep/mix-streams.js';
 
 /** What signalling works with (the composition root hands it these parts, nothing more). */
 export interface SignalDeps extends LeaveDeps {
@@ -43,4 +44,6 @@ export interface SignalDeps extends LeaveDeps {
   transcribers: TranscriberManager;
   /** Cross-room connections, for the cross-room commands. */
   crossRooms: CrossRooms;
+  /** CDN mixes played over WHEP, for the CDN commands (a mix with a streamId). */
+  mixStreams: MixStreams;
 }

@@ -9,17 +9,19 @@ import { PLAY_PRIVILEGES, PUBLISH_PRIVILEGES, verifyMediaToken } from './media-t
 import { engineStatus } from './whep-errors.js';
 import type { WhepDeps } from './whep-deps.js';
 import { WhipPublisher } from './whip-publisher.js';
+import type { MixStream } from './mix-streams.js';
 
 /** The largest SDP offer taken. */
 const MAX_OFFER_BYTES = 64 * 1024;
 const SDP = 'application/sdp';
 
-/** A WHEP playback or a WHIP publish, addressed by its resource URL. */
-type Resource = { kind: 'whep'; viewerId: string } | { kind: 'whip'; publisher: WhipPublisher };
+/** A WHEP playback (of a room user, or of a mix), or a WHIP publish, addressed by its resource URL. */
+type Resource = { kind: 'whep'; viewerId: string } | { kind: 'mix'; viewerId: string; stream: MixStream } | { kind: 'whip'; publisher: WhipPublisher };
 
 /** A parsed endpoint path. */
 type Endpoint =
   | { kind: 'whep'; sdkAppId: number; room: RoomId; userId: string; stream: PlaybackStream }
+  | { kind: 'mix'; sdkAppId: number; streamId: string }
   | { kind: 'whip'; sdkAppId: number; room: RoomId }
   | { kind: 'resource'; id: string };
 
@@ -28,6 +30,8 @@ type Endpoint =
  *
  * - `POST /whep/v1/{sdkAppId}/rooms/{room}/users/{userId}[/aux]`: plays a user's audio and main (or
  *   auxiliary) video; the engine answers the player's offer (ClientOfferPlayback).
+ * - `POST /whep/v1/{sdkAppId}/streams/{streamId}`: plays a CDN mix started with that streamId (MixStreams); the
+ *   token is one for the mix's room.
  * - `POST /whip/v1/{sdkAppId}/rooms/{room}`: the token's user enters the room and publishes (WhipPublisher).
  * - `DELETE /wh{e,i}p/v1/resources/{id}` (the Location of the 201) ends it; `PATCH` is 405 (no trickle ICE:
  *   the answer carries every candidate); `OPTIONS` answers CORS and `Accept-Post`.
@@ -42,9 +46,17 @@ export class WhepApi {
 
   constructor(deps: WhepDeps) {
     this.#deps = deps;
-    // A playback whose link failed is gone: its resource too.
+    // A playback whose link failed is gone: its resource too. A WHIP publisher whose uplink was lost (the client
+    // vanished without DELETE: closed its connection, or its ICE consent expired) leaves the room.
     deps.engine.onEvent((event) => {
       if (event.type === 'engine-restarted') this.#endAll();
+      if (event.type === 'uplink-lost') {
+        for (const [id, resource] of this.#resources) {
+          if (resource.kind !== 'whip' || resource.publisher.participant.id !== event.participantId) continue;
+          deps.logger.info({ userId: resource.publisher.participant.userId, detail: event.detail }, 'WHIP publisher lost its uplink: it leaves the room');
+          this.#end(id);
+        }
+      }
       if (event.type !== 'downlink-failed') return;
       for (const [id, resource] of this.#resources) {
         if (resource.kind === 'whep' && resource.viewerId === event.subscriberId) this.#end(id);
@@ -101,8 +113,15 @@ export class WhepApi {
       throw new HttpError(415, SERVER_CODE.INVALID_PARAMETER, `the body must be an SDP offer (content-type ${SDP})`);
     }
     const authorization = req.headers.authorization ?? (url.searchParams.get('access_token') ? `Bearer ${url.searchParams.get('access_token')}` : undefined);
-    const needs = endpoint.kind === 'whep' ? PLAY_PRIVILEGES[endpoint.stream] : PUBLISH_PRIVILEGES;
-    const { userId } = await verifyMediaToken(this.#deps.auth, authorization, endpoint.sdkAppId, endpoint.room, needs).catch((error: unknown) => {
+    const needs = endpoint.kind === 'whep' ? PLAY_PRIVILEGES[endpoint.stream] : endpoint.kind === 'mix' ? PLAY_PRIVILEGES.main : PUBLISH_PRIVILEGES;
+    const mix = endpoint.kind === 'mix' ? this.#deps.mixStreams.find(endpoint.sdkAppId, endpoint.streamId) : undefined;
+    if (endpoint.kind === 'mix' && !mix) {
+      req.resume();
+      throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `no mix with streamId '${endpoint.streamId}' runs`);
+    }
+    const room = endpoint.kind === 'mix' ? mix?.room : endpoint.room;
+    if (!room) throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, 'no such stream');
+    const { userId } = await verifyMediaToken(this.#deps.auth, authorization, endpoint.sdkAppId, room, needs).catch((error: unknown) => {
       req.resume();
       throw error;
     });
@@ -114,6 +133,16 @@ export class WhepApi {
       this.#resources.set(id, { kind: 'whip', publisher });
       return { location: `/whip/v1/resources/${id}`, answer };
     }
+    if (endpoint.kind === 'mix' && mix) {
+      const viewerId = `whep:${id}`;
+      const answer = await mix.answer(viewerId, offer, () => this.#resources.delete(id)).catch((error: unknown) => {
+        throw engineStatus(error, 'WHEP');
+      });
+      this.#resources.set(id, { kind: 'mix', viewerId, stream: mix });
+      this.#deps.logger.info({ sdkAppId: endpoint.sdkAppId, streamId: endpoint.streamId, viewer: userId }, 'WHEP playback of a mix started');
+      return { location: `/whep/v1/resources/${id}`, answer };
+    }
+    if (endpoint.kind === 'mix') throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `no mix with streamId '${endpoint.streamId}' runs`);
     const answer = await this.#play(id, endpoint, offer);
     this.#deps.logger.info({ sdkAppId: endpoint.sdkAppId, room: endpoint.room.roomId, source: endpoint.userId, viewer: userId }, 'WHEP playback started');
     return { location: `/whep/v1/resources/${id}`, answer };
@@ -154,6 +183,7 @@ export class WhepApi {
     this.#resources.delete(id);
     if (resource?.kind === 'whip') resource.publisher.stop();
     if (resource?.kind === 'whep') this.#deps.releaseParticipant(resource.viewerId);
+    if (resource?.kind === 'mix') resource.stream.end(resource.viewerId);
   }
 
   /** Ends every playback and publish (server shutdown, engine restart). */
@@ -181,6 +211,7 @@ function parsePath(pathname: string): Endpoint {
   if ((kind !== 'whep' && kind !== 'whip') || version !== 'v1') throw notFound();
   if (rest.length === 2 && rest[0] === 'resources') return { kind: 'resource', id: rest[1] };
   const sdkAppId = Number(rest[0]);
+  if (kind === 'whep' && rest.length === 3 && rest[1] === 'streams' && /^\d{1,10}$/.test(rest[0] ?? '') && rest[2] !== '') return { kind: 'mix', sdkAppId, streamId: rest[2] };
   if (!/^\d{1,10}$/.test(rest[0] ?? '') || rest[1] !== 'rooms' || rest[2] === undefined) throw notFound();
   const room = parseRoomRef(rest[2]);
   if (!room) throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, `'${rest[2]}' is not a room (an integer room id, or s: and a string room id)`);

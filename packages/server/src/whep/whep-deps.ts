@@ -4,6 +4,7 @@ import type { MediaEngine } from '../engine/media-engine.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { BanList } from '../room/ban-list.js';
 import type { LeaveDeps } from '../room/eviction.js';
+import type { MixStreams } from './mix-streams.js';
 
 /** What WHEP playback and WHIP ingest work with (the composition root hands them these parts). */
 export interface WhepDeps extends LeaveDeps {
@@ -12,4 +13,6 @@ export interface WhepDeps extends LeaveDeps {
   bans: BanList;
   engine: MediaEngine;
   metrics: Metrics;
+  /** CDN mixes played by streamId. */
+  mixStreams: MixStreams;
 }

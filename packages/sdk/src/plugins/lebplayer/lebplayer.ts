@@ -26,7 +26,7 @@ interface Playing {
  * fill mode, pauses or resumes, enters or leaves full screen and picture-in-picture; stop ends the WHEP session.
  * Callbacks: onLoadStart, onPlayStateChanged, onAutoPlayFailed, onError, onStats, onFullScreenStateChanged,
  * onPictureInPictureStateChanged (onSEIMessage is never called: SEI is not read from WHEP streams). `licenseConfig`
- * is ignored (no licence service self-hosted). Volumes above 100 play at 100.
+ * is ignored (no licence service self-hosted). Volumes above 100 amplify (a Web Audio gain), as the original's do.
  */
 export class LEBPlayer {
   static readonly Name = 'LEBPlayer';
@@ -87,7 +87,7 @@ export class LEBPlayer {
       this._ctx.log.warn(rtcError.message);
       throw rtcError;
     }
-    const view = new PlayerView(session.stream);
+    const view = new PlayerView(session.stream, () => this._ctx.audio.audioContext());
     view.setFillMode(options.fillMode ?? 'contain');
     view.setVolume(options.volume ?? 100);
     view.setMuted(options.muted ?? false);

@@ -73,7 +73,13 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#closeUplink(participantId);
     let negotiated: { uplink: Uplink; answer: string };
     try {
-      negotiated = await Uplink.negotiate(this.#net, this.#sourcesOf(participantId), offerSdp, () => this.#events.emit({ type: 'feed-up', participantId }));
+      // Only the uplink in use is told of (one a later publish replaced closes silently).
+      const made: { uplink?: Uplink } = {};
+      const lost = (detail: string) => {
+        if (this.#uplinks.get(participantId) === made.uplink) this.#events.emit({ type: 'uplink-lost', participantId, detail });
+      };
+      negotiated = await Uplink.negotiate(this.#net, this.#sourcesOf(participantId), offerSdp, () => this.#events.emit({ type: 'feed-up', participantId }), lost);
+      made.uplink = negotiated.uplink;
     } catch (error) {
       throw EngineError.from(error, 'negotiation-failed');
     }

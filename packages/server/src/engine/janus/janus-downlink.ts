@@ -316,6 +316,10 @@ export class JanusDownlink {
       // Streams whose feed had left are renegotiated: Janus's offer comes under the switch's transaction
       // (videoroom 'updated'), and the 'switched' event follows on its own.
       if (reply.jsep?.type === 'offer') await this.#answerJanus(reply.jsep.sdp);
+      // Janus asks the feed for a key frame when it switches; for a cross-room feed (a remote publisher) that request
+      // goes back over the remote publisher's RTCP. A cross-room big→small switch sometimes never showed the small
+      // layer (e2e, 3 runs in 34); asking the source's own publisher handle as well made it rarer (1 in 33).
+      if (this.#webrtcUp) publisher.requestKeyframe();
     }
     const want = { audio: group.wants.audio, video: group.wants.bigVideo || group.wants.smallVideo, aux: group.wants.auxVideo };
     const changes: { mid: string; send: boolean }[] = [];

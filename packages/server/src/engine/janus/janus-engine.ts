@@ -184,6 +184,9 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
       this.#forwards.setPublisher(participantId, publisher);
       this.#cross.published(participantId, publisher);
       publisher.onMediaChange(() => void this.#moveSubscribers(participantId, publisher));
+      publisher.onHangup((reason) => {
+        if (this.#publishers.get(participantId) === publisher) this.#events.emit({ type: 'uplink-lost', participantId, detail: `Janus hung up the uplink: ${reason}` });
+      });
       void this.#republished(participantId, publisher, old);
       publisher.whenUp(LATE_UP_MS).then(() => {
         if (this.#publishers.get(participantId) === publisher) this.#events.emit({ type: 'feed-up', participantId });

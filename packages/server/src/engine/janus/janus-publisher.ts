@@ -31,6 +31,7 @@ export class JanusPublisher {
   readonly codecs: Partial<Record<SourceSlot, string>> = {};
   readonly #receiving = new Set<string>();
   #onMediaChange: (() => void) | undefined;
+  #onHangup: ((reason: string) => void) | undefined;
   #up = false;
   #closed = false;
   readonly #upWaiters: (() => void)[] = [];
@@ -77,6 +78,11 @@ export class JanusPublisher {
     });
   }
 
+  /** Called when Janus hangs up the client's peer connection (it closed it, or ICE / DTLS failed), with why. */
+  onHangup(listener: (reason: string) => void): void {
+    this.#onHangup = listener;
+  }
+
   /** Called when a slot starts or stops receiving media. */
   onMediaChange(listener: () => void): void {
     this.#onMediaChange = listener;
@@ -120,6 +126,7 @@ export class JanusPublisher {
     if (event.janus === 'hangup') {
       // The client's uplink is gone (it will publish again): subscriptions wait for the new one.
       this.#up = false;
+      if (!this.#closed) this.#onHangup?.(event.reason ?? 'hangup');
       return;
     }
     if (event.janus !== 'media') return;

@@ -1,0 +1,206 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { MediaStreamTrack, RtpPacket, type RTCRtpReceiver } from 'werift';
+import { ForwardSource } from '../engine/embedded/forward-source.js';
+import type { PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
+import { PlaybackLink } from '../engine/embedded/playback-link.js';
+import type { PublisherSources } from '../engine/embedded/uplink.js';
+import type { RoomId } from '../ids/room-ref.js';
+import type { JobManager } from '../jobs/job-manager.js';
+import type { MediaJob } from '../jobs/media-job.js';
+
+/** The payload types a mix job's rtp output sends (gst-job.py): H264 96, opus 111. */
+const CODECS = { video: 'video/H264', audio: 'audio/opus' } as const;
+
+/**
+ * One stream of a mix's rtp output fed into a ForwardSource, as a publisher's track feeds it: a loopback UDP
+ * socket whose packets become the track's, and whose key-frame requests (the ForwardSource's PLIs) ask the
+ * job's encoder. A new SSRC (the job restarted) is a new track, so players' senders rewrite their RTP state.
+ */
+class RtpFeed {
+  readonly #socket: Socket;
+  readonly #source: ForwardSource;
+  readonly #kind: 'video' | 'audio';
+  readonly #receiver: RTCRtpReceiver;
+  #track: MediaStreamTrack | undefined;
+
+  constructor(kind: 'video' | 'audio', source: ForwardSource, socket: Socket, keyframe: () => void) {
+    this.#kind = kind;
+    this.#source = source;
+    this.#socket = socket;
+    // The only part of a receiver a ForwardSource uses: its PLI, which here asks the job's encoder.
+    this.#receiver = { sendRtcpPLI: () => { keyframe(); return Promise.resolve(); } } as unknown as RTCRtpReceiver;
+    socket.on('message', (buffer) => this.#receive(buffer));
+  }
+
+  #receive(buffer: Buffer): void {
+    let rtp: RtpPacket;
+    try {
+      rtp = RtpPacket.deSerialize(buffer);
+    } catch {
+      return; // not RTP: nothing else is sent to this port
+    }
+    if (this.#track?.ssrc !== rtp.header.ssrc) {
+      this.#track = new MediaStreamTrack({ kind: this.#kind, ssrc: rtp.header.ssrc, remote: true });
+      this.#source.attach(this.#track, this.#receiver, CODECS[this.#kind]);
+      // A player that came before the first packet asked for a key frame nobody could send yet: ask now.
+      if (this.#kind === 'video') this.#source.linkUp();
+    }
+    this.#track.onReceiveRtp.execute(rtp);
+  }
+
+  close(): void {
+    this.#source.detach();
+    this.#socket.close();
+  }
+}
+
+/** Binds a UDP socket on a free loopback port. */
+function bindLoopback(): Promise<{ socket: Socket; port: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket('udp4');
+    socket.once('error', reject);
+    socket.bind(0, '127.0.0.1', () => {
+      socket.removeListener('error', reject);
+      socket.on('error', () => undefined);
+      resolve({ socket, port: socket.address().port });
+    });
+  });
+}
+
+/**
+ * A CDN mix played over WHEP by its streamId: a hidden source of no room (no user sees it, no mix includes it)
+ * fed by the mix job's rtp output on two loopback UDP ports. Each player gets a PlaybackLink on its sources, the
+ * embedded engine's WHEP link (the same forwarding: key frames held until connected, PLIs turned into key-frame
+ * requests of the job's encoder). The link is the server's own werift peer whatever the engine: on Janus too,
+ * where it is the player-facing half of the engine's WHEP relay (the mix never passes through Janus).
+ */
+export class MixStream {
+  readonly sdkAppId: number;
+  readonly streamId: string;
+  /** The room the mix is of: a player's token must be for it. */
+  readonly room: RoomId;
+  readonly videoPort: number;
+  readonly audioPort: number;
+  readonly #net: PeerNetworkOptions;
+  readonly #sources: PublisherSources;
+  readonly #feeds: RtpFeed[];
+  readonly #links = new Map<string, { link: PlaybackLink; onEnded: () => void }>();
+  readonly #counter = { packets: 0, bytes: 0 };
+  #job: MediaJob | undefined;
+  #closed = false;
+  readonly #onClose: () => void;
+
+  private constructor(init: { sdkAppId: number; streamId: string; room: RoomId; net: PeerNetworkOptions; video: { socket: Socket; port: number }; audio: { socket: Socket; port: number }; onClose: () => void }) {
+    this.sdkAppId = init.sdkAppId;
+    this.streamId = init.streamId;
+    this.room = init.room;
+    this.#net = init.net;
+    this.#onClose = init.onClose;
+    this.videoPort = init.video.port;
+    this.audioPort = init.audio.port;
+    this.#sources = { audio: new ForwardSource(), video: new ForwardSource(), small: new ForwardSource(), aux: new ForwardSource() };
+    const keyframe = () => this.#job?.requestOutputKeyframe();
+    this.#feeds = [new RtpFeed('video', this.#sources.video, init.video.socket, keyframe), new RtpFeed('audio', this.#sources.audio, init.audio.socket, keyframe)];
+  }
+
+  /** Binds the two ports (the rtp output of the mix job to start). */
+  static async open(init: { sdkAppId: number; streamId: string; room: RoomId; net: PeerNetworkOptions; onClose: () => void }): Promise<MixStream> {
+    const [video, audio] = await Promise.all([bindLoopback(), bindLoopback()]);
+    return new MixStream({ ...init, video, audio });
+  }
+
+  /** The mix job that feeds this source (started): key frames are asked of it, and its end closes the source. */
+  bindJob(job: MediaJob): void {
+    this.#job = job;
+    if (job.state === 'stopped' || job.state === 'failed') this.close();
+  }
+
+  /** The id of the job that feeds this source. */
+  get jobId(): string | undefined {
+    return this.#job?.id;
+  }
+
+  /** Players now. */
+  get players(): number {
+    return this.#links.size;
+  }
+
+  /**
+   * Answers a WHEP player's receive-only offer with a link carrying the mix's video and sound. `onEnded` is told
+   * when the link fails or the mix ends. Throws on an offer that cannot be answered, or when the mix has ended.
+   */
+  async answer(viewerId: string, offerSdp: string, onEnded: () => void): Promise<string> {
+    if (this.#closed) throw new Error('the mix has ended');
+    const { link, answer } = await PlaybackLink.answer(this.#net, this.#counter, this.#sources, 'main', offerSdp, () => this.end(viewerId));
+    if (this.#closed) {
+      link.close();
+      throw new Error('the mix has ended');
+    }
+    this.#links.set(viewerId, { link, onEnded });
+    return answer;
+  }
+
+  /** Ends one player's link (DELETE, or its failure). */
+  end(viewerId: string): void {
+    const entry = this.#links.get(viewerId);
+    if (!entry) return;
+    this.#links.delete(viewerId);
+    entry.link.close();
+    entry.onEnded();
+  }
+
+  /** The mix ended: every player's link and the ports close. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const viewerId of [...this.#links.keys()]) this.end(viewerId);
+    for (const feed of this.#feeds) feed.close();
+    this.#onClose();
+  }
+}
+
+/** Every mix played over WHEP on this node, by app and streamId. */
+export class MixStreams {
+  readonly #net: PeerNetworkOptions;
+  readonly #streams = new Map<string, MixStream>();
+
+  /** `net`: where players reach the server (the engine's ICE settings). A mix's source closes when its job ends. */
+  constructor(net: PeerNetworkOptions, jobs: JobManager) {
+    this.#net = net;
+    jobs.onJobEnd((job) => {
+      for (const stream of [...this.#streams.values()]) if (stream.jobId === job.id) stream.close();
+    });
+  }
+
+  static #key(sdkAppId: number, streamId: string): string {
+    return `${sdkAppId}/${streamId}`;
+  }
+
+  /** Opens the WHEP source of a mix about to start; throws when another live mix of the app has this streamId. */
+  async open(sdkAppId: number, streamId: string, room: RoomId): Promise<MixStream> {
+    const key = MixStreams.#key(sdkAppId, streamId);
+    if (this.#streams.has(key)) throw new Error(`streamId '${streamId}' is another mix's`);
+    const stream = await MixStream.open({ sdkAppId, streamId, room, net: this.#net, onClose: () => { if (this.#streams.get(key) === stream) this.#streams.delete(key); } });
+    if (this.#streams.has(key)) {
+      stream.close();
+      throw new Error(`streamId '${streamId}' is another mix's`);
+    }
+    this.#streams.set(key, stream);
+    return stream;
+  }
+
+  /** The mix of `sdkAppId` with `streamId`, if one runs. */
+  find(sdkAppId: number, streamId: string): MixStream | undefined {
+    return this.#streams.get(MixStreams.#key(sdkAppId, streamId));
+  }
+
+  /** Mixes served now. */
+  get size(): number {
+    return this.#streams.size;
+  }
+
+  /** Closes every mix source (server shutdown). */
+  close(): void {
+    for (const stream of [...this.#streams.values()]) stream.close();
+  }
+}
