@@ -93,7 +93,7 @@ afterAll(async () => {
 });
 
 describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its MixParseResult) beside 5.11's", () => {
-  it('mixes the published camera, a second camera (cameraId) and a video file as laid out; update moves and drops sources; all sources failing rejects with data.failedDetails', async () => {
+  it('mixes the published camera, a second camera (cameraId) and a video file as laid out; update moves and drops sources; view previews the mix in a playing <video> (moved by update, removed on stop); a source rotated 90° lands turned clockwise; all sources failing rejects with data.failedDetails', async () => {
     const roomId = 25031;
     const clip = magentaClip();
     const publisher = await fx!.app.open(fx!.browser.context);
