@@ -19,6 +19,35 @@ const isCamera = (f: RegionFigures) => f.g > 90 && f.g > 2 * f.r && f.g > 2 * f.
 const isSecondCamera = (f: RegionFigures) => Math.max(f.r, f.g, f.b) - Math.min(f.r, f.g, f.b) < 25 && f.luma > 5 && f.luma < 150;
 const isMagenta = (f: RegionFigures) => f.r > 150 && f.b > 150 && f.g < 80;
 const isOrange = (f: RegionFigures) => f.r > 200 && f.g > 90 && f.g < 170 && f.b < 60;
+const isRed = (f: RegionFigures) => f.r > 170 && f.g < 70 && f.b < 70;
+const isBlue = (f: RegionFigures) => f.b > 170 && f.r < 70 && f.g < 70;
+// The left half of the canvas, upper and lower parts (each spanning the width of the left half).
+const LEFT_UPPER: Region = { x: 0.05, y: 0.08, w: 0.4, h: 0.3 };
+const LEFT_LOWER: Region = { x: 0.05, y: 0.62, w: 0.4, h: 0.3 };
+
+/** Waits (bounded) until the mixer's preview <video> inside #id plays decoded frames of the mix's size; its figures. */
+async function waitForPreview(page: Page, id: string): Promise<{ videos: number; width: number; height: number; frames: number; paused: boolean }> {
+  const handle = await page.waitForFunction((parentId) => {
+    const videos = document.querySelectorAll<HTMLVideoElement>(`#${parentId} video`);
+    const video = videos[0] as HTMLVideoElement | undefined;
+    const frames = video?.getVideoPlaybackQuality().totalVideoFrames ?? 0;
+    return video && frames > 2 && video.videoWidth > 0 ? { videos: videos.length, width: video.videoWidth, height: video.videoHeight, frames, paused: video.paused } : undefined;
+  }, id, { timeout: 15_000 });
+  return (await handle.jsonValue())!;
+}
+
+/** An image data: URL, 200×100, left half red, right half blue (the rotated image[] source). */
+const redBlueImage = (page: Page) => page.evaluate(() => {
+  const canvas = document.createElement('canvas');
+  canvas.width = 200;
+  canvas.height = 100;
+  const ctx = canvas.getContext('2d')!;
+  ctx.fillStyle = '#ff0000';
+  ctx.fillRect(0, 0, 100, 100);
+  ctx.fillStyle = '#0000ff';
+  ctx.fillRect(100, 0, 100, 100);
+  return canvas.toDataURL('image/png');
+});
 
 /** A 2 s solid-magenta VP8 clip made with ffmpeg (the video[] source), read once. */
 function magentaClip(): string {
@@ -64,7 +93,7 @@ afterAll(async () => {
 });
 
 describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its MixParseResult) beside 5.11's", () => {
-  it('mixes the published camera, a second camera (cameraId) and a video file as laid out; update moves and drops sources; all sources failing rejects with data.failedDetails', async () => {
+  it('mixes the published camera, a second camera (cameraId) and a video file as laid out; update moves and drops sources; view previews the mix in a playing <video> (moved by update, removed on stop); a source rotated 90° lands turned clockwise; all sources failing rejects with data.failedDetails', async () => {
     const roomId = 25031;
     const clip = magentaClip();
     const publisher = await fx!.app.open(fx!.browser.context);
@@ -76,11 +105,20 @@ describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its Mi
       .eventsOf('remote-video-available').some((e) => e.data.userId === 'm17-pub'), undefined, { timeout: 20_000 });
     await watch(receiver, 'm17-pub');
     const url = await clipUrl(publisher, clip);
+    await publisher.evaluate(() => {
+      for (const id of ['mix-view', 'mix-view-2']) {
+        const div = document.createElement('div');
+        div.id = id;
+        div.style.cssText = 'width:320px;height:180px';
+        document.body.appendChild(div);
+      }
+    });
 
     const started = await publisher.evaluate(async (clipSrc) => {
       const client = (window as unknown as { e2e: { client: { startPlugin(n: string, o: unknown): Promise<{ track: unknown; systemAudioTrackList: object; result: { successOptions: { video?: unknown[]; camera?: unknown[] }; failedDetails: { id: string; error: Error }[] } }> } } }).e2e.client;
       const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
       const result = await client.startPlugin('VideoMixer', {
+        view: 'mix-view',
         canvasInfo: { width: 640, height: 360, canvasColor: '#ff8000' },
         camera: [
           { id: 'cam', layout: { x: 0, y: 0, width: 320, height: 360, zIndex: 1, fillMode: 'fill' } },
@@ -107,6 +145,25 @@ describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its Mi
     expect(await call(publisher, 'updatePlugin', 'VideoMixer', { camera: [{ id: 'cam', layout: { x: 320, y: 0, width: 320, height: 360, zIndex: 1, fillMode: 'fill' } }] })).toMatchObject({ ok: true });
     await waitForFrames(receiver, 'm17-pub', [LEFT, TOP_RIGHT, BOTTOM_RIGHT], ([l, r, b]) => isOrange(l) && isCamera(r) && isMagenta(b));
 
+    // view: the element given at start holds one playing <video> of the mix (decoded frames at the canvas size).
+    expect(await waitForPreview(publisher, 'mix-view')).toMatchObject({ videos: 1, width: 640, height: 360, paused: false });
+
+    // rotation: a left-red / right-blue image turned 90° clockwise into the left half: red on top, blue below
+    // (upright it would be red left / blue right; 270° would put blue on top). The update moves the view too.
+    const image = await redBlueImage(publisher);
+    const updated = await publisher.evaluate(async (src) => {
+      const client = (window as unknown as { e2e: { client: { updatePlugin(n: string, o: unknown): Promise<{ result: { failedDetails: unknown[] } }> } } }).e2e.client;
+      const result = await client.updatePlugin('VideoMixer', {
+        view: document.getElementById('mix-view-2'),
+        image: [{ id: 'img', url: src, layout: { x: 0, y: 0, width: 320, height: 360, zIndex: 3, fillMode: 'fill', rotation: 90 } }],
+      });
+      return result.result.failedDetails.length;
+    }, image);
+    expect(updated).toBe(0);
+    await waitForFrames(receiver, 'm17-pub', [LEFT_UPPER, LEFT_LOWER], ([upper, lower]) => isRed(upper) && isBlue(lower));
+    expect(await waitForPreview(publisher, 'mix-view-2')).toMatchObject({ videos: 1, width: 640, height: 360 });
+    expect(await publisher.evaluate(() => document.querySelectorAll('#mix-view video').length)).toBe(0);
+
     // Every source given fails: 5.17's INVALID_PARAMETER "all sources mix failed", with data.failedDetails; the mix stays.
     const failure = await publisher.evaluate(async () => {
       const client = (window as unknown as { e2e: { client: { updatePlugin(n: string, o: unknown): Promise<unknown> } } }).e2e.client;
@@ -123,6 +180,8 @@ describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its Mi
     const [still] = await measure(receiver, 'm17-pub', [BOTTOM_RIGHT]);
     expect(isMagenta(still)).toBe(true);
     expect(await call(publisher, 'stopPlugin', 'VideoMixer')).toMatchObject({ ok: true });
+    // Stopping removes the preview.
+    expect(await publisher.evaluate(() => document.querySelectorAll('#mix-view-2 video').length)).toBe(0);
     await publisher.close();
     await receiver.close();
   }, 120_000);

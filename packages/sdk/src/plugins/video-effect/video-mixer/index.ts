@@ -4,9 +4,10 @@ import type { PluginCore } from '../../../types.js';
 import type { VideoPluginContext } from '../../../plugin-api/video.js';
 import { FrameTap } from '../pipeline/frame-tap.js';
 import { applyStage, guarded, pipelineOf, removeStage, requireCamera, videoContextOf } from '../pipeline/host.js';
-import { layerRect, parseColor, validateMixerOptions, type TextLayerOption, type TrackLayerOption, type VideoMixerOptions } from './layout.js';
+import { layerRect, parseColor, uprightSize, validateMixerOptions, type TextLayerOption, type TrackLayerOption, type VideoMixerOptions } from './layout.js';
 import { MixerStage, type MixerLayer, type MixerLayout } from './mixer-stage.js';
 import { MixerCaptures } from './captures.js';
+import { MixerPreview, previewTarget } from './preview.js';
 import { from517, is517, type MixParseResult, type SourceHooks, type TrackListKey, type UpdateVideoMixerOptions, type VideoMixerOptions517 } from './shape-517.js';
 
 export type { ImageLayerOption, LayerOption, TextLayerOption, TrackLayerOption, VideoMixerOptions as VideoMixerOptions511 } from './layout.js';
@@ -59,6 +60,8 @@ export class VideoMixer {
   /** 5.17's track layers per source list (a call replaces the lists it gives), and the mixer's own captures. */
   private _trackLists: Partial<Record<TrackListKey, TrackLayerOption[]>> = {};
   private readonly _captures = new MixerCaptures();
+  /** 5.17's `view`: the local preview of the mix. */
+  private readonly _preview = new MixerPreview();
 
   constructor(core: PluginCore) {
     this._core = core;
@@ -97,6 +100,7 @@ export class VideoMixer {
       const video = videoContextOf(this._core, fn);
       const starting = fn === 'startPlugin';
       if (starting) requireCamera(video, fn);
+      const target = previewTarget(options.view, fn);
       const shared = options.screen?.find((source) => !source.videoTrack);
       if (shared) this._lastScreenId = shared.id;
       const translated = await from517(options, this._hooks(video, fn), (id, message) => this._core.errors({ code: ERROR_CODE.INVALID_PARAMETER, extraCode: EXTRA_CODE.RANGE, message: `VideoMixer source '${id}': ${message}`, functionName: fn }));
@@ -122,6 +126,7 @@ export class VideoMixer {
         throw error;
       }
       const track = this._client.getVideoTrack({ processed: true }) ?? this._client.getVideoTrack();
+      await this._preview.show(target, track);
       return { track: track as MediaStreamTrack, systemAudioTrackList: {}, result: { successOptions: translated.success, failedDetails: translated.failed } };
     });
   }
@@ -188,6 +193,7 @@ export class VideoMixer {
     await removeStage(video, 'VideoMixer', fn);
     this._closeTaps(new Set());
     this._captures.releaseAll();
+    this._preview.remove();
     this._trackLists = {};
     if (!video.screenTrack()) return;
     // The mixer is stopped whatever happens next; the app asked for the share back on its own stream, so a failure is its to hear.
@@ -200,6 +206,7 @@ export class VideoMixer {
   destroy(): void {
     this._closeTaps(new Set());
     this._captures.releaseAll();
+    this._preview.remove();
   }
 
   private readonly _onPublishState = (event: { mediaType?: string; state?: string }) => {
@@ -261,11 +268,11 @@ export class VideoMixer {
       }
       keep.add(screenTrack);
       const s = options.screen;
-      layers.push({ source: { kind: 'tap', tap: this._screenTap }, rect: layerRect(s, container, false), zOrder: s?.zOrder ?? 1, mirror: s?.mirror ?? false, fillMode: s?.fillMode ?? 'contain' });
+      layers.push({ source: { kind: 'tap', tap: this._screenTap }, rect: layerRect(s, container, false), zOrder: s?.zOrder ?? 1, mirror: s?.mirror ?? false, fillMode: s?.fillMode ?? 'contain', rotation: s?.rotation ?? 0 });
     }
     const c = options.camera;
     if (!c?.hidden) {
-      layers.push({ source: { kind: 'camera' }, rect: layerRect(c, container, showScreen && c?.width === undefined), zOrder: c?.zOrder ?? 2, mirror: c?.mirror ?? false, fillMode: c?.fillMode ?? 'cover' });
+      layers.push({ source: { kind: 'camera' }, rect: layerRect(c, container, showScreen && c?.width === undefined), zOrder: c?.zOrder ?? 2, mirror: c?.mirror ?? false, fillMode: c?.fillMode ?? 'cover', rotation: c?.rotation ?? 0 });
     }
     for (const layer of options.tracks ?? []) {
       if (layer.hidden || layer.track.readyState === 'ended') continue;
@@ -275,7 +282,7 @@ export class VideoMixer {
         this._trackTaps.set(layer.track, tap);
       }
       keep.add(layer.track);
-      layers.push({ source: { kind: 'tap', tap }, rect: layerRect(layer, container, true), zOrder: layer.zOrder ?? 2, mirror: layer.mirror ?? false, fillMode: layer.fillMode ?? 'cover' });
+      layers.push({ source: { kind: 'tap', tap }, rect: layerRect(layer, container, true), zOrder: layer.zOrder ?? 2, mirror: layer.mirror ?? false, fillMode: layer.fillMode ?? 'cover', rotation: layer.rotation ?? 0 });
     }
     for (const layer of options.images ?? []) {
       if (layer.hidden) continue;
@@ -285,13 +292,13 @@ export class VideoMixer {
         this._images.set(layer.url, image);
       }
       const size = { width: image.naturalWidth, height: image.naturalHeight };
-      layers.push({ source: { kind: 'image', image, size }, rect: layerRect({ width: size.width, height: size.height, ...layer, x: layer.x ?? 0, y: layer.y ?? 0 }, container, false), zOrder: layer.zOrder ?? 3, mirror: layer.mirror ?? false, fillMode: layer.fillMode ?? 'fill' });
+      layers.push({ source: { kind: 'image', image, size }, rect: layerRect({ width: size.width, height: size.height, ...layer, x: layer.x ?? 0, y: layer.y ?? 0 }, container, false), zOrder: layer.zOrder ?? 3, mirror: layer.mirror ?? false, fillMode: layer.fillMode ?? 'fill', rotation: layer.rotation ?? 0 });
     }
     for (const layer of options.texts ?? []) {
       if (layer.hidden) continue;
       const image = textImage(layer);
       const size = { width: image.width, height: image.height };
-      layers.push({ source: { kind: 'image', image, size }, rect: { x: layer.x ?? 0, y: layer.y ?? 0, ...size }, zOrder: layer.zOrder ?? 4, mirror: false, fillMode: 'fill' });
+      layers.push({ source: { kind: 'image', image, size }, rect: { x: layer.x ?? 0, y: layer.y ?? 0, ...uprightSize(size, layer.rotation) }, zOrder: layer.zOrder ?? 4, mirror: false, fillMode: 'fill', rotation: layer.rotation ?? 0 });
     }
     layers.sort((a, b) => a.zOrder - b.zOrder);
     const layout: MixerLayout = { container, background: parseColor(options.container?.backgroundColor), layers };

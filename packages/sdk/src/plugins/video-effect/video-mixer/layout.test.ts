@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillTransform, layerRect, parseColor, validateMixerOptions } from './layout.js';
+import { fillTransform, layerRect, parseColor, rotationUv, uprightSize, validateMixerOptions, type LayerRotation } from './layout.js';
 
 const container = { width: 640, height: 480 };
 
@@ -25,6 +25,29 @@ describe('VideoMixer layout', () => {
     expect(() => validateMixerOptions({ images: [{}] }, false, 'updatePlugin')).toThrow(/needs a url/);
     expect(() => validateMixerOptions({ screen: { fillMode: 'stretch' } }, false, 'updatePlugin')).toThrow(/fillMode/);
     expect(validateMixerOptions({ container: { width: 640, height: 480 }, camera: { x: 1, zOrder: 3, mirror: true } }, true, 'startPlugin').camera).toEqual({ x: 1, zOrder: 3, mirror: true });
+  });
+  it('rotation geometry: a clockwise turn sends the picture\'s corners where the original puts them, and quarter turns fit the turned source', () => {
+    /** The picture point shown at rect point (u, v) for a rotation. */
+    const shown = (rotation: LayerRotation, u: number, v: number) => {
+      const [a, b, c, d, tx, ty] = rotationUv(rotation);
+      return [a * u + b * v + tx, c * u + d * v + ty].map((n) => n + 0);
+    };
+    // Corners of the rect: top-left, top-right, bottom-right, bottom-left.
+    const corners = (rotation: LayerRotation) => [[0, 0], [1, 0], [1, 1], [0, 1]].map(([u, v]) => shown(rotation, u, v));
+    expect(corners(0)).toEqual([[0, 0], [1, 0], [1, 1], [0, 1]]);
+    // 90° clockwise: the picture's top-left is at the rect's top-right, its left edge along the rect's top.
+    expect(corners(90)).toEqual([[0, 1], [0, 0], [1, 0], [1, 1]]);
+    expect(corners(180)).toEqual([[1, 1], [0, 1], [0, 0], [1, 0]]);
+    expect(corners(270)).toEqual([[1, 0], [1, 1], [0, 1], [0, 0]]);
+    // A picture whose left half is red and right half blue, turned 90°: red along the top, blue along the bottom.
+    expect(shown(90, 0.5, 0.1)[0]).toBeLessThan(0.5);
+    expect(shown(90, 0.5, 0.9)[0]).toBeGreaterThan(0.5);
+    expect(uprightSize({ width: 320, height: 180 }, 90)).toEqual({ width: 180, height: 320 });
+    expect(uprightSize({ width: 320, height: 180 }, 180)).toEqual({ width: 320, height: 180 });
+    // A 16:9 picture turned 90° into a 9:16 rect fills it exactly in cover (nothing cropped).
+    expect(fillTransform({ width: 1280, height: 720 }, uprightSize({ width: 180, height: 320 }, 270), 'cover')).toEqual([1, 1, 0, 0]);
+    expect(() => validateMixerOptions({ camera: { rotation: 45 } }, false, 'updatePlugin')).toThrow(/rotation must be 0, 90, 180 or 270/);
+    expect(validateMixerOptions({ texts: [{ content: 'a', rotation: 270 }] }, false, 'updatePlugin').texts?.[0].rotation).toBe(270);
   });
   it('parses background colours', () => {
     expect(parseColor('#ff0000')).toEqual([1, 0, 0, 1]);

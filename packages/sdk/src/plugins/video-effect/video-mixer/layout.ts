@@ -20,7 +20,12 @@ export interface LayerOption {
   fillMode?: LayerFillMode;
   /** Leaves the layer out. */
   hidden?: boolean;
+  /** Turns the layer clockwise by 0, 90, 180 or 270 degrees (as 5.17); the fill mode fits the turned source. */
+  rotation?: LayerRotation;
 }
+
+/** The turns a layer may take (clockwise degrees), as 5.17 allows. */
+export type LayerRotation = 0 | 90 | 180 | 270;
 
 /** An image layer. */
 export interface ImageLayerOption extends LayerOption {
@@ -38,6 +43,8 @@ export interface TextLayerOption {
   color?: string;
   zOrder?: number;
   hidden?: boolean;
+  /** Turns the text clockwise about its box (0, 90, 180 or 270 degrees). */
+  rotation?: LayerRotation;
 }
 
 /** Another video track (e.g. a second camera) as a layer. */
@@ -64,6 +71,7 @@ export interface Rect {
 }
 
 const FILL_MODES: readonly unknown[] = ['contain', 'cover', 'fill'];
+const ROTATIONS: readonly unknown[] = [0, 90, 180, 270];
 
 function checkLayer(layer: unknown, name: string, fn: string): void {
   const option = requireObject(layer, name, fn);
@@ -76,6 +84,8 @@ function checkLayer(layer: unknown, name: string, fn: string): void {
     if (!((option[key] as number) >= 1)) throw invalidParameter(EXTRA_CODE.MIN, `${name}.${key} must be at least 1`, fn);
   }
   if (option.fillMode !== undefined && !FILL_MODES.includes(option.fillMode)) throw invalidParameter(EXTRA_CODE.RANGE, `${name}.fillMode must be 'contain', 'cover' or 'fill'`, fn);
+  // 5.17 refuses other angles the same way.
+  if (option.rotation !== undefined && !ROTATIONS.includes(option.rotation)) throw invalidParameter(EXTRA_CODE.RANGE, `${name}.rotation must be 0, 90, 180 or 270`, fn);
 }
 
 /** Checks the options (container required at start, as the original); INVALID_PARAMETER otherwise. */
@@ -145,6 +155,28 @@ export function fillTransform(source: Size, rect: Size, mode: LayerFillMode = 'c
   }
   const f = sourceAspect / rectAspect;
   return [1 / f, 1, -(1 - f) / (2 * f), 0];
+}
+
+/**
+ * The size of a layer's rect as the upright source sees it: width and height swap for a quarter turn, so the
+ * fill mode fits the turned source into the rect (as 5.17 does).
+ */
+export function uprightSize(rect: Size, rotation: LayerRotation = 0): Size {
+  return rotation === 90 || rotation === 270 ? { width: rect.height, height: rect.width } : { width: rect.width, height: rect.height };
+}
+
+/**
+ * Maps a point of the layer's rect (uv 0–1, v down) to the point of the upright picture drawn there when the
+ * layer is turned clockwise by `rotation`: [a, b, c, d, tx, ty] with u' = a·u + b·v + tx, v' = c·u + d·v + ty.
+ * A quarter turn puts the picture's top-left corner at the rect's top-right.
+ */
+export function rotationUv(rotation: LayerRotation = 0): [number, number, number, number, number, number] {
+  switch (rotation) {
+    case 90: return [0, 1, -1, 0, 0, 1];
+    case 180: return [-1, 0, 0, -1, 1, 1];
+    case 270: return [0, -1, 1, 0, 1, 0];
+    default: return [1, 0, 0, 1, 0, 0];
+  }
 }
 
 /** Parses a CSS hex colour (#rgb / #rrggbb) to 0–1 components; black otherwise. */

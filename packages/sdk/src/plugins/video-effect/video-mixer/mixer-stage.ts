@@ -1,7 +1,7 @@
 import type { FrameTap } from '../pipeline/frame-tap.js';
 import type { GlImage, GlKit, GlTarget } from '../pipeline/gl-kit.js';
 import type { EffectStage, FrameInfo, Size } from '../pipeline/stage.js';
-import { fillTransform, type LayerFillMode, type Rect } from './layout.js';
+import { fillTransform, rotationUv, uprightSize, type LayerFillMode, type LayerRotation, type Rect } from './layout.js';
 
 /** Where a layer's pixels come from. */
 export type LayerSource =
@@ -16,6 +16,8 @@ export interface MixerLayer {
   zOrder: number;
   mirror: boolean;
   fillMode: LayerFillMode;
+  /** Clockwise turn of the picture in its rect. */
+  rotation: LayerRotation;
 }
 
 /** The mixed frame: its size and background, and the layers bottom to top. */
@@ -25,7 +27,7 @@ export interface MixerLayout {
   layers: MixerLayer[];
 }
 
-/** One layer into its rectangle: mirror, then the fill transform; outside the source (contain) stays empty. */
+/** One layer into its rectangle: mirror, the turn back to the upright picture, then the fill transform; outside the source (contain) stays empty. */
 const LAYER_SHADER = `#version 300 es
 precision mediump float;
 in vec2 v_uv;
@@ -33,9 +35,12 @@ out vec4 outColor;
 uniform sampler2D u_src;
 uniform vec4 u_fit;
 uniform float u_mirror;
+uniform vec4 u_rot;
+uniform vec2 u_rotT;
 void main() {
   vec2 uv = v_uv;
   if (u_mirror > 0.5) uv.x = 1.0 - uv.x;
+  uv = vec2(u_rot.x * uv.x + u_rot.y * uv.y, u_rot.z * uv.x + u_rot.w * uv.y) + u_rotT;
   uv = uv * u_fit.xy + u_fit.zw;
   if (uv.x < 0.0 || uv.y < 0.0 || uv.x > 1.0 || uv.y > 1.0) discard;
   outColor = texture(u_src, uv);
@@ -89,9 +94,12 @@ export class MixerStage implements EffectStage {
       for (const layer of this.layout.layers) {
         const found = this._texture(kit, layer.source, input);
         if (!found) continue;
+        const [a, b, c, d, tx, ty] = rotationUv(layer.rotation);
         kit.draw(program, output, { u_src: found.texture }, {
-          u_fit: fillTransform(found.size, layer.rect, layer.fillMode),
+          u_fit: fillTransform(found.size, uprightSize(layer.rect, layer.rotation), layer.fillMode),
           u_mirror: layer.mirror ? 1 : 0,
+          u_rot: [a, b, c, d],
+          u_rotT: [tx, ty],
         }, undefined, layer.rect);
       }
     } finally {
@@ -111,15 +119,19 @@ export class MixerStage implements EffectStage {
       const image = layer.source.kind === 'camera' ? input : layer.source.kind === 'tap' ? layer.source.tap.image : layer.source.image;
       const source = layer.source.kind === 'camera' ? frame.sourceSize : layer.source.kind === 'tap' ? layer.source.tap.size : layer.source.size;
       if (!image || source.width === 0) continue;
-      const [sx, sy, ox, oy] = fillTransform(source, layer.rect, layer.fillMode);
       const { x, y, width, height } = layer.rect;
+      // Drawn upright about the rect's centre, then turned clockwise into it.
+      const upright = uprightSize(layer.rect, layer.rotation);
+      const [sx, sy, ox, oy] = fillTransform(source, upright, layer.fillMode);
       ctx.save();
       ctx.beginPath();
       ctx.rect(x, y, width, height);
       ctx.clip();
-      if (layer.mirror) ctx.setTransform(-1, 0, 0, 1, 2 * x + width, 0);
-      // The source spans uv (0 - o) / s … (1 - o) / s of the rect.
-      ctx.drawImage(image, x + (-ox / sx) * width, y + (-oy / sy) * height, width / sx, height / sy);
+      ctx.translate(x + width / 2, y + height / 2);
+      if (layer.mirror) ctx.scale(-1, 1);
+      ctx.rotate((layer.rotation * Math.PI) / 180);
+      // The source spans uv (0 - o) / s … (1 - o) / s of the upright rect.
+      ctx.drawImage(image, -upright.width / 2 + (-ox / sx) * upright.width, -upright.height / 2 + (-oy / sy) * upright.height, upright.width / sx, upright.height / sy);
       ctx.restore();
     }
     ctx.restore();

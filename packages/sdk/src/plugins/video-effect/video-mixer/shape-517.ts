@@ -19,7 +19,7 @@ export interface LayerOption517 {
   zIndex: number;
   fillMode?: 'contain' | 'cover' | 'fill';
   mirror?: boolean;
-  /** Accepted; not applied yet (layers are drawn upright). */
+  /** Clockwise turn of the source in its rect (other angles: INVALID_PARAMETER, as 5.17). */
   rotation?: 0 | 90 | 180 | 270;
   hidden?: boolean;
 }
@@ -75,7 +75,7 @@ export interface VideoSource {
 
 /** 5.17's start options. */
 export interface VideoMixerOptions517 {
-  /** Accepted; no local preview of the mix is drawn (the published camera's own view shows it). */
+  /** Where the mix is previewed locally (an element or its id): a playing <video> of the mixed track inside it; null removes it, an update may move it. */
   view?: string | HTMLElement | null;
   canvasInfo: CanvasInfo;
   camera?: CameraSource[];
@@ -110,7 +110,7 @@ export function is517(options: unknown): options is UpdateVideoMixerOptions {
   return ['canvasInfo', 'text', 'image', 'video'].some((key) => key in options) || Array.isArray((options as { camera?: unknown }).camera) || Array.isArray((options as { screen?: unknown }).screen);
 }
 
-const layer = (l: LayerOption517): LayerOption => ({ x: l.x, y: l.y, width: l.width, height: l.height, zOrder: l.zIndex, fillMode: l.fillMode, mirror: l.mirror, hidden: l.hidden });
+const layer = (l: LayerOption517): LayerOption => ({ x: l.x, y: l.y, width: l.width, height: l.height, zOrder: l.zIndex, fillMode: l.fillMode, mirror: l.mirror, hidden: l.hidden, rotation: l.rotation });
 
 /** The source lists whose entries become track layers (each kept until a later call gives the list again). */
 export type TrackListKey = 'camera' | 'screen' | 'video';
@@ -196,7 +196,7 @@ export async function from517(options: UpdateVideoMixerOptions, hooks: SourceHoo
   }
   if (options.text) {
     success.text = await each(options.text, (t) => typeof t.content === 'string' ? Promise.resolve() : Promise.reject(new Error('a text source needs a content string')));
-    out.texts = (success.text ?? []).map((t): TextLayerOption => ({ content: t.content, x: t.layout.x, y: t.layout.y, font: t.font, color: typeof t.color === 'string' ? t.color : undefined, zOrder: t.layout.zIndex, hidden: t.layout.hidden }));
+    out.texts = (success.text ?? []).map((t): TextLayerOption => ({ content: t.content, x: t.layout.x, y: t.layout.y, font: t.font, color: typeof t.color === 'string' ? t.color : undefined, zOrder: t.layout.zIndex, hidden: t.layout.hidden, rotation: t.layout.rotation }));
   }
   if (options.image) {
     success.image = await each(options.image, (source) => hooks.loadImage(source));
