@@ -93,7 +93,7 @@ afterAll(async () => {
 });
 
 describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its MixParseResult) beside 5.11's", () => {
-  it('mixes the published camera, a second camera (cameraId) and a video file as laid out; update moves and drops sources; view previews the mix in a playing <video> (moved by update, removed on stop); a source rotated 90° lands turned clockwise; all sources failing rejects with data.failedDetails', async () => {
+  it('mixes the published camera, a second camera (cameraId) and a video file as laid out; update moves and drops sources; view previews the mix in a playing <video> (moved by update, removed on stop); a source rotated 90° lands turned clockwise; a second screen source is captured by the mixer; all sources failing rejects with data.failedDetails', async () => {
     const roomId = 25031;
     const clip = magentaClip();
     const publisher = await fx!.app.open(fx!.browser.context);
@@ -163,6 +163,23 @@ describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its Mi
     await waitForFrames(receiver, 'm17-pub', [LEFT_UPPER, LEFT_LOWER], ([upper, lower]) => isRed(upper) && isBlue(lower));
     expect(await waitForPreview(publisher, 'mix-view-2')).toMatchObject({ videos: 1, width: 640, height: 360 });
     expect(await publisher.evaluate(() => document.querySelectorAll('#mix-view video').length)).toBe(0);
+
+    // screen[]: the first entry is the client's screen share (none here); a further one the mixer captures itself
+    // (getDisplayMedia; Chromium's fake desktop), drawn over the clip; dropping the list releases that capture.
+    const screens = await publisher.evaluate(async () => {
+      const client = (window as unknown as { e2e: { client: { updatePlugin(n: string, o: unknown): Promise<{ result: { failedDetails: unknown[]; successOptions: { screen?: unknown[] } } }> } } }).e2e.client;
+      const result = await client.updatePlugin('VideoMixer', {
+        screen: [
+          { id: 'share', layout: { x: 0, y: 0, width: 1, height: 1, zIndex: 0, hidden: true } },
+          { id: 'desk', layout: { x: 320, y: 180, width: 320, height: 180, zIndex: 4, fillMode: 'fill' } },
+        ],
+      });
+      return { failed: result.result.failedDetails.length, kept: result.result.successOptions.screen?.length };
+    });
+    expect(screens).toEqual({ failed: 0, kept: 2 });
+    await waitForFrames(receiver, 'm17-pub', [BOTTOM_RIGHT], ([b]) => !isMagenta(b) && !isOrange(b) && b.luma > 5);
+    expect(await call(publisher, 'updatePlugin', 'VideoMixer', { screen: [] })).toMatchObject({ ok: true });
+    await waitForFrames(receiver, 'm17-pub', [BOTTOM_RIGHT], ([b]) => isMagenta(b));
 
     // Every source given fails: 5.17's INVALID_PARAMETER "all sources mix failed", with data.failedDetails; the mix stays.
     const failure = await publisher.evaluate(async () => {

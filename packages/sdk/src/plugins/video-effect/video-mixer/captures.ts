@@ -1,15 +1,16 @@
 /**
  * The sources VideoMixer captures itself for 5.17's option shape: another camera (`camera[]` with a
- * `cameraId` that is not the published camera's) and a video file (`video[]`: a looping, muted <video> of the
+ * `cameraId` that is not the published camera's), another screen (a `screen[]` entry after the one the client
+ * shares) and a video file (`video[]`: a looping, muted <video> of the
  * url, as the original's loadVideo makes it). Each becomes a video track the mixer draws as a track layer
  * (a FrameTap reads it). Kept per source id while its device / url stays the same; released when its id
  * leaves the list, and all on stop.
  */
 import { VIDEO_PROFILES } from '../../../media/profiles.js';
-import type { CameraSource, VideoSource } from './shape-517.js';
+import type { CameraSource, ScreenSource, VideoSource } from './shape-517.js';
 
 /** The source lists whose entries the mixer may capture itself. */
-export type CaptureKind = 'camera' | 'video';
+export type CaptureKind = 'camera' | 'screen' | 'video';
 
 interface Capture {
   /** What was captured (the camera id with its profile, or the url): a change means a new capture. */
@@ -20,13 +21,15 @@ interface Capture {
 
 type CapturingVideo = HTMLVideoElement & { captureStream(): MediaStream };
 
+/** Size and rate constraints of a source's profile (a profile name or its figures). */
+function profileConstraints(profile: CameraSource['profile'] | ScreenSource['profile']): MediaTrackConstraints {
+  const figures = typeof profile === 'string' ? VIDEO_PROFILES[profile] : profile;
+  return figures ? { width: { ideal: figures.width }, height: { ideal: figures.height }, frameRate: { ideal: figures.frameRate } } : {};
+}
+
 /** getUserMedia constraints of a camera source: its device, and the profile's size and rate. */
 function cameraConstraints(source: CameraSource): MediaTrackConstraints {
-  const profile = typeof source.profile === 'string' ? VIDEO_PROFILES[source.profile] : source.profile;
-  return {
-    deviceId: { exact: source.cameraId },
-    ...(profile ? { width: { ideal: profile.width }, height: { ideal: profile.height }, frameRate: { ideal: profile.frameRate } } : {}),
-  };
+  return { deviceId: { exact: source.cameraId }, ...profileConstraints(source.profile) };
 }
 
 /** Plays the url in a detached, muted, looping <video>; resolves once it plays (rejects with its MediaError). */
@@ -54,6 +57,21 @@ export class MixerCaptures {
       const stream = await navigator.mediaDevices.getUserMedia({ video: constraints, audio: false });
       const track = stream.getVideoTracks()[0];
       return { track, release: () => track.stop() };
+    });
+  }
+
+  /**
+   * The track of a screen source the mixer captures itself (reused while the id and profile stay). When the user
+   * ends that capture, `onEnded` gets its id (5.17's onScreenShareStop).
+   */
+  async screen(source: ScreenSource, onEnded: (id: string) => void): Promise<MediaStreamTrack> {
+    const constraints = profileConstraints(source.profile);
+    return this._get('screen', source.id, JSON.stringify(constraints), async () => {
+      const stream = await navigator.mediaDevices.getDisplayMedia({ video: constraints, audio: false });
+      const track = stream.getVideoTracks()[0];
+      const ended = () => onEnded(source.id);
+      track.addEventListener('ended', ended);
+      return { track, release: () => { track.removeEventListener('ended', ended); track.stop(); } };
     });
   }
 

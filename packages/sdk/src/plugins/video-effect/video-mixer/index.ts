@@ -115,7 +115,7 @@ export class VideoMixer {
       }
       Object.assign(this._trackLists, translated.trackLists);
       translated.options.tracks = Object.values(this._trackLists).flat();
-      for (const kind of ['camera', 'video'] as const) {
+      for (const kind of ['camera', 'screen', 'video'] as const) {
         if (starting || translated.trackLists[kind]) this._captures.retain(kind, new Set((translated.success[kind] ?? []).map((source) => source.id)));
       }
       try {
@@ -136,6 +136,7 @@ export class VideoMixer {
     return {
       isPublishedCamera: (source) => !source.cameraId || source.cameraId === video.camera()?.track.getSettings?.().deviceId,
       captureCamera: (source) => this._captures.camera(source),
+      captureScreen: (source) => this._captures.screen(source, (id) => this._screenStop?.(id)),
       loadVideo: (source) => this._captures.video(source),
       loadImage: async (source) => {
         if (!this._images.has(source.url)) this._images.set(source.url, await loadImage(source.url, fn));

@@ -5,6 +5,7 @@ const at = { x: 0, y: 0, width: 100, height: 100, zIndex: 1 };
 const track = (name: string) => ({ name }) as unknown as MediaStreamTrack;
 const hooks: SourceHooks = {
   isPublishedCamera: (source) => !source.cameraId || source.cameraId === 'front',
+  captureScreen: (source) => source.id === 'denied' ? Promise.reject(new Error('NotAllowedError')) : Promise.resolve(track(`screen:${source.id}`)),
   captureCamera: (source) => source.cameraId === 'broken' ? Promise.reject(new Error('NotReadableError')) : Promise.resolve(track(source.cameraId!)),
   loadVideo: (source) => source.url.endsWith('.webm') ? Promise.resolve(track(source.url)) : Promise.reject(new Error(`load video failed: ${source.url}`)),
   loadImage: (source) => source.url === 'bad' ? Promise.reject(new Error('load image failed')) : Promise.resolve(),
@@ -22,6 +23,12 @@ describe("VideoMixer's 5.17 shape", () => {
     expect(t.trackLists.video?.map((l) => (l.track as unknown as { name: string }).name)).toEqual(['/clip.webm']);
     expect(t.failed).toEqual([]);
     expect(t.allFailed).toBe(false);
+  });
+  it("the first screen source is the client's screen share; further ones are captured by the mixer, a refused capture fails alone", async () => {
+    const t = await from517({ screen: [{ id: 's1', layout: at }, { id: 's2', layout: { ...at, x: 100 } }, { id: 'denied', layout: at }] }, hooks, makeError);
+    expect(t.options.screen).toMatchObject({ x: 0, zOrder: 1 });
+    expect(t.trackLists.screen?.map((l) => (l.track as unknown as { name: string }).name)).toEqual(['screen:s2']);
+    expect(t.failed.map((d) => [d.id, d.error.message])).toEqual([['denied', 'denied: NotAllowedError']]);
   });
   it('a camera list without the published camera hides it', async () => {
     const t = await from517({ camera: [{ id: 'b', cameraId: 'back', layout: at }] }, hooks, makeError);

@@ -5,8 +5,8 @@
  * own (and no other cameraId) is the published camera, the first screen source without one the client's
  * screen share; sources with a `videoTrack` are track layers; texts and images map one to one. What it cannot do yet is reported in the
  * result's `failedDetails` (the original's way to refuse a source while mixing the rest). Camera sources
- * naming another camera (`cameraId`) and `video[]` files are captured / played by the mixer (captures.ts);
- * a second screen capture by the plugin is refused (a screen share needs its own user gesture).
+ * naming another camera (`cameraId`), further `screen[]` entries and `video[]` files are captured / played by
+ * the mixer (captures.ts), as the original's captureScreen does for each screen source.
  */
 import type { ImageLayerOption, LayerOption, TextLayerOption, TrackLayerOption, VideoMixerOptions } from './layout.js';
 
@@ -121,6 +121,8 @@ export interface SourceHooks {
   isPublishedCamera(source: CameraSource): boolean;
   /** Captures another camera (by its cameraId). */
   captureCamera(source: CameraSource): Promise<MediaStreamTrack>;
+  /** Captures another screen (getDisplayMedia, which asks the user). */
+  captureScreen(source: ScreenSource): Promise<MediaStreamTrack>;
   /** Plays a video file and gives its picture as a track. */
   loadVideo(source: VideoSource): Promise<MediaStreamTrack>;
   /** Loads an image source (so a broken url is this source's failure, not the whole call's). */
@@ -190,7 +192,7 @@ export async function from517(options: UpdateVideoMixerOptions, hooks: SourceHoo
       else if (!shared) {
         out.screen = layer(source.layout);
         shared = true;
-      } else throw makeError(source.id, 'a second screen capture by the mixer is not supported yet: pass its videoTrack');
+      } else tracks.push({ ...layer(source.layout), track: await hooks.captureScreen(source) });
     });
     trackLists.screen = tracks;
   }
