@@ -1,8 +1,9 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
 import type { MediaStreamTrack, RTCPeerConnection } from 'werift';
-import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
+import { uplinkCodecs, uplinkHeaderExtensions } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
 import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { TRANSPORT_CC_URI, TransportCcFeedback } from './transport-cc.js';
 
 /** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
 export interface PublisherSources {
@@ -18,6 +19,8 @@ export class Uplink {
   readonly #pc: RTCPeerConnection;
   /** The tracks this uplink attached, by source (a concurrent publish may have replaced them since). */
   readonly #attached = new Map<ForwardSource, MediaStreamTrack>();
+  /** Congestion-control feedback to the publisher (once negotiated with transport-cc). */
+  #feedback: TransportCcFeedback | undefined;
 
   private constructor(pc: RTCPeerConnection) {
     this.#pc = pc;
@@ -25,7 +28,8 @@ export class Uplink {
 
   /** Negotiates from the client's offer; returns the uplink and the answer SDP. `onUp` is called when the link connects. */
   static async negotiate(net: PeerNetworkOptions, sources: PublisherSources, offerSdp: string, onUp: () => void): Promise<{ uplink: Uplink; answer: string }> {
-    const pc = createPeer(net, videoCodecs(), audioCodecs(), headerExtensions());
+    const codecs = uplinkCodecs();
+    const pc = createPeer(net, codecs.video, codecs.audio, uplinkHeaderExtensions());
     const uplink = new Uplink(pc);
     pc.connectionStateChange.subscribe((state) => {
       if (state !== 'connected') return;
@@ -33,6 +37,9 @@ export class Uplink {
       onUp();
     });
     pc.onTransceiverAdded.subscribe((transceiver) => {
+      // werift's own transport-cc receiver (one per m-line, each seeing part of the transport's sequence) is
+      // replaced by the uplink's TransportCcFeedback: it must never start.
+      Object.defineProperty(transceiver.receiver, 'twccEnabled', { value: false });
       transceiver.onTrack.subscribe((track) => {
         const index = transceiver.mLineIndex ?? pc.getTransceivers().indexOf(transceiver);
         const slot = UPLINK_SLOTS[index];
@@ -49,7 +56,13 @@ export class Uplink {
       await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
       const answer = await pc.createAnswer();
       await pc.setLocalDescription(answer);
-      return { uplink, answer: localSdp(pc, net) };
+      const sdp = localSdp(pc, net);
+      const extensionId = transportCcExtensionId(sdp);
+      const transport = pc.dtlsTransports[0];
+      if (extensionId !== undefined && transport) {
+        uplink.#feedback = new TransportCcFeedback(transport, (Math.random() * 0x100000000) >>> 0, () => extensionId);
+      }
+      return { uplink, answer: sdp };
     } catch (error) {
       uplink.close();
       throw error;
@@ -59,6 +72,13 @@ export class Uplink {
   /** Closes the connection and stops forwarding its tracks. */
   close(): void {
     for (const [source, track] of this.#attached) source.detach(track);
+    this.#feedback?.close();
     closePeer(this.#pc);
   }
+}
+
+/** The id the answer gives the transport-cc header extension (`a=extmap:<id> <uri>`), if negotiated. */
+export function transportCcExtensionId(sdp: string): number | undefined {
+  const match = new RegExp(`^a=extmap:(\\d+)(?:/\\w+)? ${TRANSPORT_CC_URI.replace(/[.]/g, '\\.')}\\s*$`, 'm').exec(sdp);
+  return match ? Number(match[1]) : undefined;
 }
