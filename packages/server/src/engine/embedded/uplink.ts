@@ -1,5 +1,5 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
-import type { MediaStreamTrack, RTCPeerConnection } from 'werift';
+import type { MediaStreamTrack, RTCDtlsTransport, RTCPeerConnection } from 'werift';
 import { uplinkCodecs, uplinkHeaderExtensions } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
 import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
@@ -67,6 +67,11 @@ export class Uplink {
       uplink.close();
       throw error;
     }
+  }
+
+  /** The uplink's (bundled) DTLS transport, once negotiated: what its media and feedback ride on. */
+  get transport(): RTCDtlsTransport | undefined {
+    return this.#pc.dtlsTransports[0];
   }
 
   /** Closes the connection and stops forwarding its tracks. */
