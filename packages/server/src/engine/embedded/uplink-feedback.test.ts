@@ -87,6 +87,17 @@ describe('uplink feedback to a Chromium publisher', () => {
     expect(after.pliCount - before).toBe(requests);
   }, 30_000);
 
+  it('after werift fails the link on consent expiry while the publisher\'s media still comes, key-frame requests still reach it', async () => {
+    // What werift does when 30 s of its consent checks went unanswered (Connection's consent expiry).
+    const connection = uplink!.transport!.iceTransport.connection as unknown as { consentFresh: boolean; setState(state: string): void; state: string };
+    connection.consentFresh = false;
+    connection.setState('failed');
+    await vi.waitFor(() => { expect(connection.state).toBe('connected'); }, { timeout: 2_000, interval: 20 });
+    const before = (await outbound()).pliCount;
+    sources.video.requestKeyframe();
+    await expect.poll(async () => (await outbound()).pliCount - before, { timeout: 5_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+  }, 20_000);
+
   it('a 720p publisher reaches its profile bitrate within 10 s of connecting', async () => {
     // The encoder's target follows the send-side estimate (without feedback: ~8 % a second up from 300 kbps,
     // ~20 s to 1,500 kbps). The picture size follows later, by the encoder's own quality steps (bench row).

@@ -3,6 +3,7 @@ import type { MediaStreamTrack, RTCDtlsTransport, RTCPeerConnection } from 'weri
 import { uplinkCodecs, uplinkHeaderExtensions } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
 import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { guardConsentWhileMediaComes } from './consent-guard.js';
 import { TRANSPORT_CC_URI, TransportCcFeedback } from './transport-cc.js';
 
 /** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
@@ -21,6 +22,7 @@ export class Uplink {
   readonly #attached = new Map<ForwardSource, MediaStreamTrack>();
   /** Congestion-control feedback to the publisher (once negotiated with transport-cc). */
   #feedback: TransportCcFeedback | undefined;
+  #stopConsentGuard: (() => void) | undefined;
 
   private constructor(pc: RTCPeerConnection) {
     this.#pc = pc;
@@ -59,6 +61,7 @@ export class Uplink {
       const sdp = localSdp(pc, net);
       const extensionId = transportCcExtensionId(sdp);
       const transport = pc.dtlsTransports[0];
+      if (transport) uplink.#stopConsentGuard = guardConsentWhileMediaComes(transport);
       if (extensionId !== undefined && transport) {
         uplink.#feedback = new TransportCcFeedback(transport, (Math.random() * 0x100000000) >>> 0, () => extensionId);
       }
@@ -78,6 +81,7 @@ export class Uplink {
   close(): void {
     for (const [source, track] of this.#attached) source.detach(track);
     this.#feedback?.close();
+    this.#stopConsentGuard?.();
     closePeer(this.#pc);
   }
 }
