@@ -17,6 +17,8 @@ const SERIAL_FILES = [
   'packages/server/src/http/hostile-input.test.ts',
   'tests/fuzz/http-fuzz.test.ts',
   'bench/src/signal-load/signal-load.test.ts',
+  // A real Chromium publisher whose bitrate ramp and back-off are measured.
+  'packages/server/src/engine/embedded/uplink-feedback.test.ts',
 ];
 const ALL_FILES = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/repo/**/*.test.ts', 'bench/src/**/*.test.ts', 'tests/fuzz/**/*.test.ts'];
 const pass = process.env.CONCLAVE_UNIT_PASS;

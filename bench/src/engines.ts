@@ -5,12 +5,14 @@
  *   Mbit/s, with 2 publishers × 6 subscribers each watching both; forwarded packets and bytes are what
  *   the subscribers' inbound-rtp counters received (engine-independent);
  * - enterRoom() → first remote frame, median of 10 (the existing first-frame measurement);
- * - a 12-user room: time until a newcomer renders all 11 others, and peer connections per page.
+ * - a 12-user room: time until a newcomer renders all 11 others, and peer connections per page;
+ * - a 720p publisher: seconds until it sends its profile's bitrate and size (publisher-ramp.ts).
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import type { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { join, watch } from '../../tests/e2e/src/harness/join.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
+import { publisherRampRows, runPublisherRamp, type PublisherRamp } from './publisher-ramp.js';
 import { installBenchHelpers, leave, sent } from './page-helpers.js';
 import { treeCpu, treeCpuByProcess } from './proc.js';
 import { ServerProcess } from './server-process.js';
@@ -20,7 +22,7 @@ import type { Row } from './table.js';
 export type EngineName = 'embedded' | 'janus';
 
 /** The measurements of the comparison (BENCH_ENGINE_PARTS picks some). */
-export const ENGINE_PARTS = ['first-frame', 'cpu', 'cpu-heavy', 'newcomer'] as const;
+export const ENGINE_PARTS = ['first-frame', 'cpu', 'cpu-heavy', 'newcomer', 'ramp'] as const;
 
 /** Subscribers of the heavier CPU row (each a Chromium page decoding both publishers). */
 const HEAVY_SUBSCRIBERS = Number(process.env.BENCH_ENGINE_HEAVY_SUBSCRIBERS ?? 12);
@@ -54,6 +56,8 @@ export interface EngineResult {
   cpuHeavy?: EngineCpu;
   firstFrame?: FirstFrameResult;
   newcomer?: { renderAllMs: number; availableAllMs: number; peerConnectionsMax: number; peerConnectionsNewcomer: number };
+  /** A 720p publisher's climb to its profile (publisher-ramp.ts). */
+  ramp?: PublisherRamp;
 }
 
 /** Packets and bytes a page received over RTP (all its peer connections). */
@@ -192,7 +196,8 @@ export async function runEngines(context: BrowserContext, openApp: (serverUrl: s
       // The heavier row: more subscribers, so that per-packet costs weigh more than fixed ones.
       const cpuHeavy = parts.includes('cpu-heavy') ? await measureCpu(context, app, server, windowSeconds, { publishers: 2, subscribers: HEAVY_SUBSCRIBERS }) : undefined;
       const newcomer = parts.includes('newcomer') ? await measureNewcomer(context, app, server) : undefined;
-      results.push({ engine, cpu, cpuHeavy, firstFrame, newcomer });
+      const ramp = parts.includes('ramp') ? await runPublisherRamp(context, app, server) : undefined;
+      results.push({ engine, cpu, cpuHeavy, firstFrame, newcomer, ramp });
     } finally {
       await app.close();
       await server.close();
@@ -230,6 +235,7 @@ export function engineRows(results: EngineResult[]): Row[] {
     rows.push({ benchmark: b, figure: (janus.packetsPerCpuSecond / embedded.packetsPerCpuSecond).toFixed(1), unit: `× janus / embedded packets per CPU-s (${size})`, notes: 'goal ≥ 10×' });
     rows.push({ benchmark: b, figure: (janus.packetsPerMarginalCpuSecond / embedded.packetsPerMarginalCpuSecond).toFixed(1), unit: `× janus / embedded, above idle (${size})`, notes: 'fixed costs (idle tree) subtracted' });
   }
+  for (const r of results) if (r.ramp) rows.push(...publisherRampRows(r.engine, r.ramp));
   rows.push({ benchmark: b, figure: '38000–75000', unit: 'packets/s per vCPU (anchor)', notes: 'LiveKit, published figures' });
   rows.push({ benchmark: b, figure: '~500', unit: 'consumers per core (anchor)', notes: 'mediasoup, published figure' });
   return rows;

@@ -1,8 +1,10 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
-import type { MediaStreamTrack, RTCPeerConnection } from 'werift';
-import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
+import type { MediaStreamTrack, RTCDtlsTransport, RTCPeerConnection } from 'werift';
+import { uplinkCodecs, uplinkHeaderExtensions } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
 import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { guardConsentWhileMediaComes } from './consent-guard.js';
+import { TRANSPORT_CC_URI, TransportCcFeedback } from './transport-cc.js';
 
 /** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
 export interface PublisherSources {
@@ -19,6 +21,9 @@ export class Uplink {
   /** The tracks this uplink attached, by source (a concurrent publish may have replaced them since). */
   readonly #attached = new Map<ForwardSource, MediaStreamTrack>();
   #closed = false;
+  /** Congestion-control feedback to the publisher (once negotiated with transport-cc). */
+  #feedback: TransportCcFeedback | undefined;
+  #stopConsentGuard: (() => void) | undefined;
 
   private constructor(pc: RTCPeerConnection) {
     this.#pc = pc;
@@ -26,11 +31,13 @@ export class Uplink {
 
   /**
    * Negotiates from the client's offer; returns the uplink and the answer SDP. `onUp` is called when the link
-   * connects, `onLost` once when the client closes it (its DTLS close_notify) or it fails (ICE consent expired).
+   * connects, `onLost` once when the client closes it (its DTLS close_notify) or it fails (ICE consent expired
+   * and no media comes any more: see consent-guard.ts).
    */
   static async negotiate(net: PeerNetworkOptions, sources: PublisherSources, offerSdp: string, onUp: () => void,
     onLost: (detail: string) => void = () => undefined): Promise<{ uplink: Uplink; answer: string }> {
-    const pc = createPeer(net, videoCodecs(), audioCodecs(), headerExtensions());
+    const codecs = uplinkCodecs();
+    const pc = createPeer(net, codecs.video, codecs.audio, uplinkHeaderExtensions());
     const uplink = new Uplink(pc);
     const lose = (detail: string) => {
       if (uplink.#closed) return;
@@ -38,12 +45,16 @@ export class Uplink {
       onLost(detail);
     };
     pc.connectionStateChange.subscribe((state) => {
-      if (state === 'failed') lose('the uplink failed (ICE consent expired or DTLS failed)');
+      // Checked a turn later: the consent guard undoes, in a microtask, a failure while the browser's media still comes.
+      if (state === 'failed') setTimeout(() => { if (pc.connectionState === 'failed') lose('the uplink failed (ICE consent expired or DTLS failed)'); }, 0);
       if (state !== 'connected') return;
       for (const slot of ['video', 'small', 'aux'] as const) sources[slot].linkUp();
       onUp();
     });
     pc.onTransceiverAdded.subscribe((transceiver) => {
+      // werift's own transport-cc receiver (one per m-line, each seeing part of the transport's sequence) is
+      // replaced by the uplink's TransportCcFeedback: it must never start.
+      Object.defineProperty(transceiver.receiver, 'twccEnabled', { value: false });
       transceiver.onTrack.subscribe((track) => {
         const index = transceiver.mLineIndex ?? pc.getTransceivers().indexOf(transceiver);
         const slot = UPLINK_SLOTS[index];
@@ -65,17 +76,37 @@ export class Uplink {
       for (const dtls of pc.dtlsTransports) {
         dtls.onStateChange.subscribe((state) => { if (state === 'closed' || state === 'failed') lose(`the client ${state === 'closed' ? 'closed' : 'broke'} the uplink (DTLS ${state})`); });
       }
-      return { uplink, answer: localSdp(pc, net) };
+      const sdp = localSdp(pc, net);
+      const extensionId = transportCcExtensionId(sdp);
+      const transport = pc.dtlsTransports[0];
+      if (transport) uplink.#stopConsentGuard = guardConsentWhileMediaComes(transport);
+      if (extensionId !== undefined && transport) {
+        uplink.#feedback = new TransportCcFeedback(transport, (Math.random() * 0x100000000) >>> 0, () => extensionId);
+      }
+      return { uplink, answer: sdp };
     } catch (error) {
       uplink.close();
       throw error;
     }
   }
 
+  /** The uplink's (bundled) DTLS transport, once negotiated: what its media and feedback ride on. */
+  get transport(): RTCDtlsTransport | undefined {
+    return this.#pc.dtlsTransports[0];
+  }
+
   /** Closes the connection and stops forwarding its tracks. */
   close(): void {
     this.#closed = true;
     for (const [source, track] of this.#attached) source.detach(track);
+    this.#feedback?.close();
+    this.#stopConsentGuard?.();
     closePeer(this.#pc);
   }
+}
+
+/** The id the answer gives the transport-cc header extension (`a=extmap:<id> <uri>`), if negotiated. */
+export function transportCcExtensionId(sdp: string): number | undefined {
+  const match = new RegExp(`^a=extmap:(\\d+)(?:/\\w+)? ${TRANSPORT_CC_URI.replace(/[.]/g, '\\.')}\\s*$`, 'm').exec(sdp);
+  return match ? Number(match[1]) : undefined;
 }
