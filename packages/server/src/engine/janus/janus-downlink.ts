@@ -316,9 +316,9 @@ export class JanusDownlink {
       // Streams whose feed had left are renegotiated: Janus's offer comes under the switch's transaction
       // (videoroom 'updated'), and the 'switched' event follows on its own.
       if (reply.jsep?.type === 'offer') await this.#answerJanus(reply.jsep.sdp);
-      // Janus asks the feed for a key frame when it switches; for a cross-room feed (a remote publisher) that request
-      // goes back over the remote publisher's RTCP. A cross-room big→small switch sometimes never showed the small
-      // layer (e2e, 3 runs in 34); asking the source's own publisher handle as well made it rarer (1 in 33).
+      // Janus asks the feed for a key frame when it switches; asking the publisher handle as well covers a request
+      // the encoder ignored (it throttles them). A cross-room feed repeats its request after the throttle
+      // (janus-cross-room.ts, KEYFRAME_REPEATS_MS: issue 28's big→small switch that stayed big).
       if (this.#webrtcUp) publisher.requestKeyframe();
     }
     const want = { audio: group.wants.audio, video: group.wants.bigVideo || group.wants.smallVideo, aux: group.wants.auxVideo };
