@@ -114,6 +114,15 @@ describe('CrossRoom — two rooms, two anchors: each room\'s audience page decod
     await expect.poll(async () => (await media(v1)).videoWidth, { timeout: 20_000, interval: 500 }).toBe(160);
     expect(await call(v1, 'updateRemoteVideo', { userId: 'anchor2', streamType: 'main', option: { small: false } })).toMatchObject({ ok: true });
     await expect.poll(async () => (await media(v1)).videoWidth, { timeout: 20_000, interval: 500 }).toBe(640);
+    // A switch right after the view's resume (issue 28): the resume asks all of anchor2's encoders for a key frame,
+    // the small one included, whose key frame passes before the switch; Chrome ignores the switch's request (within
+    // 300 ms of the last), so the small layer's next key frame must come from a later request, or the viewer stays at 640.
+    expect(await call(v1, 'stopRemoteVideo', { userId: 'anchor2', streamType: 'main' })).toMatchObject({ ok: true });
+    const decoded = (await media(v1)).framesDecoded;
+    expect(await call(v1, 'startRemoteVideo', { userId: 'anchor2', streamType: 'main', view: 'remote-anchor2-main' })).toMatchObject({ ok: true });
+    await expect.poll(async () => (await media(v1)).framesDecoded, { timeout: 20_000, interval: 20 }).toBeGreaterThan(decoded);
+    expect(await call(v1, 'updateRemoteVideo', { userId: 'anchor2', streamType: 'main', option: { small: true } })).toMatchObject({ ok: true });
+    await expect.poll(async () => (await media(v1)).videoWidth, { timeout: 20_000, interval: 500 }).toBe(160);
 
     await a2.evaluate(() => (window as unknown as { e2e: { client: { exitRoom(): Promise<void> } } }).e2e.client.exitRoom());
     // Room 1 sees anchor2 go; room 2 (where anchor2 was a member) sees anchor2 leave and anchor1 go with the connection.
