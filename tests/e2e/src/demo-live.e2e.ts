@@ -229,9 +229,20 @@ describe('the demo: device check, Chinese, live stage and host controls (issue 2
  * little of the stream (the relay's FLV header names its codecs): ffmpeg's default analysis waits seconds.
  */
 async function firstFrame(url: string): Promise<Buffer> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-analyzeduration', '500000', '-probesize', '131072', '-i', url, '-an',
-    '-vf', 'scale=64:36', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', timeout: 15_000 });
-  return stdout;
+  // A relay just started may not have sent its first video frame within that little probe ("does not contain any
+  // stream"): read again until a frame decodes, for at most 20 s.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const { stdout } = await run('ffmpeg', ['-v', 'error', '-analyzeduration', '500000', '-probesize', '131072', '-i', url, '-an',
+        '-vf', 'scale=64:36', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', timeout: 15_000 });
+      if (stdout.length > 0) return stdout;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`no video frame from ${url} within 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // between attempts, not before an assertion
+  }
 }
 
 function negotiations(page: Page): Promise<number> {

@@ -97,7 +97,8 @@ describe('WHEP playback of a room\'s streams (RFC 9725)', () => {
     expect(answered.body).toMatch(/a=candidate:/); // every candidate in the answer: no trickle needed
     await expect.poll(async () => (await inbound(viewer)).framesDecoded, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
     await expect.poll(async () => (await inbound(viewer)).audioBytes, { timeout: 15_000, interval: 500 }).toBeGreaterThan(0);
-    expect((await inbound(viewer)).width).toBeGreaterThan(0);
+    // The decoded size can show in the statistics a little after the first decoded frame.
+    await expect.poll(async () => (await inbound(viewer)).width, { timeout: 5_000, interval: 200 }).toBeGreaterThan(0);
 
     const resource = `${server.url}${answered.location!}`;
     expect(await resourceRequest(viewer, resource, 'PATCH')).toBe(405);
