@@ -51,9 +51,10 @@ describe('video effects: BasicBeauty', () => {
     const [smooth] = await waitForFrames(receiver, 'bb-pub', [CENTRE], ([f]) => f.laplacianVariance < baseline.laplacianVariance * 0.5 && near(f.redShare, baseline.redShare, 0.01));
     expect(smooth.laplacianVariance).toBeLessThan(baseline.laplacianVariance * 0.5);
 
-    // Reversible: after stop the frames are as before.
+    // Reversible: after stop the frames are as before — within the encoder's drift over the test (its bitrate
+    // changes the picture a little), well under what each effect adds (luma +15, red share +0.02).
     expect(await call(publisher, 'stopPlugin', 'BasicBeauty')).toMatchObject({ ok: true });
-    const [after] = await waitForFrames(receiver, 'bb-pub', [CENTRE], ([f]) => near(f.luma, baseline.luma, 4) && near(f.redShare, baseline.redShare, 0.006)
+    const [after] = await waitForFrames(receiver, 'bb-pub', [CENTRE], ([f]) => near(f.luma, baseline.luma, 7) && near(f.redShare, baseline.redShare, 0.01)
       && f.laplacianVariance > baseline.laplacianVariance * 0.8);
     expect(after.laplacianVariance).toBeGreaterThan(baseline.laplacianVariance * 0.8);
     await publisher.close();
