@@ -93,7 +93,7 @@ afterAll(async () => {
 });
 
 describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its MixParseResult) beside 5.11's", () => {
-  it('mixes the published camera, a second camera (cameraId) and a video file as laid out; update moves and drops sources; view previews the mix in a playing <video> (moved by update, removed on stop); a source rotated 90° lands turned clockwise; a second screen source is captured by the mixer; all sources failing rejects with data.failedDetails', async () => {
+  it('mixes the published camera, a second camera (cameraId) and a video file as laid out; update moves and drops sources; view previews the mix in a playing <video> (moved by update, in each element of a list, removed on stop); a source rotated 90° lands turned clockwise; a second screen source is captured by the mixer; all sources failing rejects with data.failedDetails', async () => {
     const roomId = 25031;
     const clip = magentaClip();
     const publisher = await fx!.app.open(fx!.browser.context);
@@ -163,6 +163,14 @@ describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its Mi
     await waitForFrames(receiver, 'm17-pub', [LEFT_UPPER, LEFT_LOWER], ([upper, lower]) => isRed(upper) && isBlue(lower));
     expect(await waitForPreview(publisher, 'mix-view-2')).toMatchObject({ videos: 1, width: 640, height: 360 });
     expect(await publisher.evaluate(() => document.querySelectorAll('#mix-view video').length)).toBe(0);
+    // view as a list of elements: the mix plays in each.
+    expect(await publisher.evaluate(async () => {
+      const client = (window as unknown as { e2e: { client: { updatePlugin(n: string, o: unknown): Promise<unknown> } } }).e2e.client;
+      await client.updatePlugin('VideoMixer', { view: [document.getElementById('mix-view'), document.getElementById('mix-view-2')] });
+      return true;
+    })).toBe(true);
+    expect(await waitForPreview(publisher, 'mix-view')).toMatchObject({ videos: 1, width: 640 });
+    expect(await waitForPreview(publisher, 'mix-view-2')).toMatchObject({ videos: 1, width: 640 });
 
     // screen[]: the first entry is the client's screen share (none here); a further one the mixer captures itself
     // (getDisplayMedia; Chromium's fake desktop), drawn over the clip; dropping the list releases that capture.
@@ -198,7 +206,7 @@ describe("VideoMixer, 5.17's option shape (canvasInfo, camera[], video[], its Mi
     expect(isMagenta(still)).toBe(true);
     expect(await call(publisher, 'stopPlugin', 'VideoMixer')).toMatchObject({ ok: true });
     // Stopping removes the preview.
-    expect(await publisher.evaluate(() => document.querySelectorAll('#mix-view-2 video').length)).toBe(0);
+    expect(await publisher.evaluate(() => document.querySelectorAll('#mix-view video, #mix-view-2 video').length)).toBe(0);
     await publisher.close();
     await receiver.close();
   }, 120_000);
