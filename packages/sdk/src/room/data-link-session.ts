@@ -1,7 +1,6 @@
 import { log } from '../log/logger.js';
 import type { SignalChannel } from '../signal/signal-channel.js';
 import { DataLink } from '../transport/data-link.js';
-import { afterDownlinkSetUp, type LinkLike } from '../transport/link-order.js';
 
 /** What the room's data link needs from the session. */
 export interface DataLinkHost {
@@ -37,21 +36,15 @@ export class DataLinkSession {
     return state === undefined || state === 'failed' || state === 'closed';
   }
 
-  /**
-   * Opens the link: made at once (messages sent meanwhile are queued), negotiated at once or, with `downlink`,
-   * once the downlink being set up is connected (transport/link-order.ts).
-   */
-  open(downlink?: () => LinkLike | undefined): void {
+  open(): void {
     const signal = this._host.signal();
     if (!signal) return;
     this._link?.close();
     const link = new DataLink(this._host.iceServers(), this._host.iceTransportPolicy(), (data) => this._host.receive(data));
     this._link = link;
-    const negotiate = () => link.connect(async (offer) => (await signal.request('data-link', { sdp: offer })).sdp).catch((error: unknown) => {
+    link.connect(async (offer) => (await signal.request('data-link', { sdp: offer })).sdp).catch((error: unknown) => {
       if (this._link === link) log.warn('data link failed; custom messages are unavailable:', error);
     });
-    if (!downlink) void negotiate();
-    else void afterDownlinkSetUp(downlink).then(() => (this._link === link ? negotiate() : undefined));
     link.peerConnection.addEventListener('connectionstatechange', () => {
       if (link.peerConnection.connectionState !== 'failed' || this._link !== link) return;
       log.warn('data link failed; reopening');

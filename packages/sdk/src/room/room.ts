@@ -272,7 +272,7 @@ export class Room {
       this.machine.set('joined');
       this.connection.set('CONNECTED');
       this.remotes.addPeers(peers); // once joined, so listeners may call startRemoteVideo
-      this._dataLink.open(() => this.remotes.subscriptions.peerConnection); // after the downlink (link-order.ts)
+      this._dataLink.open();
       this._adaptation.start();
       this._reconnector.watch();
     } catch (error) {
