@@ -104,10 +104,10 @@ export interface MixParseResult {
   };
 }
 
-/** True for options in 5.17's shape (a `canvasInfo`, or any of its source lists). */
+/** True for options in 5.17's shape (a `canvasInfo`, a `view` — 5.11's shape has none — or any of its source lists). */
 export function is517(options: unknown): options is UpdateVideoMixerOptions {
   if (typeof options !== 'object' || options === null) return false;
-  return ['canvasInfo', 'text', 'image', 'video'].some((key) => key in options) || Array.isArray((options as { camera?: unknown }).camera) || Array.isArray((options as { screen?: unknown }).screen);
+  return ['canvasInfo', 'view', 'text', 'image', 'video'].some((key) => key in options) || Array.isArray((options as { camera?: unknown }).camera) || Array.isArray((options as { screen?: unknown }).screen);
 }
 
 const layer = (l: LayerOption517): LayerOption => ({ x: l.x, y: l.y, width: l.width, height: l.height, zOrder: l.zIndex, fillMode: l.fillMode, mirror: l.mirror, hidden: l.hidden, rotation: l.rotation });
