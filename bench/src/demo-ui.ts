@@ -4,7 +4,6 @@
  * frame of the host already in the room. The same steps as tests/e2e/src/demo-meeting.e2e.ts, repeated.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { joinDemoUrl } from '../../tests/e2e/src/harness/demo-page.js';
 import { progress, summarize } from './stats.js';
 import type { Row } from './table.js';
 
@@ -22,6 +21,15 @@ async function until(read: () => Promise<number>, timeoutMs: number): Promise<vo
   }
 }
 
+/** Opens an invite link (the demo joins by itself); resolves once the room view shows. (The e2e harness's joinDemoUrl uses vitest's expect, which a bench cannot load.) */
+async function openInvite(context: BrowserContext, serverUrl: string, userId: string, roomId: string, camera: boolean): Promise<Page> {
+  const page = await context.newPage();
+  const query = new URLSearchParams({ userId, roomId, autojoin: '1', camera: camera ? '1' : '0', mic: '0' });
+  await page.goto(`${serverUrl}/?${query}`);
+  await page.getByTestId('room-view').waitFor({ timeout: 20_000 });
+  return page;
+}
+
 const videoWidth = (page: Page, selector: string) => page.locator(selector).first().evaluate((v) => (v as HTMLVideoElement).videoWidth);
 
 /** `iterations` rounds on the server at `serverUrl` (which serves the demo at `/`). */
@@ -36,9 +44,9 @@ export async function runDemoUi(context: BrowserContext, serverUrl: string, iter
     await page.close();
 
     const room = String(8800 + i);
-    const host = await joinDemoUrl(context, serverUrl, { userId: `host${i}`, roomId: room, camera: true, mic: false });
+    const host = await openInvite(context, serverUrl, `host${i}`, room, true);
     const joined = Date.now();
-    const guest = await joinDemoUrl(context, serverUrl, { userId: `guest${i}`, roomId: room, camera: false, mic: false });
+    const guest = await openInvite(context, serverUrl, `guest${i}`, room, false);
     await until(() => videoWidth(guest, `[data-testid="remote-tile"][data-user-id="host${i}"] [data-testid="remote-video"]`), 30_000);
     result.firstRemoteFrameMs.push(Date.now() - joined);
     progress(`demo ui ${i + 1}/${iterations}: see yourself ${result.seeYourselfMs[i]} ms, first remote frame ${result.firstRemoteFrameMs[i]} ms`);
