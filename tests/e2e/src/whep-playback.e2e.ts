@@ -154,7 +154,8 @@ describe('WHEP playback of a room\'s streams (RFC 9725)', () => {
     await expect.poll(async () => (await lebState(page)).videoWidth, { timeout: 30_000, interval: 250 }).toBeGreaterThan(0); // first frame
     let state = await lebState(page);
     expect(state.events.filter((e) => e.name === 'load-start').map((e) => e.data.type)).toEqual(['video', 'audio']);
-    expect(state.events.some((e) => e.name === 'play-state' && e.data.type === 'video' && e.data.state === 'PLAYING')).toBe(true);
+    // The video's PLAYING state can be announced a moment after its size is known.
+    await expect.poll(async () => (await lebState(page)).events.some((e) => e.name === 'play-state' && e.data.type === 'video' && e.data.state === 'PLAYING'), { timeout: 5_000, interval: 100 }).toBe(true);
     expect(state).toMatchObject({ volume: 0.6, muted: false, objectFit: 'cover' });
     await expect.poll(async () => (await lebState(page)).events.filter((e) => e.name === 'stats').map((e) => e.data as { audio: { bytesReceived: number }; video: { framesDecoded: number; width: number } })
       .some((s) => s.audio.bytesReceived > 0 && s.video.framesDecoded > 0 && s.video.width > 0), { timeout: 15_000, interval: 500 }).toBe(true);
