@@ -20,12 +20,13 @@ import { progress } from './stats.js';
 import type { Row } from './table.js';
 
 const run = promisify(execFile);
-const VGDB_NAMES = 'USER=conclave HOST=callgrind';
+/** USER and HOST as both the wrapper and callgrind_control see them (valgrind names its control pipes after them). */
+const VGDB_NAMES = { USER: 'conclave', HOST: 'callgrind' };
 /** Go's asynchronous preemption signals crash callgrind's signal bookkeeping (an assertion in threads.c). */
 const GO_UNDER_VALGRIND = 'GODEBUG=asyncpreemptoff=1';
 /** callgrind_control `args` for the callgrind process `pid` whose vgdb prefix is under `dir`. */
 const control = (dir: string, pid: number, ...args: string[]) =>
-  run('callgrind_control', [`--vgdb-prefix=${dir}/vgdb`, ...args, String(pid)], { env: { ...process.env, USER: 'conclave', HOST: 'callgrind' } });
+  run('callgrind_control', [`--vgdb-prefix=${dir}/vgdb`, ...args, String(pid)], { env: { ...process.env, ...VGDB_NAMES } });
 
 /** The engines callgrind measures: native code only (the embedded engine is JIT-compiled JavaScript). */
 export type NativeEngine = Extract<LoadEngine, 'janus' | 'livekit'>;
@@ -51,7 +52,7 @@ function callgrindWrapper(dir: string, binary: string): string {
   const path = join(dir, 'under-callgrind.sh');
   // valgrind names its control pipes after the prefix, USER and HOST, and the server child sets HOST (its bind
   // address): the wrapper and callgrind_control (control()) both name them alike.
-  writeFileSync(path, `#!/bin/sh\nexec env ${VGDB_NAMES} ${GO_UNDER_VALGRIND} valgrind --tool=callgrind --instr-atstart=no --fair-sched=yes -q --vgdb-prefix=${dir}/vgdb --callgrind-out-file=${dir}/cg.%p ${binary} "$@"\n`);
+  writeFileSync(path, `#!/bin/sh\nexec env ${Object.entries(VGDB_NAMES).map(([k, v]) => `${k}=${v}`).join(' ')} ${GO_UNDER_VALGRIND} valgrind --tool=callgrind --instr-atstart=no --fair-sched=yes -q --vgdb-prefix=${dir}/vgdb --callgrind-out-file=${dir}/cg.%p ${binary} "$@"\n`);
   chmodSync(path, 0o755);
   return path;
 }
