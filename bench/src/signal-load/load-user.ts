@@ -65,9 +65,10 @@ export class LoadUser {
     try {
       const client = await SignalClient.connect(this.plan.serverUrl, { localAddress: this.plan.localAddress });
       this.#client = client;
+      let ticket: string | undefined;
       for (;;) {
         const sent = performance.now();
-        const reply = await client.request('join', this.#joinData(), LIMITS.JOIN_TIMEOUT_MS * 2);
+        const reply = await client.request('join', this.#joinData(ticket), LIMITS.JOIN_TIMEOUT_MS * 2);
         const requestMs = performance.now() - sent;
         if (reply.code === SERVER_CODE.OK) {
           this.#startHeartbeat();
@@ -76,6 +77,9 @@ export class LoadUser {
         const wait = retryAfterMs(reply);
         if (wait === undefined || retries >= MAX_JOIN_RETRIES) return this.#joinFailed(started, retries, `${reply.code} ${reply.message}`);
         retries++;
+        // Back with the ticket that holds its place, as the SDK does; without it each retry queues anew.
+        const handed = (reply.data as Record<string, unknown> | undefined)?.ticket;
+        ticket = typeof handed === 'string' ? handed : undefined;
         await new Promise((resolve) => setTimeout(resolve, wait)); // the server said when to retry
       }
     } catch (error) {
@@ -158,8 +162,9 @@ export class LoadUser {
     return false;
   }
 
-  #joinData() {
+  #joinData(admissionTicket?: string) {
     return {
+      ...(admissionTicket === undefined ? {} : { admissionTicket }),
       sdkAppId: this.plan.sdkAppId, userId: this.plan.userId, userSig: this.plan.userSig, roomId: String(this.plan.roomId),
       useStringRoomId: false, trtcRole: this.plan.role, trtcScene: SCENE_CODE.live, version: '5.17.1',
       protocolVersion: PROTOCOL_VERSION, ua: 'conclave-signal-load', terminalType: TERMINAL_TYPE,

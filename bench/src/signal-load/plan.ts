@@ -38,15 +38,16 @@ const num = (name: string, fallback: number): number => {
 };
 
 /**
- * Defaults scaled from the user count: 20 users a room, 4 anchors each, joins at 250/s (a node's join costs ~1–2 ms of
- * CPU: faster is a storm, which the admission answers with retries), one user in 20 changing flags each second.
+ * Defaults scaled from the user count: 20 users a room, 4 anchors each, joins at 180/s — under the node's default
+ * admission rate (limits.joinsPerSecond 200), so the ramp measures joins, not the admission queue's waits (a storm
+ * is join-storm's subject) — one user in 20 changing flags each second.
  */
 export function loadOptions(users: number, overrides: Partial<LoadOptions> = {}): LoadOptions {
   return {
     users,
     rooms: Math.max(1, Math.round(users / 20)),
     anchorsPerRoom: 4,
-    joinRate: 250,
+    joinRate: 180,
     idleSeconds: 10,
     activeSeconds: 20,
     flagChangesPerSecond: users / 20,
