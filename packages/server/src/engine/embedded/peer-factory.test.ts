@@ -39,4 +39,25 @@ describe('closePeer', () => {
     await expect.poll(() => census.peerConnections, { timeout: 8000, interval: 50 }).toBe(0);
     expect(census.transports).toBe(0);
   }, 20_000);
+
+  it('a link closed before its client sent a check is released (an offer without candidates, as the SDK\'s: a visitor gone before its browser connected)', async () => {
+    const census = new PeerCensus();
+    const net = { iceAddress: '127.0.0.1', census };
+    // The server learns the client's address only from its checks, and none comes: its ICE waits, then the link
+    // is closed (the user left). werift then marked the closed transport 'failed', counted open for ever.
+    for (const delayMs of [0, 5, 25, 50]) {
+      const client = new RTCPeerConnection({ iceServers: [], iceUseIpv6: false, iceInterfaceAddresses: { udp4: '127.0.0.1' }, iceAdditionalHostAddresses: ['127.0.0.1'] });
+      client.createDataChannel('data');
+      await client.setLocalDescription(await client.createOffer());
+      const offer = client.localDescription!.sdp.split('\r\n').filter((line) => !/^a=(candidate|end-of-candidates)/.test(line)).join('\r\n');
+      const server = createPeer(net, videoCodecs(), audioCodecs(), headerExtensions());
+      await server.setRemoteDescription({ type: 'offer', sdp: offer });
+      await server.setLocalDescription(await server.createAnswer());
+      await new Promise((resolve) => setTimeout(resolve, delayMs)); // the moment the user leaves (not a wait for a condition)
+      closePeer(server);
+      await client.close();
+    }
+    await expect.poll(() => census.peerConnections, { timeout: 5000, interval: 50 }).toBe(0);
+    expect(census.transports).toBe(0);
+  }, 20_000);
 });

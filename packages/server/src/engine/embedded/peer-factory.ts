@@ -1,4 +1,4 @@
-import { RTCPeerConnection, type RTCRtpCodecParameters } from 'werift';
+import { RTCPeerConnection, type RTCIceTransport, type RTCRtpCodecParameters } from 'werift';
 import type { LinkState } from '../media-engine.js';
 import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
 
@@ -37,7 +37,8 @@ export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters
  * Closes a werift peer connection for good. werift's ICE checks that are still running when the connection
  * closes (a client gone a few milliseconds after its offer was answered) complete afterwards: they mark the
  * closed transport connected again and restart its consent checks, so the connection and its timers stay
- * alive (and counted) for ever. Any such late state change closes the ICE connection again.
+ * alive (and counted) for ever. Any such late state change closes the ICE connection again, and the
+ * transport stays closed (keepClosed).
  */
 export function closePeer(pc: RTCPeerConnection): void {
   for (const transport of pc.iceTransports) {
@@ -46,8 +47,28 @@ export function closePeer(pc: RTCPeerConnection): void {
       // Deferred: the transport's own listener must first have seen the late state, then sees 'closed'.
       if (state !== 'closed') queueMicrotask(() => { connection.close().catch(() => undefined); });
     });
+    keepClosed(transport);
   }
   pc.close().catch(() => undefined);
+}
+
+/**
+ * Once closed, the transport's state stays 'closed'. werift's RTCIceTransport.start() marks its transport
+ * 'failed' when its ICE connect() ends without a pair — which is also how it ends when the transport is closed
+ * before any check arrived from the client (an offer without candidates, as the SDK's: the data link of a
+ * visitor gone before its browser sent a check). Its sockets are closed, but it read 'failed' for ever, so the
+ * census kept the peer connection as open (and in memory: the churn test's leaked data link, issue 30).
+ */
+function keepClosed(transport: RTCIceTransport): void {
+  let state = transport.state;
+  Object.defineProperty(transport, 'state', {
+    configurable: true,
+    enumerable: true,
+    get: () => state,
+    set: (next: RTCIceTransport['state']) => {
+      if (state !== 'closed') state = next;
+    },
+  });
 }
 
 /**

@@ -181,9 +181,13 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
       const { publisher, answer } = joined;
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
+      old?.retire();
       this.#forwards.setPublisher(participantId, publisher);
       this.#cross.published(participantId, publisher);
-      publisher.onMediaChange(() => void this.#moveSubscribers(participantId, publisher));
+      // A replaced feed's late media events must not point the subscribers back at it (it closes soon).
+      publisher.onMediaChange(() => {
+        if (this.#publishers.get(participantId) === publisher) void this.#moveSubscribers(participantId, publisher);
+      });
       publisher.onHangup((reason) => {
         if (this.#publishers.get(participantId) === publisher) this.#events.emit({ type: 'uplink-lost', participantId, detail: `Janus hung up the uplink: ${reason}` });
       });
@@ -257,17 +261,27 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#forwards.setPublisher(participantId, undefined);
   }
 
-  /** The source's publisher once its feed is up, waiting (bounded) for a publish in progress or about to come. */
+  /**
+   * The source's current publisher once its feed is up, waiting (bounded) for a publish in progress or about to
+   * come. A publisher replaced while it is waited for (two publishes at once: the last one wins, and the client
+   * may never connect the other) is not waited for any longer: its successor is.
+   */
   async #publisherOf(sourceId: string): Promise<JanusPublisher> {
     await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
-    const publisher = this.#publishers.get(sourceId);
-    if (!publisher) throw new EngineError('not-published', `participant ${sourceId} does not publish`);
-    try {
-      await publisher.whenUp(this.#sourceWaitMs);
-    } catch (error) {
-      throw EngineError.from(error, 'not-published');
+    const deadline = Date.now() + this.#sourceWaitMs;
+    for (;;) {
+      const publisher = this.#publishers.get(sourceId);
+      if (!publisher) throw new EngineError('not-published', `participant ${sourceId} does not publish`);
+      let up: boolean;
+      try {
+        up = await publisher.whenUp(Math.max(0, deadline - Date.now()), true);
+      } catch (error) {
+        throw EngineError.from(error, 'not-published');
+      }
+      if (this.#publishers.get(sourceId) !== publisher) continue; // replaced meanwhile: its successor is waited for
+      if (up) return publisher;
+      throw new EngineError('not-published', `participant ${sourceId}'s feed closed`);
     }
-    return publisher;
   }
 
   async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {

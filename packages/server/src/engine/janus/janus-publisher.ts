@@ -34,7 +34,9 @@ export class JanusPublisher {
   #onHangup: ((reason: string) => void) | undefined;
   #up = false;
   #closed = false;
-  readonly #upWaiters: (() => void)[] = [];
+  /** A newer publish of the same participant took this one's place, or it closed: it is no longer waited for. */
+  #retired = false;
+  readonly #upWaiters: { untilRetired: boolean; settle: (up: boolean) => void }[] = [];
 
   private constructor(readonly client: JanusClient, readonly room: number, readonly handleId: number, readonly feedId: number) {}
 
@@ -64,18 +66,37 @@ export class JanusPublisher {
   }
 
   /**
-   * Resolves once the publisher's peer connection is up (Janus's 'webrtcup'): Janus 1.1 refuses to
-   * subscribe to a feed before that ("No such feed"). Rejects after `timeoutMs`.
+   * Resolves to true once the publisher's peer connection is up (Janus's 'webrtcup'): Janus 1.1 refuses to
+   * subscribe to a feed before that ("No such feed"). With `untilRetired`, resolves to false as soon as the
+   * publisher is retired (a newer publish took its place, or it closed): a subscription then looks for the
+   * current one instead of waiting for a feed the client abandoned. Rejects after `timeoutMs`.
    */
-  whenUp(timeoutMs: number): Promise<void> {
-    if (this.#up) return Promise.resolve();
+  whenUp(timeoutMs: number, untilRetired = false): Promise<boolean> {
+    if (this.#up) return Promise.resolve(true);
+    if (untilRetired && this.#retired) return Promise.resolve(false);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the source\'s uplink did not connect in time')), timeoutMs);
-      this.#upWaiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
+      const timer = setTimeout(() => {
+        this.#upWaiters.splice(this.#upWaiters.indexOf(waiter), 1);
+        reject(new Error('the source\'s uplink did not connect in time'));
+      }, timeoutMs);
+      const waiter = {
+        untilRetired,
+        settle: (up: boolean) => {
+          clearTimeout(timer);
+          resolve(up);
+        },
+      };
+      this.#upWaiters.push(waiter);
     });
+  }
+
+  /** A newer publish of the same participant took this one's place (it still closes only once that one is up). */
+  retire(): void {
+    this.#retired = true;
+    for (const waiter of this.#upWaiters.filter((w) => w.untilRetired)) {
+      this.#upWaiters.splice(this.#upWaiters.indexOf(waiter), 1);
+      waiter.settle(false);
+    }
   }
 
   /** Called when Janus hangs up the client's peer connection (it closed it, or ICE / DTLS failed), with why. */
@@ -99,6 +120,7 @@ export class JanusPublisher {
   /** Leaves the room (its subscribers' streams go idle) and closes the handle. */
   close(): void {
     this.#closed = true;
+    this.retire();
     this.client.detach(this.handleId);
   }
 
@@ -120,7 +142,7 @@ export class JanusPublisher {
   handleEvent(event: HandleEvent): void {
     if (event.janus === 'webrtcup') {
       this.#up = true;
-      for (const resolve of this.#upWaiters.splice(0)) resolve();
+      for (const waiter of this.#upWaiters.splice(0)) waiter.settle(true);
       return;
     }
     if (event.janus === 'hangup') {
