@@ -7,7 +7,7 @@
  * the marginal count (what the engine's fixed work — timers, idle threads — costs cancels out).
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -83,7 +83,8 @@ async function dumpInstructions(dir: string, pid: number): Promise<number> {
 
 /** One step on a fresh instrumented engine: the window's instructions and packets. */
 async function measureStep(engine: NativeEngine, shape: Shape, n: number, windowSeconds: number, dir: string, wrapper: string): Promise<CallgrindStep> {
-  const server = engine === 'janus' ? await startLoadServer('janus', 0, undefined, { env: { CONCLAVE_JANUS_BIN: wrapper } }) : await startLoadServer('livekit', 0, wrapper, { startTimeoutMs: 120_000 });
+  // Janus under valgrind can take longer than its usual start bound (15 s) on a loaded machine.
+  const server = engine === 'janus' ? await startLoadServer('janus', 0, undefined, { env: { CONCLAVE_JANUS_BIN: wrapper, CONCLAVE_JANUS_START_TIMEOUT_MS: '80000' } }) : await startLoadServer('livekit', 0, wrapper, { startTimeoutMs: 120_000 });
   try {
     const pid = callgrindPid(server);
     let on: Promise<unknown> = Promise.resolve();
@@ -106,7 +107,10 @@ async function measureStep(engine: NativeEngine, shape: Shape, n: number, window
 }
 
 async function measure(engine: NativeEngine, shapeName: ShapeName, sizes: number[], windowSeconds: number, livekitBinary?: string): Promise<CallgrindResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'conclave-callgrind-'));
+  // BENCH_CALLGRIND_KEEP: a folder that keeps the dumps (cg.<pid>.1 per step) for callgrind_annotate.
+  const keep = process.env.BENCH_CALLGRIND_KEEP;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const dir = mkdtempSync(join(keep ?? tmpdir(), `conclave-callgrind-${engine}-`));
   const result: CallgrindResult = { engine, shape: shapeName, steps: [] };
   try {
     const native = engine === 'janus' ? (await run('sh', ['-c', 'command -v janus'])).stdout.trim() : livekitBinary;
@@ -128,7 +132,8 @@ async function measure(engine: NativeEngine, shapeName: ShapeName, sizes: number
       result.marginal = (last.instructions - first.instructions) / (last.receivedPackets - first.receivedPackets);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (keep) progress(`callgrind ${engine}: dumps kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
   return result;
 }
