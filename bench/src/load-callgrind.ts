@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runLoadgen } from '../../tests/e2e/src/harness/loadgen.js';
 import { stepConfig } from './load.js';
-import { startLoadServer, type LoadEngine, type LoadServer } from './load-servers.js';
+import { JANUS_SRTP, startLoadServer, type LoadEngine, type LoadServer } from './load-servers.js';
 import { SHAPES, type Shape, type ShapeName } from './load-shapes.js';
 import { processTree } from './proc.js';
 import { progress } from './stats.js';
@@ -163,7 +163,7 @@ export function callgrindRows(results: readonly CallgrindResult[]): Row[] {
   const b = 'load (callgrind)';
   const rows: Row[] = [];
   for (const r of results) {
-    rows.push({ benchmark: b, figure: f(r.marginal), unit: `instructions per forwarded packet, marginal (${r.engine}, ${r.shape})`, notes: r.steps.map((s) => `${s.users}: ${f(s.instructions / s.receivedPackets)}/pkt over ${s.receivedPackets} pkt, loss ${(s.lossRate * 100).toFixed(1)} %`).join('; ') || 'did not run' });
+    rows.push({ benchmark: b, figure: f(r.marginal), unit: `instructions per forwarded packet, marginal (${r.engine}${r.engine === 'janus' ? ` with ${JANUS_SRTP === 'openssl' ? 'OpenSSL' : 'Debian\'s NSS'} libsrtp` : ''}, ${r.shape})`, notes: r.steps.map((s) => `${s.users}: ${f(s.instructions / s.receivedPackets)}/pkt over ${s.receivedPackets} pkt, loss ${(s.lossRate * 100).toFixed(1)} %`).join('; ') || 'did not run' });
   }
   const janus = results.find((r) => r.engine === 'janus')?.marginal;
   const livekit = results.find((r) => r.engine === 'livekit')?.marginal;
