@@ -7,13 +7,13 @@
  * the marginal count (what the engine's fixed work — timers, idle threads — costs cancels out).
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runLoadgen } from '../../tests/e2e/src/harness/loadgen.js';
 import { stepConfig } from './load.js';
-import { startLoadServer, type LoadEngine, type LoadServer } from './load-servers.js';
+import { JANUS_SRTP, startLoadServer, type LoadEngine, type LoadServer } from './load-servers.js';
 import { SHAPES, type Shape, type ShapeName } from './load-shapes.js';
 import { processTree } from './proc.js';
 import { progress } from './stats.js';
@@ -83,7 +83,8 @@ async function dumpInstructions(dir: string, pid: number): Promise<number> {
 
 /** One step on a fresh instrumented engine: the window's instructions and packets. */
 async function measureStep(engine: NativeEngine, shape: Shape, n: number, windowSeconds: number, dir: string, wrapper: string): Promise<CallgrindStep> {
-  const server = engine === 'janus' ? await startLoadServer('janus', 0, undefined, { env: { CONCLAVE_JANUS_BIN: wrapper } }) : await startLoadServer('livekit', 0, wrapper, { startTimeoutMs: 120_000 });
+  // Janus under valgrind can take longer than its usual start bound (15 s) on a loaded machine.
+  const server = engine === 'janus' ? await startLoadServer('janus', 0, undefined, { env: { CONCLAVE_JANUS_BIN: wrapper, CONCLAVE_JANUS_START_TIMEOUT_MS: '80000' } }) : await startLoadServer('livekit', 0, wrapper, { startTimeoutMs: 120_000 });
   try {
     const pid = callgrindPid(server);
     let on: Promise<unknown> = Promise.resolve();
@@ -106,7 +107,10 @@ async function measureStep(engine: NativeEngine, shape: Shape, n: number, window
 }
 
 async function measure(engine: NativeEngine, shapeName: ShapeName, sizes: number[], windowSeconds: number, livekitBinary?: string): Promise<CallgrindResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'conclave-callgrind-'));
+  // BENCH_CALLGRIND_KEEP: a folder that keeps the dumps (cg.<pid>.1 per step) for callgrind_annotate.
+  const keep = process.env.BENCH_CALLGRIND_KEEP;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const dir = mkdtempSync(join(keep ?? tmpdir(), `conclave-callgrind-${engine}-`));
   const result: CallgrindResult = { engine, shape: shapeName, steps: [] };
   try {
     const native = engine === 'janus' ? (await run('sh', ['-c', 'command -v janus'])).stdout.trim() : livekitBinary;
@@ -128,7 +132,8 @@ async function measure(engine: NativeEngine, shapeName: ShapeName, sizes: number
       result.marginal = (last.instructions - first.instructions) / (last.receivedPackets - first.receivedPackets);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (keep) progress(`callgrind ${engine}: dumps kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
   return result;
 }
@@ -158,7 +163,7 @@ export function callgrindRows(results: readonly CallgrindResult[]): Row[] {
   const b = 'load (callgrind)';
   const rows: Row[] = [];
   for (const r of results) {
-    rows.push({ benchmark: b, figure: f(r.marginal), unit: `instructions per forwarded packet, marginal (${r.engine}, ${r.shape})`, notes: r.steps.map((s) => `${s.users}: ${f(s.instructions / s.receivedPackets)}/pkt over ${s.receivedPackets} pkt, loss ${(s.lossRate * 100).toFixed(1)} %`).join('; ') || 'did not run' });
+    rows.push({ benchmark: b, figure: f(r.marginal), unit: `instructions per forwarded packet, marginal (${r.engine}${r.engine === 'janus' ? ` with ${JANUS_SRTP === 'openssl' ? 'OpenSSL' : 'Debian\'s NSS'} libsrtp` : ''}, ${r.shape})`, notes: r.steps.map((s) => `${s.users}: ${f(s.instructions / s.receivedPackets)}/pkt over ${s.receivedPackets} pkt, loss ${(s.lossRate * 100).toFixed(1)} %`).join('; ') || 'did not run' });
   }
   const janus = results.find((r) => r.engine === 'janus')?.marginal;
   const livekit = results.find((r) => r.engine === 'livekit')?.marginal;

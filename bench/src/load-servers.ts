@@ -57,10 +57,27 @@ export async function buildLivekit(): Promise<{ path: string; ms: number }> {
   return { path: `${LOADGEN_DIR}bin/livekit-server-${LIVEKIT_VERSION}`, ms: performance.now() - t0 };
 }
 
+/**
+ * Which libsrtp the Janus engine runs with (BENCH_JANUS_SRTP): 'openssl' (default), libsrtp2 built with OpenSSL's
+ * crypto once by loadgen/libsrtp-openssl.sh and handed to Janus through CONCLAVE_JANUS_LIBRARY_PATH; 'debian', the
+ * system's (NSS: ~8k more instructions per SRTP packet; bench/README.md "Janus: where a forwarded packet's
+ * instructions go").
+ */
+export const JANUS_SRTP = process.env.BENCH_JANUS_SRTP === 'debian' ? 'debian' : 'openssl';
+
+let libsrtpDir: Promise<string> | undefined;
+/** The environment that gives the Janus engine the libsrtp of JANUS_SRTP (builds it the first time). */
+export async function janusSrtpEnv(): Promise<Record<string, string>> {
+  if (JANUS_SRTP === 'debian') return {};
+  libsrtpDir ??= run('sh', [`${LOADGEN_DIR}libsrtp-openssl.sh`], { timeout: 600_000, maxBuffer: 16 << 20 }).then(({ stdout }) => stdout.trim().split('\n').pop() ?? '');
+  return { CONCLAVE_JANUS_LIBRARY_PATH: await libsrtpDir };
+}
+
 async function startConclave(engine: 'embedded' | 'janus', env: Record<string, string>): Promise<LoadServer> {
   // All the generator's users come from one address: lift the per-address connection limit (50). Errors only:
   // the server child's log shares stdout with the table.
-  const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error', ...env };
+  const srtp = engine === 'janus' ? await janusSrtpEnv() : {};
+  const settings = { CONCLAVE_ENGINE: engine, CONCLAVE_MAX_CONNECTIONS_PER_IP: '100000', CONCLAVE_LOG_LEVEL: process.env.CONCLAVE_LOG_LEVEL ?? 'error', ...srtp, ...env };
   // A generous start-up bound: on a shared, loaded machine the child's module loading alone can pass 20 s.
   const server = await ServerProcess.start({ env: settings, timeoutMs: 90_000 });
   return { engine, url: server.url, pid: server.pid, sig: (userId) => server.sig(userId), close: () => server.close() };

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
 import { findJanus, janusLibDir, janusMainConfig, janusVideoRoomConfig, janusWebSocketConfig } from './janus-config.js';
 
@@ -24,7 +24,7 @@ export interface JanusProcessOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** How long Janus may take to open its WebSocket port. */
+/** How long Janus may take to open its WebSocket port (CONCLAVE_JANUS_START_TIMEOUT_MS: e.g. under valgrind, longer). */
 const START_TIMEOUT_MS = 15_000;
 /** Restarts closer together than this are delayed (a Janus that crashes at start must not spin). */
 const RESTART_BACKOFF_MS = 1000;
@@ -38,6 +38,17 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Janus's environment: ours, with CONCLAVE_JANUS_LIBRARY_PATH (a folder of shared libraries, e.g. a libsrtp2
+ * built with OpenSSL: Debian's goes through NSS, which costs ~8k instructions per packet, most of Janus's
+ * per-packet work; bench/README.md "Janus: where a forwarded packet's instructions go") ahead of the system's.
+ */
+function janusEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  const first = env?.CONCLAVE_JANUS_LIBRARY_PATH;
+  if (!first) return process.env;
+  return { ...process.env, LD_LIBRARY_PATH: [first, process.env.LD_LIBRARY_PATH].filter(Boolean).join(delimiter) };
 }
 
 /**
@@ -114,13 +125,14 @@ export class JanusProcess {
     writeFileSync(join(this.#dir, 'janus.transport.websockets.jcfg'), janusWebSocketConfig(options));
     writeFileSync(join(this.#dir, 'janus.plugin.videoroom.jcfg'), janusVideoRoomConfig());
     this.#lastStart = Date.now();
-    const child = spawn(this.#binary, ['-F', this.#dir, '-C', join(this.#dir, 'janus.jcfg'), '--disable-colors'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.#binary, ['-F', this.#dir, '-C', join(this.#dir, 'janus.jcfg'), '--disable-colors'], { stdio: ['ignore', 'pipe', 'pipe'], env: janusEnv(this.#options.env) });
     this.#child = child;
     watchParent(child);
     const log = this.#options.logger;
     let tail = '';
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`Janus did not open its API within ${START_TIMEOUT_MS} ms: ${tail}`)), START_TIMEOUT_MS);
+      const startTimeoutMs = Number(this.#options.env?.CONCLAVE_JANUS_START_TIMEOUT_MS) || START_TIMEOUT_MS;
+      const timer = setTimeout(() => reject(new Error(`Janus did not open its API within ${startTimeoutMs} ms: ${tail}`)), startTimeoutMs);
       const onOutput = (chunk: Buffer) => {
         const text = chunk.toString();
         tail = (tail + text).slice(-2000);
