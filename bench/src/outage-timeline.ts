@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 
 /**
  * What one page went through after the server came back, in ms after it listened again (undefined: not seen):
- * the first probe (`/healthz`) answered, the first signalling socket opened since, the room CONNECTED again, the
+ * the last probe (`/healthz`) answered and signalling socket opened before the rejoin (either may be negative), the room CONNECTED again, the
  * new uplink and downlink peer connections connected, and the first video frame decoded on a new link.
  */
 export interface PageTimeline {
@@ -56,6 +56,10 @@ export class TimelineRecorder {
   private readonly _console: { at: number; text: string }[] = [];
 
   private constructor(readonly page: Page, readonly name: string) {
+    // An opaque (no-cors) answer may show as a response without a finished request, or the reverse: either counts.
+    page.on('response', (response) => {
+      if (response.url().endsWith('/healthz')) this._probes.push(Date.now());
+    });
     page.on('requestfinished', (request) => {
       if (request.url().endsWith('/healthz')) this._probes.push(Date.now());
     });
@@ -75,14 +79,17 @@ export class TimelineRecorder {
   }
 
   /** The page's timeline after the server listened at `upAt`, counting only peer connections made after the first `made`. */
-  async timeline(upAt: number, made: number, rejoinedAt: number, frameAt: number): Promise<PageTimeline> {
+  async timeline(upAt: number, downAt: number, made: number, rejoinedAt: number, frameAt: number): Promise<PageTimeline> {
+    // The socket that carried the rejoin: the last opened before CONNECTED (the banner that marks "listening" reaches
+    // this process after the port opened, so under load it may come before it); the probe: the last answered before.
+    const socketAt = this._sockets.filter((at) => at >= downAt && at <= rejoinedAt).sort((a, b) => b - a)[0];
     const links = await this.page.evaluate(() => (window as unknown as { __links: RecordedLink[] }).__links);
     const after = (at: number | undefined) => at === undefined ? undefined : at - upAt;
     const first = (kind: RecordedLink['kind']) => links.filter((l) => l.index >= made && l.kind === kind && l.connectedAt !== undefined)
       .map((l) => l.connectedAt!).sort((a, b) => a - b)[0];
     return {
-      probeMs: after(this._probes.find((at) => at >= upAt)),
-      socketMs: after(this._sockets.find((at) => at >= upAt)),
+      probeMs: after(this._probes.filter((at) => at >= downAt && socketAt !== undefined && at <= socketAt).sort((a, b) => b - a)[0]),
+      socketMs: after(socketAt),
       rejoinMs: rejoinedAt - upAt,
       uplinkMs: after(first('uplink')),
       downlinkMs: after(first('downlink')),

@@ -100,7 +100,7 @@ async function runEngine(engine: OutageEngine, lengths: readonly number[], roomI
         Promise.all(recorders.map((r, i) => newLinkDecodes(r.page, made[i]!))),
       ]);
       const pages: Record<string, PageTimeline> = {};
-      for (const [i, r] of recorders.entries()) pages[r.name] = await r.timeline(upAt, made[i]!, rejoined[i]!, resumed[i]!);
+      for (const [i, r] of recorders.entries()) pages[r.name] = await r.timeline(upAt, downAt, made[i]!, rejoined[i]!, resumed[i]!);
       const sample: OutageSample = { engine, outageSeconds, startMs: upAt - spawnAt, rejoinMs: Math.max(...rejoined) - upAt, mediaMs: Math.max(...resumed) - upAt, pages };
       samples.push(sample);
       progress(`reconnection (${engine}) after a ${outageSeconds} s outage: server start ${sample.startMs} ms; rejoined ${sample.rejoinMs} ms, media ${sample.mediaMs} ms after it listened`);
