@@ -6,25 +6,35 @@
  * goes to every sender, as one source's packet goes to its subscribers, at `BENCH_SENDER_RATE` (5,000) packets/s
  * in all. The process's own CPU time (process.cpuUsage) over `BENCH_SENDER_SECONDS` (5), less that of as long a
  * window sending nothing, per packet sent: a measure that holds on a loaded machine better than the load bench's
- * (no wall-clock limits, no generator), for before/after comparisons of werift's send path. `BENCH_SENDER_PLAIN=1`
- * leaves out Conclave's runtime patches (werift-patches.ts); the patch-package ones are in node_modules.
+ * (no wall-clock limits, no generator), for before/after comparisons of werift's send path. The senders negotiate
+ * the server's header extensions (mid, abs-send-time) and the packets look like forwarded ones (extension bit set,
+ * their own extensions removed). `BENCH_SENDER_MODE`: `forward` (default) sends as the server does (rtp-send.ts);
+ * `werift` through werift's `sendRtp` with Conclave's runtime SRTP patch (werift-patches.ts); `plain` (or
+ * `BENCH_SENDER_PLAIN=1`) through werift's `sendRtp` alone; the patch-package patches are in node_modules.
  * Run: `node --import tsx src/load-sender.ts` (prints one JSON line).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket, useH264, type RTCRtpSender } from 'werift';
+import { headerExtensions } from '../../packages/server/src/engine/embedded/codecs.js';
 
-type Message = { kind: 'offer' | 'answer'; index: number; sdp: string } | { kind: 'ready' };
+type Message = { kind: 'offer' | 'answer'; index: number; sdp: string } | { kind: 'ready' } | { kind: 'count'; received?: number };
 
 const child = process.argv[2] === 'receiver';
 
 async function receiver(): Promise<void> {
   const peers: RTCPeerConnection[] = [];
+  // Packets that arrived and decrypted: the senders' output is checked as a receiver takes it.
+  let received = 0;
   process.on('message', (message: Message) => {
+    if (message.kind === 'count') process.send?.({ kind: 'count', received } satisfies Message);
     if (message.kind !== 'offer') return;
     void (async () => {
-      const pc = new RTCPeerConnection({ codecs: { video: [useH264()] }, iceAdditionalHostAddresses: ['127.0.0.1'], iceInterfaceAddresses: { udp4: '127.0.0.1' } });
+      const pc = new RTCPeerConnection({
+        codecs: { video: [useH264()] }, headerExtensions: headerExtensions(), iceAdditionalHostAddresses: ['127.0.0.1'], iceInterfaceAddresses: { udp4: '127.0.0.1' },
+      });
+      pc.onTrack.subscribe((track) => { track.onReceiveRtp.subscribe(() => { received++; }); });
       peers.push(pc);
       await pc.setRemoteDescription({ type: 'offer', sdp: message.sdp });
       await pc.setLocalDescription(await pc.createAnswer());
@@ -41,7 +51,12 @@ function cpuMicros(): number {
 }
 
 async function main(): Promise<void> {
-  if (process.env.BENCH_SENDER_PLAIN !== '1') await import('../../packages/server/src/engine/embedded/werift-patches.js');
+  const mode = process.env.BENCH_SENDER_PLAIN === '1' ? 'plain' : process.env.BENCH_SENDER_MODE ?? 'forward';
+  if (!['forward', 'werift', 'plain'].includes(mode)) throw new Error(`BENCH_SENDER_MODE: forward, werift or plain, not ${mode}`);
+  if (mode === 'werift') await import('../../packages/server/src/engine/embedded/werift-patches.js');
+  const send: (sender: RTCRtpSender, rtp: RtpPacket) => void = mode === 'forward'
+    ? (await import('../../packages/server/src/engine/embedded/rtp-send.js')).sendForwarded
+    : (sender, rtp) => { sender.sendRtp(rtp).catch(() => undefined); };
   const links = Number(process.env.BENCH_SENDER_LINKS ?? 20);
   const windows_ = Math.max(2, Number(process.env.BENCH_SENDER_WINDOWS ?? 6));
   const peer: ChildProcess = fork(fileURLToPath(import.meta.url), ['receiver'], { execArgv: ['--import', 'tsx'] });
@@ -53,7 +68,9 @@ async function main(): Promise<void> {
     const pcs: RTCPeerConnection[] = [];
     // One link after the other: werift's ICE on a loaded machine copes badly with many at once.
     for (let index = 0; index < links; index++) {
-      const pc = new RTCPeerConnection({ codecs: { video: [useH264()] }, iceAdditionalHostAddresses: ['127.0.0.1'], iceInterfaceAddresses: { udp4: '127.0.0.1' } });
+      const pc = new RTCPeerConnection({
+        codecs: { video: [useH264()] }, headerExtensions: headerExtensions(), iceAdditionalHostAddresses: ['127.0.0.1'], iceInterfaceAddresses: { udp4: '127.0.0.1' },
+      });
       pcs.push(pc);
       const transceiver = pc.addTransceiver(new MediaStreamTrack({ kind: 'video' }), { direction: 'sendonly' });
       await pc.setLocalDescription(await pc.createOffer());
@@ -81,8 +98,8 @@ async function main(): Promise<void> {
       for (let round = 0; round < rounds; round++) {
         for (let i = 0; i < 5; i++) {
           seq = (seq + 1) & 0xffff;
-          const rtp = new RtpPacket(new RtpHeader({ payloadType: 96, sequenceNumber: seq, timestamp: seq * 3000, marker: i === 4 }), payload);
-          for (const sender of senders) sender.sendRtp(rtp).catch(() => undefined);
+          const rtp = new RtpPacket(new RtpHeader({ payloadType: 96, sequenceNumber: seq, timestamp: seq * 3000, marker: i === 4, extension: true }), payload);
+          for (const sender of senders) send(sender, rtp);
         }
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -90,8 +107,12 @@ async function main(): Promise<void> {
     };
     const windows: number[] = [];
     for (let i = 0; i < windows_; i++) windows.push(await window());
+    // What the receiving peers decrypted (UDP on loopback may drop some under load; none should mean broken SRTP).
+    const counted = new Promise<number>((resolve) => peer.on('message', (message: Message) => { if (message.kind === 'count') resolve(message.received ?? 0); }));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    peer.send({ kind: 'count' } satisfies Message);
     const result = {
-      patched: process.env.BENCH_SENDER_PLAIN !== '1', links, packets: rounds * 5 * links,
+      mode, links, packets: rounds * 5 * links, sent: rounds * 5 * links * windows_, received: await counted,
       usPerPacket: Math.min(...windows.slice(1)), windows: windows.map((w) => Number(w.toFixed(2))),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -3,6 +3,7 @@ import { chooseLayer, type Layer } from '../layers.js';
 import type { SubscriptionWants } from '../media-engine.js';
 import type { PacketSink } from './forward-source.js';
 import { KeyframePrefetch } from './keyframe-prefetch.js';
+import { sendForwarded } from './rtp-send.js';
 import type { PublisherSources } from './uplink.js';
 
 /** Counts what downlinks forward, for metrics. */
@@ -171,7 +172,7 @@ export class DownlinkGroup {
     if (restarted) sender.replaceRTP(rtp.header);
     this.#counter.packets++;
     this.#counter.bytes += rtp.payload.length;
-    // Shared by every subscriber of the source (extensions already removed): werift's sender clones it.
-    sender.sendRtp(rtp).catch(() => undefined);
+    // Shared by every subscriber of the source (extensions already removed): not changed by the send.
+    sendForwarded(sender, rtp);
   }
 }
