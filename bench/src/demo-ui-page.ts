@@ -3,13 +3,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 /**
  * What the demo-ui bench installs in each demo page before the demo's own scripts run: the time (page clock,
  * `Date.now()`, the same wall clock as the runner's) of the first frame presented by the first `<video>` matching
- * each watched selector (`requestVideoFrameCallback`), of the last click on the Join button, and the page's
- * RTCPeerConnections so their `getStats()` can say whether the page is encoding video. Plain JavaScript in a
- * string (as bench/src/page-helpers.ts does) so tsx's transform never rewrites what runs in the page.
+ * each of `frames` (`requestVideoFrameCallback`), of the first element matching each of `elements`, of the last
+ * click on the Join button, and the page's RTCPeerConnections so their `getStats()` can say whether the page is
+ * encoding video. Plain JavaScript in a string (as bench/src/page-helpers.ts does) so tsx's transform never
+ * rewrites what runs in the page.
  */
-function watcherScript(watched: Readonly<Record<string, string>>): string {
+function watcherScript({ frames, elements }: Watched): string {
   return `(() => {
-  const watched = ${JSON.stringify(watched)};
+  const watched = ${JSON.stringify(frames)};
+  const elements = ${JSON.stringify(elements)};
   const stamps = {};
   const pcs = [];
   const NativePc = window.RTCPeerConnection;
@@ -21,6 +23,7 @@ function watcherScript(watched: Readonly<Record<string, string>>): string {
   const hooked = new Map(Object.keys(watched).map((name) => [name, new WeakSet()]));
   const stamp = (name, how) => { if (!(name in stamps)) stamps[name] = { at: Date.now(), how }; };
   const scan = () => {
+    for (const [name, selector] of Object.entries(elements)) if (!(name in stamps) && document.querySelector(selector)) stamp(name, 'shown');
     for (const [name, selector] of Object.entries(watched)) {
       if (name in stamps) continue;
       for (const video of document.querySelectorAll(selector)) {
@@ -54,21 +57,35 @@ function watcherScript(watched: Readonly<Record<string, string>>): string {
 /** A stamp the watcher took: when (page's `Date.now()`) and by which signal. */
 export interface Stamp {
   at: number;
-  how: 'rVFC' | 'loadeddata' | 'click';
+  how: 'rVFC' | 'loadeddata' | 'click' | 'shown';
 }
 
-/** The demo's stable test ids for the videos the bench watches; `remoteTile` names one remote user's tile. */
-export function demoVideoSelectors(remoteUserId?: string): Record<string, string> {
-  const selectors: Record<string, string> = {
-    preview: '[data-testid="preview-video"]',
-    localTile: '[data-testid="local-tile"] video',
+/** Selectors of videos whose first presented frame is stamped, and of elements whose appearance is. */
+export interface Watched {
+  frames: Record<string, string>;
+  elements: Record<string, string>;
+}
+
+/**
+ * The demo's stable test ids the bench watches: the preview, the own tile and (given `remoteUserId`) that user's
+ * tile; the join form and the room view appearing, and that user's tile and its `<video>` appearing.
+ */
+export function demoWatched(remoteUserId?: string): Watched {
+  const watched: Watched = {
+    frames: { preview: '[data-testid="preview-video"]', localTile: '[data-testid="local-tile"] video' },
+    elements: { joinForm: '[data-testid="join-form"]', roomView: '[data-testid="room-view"]' },
   };
-  if (remoteUserId !== undefined) selectors.remoteTile = `[data-testid="remote-tile"][data-user-id=${JSON.stringify(remoteUserId)}] video`;
-  return selectors;
+  if (remoteUserId !== undefined) {
+    const tile = `[data-testid="remote-tile"][data-user-id=${JSON.stringify(remoteUserId)}]`;
+    watched.frames.remoteTile = `${tile} video`;
+    watched.elements.remoteTileShown = tile;
+    watched.elements.remoteVideoElement = `${tile} video`;
+  }
+  return watched;
 }
 
 /** A fresh page in `context` (1440×900, the issue's desktop) with the watcher installed for `watched`. */
-export async function openWatchedPage(context: BrowserContext, watched: Readonly<Record<string, string>>): Promise<Page> {
+export async function openWatchedPage(context: BrowserContext, watched: Watched): Promise<Page> {
   const page = await context.newPage();
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.addInitScript(watcherScript(watched));
@@ -84,6 +101,11 @@ export async function waitForStamp(page: Page, name: string, timeoutMs: number):
     if (Date.now() > deadline) throw new Error(`demo-ui: no '${name}' within ${timeoutMs} ms (${await pageAlerts(page)})`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Every stamp taken so far, by name. */
+export async function readStamps(page: Page): Promise<Record<string, Stamp>> {
+  return (await page.evaluate('window.__demoBench.stamps')) as Record<string, Stamp>;
 }
 
 /** Resolves once the page has encoded a video frame (getStats outbound-rtp framesEncoded), up to `timeoutMs`. */

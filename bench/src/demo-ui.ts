@@ -12,7 +12,7 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/e2e/src/harness/browser.js';
 import { fakeCamera, y4m } from '../../tests/e2e/src/video-effects-helpers.js';
-import { demoVideoSelectors, openWatchedPage, waitForRoom, waitForStamp, waitUntilEncoding } from './demo-ui-page.js';
+import { demoWatched, openWatchedPage, readStamps, waitForRoom, waitForStamp, waitUntilEncoding } from './demo-ui-page.js';
 import { ServerProcess } from './server-process.js';
 import { progress, summarize } from './stats.js';
 import type { Row } from './table.js';
@@ -26,6 +26,19 @@ export interface DemoUiResult {
   firstRemoteFrameMs: number[];
   /** The signals the stamps came from (rVFC unless the browser lacked it). */
   signals: string[];
+  /** Steps on the way, ms after the same start as the time they belong to, one per iteration. */
+  marks: {
+    /** The join form shown, after opening the URL. */
+    formShown: number[];
+    /** The host's room view shown, after its click. */
+    hostRoomView: number[];
+    /** The guest's room view shown, after its click. */
+    guestRoomView: number[];
+    /** The host's tile in the guest's stage, after the guest's click. */
+    remoteTileShown: number[];
+    /** The SDK's `<video>` in that tile, after the guest's click. */
+    remoteVideoElement: number[];
+  };
 }
 
 /** BENCH_DEMO_ITERATIONS (5). */
@@ -55,7 +68,7 @@ async function round(browser: Browser, serverUrl: string, roomId: string, result
   const hostContext = await newUser(browser, serverUrl);
   const guestContext = await newUser(browser, serverUrl);
   try {
-    const host = await openWatchedPage(hostContext, demoVideoSelectors());
+    const host = await openWatchedPage(hostContext, demoWatched());
     const opened = Date.now();
     await host.goto(`${serverUrl}/`);
     const preview = await waitForStamp(host, 'preview', 20_000);
@@ -76,7 +89,7 @@ async function round(browser: Browser, serverUrl: string, roomId: string, result
     await host.getByTestId('toggle-settings').click();
     invite.searchParams.set('autojoin', '0');
 
-    const guest = await openWatchedPage(guestContext, demoVideoSelectors(hostId));
+    const guest = await openWatchedPage(guestContext, demoWatched(hostId));
     await guest.goto(invite.toString());
     await waitForStamp(guest, 'preview', 20_000);
     await guest.getByTestId('join-button').click({ timeout: 10_000 });
@@ -84,6 +97,14 @@ async function round(browser: Browser, serverUrl: string, roomId: string, result
     const guestClick = await waitForStamp(guest, 'joinClick', 1_000);
     const firstRemoteFrame = remote.at - guestClick.at;
 
+    const hostStamps = await readStamps(host);
+    const guestStamps = await readStamps(guest);
+    const after = (stamps: Record<string, { at: number }>, name: string, start: number) => (stamps[name] ? stamps[name].at - start : Number.NaN);
+    result.marks.formShown.push(after(hostStamps, 'joinForm', opened));
+    result.marks.hostRoomView.push(after(hostStamps, 'roomView', hostClick.at));
+    result.marks.guestRoomView.push(after(guestStamps, 'roomView', guestClick.at));
+    result.marks.remoteTileShown.push(after(guestStamps, 'remoteTileShown', guestClick.at));
+    result.marks.remoteVideoElement.push(after(guestStamps, 'remoteVideoElement', guestClick.at));
     result.seeYourselfMs.push(seeYourself);
     result.ownTileMs.push(ownTile);
     result.firstRemoteFrameMs.push(firstRemoteFrame);
@@ -98,12 +119,13 @@ async function round(browser: Browser, serverUrl: string, roomId: string, result
 /** `iterations` rounds, each in a room of its own, against a dev-app server child of this part's own. */
 export async function runDemoUi({ iterations = demoUiIterations() }: { iterations?: number } = {}): Promise<DemoUiResult> {
   // Empty values count as unset (packages/server/src/config/config.ts): no app configured → the dev app.
-  const server = await ServerProcess.start({ env: { CONCLAVE_SDKAPPID: '', CONCLAVE_SECRET_KEY: '', CONCLAVE_ADMIN_KEY: '', CONCLAVE_CONFIG: '' } });
+  const server = await ServerProcess.start({ env: { CONCLAVE_SDKAPPID: '', CONCLAVE_SECRET_KEY: '', CONCLAVE_ADMIN_KEY: '', CONCLAVE_CONFIG: '' }, timeoutMs: 60_000 });
   let browser: Browser | undefined;
   try {
     if (!server.config.devMode) throw new Error('demo-ui: the server child did not start with its dev app');
     browser = await launch();
-    const result: DemoUiResult = { seeYourselfMs: [], ownTileMs: [], firstRemoteFrameMs: [], signals: [] };
+    const result: DemoUiResult = { seeYourselfMs: [], ownTileMs: [], firstRemoteFrameMs: [], signals: [],
+      marks: { formShown: [], hostRoomView: [], guestRoomView: [], remoteTileShown: [], remoteVideoElement: [] } };
     for (let i = 0; i < iterations; i++) {
       const line = await round(browser, server.url, String(9700 + i), result);
       progress(`demo ui ${i + 1}/${iterations}: ${line}`);
@@ -115,20 +137,28 @@ export async function runDemoUi({ iterations = demoUiIterations() }: { iteration
   }
 }
 
-/** Rows: median and p90 (nearest rank) of each time. */
+/** The median of the samples that were taken (NaN: the step was not seen), as text. */
+function medianOf(values: readonly number[]): string {
+  const seen = values.filter((v) => Number.isFinite(v));
+  return seen.length > 0 ? summarize(seen).median.toFixed(0) : '–';
+}
+
+/** Rows: median and p90 (nearest rank) of each time; the p90 row's notes give the medians of the steps. */
 export function demoUiRows(r: DemoUiResult): Row[] {
   const b = 'demo, through the UI';
-  const rows = (values: number[], what: string): Row[] => {
+  const rows = (values: number[], what: string, steps: string): Row[] => {
     const s = summarize(values);
     return [
       { benchmark: b, figure: s.median.toFixed(0), unit: 'ms (median)', notes: `n=${s.count}; ${what}` },
-      { benchmark: b, figure: s.p90.toFixed(0), unit: 'ms (p90)', notes: `min ${s.min.toFixed(0)}, max ${s.max.toFixed(0)}` },
+      { benchmark: b, figure: s.p90.toFixed(0), unit: 'ms (p90)', notes: `min ${s.min.toFixed(0)}, max ${s.max.toFixed(0)}; medians of: ${steps}` },
     ];
   };
-  const how = `first frame by ${r.signals.join('/')}`;
+  const m = r.marks;
   return [
-    ...rows(r.seeYourselfMs, `opening the demo URL (new user, empty cache) → the pre-join preview shows your camera (${how})`),
-    ...rows(r.ownTileMs, 'clicking Join → your own tile on the stage shows your camera'),
-    ...rows(r.firstRemoteFrameMs, 'guest from the host\'s invite link clicks Join → the host\'s first frame in its stage tile (host publishing)'),
+    ...rows(r.seeYourselfMs, `opening the demo URL (new user, empty cache) → the pre-join preview presents your camera (first frame by ${r.signals.join('/')})`,
+      `join form shown ${medianOf(m.formShown)}`),
+    ...rows(r.ownTileMs, 'clicking Join → your own tile on the stage presents your camera', `room view shown ${medianOf(m.hostRoomView)}`),
+    ...rows(r.firstRemoteFrameMs, 'a guest who opened the host\'s invite link clicks Join → the host\'s first frame in its stage tile (host publishing)',
+      `room view ${medianOf(m.guestRoomView)}, host's tile ${medianOf(m.remoteTileShown)}, its <video> ${medianOf(m.remoteVideoElement)}`),
   ];
 }
