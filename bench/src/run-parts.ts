@@ -1,6 +1,6 @@
 /**
  * Some parts of the bench alone: `node --import tsx src/run-parts.ts <part>…` in bench/ after `npm run build`,
- * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, cross-room, whep, transcriber, reconnect-outage, signal-load, http-fuzz, user-path. Prints their table rows.
+ * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, cross-room, whep, transcriber, reconnect-outage, signal-load, http-fuzz, user-path, demo-ui. Prints their table rows.
  */
 import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
@@ -18,6 +18,7 @@ import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { renderTable, type Row } from './table.js';
 import { runWhepFirstFrame, whepFirstFrameRows } from './whep-first-frame.js';
 import { runUserPath, userPathEngines, userPathRows } from './user-path.js';
+import { demoUiRows, runDemoUi } from './demo-ui.js';
 
 const parts = new Set(process.argv.slice(2));
 const server = await ServerProcess.start();
@@ -31,6 +32,7 @@ try {
   if (parts.has('software-decoder')) rows.push(...softwareDecoderRows(await runSoftwareDecoder(server)));
   if (parts.has('media-jobs')) rows.push(...mediaJobRows(await runMediaJobs({ windowSeconds: Number(process.env.BENCH_MIX_WINDOW_SECONDS ?? 10) })));
   if (parts.has('user-path')) rows.push(...userPathRows(await runUserPath(browser.context, { iterations: Number(process.env.BENCH_ITERATIONS ?? 10), engines: userPathEngines() })));
+  if (parts.has('demo-ui')) rows.push(...demoUiRows(await runDemoUi()));
   if (parts.has('whep')) rows.push(...whepFirstFrameRows(await runWhepFirstFrame(browser, { iterations: Number(process.env.BENCH_ITERATIONS ?? 10) })));
   if (parts.has('transcriber')) rows.push(...transcriberRows(await runTranscriber({ repetitions: Number(process.env.BENCH_TRANSCRIBER_SENTENCES ?? 6) })));
   if (parts.has('cluster')) rows.push(...clusterRows(await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) })));

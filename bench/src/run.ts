@@ -34,6 +34,7 @@ import { benchVideoEffects } from './video-effects.js';
 import { renderTable, type Row } from './table.js';
 import { runWhepFirstFrame, whepFirstFrameRows } from './whep-first-frame.js';
 import { runUserPath, userPathEngines, userPathRows } from './user-path.js';
+import { demoUiRows, runDemoUi } from './demo-ui.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
 const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 20);
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
     const firstFrame = await runFirstFrame(browser.context, app, server, { iterations: ITERATIONS });
     const preconnected = await runFirstFrame(browser.context, app, server, { iterations: ITERATIONS, roomId: 9002, preconnect: true });
     const userPath = await runUserPath(browser.context, { iterations: ITERATIONS, engines: userPathEngines() });
+    const demoUi = await runDemoUi();
     const cores = availableParallelism();
     const serverCpu = await runServerCpu(browser.context, app, server, { windowSeconds: WINDOW_SECONDS, baselineSeconds: BASELINE_SECONDS, publishers: PUBLISHERS, subscribers: SUBSCRIBERS, cores });
 
@@ -136,7 +138,7 @@ async function main(): Promise<void> {
     const signalLoad = await runSignalLoad(loadOptionsFromEnv());
     const httpFuzz = await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) });
     const reconnectOutage = await runReconnectOutage();
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...userPathRows(userPath), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...soakRows(soak), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server), ...await faceCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...userPathRows(userPath), ...demoUiRows(demoUi), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...soakRows(soak), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server), ...await faceCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -157,6 +159,7 @@ async function main(): Promise<void> {
       firstFrame,
       preconnected,
       userPath,
+      demoUi,
       serverCpu,
       engines,
       videoEffects: { results: videoEffects.results, pluginSizes: videoEffects.sizes },
