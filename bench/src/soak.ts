@@ -134,7 +134,7 @@ function metric(text: string, name: string, label = ''): number | undefined {
 }
 
 async function counts(server: ServerProcess): Promise<SoakCounts & { janusRssMb?: number; heapUsedMb?: number }> {
-  const [stats, text] = await Promise.all([server.fetchStats(), fetch(`${server.url}/metrics`).then((r) => r.text())]);
+  const [stats, text] = await Promise.all([server.fetchStats(), fetch(`${server.url}/metrics`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.text())]);
   const janusHandles = metric(text, 'conclave_media_server_resources', '"handles"');
   return {
     users: stats.users,
