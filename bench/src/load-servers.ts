@@ -58,12 +58,12 @@ export async function buildLivekit(): Promise<{ path: string; ms: number }> {
 }
 
 /**
- * Which libsrtp the Janus engine runs with (BENCH_JANUS_SRTP): 'openssl' (default), libsrtp2 built with OpenSSL's
- * crypto once by loadgen/libsrtp-openssl.sh and handed to Janus through CONCLAVE_JANUS_LIBRARY_PATH; 'debian', the
- * system's (NSS: ~8k more instructions per SRTP packet; bench/README.md "Janus: where a forwarded packet's
- * instructions go").
+ * Which libsrtp the Janus engine runs with (BENCH_JANUS_SRTP): 'debian' (default), the system's, built with NSS, as
+ * `npm start` runs it; 'openssl', libsrtp2 built with OpenSSL's crypto once by loadgen/libsrtp-openssl.sh and handed
+ * to Janus through CONCLAVE_JANUS_LIBRARY_PATH (fewer instructions per SRTP packet under callgrind, but no less CPU
+ * time on the meeting shape: bench/README.md "Janus: where a forwarded packet's instructions go").
  */
-export const JANUS_SRTP = process.env.BENCH_JANUS_SRTP === 'debian' ? 'debian' : 'openssl';
+export const JANUS_SRTP = process.env.BENCH_JANUS_SRTP === 'openssl' ? 'openssl' : 'debian';
 
 let libsrtpDir: Promise<string> | undefined;
 /** The environment that gives the Janus engine the libsrtp of JANUS_SRTP (builds it the first time). */
