@@ -117,10 +117,11 @@ describe('uplink feedback to a Chromium publisher', () => {
     expect(firstWidth).toBeGreaterThanOrEqual(1280);
   });
 
-  it('a 720p publisher reaches its profile bitrate within 10 s of connecting', async () => {
+  it('a 720p publisher reaches its profile bitrate within 15 s of connecting', async () => {
     // The encoder's target follows the send-side estimate (without feedback: ~8 % a second up from 300 kbps,
-    // ~20 s to 1,500 kbps).
-    await expect.poll(async () => (await outbound()).targetBitrate, { timeout: Math.max(0, connectedAt + 10_000 - Date.now()), interval: 250 })
+    // ~20 s to 1,500 kbps). The bound leaves room for one dip: arrival times are stamped when Node handles each
+    // packet, so a moment of host load reads as queueing to Chrome's delay-based estimate (bench row: ~3 s quiet).
+    await expect.poll(async () => (await outbound()).targetBitrate, { timeout: Math.max(0, connectedAt + 15_000 - Date.now()), interval: 250 })
       .toBeGreaterThanOrEqual(0.9 * PROFILE_BPS);
   }, 20_000);
 
