@@ -2,9 +2,10 @@
  * Runtime patches of werift's hot path (issue 26; docs/architecture.md "Patched dependencies"): SRTP encryption
  * of outgoing RTP, which the SFU does once per forwarded packet per subscriber. Applied once, on import.
  * Byte-identical output (werift-srtp.test.ts checks RFC vectors and werift's own ciphers): only the per-packet
- * overhead of werift's node:crypto use is gone. NOT imported by the server yet: with it, the 12-user room of
- * media-plane.e2e.ts failed three times in a row on a loaded machine (the viewer's downlink failed) and passed
- * without it; the cause is not found (issue 26).
+ * overhead of werift's node:crypto use is gone. Imported by rtp-send.ts, so werift's own sends (retransmissions,
+ * other senders) share the forwarded path's SRTP (srtp-protect.ts). The 12-user room of media-plane.e2e.ts that
+ * once failed with it on a loaded machine failed the same way without it there, and passes either way on a quiet
+ * host (issue 26).
  */
 import { SrtpSession, type RtpHeader } from 'werift';
 import { protectRtp, srtpTagLength, type SrtpCipherFields } from './srtp-protect.js';
