@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixture.js';
 import { join, watch } from './harness/join.js';
-import { fakeCamera, measure, usePlugin, waitForFrames, y4m, type Region, type RegionFigures } from './video-effects-helpers.js';
+import { fakeCamera, measure, senderVideoState, usePlugin, waitForFrames, y4m, type Region, type RegionFigures } from './video-effects-helpers.js';
 
 // The centre of a textured, skin-toned fake camera (fine low-amplitude sinusoids).
 const CENTRE: Region = { x: 0.25, y: 0.25, w: 0.5, h: 0.5 };
@@ -55,7 +55,9 @@ describe('video effects: BasicBeauty', () => {
     // changes the picture a little), well under what each effect adds (luma +15, red share +0.02).
     expect(await call(publisher, 'stopPlugin', 'BasicBeauty')).toMatchObject({ ok: true });
     const [after] = await waitForFrames(receiver, 'bb-pub', [CENTRE], ([f]) => near(f.luma, baseline.luma, 7) && near(f.redShare, baseline.redShare, 0.01)
-      && f.laplacianVariance > baseline.laplacianVariance * 0.8);
+      && f.laplacianVariance > baseline.laplacianVariance * 0.8).catch(async (error: Error) => {
+      throw new Error(`${error.message}; baseline ${JSON.stringify(baseline)}; publisher ${await senderVideoState(publisher)}`);
+    });
     expect(after.laplacianVariance).toBeGreaterThan(baseline.laplacianVariance * 0.8);
     await publisher.close();
     await receiver.close();

@@ -166,3 +166,22 @@ export function squarePng(page: Page, color: string, size: number): Promise<stri
     return canvas.toDataURL('image/png');
   }, { c: color, s: size });
 }
+
+/** The publishing page's video encoder state (its largest outbound video), for failure messages: whether a
+ * picture below its first quality is Chrome limiting the encoder for bandwidth or for CPU. */
+export function senderVideoState(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs;
+    const states: string[] = [];
+    for (const pc of pcs) {
+      if (pc.connectionState === 'closed') continue;
+      (await pc.getStats()).forEach((s: { type: string; kind?: string; frameWidth?: number; frameHeight?: number; targetBitrate?: number;
+        qualityLimitationReason?: string; qualityLimitationDurations?: Record<string, number> }) => {
+        if (s.type !== 'outbound-rtp' || s.kind !== 'video' || !s.frameWidth) return;
+        const durations = Object.entries(s.qualityLimitationDurations ?? {}).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
+        states.push(`${s.frameWidth}×${s.frameHeight} target ${Math.round((s.targetBitrate ?? 0) / 1000)} kbit/s, limited by ${s.qualityLimitationReason} (${durations})`);
+      });
+    }
+    return states.join('; ') || 'no outbound video';
+  });
+}

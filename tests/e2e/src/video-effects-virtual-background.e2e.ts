@@ -4,7 +4,7 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { call } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixture.js';
 import { join, watch } from './harness/join.js';
-import { fakeCamera, measure, usePlugin, waitForFrames, y4m, type Region, type RegionFigures } from './video-effects-helpers.js';
+import { fakeCamera, measure, senderVideoState, usePlugin, waitForFrames, y4m, type Region, type RegionFigures } from './video-effects-helpers.js';
 
 // The green-screen camera: green 0x00b140 with a skin-toned figure at x 37.5–62.5 %, y 25–100 %.
 const FIGURE = { x0: 0.375, x1: 0.625, y0: 0.25 };
@@ -146,8 +146,18 @@ describe('video effects: VirtualBackground', () => {
     const [blurred] = await waitForFrames(receiver, 'vb-blur', [TEXTURE], ([f]) => f.laplacianVariance <= sharp.laplacianVariance * 0.3);
     expect(blurred.laplacianVariance).toBeLessThanOrEqual(sharp.laplacianVariance * 0.3);
     expect(await call(blurPublisher, 'stopPlugin', 'VirtualBackground')).toMatchObject({ ok: true });
-    const [unblurred] = await waitForFrames(receiver, 'vb-blur', [TEXTURE], ([f]) => f.laplacianVariance > sharp.laplacianVariance * 0.8);
-    expect(unblurred.laplacianVariance).toBeGreaterThan(sharp.laplacianVariance * 0.8);
+    // Restored means the blur is gone: ten times the blurred figure (~1–2: a flat picture) and at least a fifth
+    // of the first sharpness. Not the first sharpness itself: the publisher starts at its profile's full quality, and the
+    // segmentation's CPU load makes Chrome's encoder step its resolution down (320×240 while blurred); it climbs
+    // back by its own adaptation steps, which on a loaded host takes longer than the bound (seen: 480×360 at 0.24×
+    // the first sharpness 30 s after stopPlugin, beside two helpers' builds) and is not the plugin's doing.
+    const restoredEnough = (f: { laplacianVariance: number }) => f.laplacianVariance > Math.max(sharp.laplacianVariance * 0.2, blurred.laplacianVariance * 10);
+    const [unblurred] = await waitForFrames(receiver, 'vb-blur', [TEXTURE], ([f]) => restoredEnough(f), 30_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}; sharp ${JSON.stringify(sharp)}, blurred ${JSON.stringify(blurred)}; publisher ${await senderVideoState(blurPublisher)}`);
+    });
+    const sharpness = (f: RegionFigures) => `${Math.round(f.laplacianVariance)} at ${f.width}×${f.height}`;
+    console.info(`VirtualBackground blur: sharp ${sharpness(sharp)}, blurred ${sharpness(blurred)}, restored ${sharpness(unblurred)}`);
+    expect(restoredEnough(unblurred)).toBe(true);
     await blurPublisher.close();
     await receiver.close();
   });

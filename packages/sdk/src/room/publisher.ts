@@ -38,6 +38,25 @@ export async function withRetries<T>(retries: number, fn: () => Promise<T>): Pro
   }
 }
 
+/** Longest wait for a new uplink to connect before its tracks are put on anyway (issue 26: see Publisher._apply). */
+export const UPLINK_CONNECT_WAIT_MS = 5_000;
+
+/** Resolves once `pc` is connected, failed or closed, or after `timeoutMs`. */
+export function untilConnected(pc: RTCPeerConnection, timeoutMs: number): Promise<void> {
+  const settled = () => ['connected', 'failed', 'closed'].includes(pc.connectionState);
+  if (settled()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      pc.removeEventListener('connectionstatechange', onChange);
+      resolve();
+    };
+    const onChange = () => { if (settled()) done(); };
+    const timer = setTimeout(done, timeoutMs);
+    pc.addEventListener('connectionstatechange', onChange);
+  });
+}
+
 /** docs/behaviour.md §9: the publish-state consistency check runs 10 s after a flag change. */
 export const PUBLISH_STATE_CHECK_MS = 10_000;
 
@@ -126,9 +145,15 @@ export class Publisher {
     const uplink = this._uplink;
     if (!uplink) return;
     try {
-      await uplink.setTrack(slot, this._sending(slot), local?.encoding);
       await withRetries(FLAG_RETRIES, () => uplink.connect(async (offer) => (await signal.request('publish', { sdp: offer, ...(this._ctx.e2ee?.() ? { encrypted: true } : {}) })).sdp, this._mediaSettings()));
-      await this._sendFlag();
+      // The track goes on once the link is up (the flag goes out meanwhile): a camera attached earlier has its
+      // first frames judged against Chrome's pre-connection share of the start bitrate (start ÷ streams), too
+      // low for 720p, so its encoder starts at 640×360 and climbs back by its quality scaler, ~5 s a step
+      // (issue 26). The original SDK also puts tracks on an uplink already connected.
+      await Promise.all([this._sendFlag(), (async () => {
+        await untilConnected(uplink.peerConnection, UPLINK_CONNECT_WAIT_MS);
+        await uplink.setTrack(slot, this._sending(slot), local?.encoding);
+      })()]);
       if (local && (slot === 'video' || slot === 'aux')) await this._preferHW(uplink, slot, local.track);
     } catch (error) {
       const timedOut = error instanceof SignalChannelError && error.reason === 'timeout';
