@@ -1,24 +1,15 @@
 import { readFileSync } from 'node:fs';
-import type { Logger } from 'pino';
 import { EngineError, type MediaServerReport } from '../media-engine.js';
 import { JanusAdmin } from './janus-admin.js';
 import { JanusClient } from './janus-client.js';
-import { JanusProcess, type JanusEndpoint } from './janus-process.js';
+import { JanusProcess, type JanusEndpoint, type JanusProcessOptions } from './janus-process.js';
 
-/** How to reach Janus: spawn one (default) or attach to a running one. */
-export interface JanusConnectionOptions {
+/** How to reach Janus: spawn one (default, with these settings) or attach to a running one. */
+export interface JanusConnectionOptions extends JanusProcessOptions {
   /** ws:// URL of a running Janus's WebSocket API (CONCLAVE_JANUS_URL); unset: spawn one. */
   url?: string;
   /** Its API secret, if it has one (CONCLAVE_JANUS_SECRET). */
   secret?: string;
-  /** Where a spawned Janus gathers ICE candidates. */
-  iceAddress?: string;
-  /** Public address advertised in candidates (1:1 NAT): Janus's nat_1_1_mapping. */
-  announcedAddress?: string;
-  /** UDP ports for a spawned Janus's ICE/RTP. */
-  portRange?: [number, number];
-  logger: Logger;
-  env?: NodeJS.ProcessEnv;
 }
 
 /** How long an engine call waits for Janus to be (back) up, e.g. during a restart. */
