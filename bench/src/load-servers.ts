@@ -4,8 +4,8 @@
  * process tree pinned to core 0; the CPU time of that tree.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
+import { freePort } from '../../packages/server/src/lifecycle/free-port.js';
 import { LOADGEN_DIR } from '../../tests/e2e/src/harness/loadgen.js';
 import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
 import { processTree, treeCpu } from './proc.js';
@@ -37,17 +37,6 @@ export async function pin(server: LoadServer, core: number): Promise<void> {
 /** CPU ms of the server's process tree so far. */
 export function serverCpuMs(server: LoadServer): number {
   return treeCpu(server.pid);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Builds LiveKit server from the Go module proxy once (bench/loadgen/livekit-server.sh); returns its path and the ms it took. */

@@ -7,12 +7,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { genUserSig } from '@conclave/usersig';
+import { freePort } from '../../packages/server/src/lifecycle/free-port.js';
+import { whenReady } from '../../packages/server/src/test-support/child-output.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';
@@ -28,48 +29,23 @@ export interface UserPathResult {
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 
-/** A free TCP port on every interface (the CLI's default host). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
-
 /**
  * The server as `npm start` runs it. Settings given: the port (chosen at run time), the test app's keys (so the
  * harness can sign userSigs; the dev app `npm start` generates differs only in its keys), a storage file in a
  * temporary directory, and the engine for Janus.
  */
 async function startCli(engine: UserPathEngine, dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
+  const port = await freePort('0.0.0.0'); // free on every interface: the CLI's default host
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), CONCLAVE_SDKAPPID: String(TEST_APP.sdkAppId), CONCLAVE_SECRET_KEY: TEST_APP.secretKey, CONCLAVE_DB: joinPath(dir, 'conclave.db') };
   for (const key of ['HOST', 'CONCLAVE_ICE_ADDRESS', 'CONCLAVE_LOG_LEVEL', 'CONCLAVE_ENGINE', 'CONCLAVE_CONFIG']) delete env[key];
   if (engine === 'janus') env.CONCLAVE_ENGINE = 'janus';
   const child = spawn(process.execPath, [CLI], { cwd: dir, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('conclave-server did not print its banner within 30 s'));
-    }, 30_000);
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (!out.includes('Conclave is running at')) return;
-      clearTimeout(timer);
-      resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`conclave-server exited with code ${code}: ${out}`));
-    });
+  await whenReady(child, { ready: 'Conclave is running at', name: 'conclave-server', timeoutMs: 30_000 }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
   });
   // Keep draining its logs (info level, as `npm start` writes them) so the pipe never fills; into
   // BENCH_USER_PATH_SERVER_LOG when set (a file, to line them up with the joins' paths).
-  child.removeAllListeners('exit');
   child.stdout?.removeAllListeners('data');
   const logFile = process.env.BENCH_USER_PATH_SERVER_LOG;
   if (logFile) child.stdout?.pipe(createWriteStream(`${logFile}.${engine}`));

@@ -1,17 +1,14 @@
 import { Preconnection, type PreconnectIdentity } from './preconnect.js';
-import { LIMITS, SERVER_CODE, type PeerInfo, type PushMap } from '@conclave/protocol';
+import type { PushMap } from '@conclave/protocol';
 import { StateMachine } from '../common/state-machine.js';
 import { resolveProxy, type ResolvedProxy } from '../validate/enter-room.js';
-import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import type { Emitter } from '../common/emitter.js';
 import { ERROR_CODE } from '../constants/error-code.js';
 import { MESSAGE, operationAbort } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
 import { ScheduleRefused, type Schedule } from '../schedule/schedule.js';
-import { Scheduler } from '../schedule/scheduler.js';
-import { SignalChannel, SignalReplyError } from '../signal/signal-channel.js';
-import { requestJoinAdmitted } from '../signal/join-admission.js';
+import { SignalReplyError, type SignalChannel } from '../signal/signal-channel.js';
 import { healthUrlOf, probeServer } from '../signal/server-probe.js';
 import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
 import type { RoomTarget } from '../validate/enter-room.js';
@@ -23,7 +20,8 @@ import { Publisher } from './publisher.js';
 import { Reconnector, type ReconnectPolicy } from './reconnector.js';
 import { ReconnectFlow } from './reconnect-flow.js';
 import { ConnectionStates } from './connection-state.js';
-import { isRefusal, joinError, joinRequest } from './join-request.js';
+import { isRefusal, joinError } from './join-request.js';
+import { JoinAttempts } from './join-attempt.js';
 import { switchRole, type SwitchRoleOption } from './role-switch.js';
 import { switchRoom } from './switch-room-flow.js';
 import type { RemoteUser } from './remote-user.js';
@@ -33,14 +31,13 @@ import type { PressureMonitor, PressureState } from '../adaptation/pressure.js';
 import { preferTurnTcp } from '../adaptation/relay-switch.js';
 import type { RoomContext } from './room-context.js';
 import { FramePipes } from '../transport/frame-pipes.js';
-import { setDecodeTap } from '../playback/decode-tap.js';
 import { listenToSignal } from './signal-listeners.js';
 import { AudienceCount } from './audience-count.js';
 
 /** Room states (docs/behaviour.md §4). */
 export type RoomState = 'initial' | 'joining' | 'joined' | 'left';
 
-export const SDK_VERSION = '5.10.1';
+export { SDK_VERSION } from './join-attempt.js';
 
 /**
  * One room session: scheduling, signalling, the uplink, and the remote users with their
@@ -49,7 +46,6 @@ export const SDK_VERSION = '5.10.1';
 export class Room {
   readonly machine = new StateMachine<RoomState>('initial');
   private readonly _events: Emitter<TRTCEventTypes>;
-  private readonly _scheduler = new Scheduler();
   /** What callExperimentalAPI('preconnect') warmed for the next join. */
   readonly preconnection = new Preconnection();
   private _config: EnterRoomConfig | undefined;
@@ -57,6 +53,8 @@ export class Room {
   private _proxy: ResolvedProxy = { turnServers: [] };
   private _signal: SignalChannel | undefined;
   private _schedule: Schedule | undefined;
+  /** Scheduling, the signalling channel and the join request of each attempt (join-attempt.ts). */
+  private readonly _joins: JoinAttempts;
   /** connection-state-changed (connection-state.ts). */
   readonly connection: ConnectionStates;
   /** The other users of the room (a live room's audience is hidden: docs/behaviour.md §3.5). */
@@ -95,8 +93,7 @@ export class Room {
       attempt: (attempt, serverAnswered) => this._flow.once(attempt, serverAnswered),
       attemptFailed: (error, attempt) => {
         this.connection.attemptFailed();
-        this._signal?.close();
-        this._signal = undefined;
+        this._dropSignal();
         log.warn(`reconnection attempt ${attempt} failed:`, error);
       },
       isFatal: (error) => error instanceof SignalReplyError || error instanceof ScheduleRefused,
@@ -106,9 +103,7 @@ export class Room {
       },
       checkAlive: () => this._signal?.checkAlive(),
       gaveUp: () => {
-        this._teardown();
-        this.machine.set('left');
-        this.connection.set('DISCONNECTED');
+        this._end();
         this._events.emit('error', new RtcError({ code: ERROR_CODE.OPERATION_FAILED, message: MESSAGE.SIGNAL_RECONNECTION_FAILED }));
       },
     }, reconnectPolicy);
@@ -119,6 +114,24 @@ export class Room {
       rebuild: (kind) => this._flow.rebuildLink(kind),
       rejoin: () => this._flow.rejoinReporting(),
       relayFailed: () => this._adaptation.relay.linkFailed(),
+    });
+    this._joins = new JoinAttempts({
+      preconnection: this.preconnection,
+      proxy: () => this._proxy,
+      role: () => this.role,
+      scene: () => this.scene,
+      scheduled: (schedule) => {
+        this._schedule = schedule;
+      },
+      attach: (signal) => {
+        this._signal = signal;
+        this._listen(signal);
+      },
+      dropSignal: () => this._dropSignal(),
+      joined: (sessionToken, audienceCount) => {
+        this._sessionToken = sessionToken;
+        this.audience.set(audienceCount);
+      },
     });
     const ctx: RoomContext = {
       events,
@@ -172,11 +185,8 @@ export class Room {
       target: () => this._target,
       sessionToken: () => this._sessionToken,
       signalOpen: () => this._signal?.isOpen === true,
-      dropSignal: () => {
-        this._signal?.close();
-        this._signal = undefined;
-      },
-      joinOnce: (config, target, useCache, resumeToken) => this._joinOnce(config, target, useCache, resumeToken),
+      dropSignal: () => this._dropSignal(),
+      joinOnce: (config, target, useCache, resumeToken) => this._joins.once(config, target, useCache, resumeToken),
       connection: this.connection,
       resetConnection: () => this._resetConnection(),
       teardown: () => this._teardown(),
@@ -257,12 +267,12 @@ export class Room {
     });
     const attempt = async () => {
       try {
-        return await this._joinOnce(config, target, true);
+        return await this._joins.once(config, target, true);
       } catch (error) {
         if (isRefusal(error) || this.machine.state !== 'joining') throw error;
         log.warn('join failed, retrying with a fresh schedule:', error);
         this._resetConnection();
-        return this._joinOnce(config, target, false);
+        return this._joins.once(config, target, false);
       }
     };
     const joining = Promise.race([attempt(), aborted]);
@@ -276,9 +286,7 @@ export class Room {
       this._adaptation.start();
       this._reconnector.watch();
     } catch (error) {
-      this._teardown();
-      this.machine.set('left');
-      this.connection.set('DISCONNECTED');
+      this._end();
       throw joinError(error);
     } finally {
       this._abortJoin = undefined;
@@ -286,60 +294,9 @@ export class Room {
     }
   }
 
-  /** Base URL of scheduling: the proxy's, else the SDK's own server. */
-  private get _scheduleBase(): string {
-    return this._proxy.scheduleBase ?? DEFAULT_SERVER_ORIGIN;
-  }
-
   /** preconnect: schedules (for `room`, else a placeholder room) and opens the signalling socket ahead of enterRoom. */
   preconnect(identity: PreconnectIdentity, room: RoomTarget, proxy: EnterRoomConfig['proxy']): Promise<void> {
-    const resolved = resolveProxy(proxy);
-    return this.preconnection.warm(identity, () => this._scheduler.get(resolved.scheduleBase ?? DEFAULT_SERVER_ORIGIN, {
-      ...identity, roomId: room.roomId, isStringRoomId: room.isString, sdkVersion: SDK_VERSION,
-    }, false), (schedule) => resolved.websocketUrl ?? schedule.domains.main);
-  }
-
-  private _getSchedule(config: EnterRoomConfig, target: RoomTarget, useCache: boolean): Promise<Schedule> {
-    return this._scheduler.get(this._scheduleBase, {
-      sdkAppId: config.sdkAppId, userId: config.userId, userSig: config.userSig,
-      roomId: target.roomId, isStringRoomId: target.isString, sdkVersion: SDK_VERSION,
-      ...(this.scene === 'live' ? { role: this.role } : {}),
-    }, useCache);
-  }
-
-  /**
-   * One join attempt; resolves to the users already in the room and whether the earlier session was resumed.
-   * A cluster node that does not host the room refuses with WRONG_NODE: schedule afresh and join there, once.
-   */
-  private async _joinOnce(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
-    try {
-      return await this._joinAt(config, target, useCache, resumeToken);
-    } catch (error) {
-      if (!(error instanceof SignalReplyError && error.code === SERVER_CODE.WRONG_NODE)) throw error;
-      log.info('this room lives on another node: scheduling again');
-      this._signal?.close();
-      this._signal = undefined;
-      return this._joinAt(config, target, false, resumeToken);
-    }
-  }
-
-  private async _joinAt(config: EnterRoomConfig, target: RoomTarget, useCache: boolean, resumeToken?: string): Promise<{ peers: PeerInfo[]; resumed: boolean }> {
-    // A first attempt may join on what preconnect warmed (same identity, socket still open).
-    const warm = useCache && !resumeToken ? await this.preconnection.take(config) : undefined;
-    const schedule = warm?.schedule ?? await this._getSchedule(config, target, useCache);
-    this._schedule = schedule;
-    setDecodeTap(schedule.config.videoDecodeFallback === true);
-    const signal = warm?.signal ?? new SignalChannel(this._proxy.websocketUrl ?? schedule.domains.main);
-    this._signal = signal;
-    this._listen(signal);
-    if (!warm) await signal.connect();
-    const seconds = schedule.config.enterRoomTimeout ?? 0;
-    const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
-    // The request's own time-out is the join time-out (a busy server's waits included); joinError() maps it to 'join room timeout'.
-    const reply = await requestJoinAdmitted(signal, joinRequest(config, target, { role: this.role, scene: this.scene, version: SDK_VERSION, resumeToken }), timeoutMs);
-    this._sessionToken = reply.sessionToken;
-    this.audience.set(reply.audienceCount);
-    return { peers: reply.userList, resumed: reply.resumed };
+    return this._joins.preconnect(identity, room, proxy);
   }
 
   private _listen(signal: SignalChannel): void {
@@ -377,6 +334,10 @@ export class Room {
     this.remotes.clear();
     this.publisher.closeUplink();
     this.frames.reset();
+    this._dropSignal();
+  }
+
+  private _dropSignal(): void {
     this._signal?.close();
     this._signal = undefined;
   }
@@ -389,15 +350,20 @@ export class Room {
     this.audience.reset();
   }
 
+  /** The session is over (gave up reconnecting, failed to join, banned): everything closed, state left. */
+  private _end(): void {
+    this._teardown();
+    this.machine.set('left');
+    this.connection.set('DISCONNECTED');
+  }
+
   private _onBanned(data: PushMap['banned']): void {
     if (data.reason === 'user_time_out') {
       this._flow.rejoinReporting();
       return;
     }
     // A banned room is exited first, then the event is emitted (docs/behaviour.md §4).
-    this._teardown();
-    this.machine.set('left');
-    this.connection.set('DISCONNECTED');
+    this._end();
     this._events.emit('kicked-out', { reason: data.reason, message: data.message });
   }
 

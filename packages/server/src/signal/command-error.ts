@@ -1,4 +1,5 @@
 import { SERVER_CODE, type JoinThrottled } from '@conclave/protocol';
+import type { Logger } from 'pino';
 import { EngineError, type EngineRefusal } from '../engine/media-engine.js';
 
 /**
@@ -34,4 +35,20 @@ export function engineRefusal(error: unknown, what: string): CommandError {
   const reason: EngineRefusal = error instanceof EngineError ? error.reason : 'negotiation-failed';
   const detail = error instanceof Error ? error.message : String(error);
   return new CommandError(ENGINE_CODES[reason], `${what} failed (${reason}): ${detail}`, { cause: error });
+}
+
+/** An engine operation's failure as the command's refusal, logged. */
+export function engineFailure(ctx: { logger: Logger }, error: unknown, what: string): CommandError {
+  const refusal = engineRefusal(error, what);
+  ctx.logger.warn({ err: error, code: refusal.code }, refusal.message);
+  return refusal;
+}
+
+/** Runs an engine operation; its failure becomes the command's refusal (logged). */
+export async function engineCall<T>(ctx: { logger: Logger }, what: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw engineFailure(ctx, error, what);
+  }
 }

@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import {
   LIMITS, ROLE_CODE, SCENE_CODE, SERVER_CODE, SUPPORTED_PROTOCOL_VERSIONS,
-  type Command, type CommandMap, type SubscriptionWants, type PushMap, type PushName, type ReplyMessage, type LeaveReason, type RoleCode,
+  type Command, type CommandMap, type PushMap, type PushName, type ReplyMessage, type LeaveReason, type RoleCode,
 } from '@conclave/protocol';
 import type { SignalDeps } from './signal-deps.js';
 import { Participant } from '../room/participant.js';
-import { isVisible, RoomRegistry, type Room } from '../room/room.js';
+import { RoomRegistry, type Room } from '../room/room.js';
 import { removeParticipant } from '../room/eviction.js';
 import { capacityRefusal } from '../room/capacity.js';
 import { roomRef } from '../ids/room-ref.js';
-import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { InvalidMessage, InvalidMessageLog, parseEnvelope, validateData } from './validate.js';
 import { downlinkSignal } from './downlink-signal.js';
-import { relayCustomMessage } from './custom-message.js';
 import { cdnCommandHandlers } from './cdn-commands.js';
 import { transcriberCommandHandlers } from './transcriber-commands.js';
 import { crossRoomCommandHandlers } from './cross-room-commands.js';
 import { roleCommandHandlers } from './role-commands.js';
-import { CommandError, engineRefusal } from './command-error.js';
+import { CommandError } from './command-error.js';
+import { mediaCommandHandlers, stillIn, stopPublishing } from './media-commands.js';
 import { admitJoin } from './admission.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
@@ -177,18 +176,6 @@ export class SignalSession {
     return { participant: this.#participant, room: this.#room };
   }
 
-  /** A user `srcUserId` whose streams members may receive: not a hidden audience (docs/behaviour.md §3.5). */
-  #source(room: Room, srcUserId: string): Participant {
-    const source = room.source(srcUserId);
-    if (!source || !isVisible(source)) throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `user '${srcUserId}' is not in the room`);
-    return source;
-  }
-
-  /** What `subscriber` may receive of `source`: its privileges, and a cross-room visitor's mutes in this room. */
-  #wants(room: Room, source: Participant, subscriber: Participant, wants: SubscriptionWants): SubscriptionWants {
-    return this.#ctx.crossRooms.allowed(room, source, subscriber, allowedWants(wants, source.privileges, subscriber.privileges));
-  }
-
   #leave(reason: LeaveReason): void {
     const participant = this.#participant;
     const room = this.#room;
@@ -200,41 +187,6 @@ export class SignalSession {
   /** Ends a participant's session: media, subscriptions, membership. */
   #remove(participant: Participant, room: Room, reason: LeaveReason): void {
     removeParticipant(this.#ctx, room, participant, reason);
-  }
-
-  /**
-   * After an engine call: a participant that left the room meanwhile (leave, drop, kick) must not keep
-   * links the call created, so its media is removed again and the request fails.
-   */
-  #stillIn(room: Room, ...participants: Participant[]): void {
-    const gone = participants.filter((p) => room.get(p.userId) !== p);
-    for (const p of gone) this.#ctx.releaseParticipant(p.id);
-    if (gone.length > 0) throw new CommandError(SERVER_CODE.NOT_JOINED, `${gone.map((p) => p.userId).join(', ')} left the room meanwhile`);
-  }
-
-  /** An engine operation's failure as the command's refusal (logged). */
-  #engineError(error: unknown, what: string): CommandError {
-    const refusal = engineRefusal(error, what);
-    this.#ctx.logger.warn({ err: error, code: refusal.code }, refusal.message);
-    return refusal;
-  }
-
-  /** Ends the participant's uplink and tells the room it publishes nothing (unpublish, switch to audience). */
-  async #stopPublishing(participant: Participant, room: Room): Promise<void> {
-    await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
-    if (participant.flag !== 0) {
-      participant.flag = 0;
-      room.announceFlags(participant);
-    }
-  }
-
-  /** Runs an engine operation; its failure becomes the command's refusal. */
-  async #engine<T>(what: string, operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      throw this.#engineError(error, what);
-    }
   }
 
   /**
@@ -333,7 +285,7 @@ export class SignalSession {
       try {
         // Every refusal comes before the user leaves: a refused switch keeps the user where it was.
         const place = await this.#admission(target);
-        this.#stillIn(room, participant);
+        stillIn(this.#ctx, room, participant);
         downlinkSignal(participant).cancel();
         this.#participant = undefined;
         this.#room = undefined;
@@ -350,101 +302,14 @@ export class SignalSession {
       return {};
     },
     heartbeat: async () => ({}),
-    publish: async (data) => {
-      const { participant, room } = this.#joined();
-      if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience) {
-        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
-      }
-      if (!maySend(participant.privileges)) {
-        throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, 'privateMapKey grants no send privilege (audio, video or sub video)');
-      }
-      participant.encrypted = data.encrypted === true;
-      const sdp = await this.#engine('publish', () => this.#ctx.engine.publish(participant.id, data.sdp));
-      this.#stillIn(room, participant);
-      if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience) {
-        // Switched to audience while negotiating.
-        await this.#engine('unpublish', () => this.#ctx.engine.unpublish(participant.id));
-        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
-      }
-      return { sdp };
-    },
-    unpublish: async () => {
-      const { participant, room } = this.#joined();
-      await this.#stopPublishing(participant, room);
-      return {};
-    },
-    'mute-flag': async (data) => {
-      const { participant, room } = this.#joined();
-      if (this.#scene === SCENE_CODE.live && participant.role === ROLE_CODE.audience && data.flag !== 0) {
-        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, "no permission to publish under live/audience, call switchRole('anchor') first");
-      }
-      const denied = deniedFlagParts(participant.privileges, data.flag);
-      if (denied.length > 0) throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, `privateMapKey does not grant sending ${denied.join(', ')}`);
-      if (participant.flag !== data.flag) {
-        participant.flag = data.flag;
-        room.announceFlags(participant);
-      }
-      return {};
-    },
-    subscribe: async (data) => {
-      const { participant, room } = this.#joined();
-      const source = this.#source(room, data.srcUserId);
-      if (source === participant) throw new CommandError(SERVER_CODE.INVALID_PARAMETER, 'cannot subscribe to yourself');
-      if (source.encrypted && data.decrypts !== true) {
-        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, `${source.userId} publishes end-to-end encrypted media: start CustomEncryption with the room's key to receive it`);
-      }
-      const mids: CommandMap['subscribe']['reply'] = await this.#engine('subscribe', () =>
-        this.#ctx.engine.subscribe(participant.id, source.id, this.#wants(room, source, participant, data), downlinkSignal(participant).negotiate));
-      this.#stillIn(room, participant);
-      if (room.source(source.userId) !== source) throw new CommandError(SERVER_CODE.NOT_JOINED, `${source.userId} left the room meanwhile`);
-      if (!isVisible(source)) {
-        // It became an audience meanwhile: its other subscriptions ended then, the one just made ends now.
-        await this.#ctx.engine.unsubscribe(participant.id, source.id).catch((error: unknown) => this.#engineError(error, 'unsubscribe'));
-        throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `${source.userId} became an audience meanwhile`);
-      }
-      participant.subscriptions.add(source.userId);
-      return mids;
-    },
-    'downlink-answer': async (data) => {
-      const { participant } = this.#joined();
-      if (!downlinkSignal(participant).answer(data.seq, data.sdp)) {
-        throw new CommandError(SERVER_CODE.INVALID_PARAMETER, `downlink-answer: no downlink offer ${data.seq} is waiting for an answer`);
-      }
-      return {};
-    },
-    'downlink-reset': async () => {
-      const { participant } = this.#joined();
-      downlinkSignal(participant).cancel();
-      participant.subscriptions.clear();
-      await this.#engine('downlink-reset', () => this.#ctx.engine.resetDownlink(participant.id));
-      return {};
-    },
-    'subscribe-change': async (data) => {
-      const { participant, room } = this.#joined();
-      const source = this.#source(room, data.srcUserId);
-      await this.#engine('subscribe-change', () => this.#ctx.engine.updateSubscription(participant.id, source.id, this.#wants(room, source, participant, data)));
-      return {};
-    },
-    unsubscribe: async (data) => {
-      const { participant, room } = this.#joined();
-      const source = room.source(data.srcUserId);
-      participant.subscriptions.delete(data.srcUserId);
-      if (source) await this.#engine('unsubscribe', () => this.#ctx.engine.unsubscribe(participant.id, source.id));
-      return {};
-    },
-    'data-link': async (data) => {
-      const { participant, room } = this.#joined();
-      const sdp = await this.#engine('data-link', () => this.#ctx.dataLinks.open(participant.id, data.sdp, (bytes) => relayCustomMessage(this.#ctx, participant, room, bytes)));
-      this.#stillIn(room, participant);
-      return { sdp };
-    },
     ...cdnCommandHandlers(() => this.#ctx, () => this.#joined()),
     ...transcriberCommandHandlers(() => this.#ctx, () => this.#joined()),
     ...crossRoomCommandHandlers(() => this.#ctx, () => this.#joined()),
+    ...mediaCommandHandlers(() => this.#ctx, { joined: () => this.#joined(), scene: () => this.#scene }),
     ...roleCommandHandlers(() => this.#ctx, {
       joined: () => this.#joined(),
       scene: () => this.#scene,
-      stopPublishing: (participant, room) => this.#stopPublishing(participant, room),
+      stopPublishing: (participant, room) => stopPublishing(this.#ctx, participant, room),
     }),
   };
 }

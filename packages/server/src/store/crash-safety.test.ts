@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { joined } from '../test-support/clients.js';
-import { freePort } from '../test-support/ports.js';
+import { freePort } from '../lifecycle/free-port.js';
+import { whenReady } from '../test-support/child-output.js';
 import { Store } from './store.js';
 
 /*
@@ -28,24 +29,7 @@ async function startCli(configPath: string): Promise<{ child: ChildProcess; url:
     env: { ...process.env, CONCLAVE_CONFIG: configPath, PORT: String(port), HOST: '127.0.0.1', CONCLAVE_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s: ${output.slice(-2000)}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Conclave is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${String(code)}: ${output.slice(-2000)}`));
-    });
-  });
-  child.removeAllListeners('exit');
+  await whenReady(child, { ready: 'Conclave is running at', name: 'server', timeoutMs: 30_000 });
   return { child, url: `http://127.0.0.1:${port}` };
 }
 

@@ -30,14 +30,20 @@ export async function publishAndSend(engine: Pick<MediaEngine, 'publish'>, parti
   await up.pc.setRemoteDescription({ type: 'answer', sdp: await engine.publish(participantId, up.offer) });
   let plis = 0;
   up.video.sender.onRtcp.subscribe((rtcp) => { if (rtcp.type === 206) plis++; });
+  const stopSending = sendPackets(up);
+  return { pc: up.pc, plis: () => plis, stop: async () => { stopSending(); await up.pc.close(); } };
+}
+
+/** Sends a packet per 20 ms on the uplink's main video, and on its audio unless told not to, until the returned stop. */
+export function sendPackets(up: { audio: RTCRtpTransceiver; video: RTCRtpTransceiver }, { audio = true } = {}): () => void {
   let seq = 0;
   const timer = setInterval(() => {
     seq++;
     // An IDR NAL header and a few bytes: Janus forwards what it gets; the content does not matter here.
     void up.video.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 1800, marker: true }), Buffer.from([0x65, 1, 2, 3])));
-    void up.audio.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 960, marker: false }), Buffer.from([0xf8, 0xff, 0xfe])));
+    if (audio) void up.audio.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 960, marker: false }), Buffer.from([0xf8, 0xff, 0xfe])));
   }, 20);
-  return { pc: up.pc, plis: () => plis, stop: async () => { clearInterval(timer); await up.pc.close(); } };
+  return () => clearInterval(timer);
 }
 
 /** A subscriber's downlink as the SDK runs it: answers every offer of the engine (kept), counts the RTP it receives (all, and by kind). */

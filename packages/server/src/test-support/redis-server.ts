@@ -1,9 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from './ports.js';
+import { freePort } from '../lifecycle/free-port.js';
+import { whenReady } from './child-output.js';
 
 /**
- * Debian's redis-server on a loopback port with no persistence, which a test can stop (SIGKILL: an outage)
- * and start again on the same port (empty: Redis lost its data).
+ * Starts Debian's redis-server on loopback `port` with no persistence; resolves when it accepts connections.
+ * (The one Redis starter of the tests: the server's unit tests, tests/e2e and bench use it.)
+ */
+export async function spawnRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await whenReady(child, { ready: 'Ready to accept connections', name: 'redis-server', install: 'redis-server' });
+  return child;
+}
+
+/**
+ * redis-server on a loopback port chosen at run time, with no persistence, which a test can stop, kill (SIGKILL:
+ * an outage) and start again on the same port (empty: Redis lost its data).
  */
 export class TestRedis {
   readonly port: number;
@@ -25,38 +36,24 @@ export class TestRedis {
 
   /** Starts it (again) on its port; resolves when it accepts connections. */
   async restart(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start in 15 s: ${output.slice(-1000)}`)), 15_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(new Error(`cannot start redis-server (apt-get install redis-server): ${error.message}`));
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${String(code)}: ${output.slice(-1000)}`));
-      });
-    });
-    child.removeAllListeners('exit');
-    this.#child = child;
+    this.#child = await spawnRedis(this.port);
   }
 
   /** Kills it at once (an outage: connections drop, nothing is saved). */
-  async kill(): Promise<void> {
+  kill(): Promise<void> {
+    return this.#end('SIGKILL');
+  }
+
+  /** Stops it (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void> {
+    return this.#end('SIGTERM');
+  }
+
+  async #end(signal: NodeJS.Signals): Promise<void> {
     const child = this.#child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
+    child.kill(signal);
     await exited;
   }
 }

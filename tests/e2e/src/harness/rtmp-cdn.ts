@@ -1,25 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, Socket, type AddressInfo } from 'node:net';
+import { Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './server-process.js';
 
 /** Debian's nginx with libnginx-mod-rtmp. */
 const NGINX = '/usr/sbin/nginx';
 const RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
-
-/** A free TCP port on loopback (nginx cannot listen on port 0, so one is picked and released). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One publish connection nginx told us about (on_publish / on_publish_done). */
 export interface PublishEvent {
@@ -64,7 +53,7 @@ export class RtmpCdn {
     const hookPort = (hooks.address() as AddressInfo).port;
     const dir = mkdtempSync(join(tmpdir(), 'conclave-rtmp-'));
     mkdirSync(join(dir, 'logs'));
-    const port = await freePort();
+    const port = await freePort(); // nginx cannot listen on port 0: a free one is picked and released
     writeFileSync(join(dir, 'nginx.conf'), `load_module ${RTMP_MODULE};
 daemon off;
 master_process off;

@@ -1,20 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { genUserSig } from '@conclave/usersig';
 import { E2E_ENGINE, TEST_APP } from './server.js';
 
-/** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+/** A free TCP port on loopback: the server's own helper (its Janus supervisor uses it), for every test. */
+export { freePort } from '../../../../packages/server/src/lifecycle/free-port.js';
 
 /**
  * The built server CLI (`conclave-server`) as a separate process on a fixed port, so a test can

@@ -3,6 +3,7 @@ import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { whenReady } from '../../../../packages/server/src/test-support/child-output.js';
 import { freePort } from './server-process.js';
 
 /** A free UDP port on loopback. */
@@ -72,28 +73,7 @@ export class TurnServer {
       '--allow-loopback-peers', '--no-multicast-peers', '--cli-port', String(cliPort), '--no-cli', `--pidfile=${join(dir, 'turn.pid')}`,
       `--userdb=${join(dir, 'turndb')}`, '--log-file=stdout', '--simple-log',
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('coturn did not start in time')), 15_000);
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (/Total General servers|IPv4. UDP listener opened/.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(new Error(`cannot start coturn (apt-get install coturn): ${error.message}`));
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`coturn exited with ${code}: ${output.slice(-2000)}`));
-      });
-    });
-    child.removeAllListeners('exit');
+    await whenReady(child, { ready: /Total General servers|IPv4. UDP listener opened/, name: 'coturn', install: 'coturn' });
     return new TurnServer(child, dir, ip, port);
   }
 

@@ -1,22 +1,9 @@
 import { existsSync } from 'node:fs';
-import { RtpHeader, RtpPacket } from 'werift';
 import { describe, it } from 'vitest';
-import { subscriberPeer, uplink, waitFor } from '../../test-support/engine-peers.js';
+import { sendPackets, subscriberPeer, uplink, waitFor } from '../../test-support/engine-peers.js';
 import { realJanus } from '../../test-support/janus-media.js';
 
 const WANTS = { audio: true, bigVideo: true, smallVideo: false, auxVideo: false };
-
-type Up = Awaited<ReturnType<typeof uplink>>;
-
-/** Sends a video packet per 20 ms on the uplink's main video until the returned stop. */
-function sendVideo(up: Up): () => void {
-  let seq = 0;
-  const timer = setInterval(() => {
-    seq++;
-    void up.video.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 1800, marker: true }), Buffer.from([0x65, 1, 2, 3])));
-  }, 20);
-  return () => clearInterval(timer);
-}
 
 /**
  * Two publishes of one participant at once (a reconnection racing a link rebuild): the last one wins, as on the
@@ -26,21 +13,27 @@ function sendVideo(up: Up): () => void {
 describe.skipIf(!existsSync('/usr/bin/janus'))('Janus: two publishes at once (real Janus)', () => {
   const janus = realJanus();
 
-  it('a subscriber of the first feed keeps receiving once the second replaced it and the first was closed', async () => {
+  /** A publisher `pub-<id>` with two uplinks ready to publish, and a subscriber `sub-<id>`, in one room. */
+  async function racingPublishes(id: string) {
     const { engine, cleanups } = janus;
-    engine.joinRoom('pub-a', 'room-concurrent-a');
-    engine.joinRoom('sub-a', 'room-concurrent-a');
+    engine.joinRoom(`pub-${id}`, `room-concurrent-${id}`);
+    engine.joinRoom(`sub-${id}`, `room-concurrent-${id}`);
     const [first, second] = await Promise.all([uplink('H264'), uplink('H264')]);
     cleanups.push(() => first.pc.close(), () => second.pc.close());
+    const sub = subscriberPeer();
+    cleanups.push(() => sub.pc.close());
+    return { engine, cleanups, first, second, sub };
+  }
+
+  it('a subscriber of the first feed keeps receiving once the second replaced it and the first was closed', async () => {
+    const { engine, cleanups, first, second, sub } = await racingPublishes('a');
     const [firstAnswer, secondAnswer] = await Promise.all([engine.publish('pub-a', first.offer), engine.publish('pub-a', second.offer)]);
     await first.pc.setRemoteDescription({ type: 'answer', sdp: firstAnswer });
     await second.pc.setRemoteDescription({ type: 'answer', sdp: secondAnswer });
-    // Both links send for a moment (the client has not yet dropped the loser).
-    const stopFirst = sendVideo(first);
-    const stopSecond = sendVideo(second);
+    // Both links send video for a moment (the client has not yet dropped the loser).
+    const stopFirst = sendPackets(first, { audio: false });
+    const stopSecond = sendPackets(second, { audio: false });
     cleanups.push(async () => { stopFirst(); stopSecond(); });
-    const sub = subscriberPeer();
-    cleanups.push(() => sub.pc.close());
     await engine.subscribe('sub-a', 'pub-a', WANTS, sub.negotiate);
     await waitFor(() => sub.byKind.video > 20, 15_000, 'video');
     // The client drops the losing link: what the subscriber gets from now on comes from the winner.
@@ -51,20 +44,14 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus: two publishes at once (re
   }, 60_000);
 
   it('a subscription made while the losing publish was the current feed gets the winner\'s media', async () => {
-    const { engine, cleanups } = janus;
-    engine.joinRoom('pub-b', 'room-concurrent-b');
-    engine.joinRoom('sub-b', 'room-concurrent-b');
-    const [first, second] = await Promise.all([uplink('H264'), uplink('H264')]);
-    cleanups.push(() => first.pc.close(), () => second.pc.close());
-    const sub = subscriberPeer();
-    cleanups.push(() => sub.pc.close());
+    const { engine, cleanups, first, second, sub } = await racingPublishes('b');
     // The client abandons the first link as its answer arrives (a newer one replaced it).
     const firstDone = engine.publish('pub-b', first.offer).then(() => first.pc.close());
     const secondDone = engine.publish('pub-b', second.offer);
     await firstDone;
     const subscribed = engine.subscribe('sub-b', 'pub-b', WANTS, sub.negotiate);
     await second.pc.setRemoteDescription({ type: 'answer', sdp: await secondDone });
-    const stop = sendVideo(second);
+    const stop = sendPackets(second, { audio: false });
     cleanups.push(async () => stop());
     await subscribed;
     await waitFor(() => sub.byKind.video > 50, 15_000, 'video of the winning feed');

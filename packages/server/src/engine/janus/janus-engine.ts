@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import type { Logger } from 'pino';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
 import { SubscriberDownlinks } from '../subscriber-downlinks.js';
@@ -8,9 +6,7 @@ import {
   type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type MediaServerReport, type RtpForward, type RtpForwardTargets,
 } from '../media-engine.js';
-import { JanusAdmin } from './janus-admin.js';
-import { JanusClient } from './janus-client.js';
-import { JanusProcess, type JanusEndpoint } from './janus-process.js';
+import { JanusConnection, type JanusConnectionOptions } from './janus-connection.js';
 import { JanusPublisher } from './janus-publisher.js';
 import { JanusRooms } from './janus-rooms.js';
 import { JanusDownlink } from './janus-downlink.js';
@@ -20,32 +16,16 @@ import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
 import { JanusCrossRoom } from './janus-cross-room.js';
 import type { JanusFeed } from './janus-publisher.js';
 
-/** How to reach Janus: spawn one (default) or attach to a running one. */
-export interface JanusEngineOptions {
-  /** ws:// URL of a running Janus's WebSocket API (CONCLAVE_JANUS_URL); unset: spawn one. */
-  url?: string;
-  /** Its API secret, if it has one (CONCLAVE_JANUS_SECRET). */
-  secret?: string;
-  /** Where a spawned Janus gathers ICE candidates. */
-  iceAddress?: string;
-  /** Public address advertised in candidates (1:1 NAT): Janus's nat_1_1_mapping. */
-  announcedAddress?: string;
-  /** UDP ports for a spawned Janus's ICE/RTP. */
-  portRange?: [number, number];
-  logger: Logger;
-  env?: NodeJS.ProcessEnv;
+/** How to reach Janus (spawned or running), and how long a subscription waits for its source. */
+export interface JanusEngineOptions extends JanusConnectionOptions {
   /** How long a subscription waits for its source to publish (default DEFAULT_SOURCE_WAIT_MS). */
   sourceWaitMs?: number;
 }
 
-/** How long an engine call waits for Janus to be (back) up, e.g. during a restart. */
-const READY_TIMEOUT_MS = 20_000;
 /** How long a republished feed may take to come up before its subscribers' move is logged as late. */
 const SOURCE_TIMEOUT_MS = DEFAULT_SOURCE_WAIT_MS;
 /** How long a republished feed may still come up after SOURCE_TIMEOUT_MS before its subscribers are left where they are. */
 const LATE_UP_MS = 50_000;
-/** Pause between attempts to reach an attached Janus that went away. */
-const RECONNECT_MS = 1000;
 
 /**
  * The production media engine: the Janus WebRTC Server's VideoRoom plugin (multistream) does the
@@ -58,11 +38,8 @@ const RECONNECT_MS = 1000;
  */
 export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   readonly #options: JanusEngineOptions;
-  readonly #process: JanusProcess | undefined;
-  #client: JanusClient | undefined;
-  /** Janus's admin API (a spawned Janus only): the cross-check of inspect(). */
-  #admin: JanusAdmin | undefined;
-  #waiters: ((client: JanusClient) => void)[] = [];
+  /** The session with Janus (spawned and supervised, or reached at its URL). */
+  readonly #janus: JanusConnection;
   readonly #rooms = new JanusRooms();
   readonly #publishers = new Map<string, JanusPublisher>();
   readonly #publishing = new Map<string, Promise<unknown>>();
@@ -83,11 +60,11 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#options = options;
     this.#sourceWaitMs = options.sourceWaitMs ?? DEFAULT_SOURCE_WAIT_MS;
     this.#cross = new JanusCrossRoom({
-      ready: () => this.#ready(), roomOfGroup: (client, groupId) => this.#rooms.roomOfGroup(client, groupId),
+      ready: () => this.#janus.ready(), roomOfGroup: (client, groupId) => this.#rooms.roomOfGroup(client, groupId),
       nextFeedId: () => this.#rooms.nextFeedId(), sourceWaitMs: this.#sourceWaitMs,
       cleanupFailed: (detail) => this.#cleanupFailed('handle-detach', detail),
     });
-    this.#process = options.url ? undefined : new JanusProcess({ iceAddress: options.iceAddress, announcedAddress: options.announcedAddress, portRange: options.portRange, logger: options.logger, env: options.env });
+    this.#janus = new JanusConnection(options, () => this.#lost());
   }
 
   #cleanupFailed(operation: CleanupOperation, detail: string): void {
@@ -98,11 +75,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   static async start(options: JanusEngineOptions): Promise<JanusEngine> {
     const engine = new JanusEngine(options);
     try {
-      const endpoint = engine.#process ? await engine.#process.start() : { url: options.url!, secret: options.secret };
-      engine.#process?.onRestart((restarted) => {
-        engine.#connect(restarted).catch((error: unknown) => options.logger.error({ err: error }, 'janus session after restart failed'));
-      });
-      await engine.#connect(endpoint);
+      await engine.#janus.start();
     } catch (error) {
       await engine.close();
       throw error;
@@ -112,25 +85,11 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
 
   /** The spawned Janus's process id (none when attached to a running Janus). */
   get janusPid(): number | undefined {
-    return this.#process?.pid;
-  }
-
-  async #connect(endpoint: JanusEndpoint): Promise<void> {
-    const client = await JanusClient.connect(endpoint.url, endpoint.secret);
-    if (this.#closed) {
-      client.close();
-      return;
-    }
-    client.onClose(() => this.#lost(client, endpoint));
-    this.#client = client;
-    this.#admin = endpoint.admin ? new JanusAdmin(endpoint.admin.url, endpoint.admin.secret) : undefined;
-    for (const resolve of this.#waiters.splice(0)) resolve(client);
+    return this.#janus.pid;
   }
 
   /** Janus went away: every handle and room with it. */
-  #lost(client: JanusClient, endpoint: JanusEndpoint): void {
-    if (this.#client !== client) return;
-    this.#client = undefined;
+  #lost(): void {
     this.#options.logger.error({ publishers: this.#publishers.size, downlinks: this.#downlinks.size }, 'lost the Janus session; media links must be negotiated again');
     this.#publishers.clear();
     for (const id of this.#members.participants()) this.#members.unpublished(id);
@@ -139,25 +98,6 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#downlinks.forgetAll();
     this.#rooms.clear();
     if (!this.#closed) this.#events.emit({ type: 'engine-restarted' });
-    if (this.#process || this.#closed) return; // the supervisor restarts it and calls #connect
-    const retry = () => {
-      if (this.#closed) return;
-      this.#connect(endpoint).catch(() => setTimeout(retry, RECONNECT_MS).unref());
-    };
-    setTimeout(retry, RECONNECT_MS).unref();
-  }
-
-  /** The current session, waiting (bounded) while Janus restarts. */
-  #ready(): Promise<JanusClient> {
-    if (this.#closed) return Promise.reject(new EngineError('closed', 'media engine closed'));
-    if (this.#client && !this.#client.closed) return Promise.resolve(this.#client);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new EngineError('unavailable', 'Janus is not available')), READY_TIMEOUT_MS);
-      this.#waiters.push((client) => {
-        clearTimeout(timer);
-        resolve(client);
-      });
-    });
   }
 
   /** Puts a participant in an engine room (one VideoRoom room per Conclave room). */
@@ -170,7 +110,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#members.roomOf(participantId);
     const previous = this.#publishing.get(participantId) ?? Promise.resolve();
     const run = async () => {
-      const client = await this.#ready();
+      const client = await this.#janus.ready();
       let joined: { publisher: JanusPublisher; answer: string };
       try {
         const room = await this.#rooms.roomOf(client, participantId);
@@ -286,7 +226,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
 
   async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     this.#members.assertSameRoom(subscriberId, sourceId);
-    const client = await this.#ready();
+    const client = await this.#janus.ready();
     const publisher = await this.#publisherOf(sourceId);
     let room: number;
     try {
@@ -389,7 +329,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     const unsubscribed = [...this.#downlinks.values()].map((downlink) => downlink.unsubscribe(participantId).catch((error: unknown) => {
       this.#cleanupFailed('unsubscribe', `${participantId}'s subscription: ${error instanceof Error ? error.message : String(error)}`);
     }));
-    const left = this.#rooms.leave(this.#client, participantId).catch((error: unknown) => {
+    const left = this.#rooms.leave(this.#janus.client, participantId).catch((error: unknown) => {
       this.#cleanupFailed('room-destroy', `room of ${participantId}: ${error instanceof Error ? error.message : String(error)}`);
     });
     await Promise.all([...unsubscribed, left, shared]);
@@ -405,36 +345,22 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
    * memory is the spawned Janus's resident set (unknown when attached to a Janus elsewhere).
    */
   stats(): EngineStats {
-    const client = this.#client && !this.#client.closed ? this.#client : undefined;
     return {
       uplinks: this.#publishers.size, downlinks: this.#downlinks.size, subscriptions: this.#downlinks.subscriptions,
       forwardedPackets: undefined, forwardedBytes: undefined, receivedPackets: undefined,
       peerConnections: this.#publishers.size + this.#downlinks.size,
-      handles: client?.handles ?? 0,
-      mediaServerMemoryBytes: residentBytes(this.#process?.pid),
+      handles: this.#janus.client?.handles ?? 0,
+      mediaServerMemoryBytes: this.#janus.residentBytes,
     };
   }
 
   /** Janus's own account (its admin API): its sessions, handles and PeerConnections up; undefined when not spawned here or not answering. */
   async inspect(): Promise<MediaServerReport | undefined> {
-    return this.#client && !this.#client.closed ? this.#admin?.report() : undefined;
+    return this.#janus.inspect();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#client?.close();
-    this.#client = undefined;
-    await this.#process?.stop();
-  }
-}
-
-/** A process's resident set size in bytes (Linux /proc), undefined when unknown. */
-function residentBytes(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb === undefined ? undefined : Number(kb) * 1024;
-  } catch {
-    return undefined;
+    await this.#janus.close();
   }
 }

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
+import { freePort } from '../../lifecycle/free-port.js';
 import { findJanus, janusLibDir, janusMainConfig, janusVideoRoomConfig, janusWebSocketConfig } from './janus-config.js';
 
 /** Where a running Janus answers. */
@@ -17,8 +18,11 @@ export interface JanusEndpoint {
 
 /** Settings of a spawned Janus. */
 export interface JanusProcessOptions {
+  /** Where a spawned Janus gathers ICE candidates. */
   iceAddress?: string;
+  /** Public address advertised in candidates (1:1 NAT): Janus's nat_1_1_mapping. */
   announcedAddress?: string;
+  /** UDP ports for a spawned Janus's ICE/RTP. */
   portRange?: [number, number];
   logger: Logger;
   env?: NodeJS.ProcessEnv;
@@ -28,17 +32,6 @@ export interface JanusProcessOptions {
 const START_TIMEOUT_MS = 15_000;
 /** Restarts closer together than this are delayed (a Janus that crashes at start must not spin). */
 const RESTART_BACKOFF_MS = 1000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Janus's environment: ours, with CONCLAVE_JANUS_LIBRARY_PATH (a folder of shared libraries, e.g. a libsrtp2
