@@ -32,6 +32,11 @@ export class Participant {
   flag = 0;
   /** It publishes end-to-end encrypted media (publish `encrypted`): forwarded only to subscribers that decrypt, never mixed or recorded. */
   encrypted = false;
+  /**
+   * Uplink commands (publish, unpublish) numbered as they arrive, and the number of the last unpublish: a publish
+   * still negotiating when an unpublish comes must not leave its uplink behind once it finishes.
+   */
+  readonly uplinkCommands = { count: 0, lastUnpublish: 0 };
   /** Source users this participant receives from. */
   readonly subscriptions = new Set<string>();
   /** What the session may do: PRIVILEGE bits of its privateMapKey (all of them when it joined without one). */

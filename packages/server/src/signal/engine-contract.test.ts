@@ -55,6 +55,27 @@ describe('engine contract at the client', () => {
     }
   });
 
+  it('an unpublish that arrives while a publish is negotiated leaves no uplink behind: that publish is refused (MEDIA_ERROR), the next one works', async () => {
+    const pub = await join('racer', '503');
+    const first = await uplink('H264');
+    const second = await uplink('H264');
+    const before = server.stats().uplinks; // the other tests' publishers stay in their rooms
+    try {
+      const published = pub.request('publish', { sdp: first.offer });
+      const unpublished = await pub.request('unpublish', {});
+      expect(unpublished.code).toBe(0);
+      const refused = await published;
+      expect(refused.code).toBe(SERVER_CODE.MEDIA_ERROR);
+      expect(refused.message).toMatch(/publish cancelled/);
+      expect(server.stats().uplinks).toBe(before);
+      expect((await pub.request('publish', { sdp: second.offer })).code).toBe(0);
+      expect(server.stats().uplinks).toBe(before + 1);
+    } finally {
+      await first.pc.close();
+      await second.pc.close();
+    }
+  });
+
   it(`a protocol version the server does not speak is refused with PROTOCOL_UNSUPPORTED naming both versions; ${PROTOCOL_VERSION} and an absent version (1) are accepted`, async () => {
     const future = await WsClient.connect(server);
     clients.push(future);

@@ -28,6 +28,7 @@ export function stillIn(ctx: Pick<SignalDeps, 'releaseParticipant'>, room: Room,
 
 /** Ends the participant's uplink and tells the room it publishes nothing (unpublish, switch to audience). */
 export async function stopPublishing(ctx: Pick<SignalDeps, 'engine' | 'logger'>, participant: Participant, room: Room): Promise<void> {
+  participant.uplinkCommands.lastUnpublish = ++participant.uplinkCommands.count;
   await engineCall(ctx, 'unpublish', () => ctx.engine.unpublish(participant.id));
   if (participant.flag !== 0) {
     participant.flag = 0;
@@ -63,8 +64,15 @@ export function mediaCommandHandlers(context: () => SignalDeps, caller: MediaCal
         throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, 'privateMapKey grants no send privilege (audio, video or sub video)');
       }
       participant.encrypted = data.encrypted === true;
+      const mine = ++participant.uplinkCommands.count;
       const sdp = await engineCall(ctx, 'publish', () => ctx.engine.publish(participant.id, data.sdp));
       stillIn(ctx, room, participant);
+      const { count, lastUnpublish } = participant.uplinkCommands;
+      if (lastUnpublish > mine && lastUnpublish === count) {
+        // Unpublished while this publish negotiated, and nothing published since: the uplink it made goes too.
+        await engineCall(ctx, 'unpublish', () => ctx.engine.unpublish(participant.id));
+        throw new CommandError(SERVER_CODE.MEDIA_ERROR, 'publish cancelled: an unpublish came while it was negotiated');
+      }
       if (audience(participant)) {
         // Switched to audience while negotiating.
         await engineCall(ctx, 'unpublish', () => ctx.engine.unpublish(participant.id));
