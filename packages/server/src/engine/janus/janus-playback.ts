@@ -3,6 +3,7 @@ import { playbackWants, type PlaybackStream } from '../client-offer.js';
 import type { DownlinkMids, DownlinkNegotiator, SubscriptionWants } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from '../embedded/codecs.js';
 import { createPeer, linkState, localSdp, type PeerNetworkOptions } from '../embedded/peer-factory.js';
+import { sendForwarded } from '../embedded/rtp-send.js';
 
 /** How the relay subscribes: the engine's own server-offered subscribe, for the viewer. */
 export type RelaySubscribe = (wants: SubscriptionWants, negotiate: DownlinkNegotiator) => Promise<DownlinkMids>;
@@ -93,7 +94,7 @@ export class JanusPlayback {
         sender.replaceRTP(rtp.header);
         first = false;
       }
-      sender.sendRtp(rtp).catch(() => undefined);
+      sendForwarded(sender, rtp);
     });
     if (!video) return;
     const pli = () => {

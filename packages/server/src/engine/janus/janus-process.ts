@@ -46,11 +46,16 @@ function janusEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 
 /**
  * Janus must not outlive this process, even when it is SIGKILLed (no exit handler runs then): a tiny
- * shell holds a pipe from us and kills Janus when the pipe closes, i.e. when we are gone.
+ * shell holds a pipe from us and kills Janus when the pipe closes, i.e. when we are gone. It kills only the
+ * process it watched: the pid's start time must be unchanged (a Janus gone before the pipe closed may have
+ * left its pid to an unrelated program).
  */
-function watchParent(child: ChildProcess): void {
+export function watchParent(child: ChildProcess): void {
   if (!child.pid) return;
-  const watchdog = spawn('/bin/sh', ['-c', `read _; kill -9 ${child.pid} 2>/dev/null`], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  const pid = child.pid;
+  const started = `sed 's/.*) //' /proc/${pid}/stat 2>/dev/null | cut -d' ' -f20`;
+  const script = `s=$(${started}); read _; [ -n "$s" ] && [ "$(${started})" = "$s" ] && kill -9 ${pid} 2>/dev/null`;
+  const watchdog = spawn('/bin/sh', ['-c', script], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
   watchdog.unref();
   child.once('exit', () => watchdog.stdin?.end());
   (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
