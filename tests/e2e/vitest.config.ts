@@ -29,14 +29,31 @@ const EMBEDDED_ONLY = [
   'src/faults-recording.e2e.ts', 'src/faults-redis.e2e.ts',
   // The SDK's reconnection timing; a Janus restart adds Janus's own start-up (recovery.e2e.ts covers Janus).
   'src/reconnect-*.e2e.ts',
+  // In-page SDK subjects: the runtime object libraries reach for, the canvas player's drawing, the SDK's reading
+  // of compute pressure (the stream it keeps asking for is the subscription every other file checks per engine).
+  'src/api-runtime.e2e.ts', 'src/canvas-player.e2e.ts', 'src/adaptation-pressure.e2e.ts',
 ];
+/** Files one at a time (run-e2e.mjs's default): then an embedded project's files may share one process. */
+const ONE_AT_A_TIME = Number(process.env.CONCLAVE_E2E_WORKERS ?? 1) <= 1;
 const ENGINES = (process.env.CONCLAVE_E2E_ENGINE ? [process.env.CONCLAVE_E2E_ENGINE] : ['embedded', 'janus']);
 
-/** One project: the `include` files of `engine`, named `<engine>-<kind>` (run-e2e.mjs runs each kind in its own phase). */
+/**
+ * One project: the `include` files of `engine`, named `<engine>-<kind>` (run-e2e.mjs runs each kind in its own phase).
+ *
+ * Embedded projects, files one at a time: one worker process runs the project's files one after another and keeps
+ * its loaded modules (playwright-core, the server and its dependencies); a fresh process per file spent ~2 s loading
+ * them again (~100 s a CI run). Each file still starts and closes its own server, browser and pages. Janus projects
+ * keep a process per file: each Janus start leaves a watchdog shell (janus-process.ts watchParent) that waits for
+ * the test process to end and then kills Janus's old pid; over a whole project the system may have given that pid
+ * to another program by then.
+ */
 function project(engine: string, kind: 'light' | 'heavy' | 'faults', include: string[], exclude: string[]) {
   return {
     extends: true as const,
-    test: { name: `${engine}-${kind}`, include, exclude, env: { CONCLAVE_E2E_ENGINE: engine } },
+    test: {
+      name: `${engine}-${kind}`, include, exclude, env: { CONCLAVE_E2E_ENGINE: engine },
+      ...(engine === 'embedded' && ONE_AT_A_TIME ? { poolOptions: { forks: { singleFork: true, isolate: false } } } : {}),
+    },
   };
 }
 

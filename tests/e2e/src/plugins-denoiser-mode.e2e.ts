@@ -47,28 +47,36 @@ async function speechLevel(listener: Page, userId: string): Promise<number> {
   return percentile(await levels(listener, 7000), 90);
 }
 
+/** The far and the near talker's levels over the same 7 s, each heard by a listener of its own. */
+const bothLevels = (listeners: { far: Page; near: Page }) =>
+  Promise.all([speechLevel(listeners.far, 'far'), speechLevel(listeners.near, 'near')]);
+
 describe("AIDenoiser, 5.17's mode: far-field reduction", () => {
   it('mode 1 brings a distant talker\'s speech down by ≥ 10 dB while a near talker stays within 6 dB; update({ mode: 0 }) restores it', async () => {
     const roomId = 25021;
     const near = await fx!.app.open(fx!.browser.context);
     const far = await fx!.app.open(farBrowser!.context);
     const listener = await fx!.app.open(fx!.browser.context);
+    // A second listener measures the near talker while the first measures the far one, over the same windows.
+    const nearListener = await fx!.app.open(fx!.browser.context);
     expect(await enterWithAudio(near, fx!.server, 'near', roomId, RAW_MIC)).toEqual({ ok: true });
     expect(await enterWithAudio(far, fx!.server, 'far', roomId, RAW_MIC)).toEqual({ ok: true });
     expect(await enterWithAudio(listener, fx!.server, 'listener', roomId)).toEqual({ ok: true });
+    expect(await enterWithAudio(nearListener, fx!.server, 'near-listener', roomId)).toEqual({ ok: true });
     await listenTo(listener, 'far');
+    await listenTo(nearListener, 'near');
+    const listeners = { far: listener, near: nearListener };
     // The far talker's speech must be arriving before the baseline (it is quiet: above -75 dBFS).
     await expect.poll(async () => Math.max(...await levels(listener, 500)), { timeout: 20_000 }).toBeGreaterThan(-75);
+    await expect.poll(async () => Math.max(...await levels(nearListener, 500)), { timeout: 20_000 }).toBeGreaterThan(-75);
 
     for (const [page, userId] of [[near, 'near'], [far, 'far']] as const) {
       expect(await plugin(page, 'startPlugin', { sdkAppId: TEST_APP.sdkAppId, userId, userSig: await fx!.server.sig(userId) })).toEqual({ ok: true });
     }
-    const farNormal = await speechLevel(listener, 'far');
-    const nearNormal = await speechLevel(listener, 'near');
+    const [farNormal, nearNormal] = await bothLevels(listeners);
 
     for (const page of [near, far]) expect(await plugin(page, 'updatePlugin', { mode: 1 })).toEqual({ ok: true });
-    const farReduced = await speechLevel(listener, 'far');
-    const nearReduced = await speechLevel(listener, 'near');
+    const [farReduced, nearReduced] = await bothLevels(listeners);
 
     expect(await plugin(far, 'updatePlugin', { mode: 0 })).toEqual({ ok: true });
     const farBack = await speechLevel(listener, 'far');
@@ -78,6 +86,6 @@ describe("AIDenoiser, 5.17's mode: far-field reduction", () => {
     expect(farBack - farReduced).toBeGreaterThanOrEqual(8);
     // A mode outside 0 / 1: INVALID_PARAMETER.
     expect(await plugin(far, 'updatePlugin', { mode: 2 })).toMatchObject({ ok: false, code: 5000 });
-    for (const page of [near, far, listener]) await page.close();
+    for (const page of [near, far, listener, nearListener]) await page.close();
   }, 150_000);
 });
