@@ -33,10 +33,10 @@ export class Participant {
   /** It publishes end-to-end encrypted media (publish `encrypted`): forwarded only to subscribers that decrypt, never mixed or recorded. */
   encrypted = false;
   /**
-   * Uplink commands (publish, unpublish) numbered as they arrive, and the number of the last unpublish: a publish
-   * still negotiating when an unpublish comes must not leave its uplink behind once it finishes.
+   * The last uplink command to arrive: a publish that finishes negotiating with 'unpublish' here was unpublished
+   * meanwhile (and nothing published since), so it must not leave its uplink behind.
    */
-  readonly uplinkCommands = { count: 0, lastUnpublish: 0 };
+  lastUplinkCommand: 'publish' | 'unpublish' | undefined;
   /** Source users this participant receives from. */
   readonly subscriptions = new Set<string>();
   /** What the session may do: PRIVILEGE bits of its privateMapKey (all of them when it joined without one). */

@@ -28,12 +28,17 @@ export function stillIn(ctx: Pick<SignalDeps, 'releaseParticipant'>, room: Room,
 
 /** Ends the participant's uplink and tells the room it publishes nothing (unpublish, switch to audience). */
 export async function stopPublishing(ctx: Pick<SignalDeps, 'engine' | 'logger'>, participant: Participant, room: Room): Promise<void> {
-  participant.uplinkCommands.lastUnpublish = ++participant.uplinkCommands.count;
+  participant.lastUplinkCommand = 'unpublish';
   await engineCall(ctx, 'unpublish', () => ctx.engine.unpublish(participant.id));
   if (participant.flag !== 0) {
     participant.flag = 0;
     room.announceFlags(participant);
   }
+}
+
+/** Whether the participant's last uplink command is an unpublish (read after a publish's await: not narrowed). */
+function unpublishedSince(participant: Participant): boolean {
+  return participant.lastUplinkCommand === 'unpublish';
 }
 
 /** A user `srcUserId` whose streams members may receive: not a hidden audience (docs/behaviour.md §3.5). */
@@ -64,19 +69,16 @@ export function mediaCommandHandlers(context: () => SignalDeps, caller: MediaCal
         throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, 'privateMapKey grants no send privilege (audio, video or sub video)');
       }
       participant.encrypted = data.encrypted === true;
-      const mine = ++participant.uplinkCommands.count;
+      participant.lastUplinkCommand = 'publish';
       const sdp = await engineCall(ctx, 'publish', () => ctx.engine.publish(participant.id, data.sdp));
       stillIn(ctx, room, participant);
-      const { count, lastUnpublish } = participant.uplinkCommands;
-      if (lastUnpublish > mine && lastUnpublish === count) {
-        // Unpublished while this publish negotiated, and nothing published since: the uplink it made goes too.
+      // Switched to audience, or unpublished with nothing published since, while negotiating: the uplink goes too.
+      const refusal = audience(participant) ? new CommandError(SERVER_CODE.PERMISSION_DENIED, AUDIENCE_MAY_NOT_PUBLISH)
+        : unpublishedSince(participant) ? new CommandError(SERVER_CODE.MEDIA_ERROR, 'publish cancelled: an unpublish came while it was negotiated')
+          : undefined;
+      if (refusal) {
         await engineCall(ctx, 'unpublish', () => ctx.engine.unpublish(participant.id));
-        throw new CommandError(SERVER_CODE.MEDIA_ERROR, 'publish cancelled: an unpublish came while it was negotiated');
-      }
-      if (audience(participant)) {
-        // Switched to audience while negotiating.
-        await engineCall(ctx, 'unpublish', () => ctx.engine.unpublish(participant.id));
-        throw new CommandError(SERVER_CODE.PERMISSION_DENIED, AUDIENCE_MAY_NOT_PUBLISH);
+        throw refusal;
       }
       return { sdp };
     },
