@@ -8,12 +8,13 @@
  * start, the end and its maximum, the handle counts at the start and the end, and what leaked; the curves are
  * plotted to bench/results/soak-<engine>.svg.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { call } from '../../tests/e2e/src/harness/client-page.js';
 import type { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { join, watch } from '../../tests/e2e/src/harness/join.js';
 import type { EngineName } from './engines.js';
+import { readRss } from './proc.js';
 import { ServerProcess } from './server-process.js';
 import { plotSvg, type Series } from './soak-plot.js';
 import { progress, waitFor } from './stats.js';
@@ -120,7 +121,7 @@ interface KeyFrameChain { plisSent: number; keyFramesDecoded: number; plisReceiv
 const readKeyFrames = (page: Page): Promise<KeyFrameChain> => page.evaluate(() => (window as unknown as { soak: { keyFrames(): Promise<KeyFrameChain> } }).soak.keyFrames());
 
 function rssMb(pid: number): number {
-  return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  return readRss(pid) / (1024 * 1024);
 }
 
 /** One figure of /metrics, summed over the labels that contain `label`; undefined when absent. */

@@ -36,7 +36,7 @@ export class JanusConnection {
   constructor(options: JanusConnectionOptions, lost: () => void) {
     this.#options = options;
     this.#lost = lost;
-    this.#process = options.url ? undefined : new JanusProcess({ iceAddress: options.iceAddress, announcedAddress: options.announcedAddress, portRange: options.portRange, logger: options.logger, env: options.env });
+    this.#process = options.url ? undefined : new JanusProcess(options);
   }
 
   /** Spawns (or reaches) Janus and opens a session; throws JanusMissingError when Janus is not installed. */

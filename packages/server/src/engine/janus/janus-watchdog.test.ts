@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../test-support/engine-peers.js';
 
 const MODULE = fileURLToPath(new URL('./janus-process.ts', import.meta.url));
 
@@ -13,14 +14,6 @@ function alive(pid: number): boolean {
     return false;
   }
   return true;
-}
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Watchdog shells of `pid` still running (found by their command line). */
@@ -52,14 +45,14 @@ describe('Janus watchdog (janus-process.ts watchParent)', () => {
     expect(alive(childPid)).toBe(true);
     expect(watchdogsOf(childPid)).toBeGreaterThanOrEqual(1); // its shell (and a moment's subshell)
     parent.kill('SIGKILL');
-    await until(() => !alive(childPid), 5_000, 'the watched child to be killed');
+    await waitFor(() => !alive(childPid), 5_000, 'the watched child to be killed');
   }, 20_000);
 
   it('goes away with its process: once the watched process has exited no watchdog is left to kill its pid (which may be reused)', async () => {
     const { parent, childPid } = await parentWithWatchedChild(['0.3']);
     try {
-      await until(() => !alive(childPid), 5_000, 'the watched child to exit');
-      await until(() => watchdogsOf(childPid) === 0, 5_000, 'its watchdog to exit');
+      await waitFor(() => !alive(childPid), 5_000, 'the watched child to exit');
+      await waitFor(() => watchdogsOf(childPid) === 0, 5_000, 'its watchdog to exit');
     } finally {
       parent.kill('SIGKILL');
     }
