@@ -76,6 +76,22 @@ describe('engine contract at the client', () => {
     }
   });
 
+  it('an anchor who switches to audience while its publish is negotiated: that publish is refused (PERMISSION_DENIED) and leaves no uplink behind', async () => {
+    const star = await joined(server, APP, 'star', '504', { protocolVersion: PROTOCOL_VERSION, trtcScene: 2 });
+    clients.push(star);
+    const up = await uplink('H264');
+    const before = server.stats().uplinks;
+    try {
+      const published = star.request('publish', { sdp: up.offer });
+      expect((await star.request('switch-role', { role: 21 })).code).toBe(0);
+      const refused = await published;
+      expect(refused.code).toBe(SERVER_CODE.PERMISSION_DENIED);
+      expect(server.stats().uplinks).toBe(before);
+    } finally {
+      await up.pc.close();
+    }
+  });
+
   it(`a protocol version the server does not speak is refused with PROTOCOL_UNSUPPORTED naming both versions; ${PROTOCOL_VERSION} and an absent version (1) are accepted`, async () => {
     const future = await WsClient.connect(server);
     clients.push(future);
