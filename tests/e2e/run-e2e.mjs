@@ -4,6 +4,7 @@
 // so a project cannot run alone beside others; separate runs can. Arguments (file filters, -t …) go to
 // every phase; every phase runs even when one fails, and the exit code says whether all passed.
 import { spawnSync } from 'node:child_process';
+import { failuresOf, jsonReportArgs, printFailures } from '../failure-summary.mjs';
 
 const args = process.argv.slice(2);
 const phases = [
@@ -14,11 +15,15 @@ const phases = [
   { project: '*-faults', workers: '1' },
 ];
 let failed = false;
+const failures = [];
 for (const { project, workers } of phases) {
   const started = Date.now();
+  const report = jsonReportArgs(args, `e2e-${project.replace(/\W/g, '')}`);
   const run = spawnSync('npx', ['vitest', 'run', '--config', 'vitest.config.ts', '--project', project,
-    `--maxWorkers=${workers}`, '--minWorkers=1', '--passWithNoTests', ...args], { stdio: 'inherit' });
+    `--maxWorkers=${workers}`, '--minWorkers=1', '--passWithNoTests', ...report.args, ...args], { stdio: 'inherit' });
   process.stdout.write(`[e2e] ${project}: ${run.status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s\n`);
   if (run.status !== 0) failed = true;
+  failures.push(...failuresOf(report.file));
 }
+printFailures('e2e', failures);
 process.exit(failed ? 1 : 0);

@@ -3,6 +3,7 @@
  * a page with script tags, and measurements of the frames a receiving page decodes (drawn from the remote
  * <video> onto a canvas).
  */
+import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +18,13 @@ export const SOURCES = {
   solid: 'color=c=0x3060a0',
   /** A green screen with a skin-toned "figure" (a box in the middle third). */
   greenScreen: 'color=c=0x00b140,drawbox=x=iw*0.375:y=ih*0.25:w=iw*0.25:h=ih*0.75:color=0xc08060:t=fill',
-  /** A static fine texture (low-amplitude sinusoids) on a mid skin tone: what smoothing should flatten. */
-  textured: "color=c=0xb08070,geq=lum='p(X,Y)+22*sin(X*1.9)*sin(Y*1.7)':cb='p(X,Y)':cr='p(X,Y)'",
+  /**
+   * A fine texture (low-amplitude sinusoids) on a mid skin tone, what smoothing should flatten, drifting slowly
+   * sideways. It moves because a still picture is not refined by the encoder once sent: after an effect stops,
+   * the texture comes back at whatever quality the first frame of the change got (seen 0.5–0.75× of the
+   * first sharpness for 20 s), where a moving one is encoded again each frame and settles.
+   */
+  textured: "color=c=0xb08070,geq=lum='p(X,Y)+22*sin(X*1.9+T*3)*sin(Y*1.7)':cb='p(X,Y)':cr='p(X,Y)'",
   /** Quadrants of four colours: camera input of the mixer (red, green, blue, yellow). */
   quadrants: 'color=c=0xd02020,drawbox=x=iw/2:y=0:w=iw/2:h=ih/2:color=0x20c020:t=fill,drawbox=x=0:y=ih/2:w=iw/2:h=ih/2:color=0x2020d0:t=fill,drawbox=x=iw/2:y=ih/2:w=iw/2:h=ih/2:color=0xd0d020:t=fill',
 } as const;
@@ -26,7 +32,7 @@ export const SOURCES = {
 /** Makes (once) a y4m file of a source at a size; returns its path for --use-file-for-fake-video-capture. */
 export function y4m(source: keyof typeof SOURCES, width = 640, height = 480): string {
   mkdirSync(DIR, { recursive: true });
-  const file = join(DIR, `${source}-${width}x${height}.y4m`);
+  const file = join(DIR, `${source}-${width}x${height}-${createHash('sha1').update(SOURCES[source]).digest('hex').slice(0, 8)}.y4m`);
   if (!existsSync(file)) {
     const [head, ...rest] = SOURCES[source].split(',');
     const graph = [`${head}:s=${width}x${height}:r=15:d=2`, ...rest, 'format=yuv420p'].join(',');
@@ -168,19 +174,29 @@ export function squarePng(page: Page, color: string, size: number): Promise<stri
 }
 
 /** The publishing page's video encoder state (its largest outbound video), for failure messages: whether a
- * picture below its first quality is Chrome limiting the encoder for bandwidth or for CPU. */
+ * picture below its first quality is Chrome limiting the encoder for bandwidth or for CPU, and whether frames
+ * still reach the encoder (its rate over one second, and the tracks the senders hold). */
 export function senderVideoState(page: Page): Promise<string> {
   return page.evaluate(async () => {
-    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs;
+    type Outbound = { type: string; kind?: string; frameWidth?: number; frameHeight?: number; targetBitrate?: number;
+      framesEncoded?: number; qualityLimitationReason?: string; qualityLimitationDurations?: Record<string, number> };
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter((pc) => pc.connectionState !== 'closed');
+    const outbound = async (pc: RTCPeerConnection) => [...(await pc.getStats()).values()]
+      .filter((s: Outbound) => s.type === 'outbound-rtp' && s.kind === 'video' && !!s.frameWidth) as Outbound[];
+    const before = await Promise.all(pcs.map(outbound));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const states: string[] = [];
-    for (const pc of pcs) {
-      if (pc.connectionState === 'closed') continue;
-      (await pc.getStats()).forEach((s: { type: string; kind?: string; frameWidth?: number; frameHeight?: number; targetBitrate?: number;
-        qualityLimitationReason?: string; qualityLimitationDurations?: Record<string, number> }) => {
-        if (s.type !== 'outbound-rtp' || s.kind !== 'video' || !s.frameWidth) return;
+    for (const [i, pc] of pcs.entries()) {
+      for (const [j, s] of (await outbound(pc)).entries()) {
         const durations = Object.entries(s.qualityLimitationDurations ?? {}).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
-        states.push(`${s.frameWidth}×${s.frameHeight} target ${Math.round((s.targetBitrate ?? 0) / 1000)} kbit/s, limited by ${s.qualityLimitationReason} (${durations})`);
-      });
+        const rate = (s.framesEncoded ?? 0) - (before[i][j]?.framesEncoded ?? 0);
+        states.push(`${s.frameWidth}×${s.frameHeight} target ${Math.round((s.targetBitrate ?? 0) / 1000)} kbit/s, encoding ${rate} fps, `
+          + `limited by ${s.qualityLimitationReason} (${durations})`);
+      }
+      // A sender left on an ended or frameless track sends no new picture: the receiver keeps the last one.
+      const tracks = pc.getSenders().map((sender) => sender.track).filter((t) => t?.kind === 'video')
+        .map((t) => `${t!.label || 'generated'} ${t!.readyState}${t!.muted ? ' muted' : ''}`);
+      if (tracks.length > 0) states.push(`sending tracks: ${tracks.join(', ')}`);
     }
     return states.join('; ') || 'no outbound video';
   });
