@@ -15,6 +15,39 @@ const peerConnections = (page: Page): Promise<number> => page.evaluate(() =>
 const renderedWidths = (page: Page): Promise<number[]> => page.evaluate(() =>
   [...document.querySelectorAll('[id^="remote-"] video')].map((v) => (v as HTMLVideoElement).videoWidth));
 
+/** What a page receives, for a failure message: its peer connections' states, each remote video element and
+ * each inbound video stream (bytes, frames decoded, size). */
+const receiveState = (page: Page): Promise<string> => page.evaluate(async () => {
+  const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter((pc) => pc.connectionState !== 'closed');
+  const inbound: string[] = [];
+  for (const pc of pcs) {
+    (await pc.getStats()).forEach((s: { type: string; kind?: string; bytesReceived?: number; framesReceived?: number; framesDecoded?: number;
+      keyFramesDecoded?: number; framesDropped?: number; packetsLost?: number; pliCount?: number; nackCount?: number; frameWidth?: number; mid?: string }) => {
+      if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
+      inbound.push(`mid ${s.mid}: ${s.bytesReceived ?? 0} B, ${s.framesReceived ?? 0} frames in, ${s.framesDecoded ?? 0} decoded (${s.keyFramesDecoded ?? 0} key, `
+        + `${s.framesDropped ?? 0} dropped), ${s.frameWidth ?? 0} px, lost ${s.packetsLost ?? 0}, PLI ${s.pliCount ?? 0}, NACK ${s.nackCount ?? 0}`);
+    });
+  }
+  const videos = [...document.querySelectorAll('[id^="remote-"] video')].map((v) => {
+    const video = v as HTMLVideoElement;
+    return `${video.closest('[id^="remote-"]')?.id}: ${video.videoWidth} px, ready ${video.readyState}${video.paused ? ', paused' : ''}`;
+  });
+  return `pcs ${pcs.map((pc) => `${pc.connectionState}/${pc.signalingState}`).join(', ')}; videos [${videos.join('; ')}]; inbound [${inbound.join('; ')}]`;
+});
+
+/** What a publishing page sends: its outbound video bytes and frames encoded. */
+const sendState = (page: Page): Promise<string> => page.evaluate(async () => {
+  const out: string[] = [];
+  for (const pc of (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs) {
+    if (pc.connectionState === 'closed') continue;
+    (await pc.getStats()).forEach((s: { type: string; kind?: string; bytesSent?: number; framesEncoded?: number }) => {
+      if (s.type === 'outbound-rtp' && s.kind === 'video') out.push(`${s.bytesSent ?? 0} B/${s.framesEncoded ?? 0} frames`);
+    });
+    out.push(`(${pc.connectionState})`);
+  }
+  return out.join(' ');
+});
+
 /** The Janus process this test process's server spawned (its child named janus). */
 function janusChildPid(): number | undefined {
   for (const entry of readdirSync('/proc')) {
@@ -55,7 +88,12 @@ describe(`media plane (${E2E_ENGINE} engine)`, () => {
     await expect.poll(async () => new Set((await eventsOf(viewer, 'remote-video-available')).map((e) => e.data.userId)).size, { timeout: 60_000, interval: 500 }).toBe(11);
     for (let i = 1; i <= 11; i++) await watch(viewer, `pub-${i}`);
     // The embedded engine on a loaded 2-core CI machine once rendered 6 of 11 within 90 s: a longer bound.
-    await expect.poll(async () => (await renderedWidths(viewer)).filter((w) => w > 0).length, { timeout: 150_000, interval: 1000 }).toBe(11);
+    try {
+      await expect.poll(async () => (await renderedWidths(viewer)).filter((w) => w > 0).length, { timeout: 150_000, interval: 1000 }).toBe(11);
+    } catch (error) {
+      const sent = await Promise.all(publishers.map(async (page, i) => `pub-${i + 1} ${await sendState(page)}`));
+      throw new Error(`${(error as Error).message}\nviewer: ${await receiveState(viewer)}\npublishers: ${sent.join('; ')}`);
+    }
     for (const page of [viewer, ...publishers]) expect(await peerConnections(page)).toBeLessThanOrEqual(3);
     // Twelve publishing pages would load the machine through the next test.
     await Promise.all([viewer, ...publishers].map((page) => page.close()));

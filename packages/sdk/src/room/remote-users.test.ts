@@ -123,6 +123,21 @@ describe('subscriptions on the wire (docs/behaviour.md §4, §7)', () => {
     expect(user.sent).toMatchObject({ bigVideo: true, smallVideo: false });
   });
 
+  it('a subscription change refused because the server dropped the downlink meanwhile (its downlink-closed push came first) subscribes afresh: startRemoteVideo succeeds', async () => {
+    const holder: { remotes?: RemoteUsers } = {};
+    const { remotes, user, requests } = await setup(async (r) => {
+      if (r.cmd !== 'subscribe-change') return {};
+      holder.remotes!.rebuildDownlink(); // the push, ahead of the reply on the same socket
+      throw new SignalReplyError('subscribe-change', SERVER_CODE.SUBSCRIPTION_NOT_FOUND, 'has no subscription');
+    });
+    holder.remotes = remotes;
+    await remotes.startRemoteVideo('a', 'main', { views: [] });
+    expect(requests.map((r) => r.cmd)).toEqual(['subscribe-change', 'downlink-reset', 'subscribe']);
+    expect(requests[2]!.data).toMatchObject({ srcUserId: 'a', bigVideo: true });
+    await user.queue.idle();
+    expect(user.sent).toMatchObject({ bigVideo: true });
+  });
+
   it("a stream unpublished meanwhile: 'remoteStream does not exist because it has been unpublished' (OPERATION_ABORT)", async () => {
     const { remotes } = await setup(async (r) => {
       if (r.cmd === 'subscribe-change') throw new SignalReplyError('subscribe-change', SERVER_CODE.STREAM_NOT_EXIST, 'no such stream');

@@ -103,18 +103,21 @@ export class Subscriptions {
         if (this._links.has(user)) await this._unsubscribe(user);
         return;
       }
-      if (!this._links.has(user)) {
-        await this._subscribe(user, wants);
-      } else if (!sameWants(user.sent, wants)) {
+      if (this._links.has(user) && !sameWants(user.sent, wants)) {
         const switching = user.sent !== undefined && (user.sent.smallVideo !== wants.smallVideo || user.sent.bigVideo !== wants.bigVideo);
         try {
           await this._change(user, wants);
+          if (switching && user.preference) user.preference.retriesLeft = SMALL_SWITCH_RETRIES;
         } catch (error) {
-          if (switching) this._retrySwitch(user);
-          throw error;
+          // Unless the downlink was reset meanwhile (the server dropped it and said so before this reply, so the
+          // change is moot): the user is then subscribed afresh below, as the reset's own resync would.
+          if (this._links.has(user)) {
+            if (switching) this._retrySwitch(user);
+            throw error;
+          }
         }
-        if (switching && user.preference) user.preference.retriesLeft = SMALL_SWITCH_RETRIES;
       }
+      if (!this._links.has(user)) await this._subscribe(user, wants);
       user.sent = wants;
       this._mediaChanged(user);
     });
