@@ -1,7 +1,10 @@
 import type { RTCDtlsTransport } from 'werift';
 
-/** Media from the browser this recent proves the path alive. */
-const ALIVE_MS = 1000;
+/**
+ * Packets from the browser this recent prove the path alive. A downlink carries only the browser's RTCP (receiver
+ * reports about every second, feedback while media flows), so the window is a few of its intervals.
+ */
+const ALIVE_MS = 3000;
 
 /** The parts of werift's ICE connection (not in its typings' public surface) the guard uses. */
 interface IceConnection {
@@ -15,18 +18,23 @@ interface IceConnection {
 /**
  * werift fails an ICE connection whose consent checks (RFC 7675) went unanswered for 30 s, and from then on sends
  * nothing on it — no PLI, NACK, receiver report or transport-cc — while the browser, whose own checks werift still
- * answers, keeps sending media: an uplink's video flows on to its subscribers but their key-frame requests never
+ * answers, keeps sending: an uplink's video flows on to its subscribers but their key-frame requests never
  * reach the publisher, so a picture lost downstream stays frozen until the publisher's next natural key frame
- * (issue 30's soak stalls looked like this; uplink-feedback.test.ts shows the mechanism). Authenticated SRTP
- * from the browser within the last second proves the path alive: such a failure is undone (connected again,
- * consent checks restarted). A browser really gone sends nothing, so its link stays failed. Returns the stop.
+ * (issue 30's soak stalls looked like this; uplink-feedback.test.ts shows the mechanism); a downlink is dropped
+ * and rebuilt. Each consent check waits 500 ms for its answer, so a host busy enough to hold Node's event loop
+ * that long at each check fails links whose browsers are there (seen on downlinks in the 12-user e2e on a loaded
+ * host, every ~35 s). Authenticated SRTP or SRTCP from the browser within ALIVE_MS proves the path alive: such a
+ * failure is undone (connected again, consent checks restarted). A browser really gone sends nothing, so its link
+ * stays failed. Listeners see 'failed' first, then 'connected' (a microtask later). Returns the stop.
  */
-export function guardConsentWhileMediaComes(transport: RTCDtlsTransport): () => void {
-  let lastRtpAt = -Infinity;
-  const rtp = transport.onRtp.subscribe(() => { lastRtpAt = performance.now(); });
+export function guardConsentWhileBrowserSends(transport: RTCDtlsTransport): () => void {
+  let lastPacketAt = -Infinity;
+  const seen = () => { lastPacketAt = performance.now(); };
+  const rtp = transport.onRtp.subscribe(seen);
+  const rtcp = transport.onRtcp.subscribe(seen);
   const connection = transport.iceTransport.connection as unknown as IceConnection;
   const state = connection.stateChanged.subscribe((next) => {
-    if (next !== 'failed' || performance.now() - lastRtpAt > ALIVE_MS) return;
+    if (next !== 'failed' || performance.now() - lastPacketAt > ALIVE_MS) return;
     // Deferred: every listener (the ICE transport, the peer connection) first sees 'failed', then 'connected'.
     queueMicrotask(() => {
       if (connection.state !== 'failed') return;
@@ -37,6 +45,7 @@ export function guardConsentWhileMediaComes(transport: RTCDtlsTransport): () => 
   });
   return () => {
     rtp.unSubscribe();
+    rtcp.unSubscribe();
     state.unSubscribe();
   };
 }

@@ -3,7 +3,7 @@ import type { MediaStreamTrack, RTCDtlsTransport, RTCPeerConnection } from 'weri
 import { uplinkCodecs, uplinkHeaderExtensions } from './codecs.js';
 import type { ForwardSource } from './forward-source.js';
 import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
-import { guardConsentWhileMediaComes } from './consent-guard.js';
+import { guardConsentWhileBrowserSends } from './consent-guard.js';
 import { TRANSPORT_CC_URI, TransportCcFeedback } from './transport-cc.js';
 
 /** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
@@ -79,7 +79,7 @@ export class Uplink {
       const sdp = localSdp(pc, net);
       const extensionId = transportCcExtensionId(sdp);
       const transport = pc.dtlsTransports[0];
-      if (transport) uplink.#stopConsentGuard = guardConsentWhileMediaComes(transport);
+      if (transport) uplink.#stopConsentGuard = guardConsentWhileBrowserSends(transport);
       if (extensionId !== undefined && transport) {
         uplink.#feedback = new TransportCcFeedback(transport, (Math.random() * 0x100000000) >>> 0, () => extensionId);
       }
