@@ -1,4 +1,6 @@
-import type { RTCDtlsTransport } from 'werift';
+import type { RTCDtlsTransport, RTCPeerConnection } from 'werift';
+import type { LinkState } from '../media-engine.js';
+import { linkState } from './peer-factory.js';
 
 /**
  * Packets from the browser this recent prove the path alive. A downlink carries only the browser's RTCP (receiver
@@ -47,5 +49,44 @@ export function guardConsentWhileBrowserSends(transport: RTCDtlsTransport): () =
     rtp.unSubscribe();
     rtcp.unSubscribe();
     state.unSubscribe();
+  };
+}
+
+/** The state of a link the server sends on (a subscriber's downlink, a playback link), as `watchSendLink` reads it. */
+export interface SendLinkWatch {
+  /** 'failed' as soon as werift says so, even while the guard may still undo it. */
+  readonly state: LinkState;
+  /** Installs the consent guard on the link's (bundled) transport, once negotiation has made it; again is a no-op. */
+  guard(): void;
+  /** Removes the guard (the link is closed). */
+  stop(): void;
+}
+
+/**
+ * Watches a server-sending link: `changed` hears 'connected' (again after a failure the guard undid), 'closed',
+ * and 'failed' only once it stands a task later, after the consent guard had its say. werift never turns a peer
+ * connection's state back from 'failed' (nor reports the next failure then), so ICE's own state is read too.
+ */
+export function watchSendLink(pc: RTCPeerConnection, changed: (state: LinkState) => void): SendLinkWatch {
+  let state: LinkState = 'connecting';
+  let stopGuard: (() => void) | undefined;
+  const set = (next: LinkState) => {
+    if (next === state) return;
+    state = next;
+    if (next !== 'failed') changed(next);
+    else setTimeout(() => { if (state === 'failed') changed('failed'); }, 0);
+  };
+  pc.connectionStateChange.subscribe((next) => set(linkState(next)));
+  pc.iceConnectionStateChange.subscribe((ice) => {
+    if (ice === 'failed') set('failed');
+    else if ((ice === 'connected' || ice === 'completed') && state === 'failed') set('connected');
+  });
+  return {
+    get state() { return state; },
+    guard() {
+      const transport = pc.dtlsTransports[0];
+      if (transport && !stopGuard) stopGuard = guardConsentWhileBrowserSends(transport);
+    },
+    stop() { stopGuard?.(); },
   };
 }

@@ -2,7 +2,8 @@ import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { playbackWants, type PlaybackStream } from '../client-offer.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
-import { closePeer, createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
+import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 
 /**
@@ -15,10 +16,12 @@ import type { PublisherSources } from './uplink.js';
 export class PlaybackLink {
   readonly #pc: RTCPeerConnection;
   readonly #group: DownlinkGroup;
+  readonly #link: SendLinkWatch;
 
-  private constructor(pc: RTCPeerConnection, group: DownlinkGroup) {
+  private constructor(pc: RTCPeerConnection, group: DownlinkGroup, link: SendLinkWatch) {
     this.#pc = pc;
     this.#group = group;
+    this.#link = link;
   }
 
   /** Answers `offerSdp`; `onFailed` is told once when the link fails. Throws on an offer it cannot answer. */
@@ -37,21 +40,18 @@ export class PlaybackLink {
       const wants = playbackWants(stream);
       if (!audio) wants.audio = false;
       if (!video) Object.assign(wants, { bigVideo: false, auxVideo: false });
-      const up = { connected: false };
       const senderOf = (t: RTCRtpTransceiver | undefined) => (t ?? first).sender;
+      const watch: { link?: SendLinkWatch } = {};
       const group = new DownlinkGroup({ audio: senderOf(audio), video: senderOf(video), aux: senderOf(video) },
-        { audio: audio?.mid ?? '', video: video?.mid ?? '', aux: video?.mid ?? '' }, counter, () => up.connected);
-      const link = new PlaybackLink(pc, group);
-      pc.connectionStateChange.subscribe((state) => {
-        const now = linkState(state);
-        if (now === 'connected' && !up.connected) {
-          up.connected = true;
-          group.linkUp();
-        }
-        if (now === 'failed') onFailed('the playback peer connection failed');
+        { audio: audio?.mid ?? '', video: video?.mid ?? '', aux: video?.mid ?? '' }, counter, () => watch.link?.state === 'connected');
+      watch.link = watchSendLink(pc, (state) => {
+        if (state === 'connected') group.linkUp();
+        if (state === 'failed') onFailed('the playback peer connection failed');
       });
+      const link = new PlaybackLink(pc, group, watch.link);
       group.assign(sources, wants);
       await pc.setLocalDescription(await pc.createAnswer());
+      watch.link.guard();
       return { link, answer: localSdp(pc, net) };
     } catch (error) {
       closePeer(pc);
@@ -61,6 +61,7 @@ export class PlaybackLink {
 
   /** Stops forwarding and closes the connection. */
   close(): void {
+    this.#link.stop();
     this.#group.release();
     closePeer(this.#pc);
   }

@@ -2,8 +2,8 @@ import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants, type LinkState } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
-import { guardConsentWhileBrowserSends } from './consent-guard.js';
-import { closePeer, createPeer, linkState, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
+import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
 
@@ -23,10 +23,9 @@ export class SubscriberDownlink {
   readonly #adding = new Map<string, object>();
   #negotiate: DownlinkNegotiator;
   #queue: Promise<unknown> = Promise.resolve();
-  #state: LinkState = 'connecting';
+  readonly #link: SendLinkWatch;
   #closed = false;
   #failed = false;
-  #stopConsentGuard: (() => void) | undefined;
   readonly #onFailed: (detail: string) => void;
 
   /** `onFailed` is told once when the link fails (transport or negotiation); the owner drops it. */
@@ -36,21 +35,10 @@ export class SubscriberDownlink {
     this.#negotiate = negotiate;
     this.#onFailed = onFailed;
     this.#pc = createPeer(net, videoCodecs(videoMimeType), audioCodecs(), headerExtensions());
-    this.#pc.connectionStateChange.subscribe((state) => this.#linkStateChanged(linkState(state)));
-    // A failure the consent guard undoes (consent-guard.ts) shows only in ICE's state: werift never turns the
-    // connection state back from 'failed' (and so would not report the link's next failure either).
-    this.#pc.iceConnectionStateChange.subscribe((ice) => {
-      if (ice === 'failed') this.#linkStateChanged('failed');
-      else if ((ice === 'connected' || ice === 'completed') && this.#state === 'failed') this.#linkStateChanged('connected');
+    this.#link = watchSendLink(this.#pc, (state) => {
+      if (state === 'connected') for (const group of this.#groups) group.linkUp();
+      if (state === 'failed') this.#fail('the downlink peer connection failed');
     });
-  }
-
-  #linkStateChanged(state: LinkState): void {
-    if (state === this.#state) return;
-    this.#state = state;
-    if (state === 'connected') for (const group of this.#groups) group.linkUp();
-    // Judged a task later, once the consent guard has had its say (it reconnects a microtask after the failure).
-    if (state === 'failed') setTimeout(() => { if (this.#state === 'failed') this.#fail('the downlink peer connection failed'); }, 0);
   }
 
   #fail(detail: string): void {
@@ -93,8 +81,7 @@ export class SubscriberDownlink {
           this.#bySource.set(sourceId, group);
         }
         await this.#pc.setLocalDescription(await this.#pc.createOffer());
-        const transport = this.#pc.dtlsTransports[0]; // bundled: one for every m-line, made with the first offer
-        if (transport && !this.#stopConsentGuard) this.#stopConsentGuard = guardConsentWhileBrowserSends(transport);
+        this.#link.guard();
         // werift gives the new m-lines their mids when the offer is created.
         const [audio, video, aux] = transceivers.map((t) => t.mid ?? '');
         Object.assign(group.mids, { audio, video, aux });
@@ -134,12 +121,12 @@ export class SubscriberDownlink {
   }
 
   get state(): LinkState {
-    return this.#state;
+    return this.#link.state;
   }
 
   close(): void {
     this.#closed = true;
-    this.#stopConsentGuard?.();
+    this.#link.stop();
     for (const group of this.#groups) group.release();
     this.#bySource.clear();
     closePeer(this.#pc);
@@ -150,7 +137,7 @@ export class SubscriberDownlink {
     const transceivers = [add('audio'), add('video'), add('video')];
     const [audio, video, aux] = transceivers;
     const group = new DownlinkGroup({ audio: audio.sender, video: video.sender, aux: aux.sender },
-      { audio: '', video: '', aux: '' }, this.#counter, () => this.#state === 'connected');
+      { audio: '', video: '', aux: '' }, this.#counter, () => this.#link.state === 'connected');
     this.#groups.push(group);
     return { group, transceivers };
   }
