@@ -74,54 +74,50 @@ describe('uplink: two publishes at once (a reconnection racing a link rebuild)',
   }, 20_000);
 });
 
-describe('subscriber downlink: consent checks that fail while the subscriber is there', () => {
-  it("a downlink werift fails on consent expiry while the subscriber's RTCP still comes is kept (no downlink-failed), and media flows on", async () => {
-    const engine = new EmbeddedEngine({ iceAddress: '127.0.0.1' });
-    cleanups.push(() => engine.close());
-    const failed: EngineEvent[] = [];
-    engine.onEvent((event) => { if (event.type === 'downlink-failed') failed.push(event); });
-    for (const id of ['publisher', 'subscriber']) engine.joinRoom(id, 'room');
-    const publisher = await publishAndSend(engine, 'publisher');
-    cleanups.push(publisher.stop);
-    const peer = subscriberPeer();
-    cleanups.push(() => peer.pc.close());
-    await engine.subscribe('subscriber', 'publisher', WANTS, peer.negotiate);
-    const downlink = created.at(-1) as RTCPeerConnection;
-    let rtcp = 0;
-    downlink.dtlsTransports[0]!.onRtcp.subscribe(() => { rtcp++; });
-    await waitFor(() => peer.byKind.video > 5 && rtcp > 0, 10_000, 'video down and the subscriber\'s receiver reports up');
-    // What werift does when 30 s of its consent checks went unanswered (a host too busy to read the answers in time).
-    const connection = downlink.dtlsTransports[0]!.iceTransport.connection as unknown as { consentFresh: boolean; setState(state: string): void; state: string };
+/**
+ * A publisher sending, a subscriber receiving it on its downlink and sending receiver reports back; `lastRtcpAt`
+ * reads when the server last had one. `expireConsent` does what werift does when 30 s of its consent checks went
+ * unanswered (a host too busy to read the answers in time, or the subscriber gone).
+ */
+async function downlinkWithReports() {
+  const engine = new EmbeddedEngine({ iceAddress: '127.0.0.1' });
+  cleanups.push(() => engine.close());
+  const failed: EngineEvent[] = [];
+  engine.onEvent((event) => { if (event.type === 'downlink-failed') failed.push(event); });
+  for (const id of ['publisher', 'subscriber']) engine.joinRoom(id, 'room');
+  const publisher = await publishAndSend(engine, 'publisher');
+  cleanups.push(publisher.stop);
+  const peer = subscriberPeer();
+  cleanups.push(() => peer.pc.close());
+  await engine.subscribe('subscriber', 'publisher', WANTS, peer.negotiate);
+  const transport = (created.at(-1) as RTCPeerConnection).dtlsTransports[0]!;
+  let lastRtcpAt = 0;
+  transport.onRtcp.subscribe(() => { lastRtcpAt = performance.now(); });
+  await waitFor(() => peer.byKind.video > 5 && lastRtcpAt > 0, 10_000, 'video down and the subscriber\'s receiver reports up');
+  const connection = transport.iceTransport.connection as unknown as { consentFresh: boolean; setState(state: string): void; state: string };
+  const expireConsent = () => {
     connection.consentFresh = false;
     connection.setState('failed');
+  };
+  return { engine, failed, peer, connection, expireConsent, lastRtcpAt: () => lastRtcpAt };
+}
+
+describe('subscriber downlink: consent checks that fail', () => {
+  it("while the subscriber's RTCP still comes: the downlink is kept (no downlink-failed), and media flows on", async () => {
+    const { engine, failed, peer, connection, expireConsent } = await downlinkWithReports();
+    expireConsent();
     await waitFor(() => connection.state === 'connected', 2_000, 'the link connected again');
     const before = peer.byKind.video;
     await waitFor(() => peer.byKind.video > before + 20, 5_000, 'video still coming');
     expect(failed).toEqual([]);
     expect(engine.stats().subscriptions).toBe(1);
   }, 20_000);
-});
 
-describe('subscriber downlink: consent checks that fail with the subscriber gone', () => {
-  it('a downlink werift fails on consent expiry with nothing from the subscriber for 3 s is dropped and told (downlink-failed)', async () => {
-    const engine = new EmbeddedEngine({ iceAddress: '127.0.0.1' });
-    cleanups.push(() => engine.close());
-    const failed: EngineEvent[] = [];
-    engine.onEvent((event) => { if (event.type === 'downlink-failed') failed.push(event); });
-    for (const id of ['publisher', 'subscriber']) engine.joinRoom(id, 'room');
-    const publisher = await publishAndSend(engine, 'publisher');
-    cleanups.push(publisher.stop);
-    const peer = subscriberPeer();
-    await engine.subscribe('subscriber', 'publisher', WANTS, peer.negotiate);
-    const downlink = created.at(-1) as RTCPeerConnection;
-    let lastRtcpAt = 0;
-    downlink.dtlsTransports[0]!.onRtcp.subscribe(() => { lastRtcpAt = performance.now(); });
-    await waitFor(() => peer.byKind.video > 5 && lastRtcpAt > 0, 10_000, 'video down and the subscriber\'s receiver reports up');
+  it('with nothing from the subscriber for 3 s: the downlink is dropped and told (downlink-failed)', async () => {
+    const { engine, failed, peer, expireConsent, lastRtcpAt } = await downlinkWithReports();
     await peer.pc.close();
-    await waitFor(() => performance.now() - lastRtcpAt > 3_200, 10_000, 'the subscriber silent for 3 s');
-    const connection = downlink.dtlsTransports[0]!.iceTransport.connection as unknown as { consentFresh: boolean; setState(state: string): void };
-    connection.consentFresh = false;
-    connection.setState('failed');
+    await waitFor(() => performance.now() - lastRtcpAt() > 3_200, 10_000, 'the subscriber silent for 3 s');
+    expireConsent();
     await waitFor(() => failed.length === 1, 2_000, 'downlink-failed');
     expect(failed[0]).toMatchObject({ type: 'downlink-failed', subscriberId: 'subscriber' });
     expect(engine.stats().subscriptions).toBe(0);
