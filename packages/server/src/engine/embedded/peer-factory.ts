@@ -1,5 +1,6 @@
 import { RTCPeerConnection, type RTCIceTransport, type RTCRtpCodecParameters } from 'werift';
 import type { LinkState } from '../media-engine.js';
+import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
 
 /** Network settings shared by every peer connection of the embedded engine. */
@@ -16,10 +17,10 @@ export interface PeerNetworkOptions {
 
 /** Creates a werift peer connection for the SFU: no STUN lookups (no outside traffic), IPv4, bundled; counted in PROCESS_PEERS and `net.census`. */
 export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters[], audio: RTCRtpCodecParameters[],
-  headerExtensions: ReturnType<typeof import('./codecs.js').headerExtensions>): RTCPeerConnection {
+  extensions: ReturnType<typeof headerExtensions>): RTCPeerConnection {
   const pc = new RTCPeerConnection({
     codecs: { audio, video },
-    headerExtensions,
+    headerExtensions: extensions,
     iceServers: [],
     iceUseIpv6: false,
     bundlePolicy: 'max-bundle',
@@ -31,6 +32,11 @@ export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters
   PROCESS_PEERS.add(pc);
   net.census?.add(pc);
   return pc;
+}
+
+/** A peer connection the server sends a source's media on (a downlink, a playback link): its video codec offered first. */
+export function createSendPeer(net: PeerNetworkOptions, videoMimeType?: string): RTCPeerConnection {
+  return createPeer(net, videoCodecs(videoMimeType), audioCodecs(), headerExtensions());
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { playbackWants, type PlaybackStream } from '../client-offer.js';
-import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
-import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 
 /**
@@ -28,7 +27,7 @@ export class PlaybackLink {
   static async answer(net: PeerNetworkOptions, counter: ForwardCounter, sources: PublisherSources, stream: PlaybackStream,
     offerSdp: string, onFailed: (detail: string) => void): Promise<{ link: PlaybackLink; answer: string }> {
     const codec = (stream === 'aux' ? sources.aux : sources.video).codecMimeType ?? sources.video.codecMimeType ?? sources.aux.codecMimeType;
-    const pc = createPeer(net, videoCodecs(codec), audioCodecs(), headerExtensions());
+    const pc = createSendPeer(net, codec);
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
       const transceivers = pc.getTransceivers();

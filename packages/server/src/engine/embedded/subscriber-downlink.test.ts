@@ -4,12 +4,12 @@ import { publishAndSend, subscriberPeer, uplink, waitFor } from '../../test-supp
 import type { EngineEvent } from '../media-engine.js';
 import { EmbeddedEngine } from './embedded-engine.js';
 
-/** Every server-side werift peer connection made in this file, in order (to reach a downlink's ICE connection). */
+/** Every server-side peer connection a subscriber's downlink got in this file, in order (to reach its ICE connection). */
 const created = vi.hoisted(() => [] as unknown[]);
 vi.mock('./peer-factory.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('./peer-factory.js')>();
-  return { ...actual, createPeer: (...args: Parameters<typeof actual.createPeer>) => {
-    const pc = actual.createPeer(...args);
+  return { ...actual, createSendPeer: (...args: Parameters<typeof actual.createSendPeer>) => {
+    const pc = actual.createSendPeer(...args);
     created.push(pc);
     return pc;
   } };
@@ -99,7 +99,12 @@ async function downlinkWithReports() {
     connection.consentFresh = false;
     connection.setState('failed');
   };
-  return { engine, failed, peer, connection, expireConsent, lastRtcpAt: () => lastRtcpAt };
+  // werift's test hook: it drops an incoming packet when inboundPacketLoss / 100 < Math.random(), so a tiny value drops them all.
+  const silence = () => {
+    const config = transport.config as { debug?: { inboundPacketLoss?: number } };
+    config.debug = { ...config.debug, inboundPacketLoss: 1e-9 };
+  };
+  return { engine, failed, peer, connection, expireConsent, silence, lastRtcpAt: () => lastRtcpAt };
 }
 
 describe('subscriber downlink: consent checks that fail', () => {
@@ -113,9 +118,11 @@ describe('subscriber downlink: consent checks that fail', () => {
     expect(engine.stats().subscriptions).toBe(1);
   }, 20_000);
 
-  it('with nothing from the subscriber for 3 s: the downlink is dropped and told (downlink-failed)', async () => {
-    const { engine, failed, peer, expireConsent, lastRtcpAt } = await downlinkWithReports();
+  it('with nothing from the subscriber for 3 s (its packets dropped at the server): the downlink is dropped and told (downlink-failed)', async () => {
+    const { engine, failed, peer, expireConsent, silence, lastRtcpAt } = await downlinkWithReports();
+    // Gone: its peer connection closed (no more ICE checks), and anything still in flight dropped.
     await peer.pc.close();
+    silence();
     await waitFor(() => performance.now() - lastRtcpAt() > 3_200, 10_000, 'the subscriber silent for 3 s');
     expireConsent();
     await waitFor(() => failed.length === 1, 2_000, 'downlink-failed');

@@ -1,9 +1,8 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants, type LinkState } from '../media-engine.js';
-import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
-import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
 
@@ -34,7 +33,7 @@ export class SubscriberDownlink {
     this.#counter = counter;
     this.#negotiate = negotiate;
     this.#onFailed = onFailed;
-    this.#pc = createPeer(net, videoCodecs(videoMimeType), audioCodecs(), headerExtensions());
+    this.#pc = createSendPeer(net, videoMimeType);
     this.#link = watchSendLink(this.#pc, (state) => {
       if (state === 'connected') for (const group of this.#groups) group.linkUp();
       if (state === 'failed') this.#fail('the downlink peer connection failed');

@@ -1,8 +1,7 @@
 import type { MediaStreamTrack, RTCPeerConnection, RTCRtpReceiver, RTCRtpSender, RTCRtpTransceiver } from 'werift';
 import { playbackWants, type PlaybackStream } from '../client-offer.js';
 import type { DownlinkMids, DownlinkNegotiator, SubscriptionWants } from '../media-engine.js';
-import { audioCodecs, headerExtensions, videoCodecs } from '../embedded/codecs.js';
-import { createPeer, linkState, localSdp, type PeerNetworkOptions } from '../embedded/peer-factory.js';
+import { createSendPeer, linkState, localSdp, type PeerNetworkOptions } from '../embedded/peer-factory.js';
 import { sendForwarded } from '../embedded/rtp-send.js';
 
 /** How the relay subscribes: the engine's own server-offered subscribe, for the viewer. */
@@ -36,8 +35,8 @@ export class JanusPlayback {
    */
   static async answer(subscribe: RelaySubscribe, stream: PlaybackStream, offerSdp: string, relayNet: PeerNetworkOptions,
     playerNet: PeerNetworkOptions, onFailed: (detail: string) => void): Promise<{ playback: JanusPlayback; answer: string }> {
-    const upstream = createPeer(relayNet, videoCodecs(), audioCodecs(), headerExtensions());
-    const player = createPeer(playerNet, videoCodecs(), audioCodecs(), headerExtensions());
+    const upstream = createSendPeer(relayNet);
+    const player = createSendPeer(playerNet);
     const playback = new JanusPlayback(upstream, player);
     try {
       await player.setRemoteDescription({ type: 'offer', sdp: offerSdp });
