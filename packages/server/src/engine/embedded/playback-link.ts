@@ -40,17 +40,17 @@ export class PlaybackLink {
       if (!audio) wants.audio = false;
       if (!video) Object.assign(wants, { bigVideo: false, auxVideo: false });
       const senderOf = (t: RTCRtpTransceiver | undefined) => (t ?? first).sender;
-      const watch: { link?: SendLinkWatch } = {};
-      const group = new DownlinkGroup({ audio: senderOf(audio), video: senderOf(video), aux: senderOf(video) },
-        { audio: audio?.mid ?? '', video: video?.mid ?? '', aux: video?.mid ?? '' }, counter, () => watch.link?.state === 'connected');
-      watch.link = watchSendLink(pc, (state) => {
+      // The link's state changes only once negotiated, after the group exists.
+      const watch = watchSendLink(pc, (state) => {
         if (state === 'connected') group.linkUp();
         if (state === 'failed') onFailed('the playback peer connection failed');
       });
-      const link = new PlaybackLink(pc, group, watch.link);
+      const group = new DownlinkGroup({ audio: senderOf(audio), video: senderOf(video), aux: senderOf(video) },
+        { audio: audio?.mid ?? '', video: video?.mid ?? '', aux: video?.mid ?? '' }, counter, () => watch.state === 'connected');
+      const link = new PlaybackLink(pc, group, watch);
       group.assign(sources, wants);
       await pc.setLocalDescription(await pc.createAnswer());
-      watch.link.guard();
+      watch.guard();
       return { link, answer: localSdp(pc, net) };
     } catch (error) {
       closePeer(pc);
