@@ -15,12 +15,24 @@ function jsonReportArgs(args, label) {
   return { args: ['--reporter=default', '--reporter=json', `--outputFile.json=${file}`], file };
 }
 
-/** The failures a JSON report holds, one line of name and up to `lines` lines of error each. */
-function failuresOf(file, lines = 6) {
-  if (!file || !existsSync(file)) return [];
-  let report;
-  try { report = JSON.parse(readFileSync(file, 'utf8')); } catch { return [`(the JSON report ${file} could not be read)`]; }
+/** A JSON report's contents (undefined when there is none or it cannot be read); the file is removed. */
+function readReport(file) {
+  if (!file || !existsSync(file)) return undefined;
+  try { return JSON.parse(readFileSync(file, 'utf8')); } catch { return { unreadable: file }; }
   finally { rmSync(file, { force: true }); }
+}
+
+/** Each file's wall time in a report, in seconds, as `{ phase, where, seconds }`. */
+function fileTimesOf(report, phase) {
+  return (report?.testResults ?? [])
+    .filter((r) => Number.isFinite(r.startTime) && Number.isFinite(r.endTime))
+    .map((r) => ({ phase, where: relative(process.cwd(), r.name ?? ''), seconds: (r.endTime - r.startTime) / 1000 }));
+}
+
+/** The failures a report holds, one line of name and up to `lines` lines of error each. */
+function failuresOf(report, lines = 6) {
+  if (!report) return [];
+  if (report.unreadable) return [`(the JSON report ${report.unreadable} could not be read)`];
   const out = [];
   for (const result of report.testResults ?? []) {
     const where = relative(process.cwd(), result.name ?? '');
@@ -38,9 +50,13 @@ function excerpt(text, lines) {
   return plain.slice(0, lines).map((l) => `    ${l.slice(0, 300)}`).join('\n');
 }
 
+/** How many of the slowest files a run lists (CONCLAVE_SLOWEST_FILES; 0 lists none). */
+const SLOWEST = Number(process.env.CONCLAVE_SLOWEST_FILES ?? 12);
+
 /**
  * Runs `phases` one after another as `npx vitest run --passWithNoTests <phase args> <args>` (`args`: the caller's
- * file filters, -t …), prints each one's outcome and time as `[runner] name: …`, then the failed tests, and exits.
+ * file filters, -t …), prints each one's outcome and time as `[runner] name: …`, then the slowest files (where CI's
+ * time goes), then the failed tests, and exits.
  * @param {string} runner
  * @param {{ name: string, vitestArgs?: string[], env?: Record<string, string> }[]} phases
  * @param {string[]} args
@@ -48,6 +64,7 @@ function excerpt(text, lines) {
 export function runPhases(runner, phases, args) {
   let failed = false;
   const failures = [];
+  const times = [];
   for (const { name, vitestArgs = [], env = {} } of phases) {
     const started = Date.now();
     const report = jsonReportArgs(args, `${runner}-${name.replace(/\W/g, '')}`);
@@ -55,7 +72,14 @@ export function runPhases(runner, phases, args) {
       { stdio: 'inherit', env: { ...process.env, ...env } });
     process.stdout.write(`[${runner}] ${name}: ${run.status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s\n`);
     if (run.status !== 0) failed = true;
-    failures.push(...failuresOf(report.file));
+    const result = readReport(report.file);
+    failures.push(...failuresOf(result));
+    times.push(...fileTimesOf(result, name));
+  }
+  const slowest = times.sort((a, b) => b.seconds - a.seconds).slice(0, SLOWEST);
+  if (slowest.length > 0) {
+    process.stdout.write(`\n[${runner}] slowest files (of ${times.length}, ${Math.round(times.reduce((s, t) => s + t.seconds, 0))} s in all):\n`);
+    for (const t of slowest) process.stdout.write(`  ${t.seconds.toFixed(1).padStart(6)} s  ${t.phase}  ${t.where}\n`);
   }
   if (failures.length > 0) process.stdout.write(`\n[${runner}] ${failures.length} failed:\n${failures.join('\n')}\n`);
   process.exit(failed ? 1 : 0);
