@@ -64,8 +64,9 @@ def main():
             sys.stderr.write(body)
         _, sdp = GstSdp.SDPMessage.new_from_text(body)
         answer = GstWebRTC.WebRTCSessionDescription.new(GstWebRTC.WebRTCSDPType.ANSWER, sdp)
-        webrtc.emit('set-remote-description', answer, Gst.Promise.new())
+        # Told before it is applied: applying starts ICE, whose state lines come from another thread.
         say({'event': 'answered', 'status': status, 'location': location})
+        webrtc.emit('set-remote-description', answer, Gst.Promise.new())
 
     posted = {'done': False}
 

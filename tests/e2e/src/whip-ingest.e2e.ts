@@ -87,7 +87,9 @@ describe('WHIP ingest from a non-browser client', () => {
     const lines: Record<string, unknown>[] = [];
     createInterface({ input: gst.stdout }).on('line', (line) => lines.push(JSON.parse(line) as Record<string, unknown>));
     try {
-      await expect.poll(() => lines[0], { timeout: 30_000, interval: 250 }).toMatchObject({ event: 'answered', status: 201 });
+      // The exchange's outcome (answered, refused or error); ICE and connection state lines may come before it.
+      const outcome = () => lines.find((line) => line.event !== 'ice' && line.event !== 'connection');
+      await expect.poll(outcome, { timeout: 30_000, interval: 250 }).toMatchObject({ event: 'answered', status: 201 });
       await expect.poll(async () => (await eventsOf(viewer, 'remote-video-available')).map((e) => e.data.userId), { timeout: 15_000 }).toContain('gst');
       await watch(viewer, 'gst');
       await expect.poll(async () => (await media(viewer)).framesDecoded, { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
