@@ -27,6 +27,9 @@ const EMBEDDED_ONLY = [
   'src/cluster-admin.e2e.ts', 'src/cluster-draining.e2e.ts', 'src/video-decoder.e2e.ts',
   // A media job's supervision, the disk and the cluster's Redis do not depend on the media engine.
   'src/faults-recording.e2e.ts', 'src/faults-redis.e2e.ts',
+  // A mix's background image and the server API's CDN and recording actions are the jobs' and the API's subjects; the
+  // engine's part (forwarding RTP to a job) cdn-streaming and recording-mixed prove on each engine (~85 s on Janus).
+  'src/cdn-mix-background.e2e.ts', 'src/cloud-api-cdn.e2e.ts', 'src/cloud-api-recording.e2e.ts',
   // The SDK's reconnection timing; a Janus restart adds Janus's own start-up (recovery.e2e.ts covers Janus).
   'src/reconnect-*.e2e.ts',
   // In-page SDK subjects: the runtime object libraries reach for, the canvas player's drawing, the SDK's reading
