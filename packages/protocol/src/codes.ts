@@ -53,6 +53,12 @@ export const SERVER_CODE = Object.freeze({
    * Not a refusal: a client of protocol version 3 or later waits and retries (docs/behaviour.md §4).
    */
   JOIN_THROTTLED: -1019,
+  /**
+   * Too many joins with bad credentials (userSig, privateMapKey, unknown app) from this address
+   * (`limits.failedJoinsPerMinute`) or on this connection (`limits.failedJoinsPerConnection`, then the connection
+   * is closed): this join was refused without being checked. Try again later.
+   */
+  TOO_MANY_FAILED_JOINS: -1030,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

@@ -94,7 +94,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
       parts.engine.removeParticipant(participantId).catch((error: unknown) => logger.error({ err: error, participantId }, 'media engine: removing a participant failed'));
     },
     config,
-    auth: new Authenticator(config.apps),
+    auth: new Authenticator(config.apps, limits),
     rooms,
     engine: parts.engine,
     logger,

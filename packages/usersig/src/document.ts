@@ -2,13 +2,26 @@
  * The TLSSigAPIv2 document: a JSON object of `TLS.*` fields, zlib-deflated and base64-encoded in a URL-safe
  * alphabet. This module encodes and decodes it; it does not check signatures (see verify.ts).
  */
-import { unzlibSync, zlibSync } from 'fflate';
+import { Unzlib, zlibSync } from 'fflate';
 import { decodeBase64, decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { UserSigError } from './errors.js';
 
-/** Longest userSig string accepted for decoding. Real ones are a few hundred characters; the cap bounds the
- * work (and memory for decompression) an attacker can cause with a crafted string. */
-export const MAX_USERSIG_LENGTH = 16384;
+/**
+ * Longest userSig or privateMapKey string accepted for decoding. The official TLSSigAPIv2 tool makes userSigs of
+ * at most 232 characters and privateMapKeys of at most 408 (a 32-character userId, a 64-character strRoomId,
+ * 32-bit ids and times); 1024 leaves room for other tools' encoders and bounds what a crafted string can cost
+ * before its signature is checked.
+ */
+export const MAX_USERSIG_LENGTH = 1024;
+
+/**
+ * Largest decompressed document accepted. A real one is at most about 350 bytes of JSON; decompression stops as
+ * soon as a crafted string (a zlib bomb) inflates past this, before the rest of it is decompressed.
+ */
+export const MAX_INFLATED_BYTES = 4096;
+
+/** Compressed bytes handed to the decompressor at a time: each step inflates to at most ~66 KB. */
+const INFLATE_STEP = 64;
 
 /** A decoded userSig or privateMapKey. Numeric fields arrive as JSON numbers or numeric strings and are
  * normalised to numbers here. */
@@ -179,12 +192,7 @@ export function decodeUserSig(sig: string): SigDocument {
 }
 
 function inflate(compressed: Uint8Array): string {
-  let out: Uint8Array;
-  try {
-    out = unzlibSync(compressed);
-  } catch {
-    throw new UserSigError('malformed', 'userSig is not zlib-compressed data');
-  }
+  const out = inflateBounded(compressed, MAX_INFLATED_BYTES);
   // fflate does not check the Adler-32 trailer (and accepts some truncated streams), so check it here.
   const n = compressed.length;
   const trailer = n >= 6 ? ((compressed[n - 4] << 24) | (compressed[n - 3] << 16) | (compressed[n - 2] << 8) | compressed[n - 1]) >>> 0 : -1;
@@ -196,6 +204,34 @@ function inflate(compressed: Uint8Array): string {
   } catch {
     throw new UserSigError('malformed', 'userSig does not contain UTF-8 text after decompression');
   }
+}
+
+/**
+ * Inflates zlib data a few bytes at a time and stops once the output passes `maxBytes`, so a small input that
+ * would inflate to megabytes costs no more than `maxBytes` plus one step.
+ */
+function inflateBounded(compressed: Uint8Array, maxBytes: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const stream = new Unzlib((chunk) => {
+    total += chunk.length;
+    if (total <= maxBytes) chunks.push(chunk);
+  });
+  try {
+    for (let at = 0; at < compressed.length && total <= maxBytes; at += INFLATE_STEP) {
+      stream.push(compressed.subarray(at, at + INFLATE_STEP), at + INFLATE_STEP >= compressed.length);
+    }
+  } catch {
+    throw new UserSigError('malformed', 'userSig is not zlib-compressed data');
+  }
+  if (total > maxBytes) throw new UserSigError('malformed', `userSig inflates to more than ${maxBytes} bytes`);
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
 }
 
 function adler32(data: Uint8Array): number {

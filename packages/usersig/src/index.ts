@@ -5,7 +5,7 @@
  */
 export { UserSigError, type VerifyFailure } from './errors.js';
 export { DEFAULT_EXPIRE, genUserSig, type GenUserSigOptions } from './usersig.js';
-export { decodeUserSig, MAX_USERSIG_LENGTH, type SigDocument } from './document.js';
+export { decodeUserSig, MAX_INFLATED_BYTES, MAX_USERSIG_LENGTH, type SigDocument } from './document.js';
 export {
   buildPrivateMapKeyUserBuf,
   genPrivateMapKey,

@@ -82,8 +82,9 @@ export type PrivateMapKeyVerifyResult = PrivateMapKeyVerifySuccess | VerifyFailu
  * Verifies a userSig for `sdkAppId` and `userId` with `secretKey`.
  *
  * Checks run in this order, and the first failure is returned: decoding (`malformed`), the sdkAppId and userId
- * it was made for (`mismatch`), the HMAC signature, compared in constant time (`wrong-key`), and the expiry,
- * `time + expire < now` (`expired`). Untrusted input never makes this throw; only invalid options do.
+ * it was made for (`mismatch`), the HMAC signature, compared in constant time (`wrong-key`), the expiry,
+ * `time + expire < now` (`expired`), and last that it is not a privateMapKey (`not-a-usersig`: a document whose
+ * userbuf has the privateMapKey layout). Untrusted input never makes this throw; only invalid options do.
  * @param opts - see {@link VerifyUserSigOptions}
  * @returns `{ ok: true, ... }` with the sig's fields, or `{ ok: false, reason, message }`
  * @throws TypeError or RangeError when `sdkAppId`, `userId`, `secretKey` or `now` is of the wrong type, or
@@ -95,7 +96,20 @@ export type PrivateMapKeyVerifyResult = PrivateMapKeyVerifySuccess | VerifyFailu
  * ```
  */
 export async function verifyUserSig(opts: VerifyUserSigOptions): Promise<VerifyResult> {
-  return verifyDocument(opts.sig, opts, 'userSig');
+  const result = await verifyDocument(opts.sig, opts, 'userSig');
+  if (result.ok && result.userbuf !== undefined && isPrivateMapKeyUserBuf(result.userbuf)) {
+    return fail('not-a-usersig', 'this is a privateMapKey, not a userSig: send it as the privateMapKey, with the user\'s userSig');
+  }
+  return result;
+}
+
+function isPrivateMapKeyUserBuf(userbuf: Uint8Array): boolean {
+  try {
+    parsePrivateMapKeyUserBuf(userbuf);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -90,9 +90,16 @@ export const HTTP_ROUTES = {
   aiDenoiseAuth: {
     method: 'GET', path: AI_DENOISE_AUTH_PATH, tag: 'sdk',
     summary: 'AI-denoise authorisation (docs/behaviour.md §7)',
-    description: 'Refusals are status 200 with errCode 1 (check params), 2 (need to buy package) or 5 (package expired).',
+    description: 'Refusals are status 200 with errCode 1 (check params), 2 (need to buy package), 3 (too many requests from this address) or 5 (package expired). The POST form (aiDenoiseAuthForm) keeps the userSig out of the URL.',
     query: aiDenoiseAuthQuery,
     reply: { schema: aiDenoiseAuthReply, description: 'Authorised (status 1, sign = HMAC-SHA256(secret, "sdkAppId:userId:timestamp")) or refused.' },
+  },
+  aiDenoiseAuthForm: {
+    method: 'POST', path: AI_DENOISE_AUTH_PATH, tag: 'sdk',
+    summary: 'AI-denoise authorisation with the fields in a form body, keeping the userSig out of URLs and their logs',
+    description: 'As the GET, with the same fields as form data (what Conclave\'s SDK sends). Refusals are status 200 with errCode 1 (check params), 2 (need to buy package), 3 (too many requests from this address) or 5 (package expired).',
+    body: { schema: aiDenoiseAuthQuery, type: 'application/x-www-form-urlencoded', required: true },
+    reply: { schema: aiDenoiseAuthReply, description: 'Authorised (status 1) or refused.' },
   },
   health: {
     method: 'GET', path: '/healthz', tag: 'ops',

@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SERVER_CODE } from '@conclave/protocol';
-import { PRIVILEGE, hasPrivilege, verifyPrivateMapKey, verifyUserSig } from '@conclave/usersig';
+import { PRIVILEGE, hasPrivilege, verifyPrivateMapKey, verifyUserSig, type VerifyFailure } from '@conclave/usersig';
 import type { AppConfig } from '../config/config.js';
+import { CredentialLimits, type CredentialLimitsOptions } from '../limits/credential-limits.js';
+import { mediaTokenKey } from './media-token-key.js';
 
 /** Outcome of a check: ok, or a server code with a clear message. */
 export type AuthFailure = { ok: false; code: number; message: string };
@@ -21,14 +23,28 @@ const REASON_CODE = {
   'wrong-key': SERVER_CODE.USERSIG_WRONG_KEY,
   mismatch: SERVER_CODE.USERSIG_MISMATCH,
   expired: SERVER_CODE.USERSIG_EXPIRED,
-} as const;
+  // A privateMapKey offered as the userSig: the original's generic userSig refusal (docs/behaviour.md §6).
+  'not-a-usersig': SERVER_CODE.USERSIG_INVALID,
+} as const satisfies Record<VerifyFailure, number>;
 
 const KEY_REASON_CODE = {
   malformed: SERVER_CODE.PRIVATE_MAP_KEY_INVALID,
   'wrong-key': SERVER_CODE.PRIVATE_MAP_KEY_INVALID,
   mismatch: SERVER_CODE.PRIVATE_MAP_KEY_INVALID,
   expired: SERVER_CODE.PRIVATE_MAP_KEY_EXPIRED,
-} as const;
+  'not-a-usersig': SERVER_CODE.PRIVATE_MAP_KEY_INVALID,
+} as const satisfies Record<VerifyFailure, number>;
+
+/** The refusals that say a credential is bad (what the failed-join limits count), not that a good one lacks something. */
+const CREDENTIAL_FAILURES: ReadonlySet<number> = new Set([...Object.values(REASON_CODE), ...Object.values(KEY_REASON_CODE), SERVER_CODE.UNKNOWN_APP, SERVER_CODE.PRIVATE_MAP_KEY_WRONG_ROOM]);
+
+/** True when a refusal's code says the credential was bad (forged, expired, foreign, malformed, for another room). */
+export function isCredentialFailure(code: number): boolean {
+  return CREDENTIAL_FAILURES.has(code);
+}
+
+/** The limits the authenticator applies; the configuration's defaults when not given. */
+const DEFAULT_CHECK_LIMITS: CredentialLimitsOptions = { credentialChecksPerMinute: 600, failedJoinsPerMinute: 30 };
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -38,9 +54,17 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  */
 export class Authenticator {
   readonly #apps = new Map<number, AppConfig>();
+  /** Each app's media-token key (derived from its secret once). */
+  readonly #mediaKeys = new Map<number, string>();
+  /** Per-address budgets of credential checks (scheduling, AI-denoise authorisation, media tokens, failed joins). */
+  readonly limits: CredentialLimits;
 
-  constructor(apps: readonly AppConfig[]) {
-    for (const app of apps) this.#apps.set(app.sdkAppId, app);
+  constructor(apps: readonly AppConfig[], limits: CredentialLimitsOptions = DEFAULT_CHECK_LIMITS) {
+    for (const app of apps) {
+      this.#apps.set(app.sdkAppId, app);
+      this.#mediaKeys.set(app.sdkAppId, mediaTokenKey(app.secretKey));
+    }
+    this.limits = new CredentialLimits(limits);
   }
 
   /** True when the sdkAppId is configured here. */
@@ -102,18 +126,23 @@ export class Authenticator {
   async verifyPrivateMapKey(sdkAppId: number, userId: string, key: string, room: RoomTarget): Promise<JoinAuthResult> {
     const app = this.#apps.get(sdkAppId);
     if (!app) return { ok: false, code: SERVER_CODE.UNKNOWN_APP, message: `sdkAppId ${sdkAppId} is not configured on this server` };
-    const result = await verifyPrivateMapKey({ key, sdkAppId, userId, secretKey: app.secretKey });
-    if (!result.ok) {
-      return { ok: false, code: KEY_REASON_CODE[result.reason], message: `privateMapKey check failed (${result.reason}): ${result.message}` };
-    }
-    const { info } = result;
-    const bound = info.version === 1 ? { isString: true, id: info.strRoomId } : { isString: false, id: String(info.roomId) };
-    const wanted = room.useStringRoomId ? { isString: true, id: room.roomId } : { isString: false, id: String(Number(room.roomId)) };
-    if (bound.isString !== wanted.isString || bound.id !== wanted.id) {
-      const describe = (r: { isString: boolean; id: string }) => `${r.isString ? 'strRoomId' : 'roomId'} '${r.id}'`;
-      return { ok: false, code: SERVER_CODE.PRIVATE_MAP_KEY_WRONG_ROOM, message: `privateMapKey is for ${describe(bound)}, not ${describe(wanted)}` };
-    }
-    return { ok: true, privileges: info.privilegeMap };
+    const result = await checkPrivateMapKey(app.secretKey, sdkAppId, userId, key, room);
+    return result.ok ? result : result.failure;
+  }
+
+  /**
+   * Checks a WHEP or WHIP bearer token for a room: a media token this server minted (mintMediaToken: a
+   * privateMapKey signed with the app's media-token key, so it is no userSig and no privateMapKey of the app), or
+   * a privateMapKey made with the app's secret by any TLSSigAPIv2 tool. Resolves to its privilege bits.
+   */
+  async verifyMediaToken(sdkAppId: number, userId: string, token: string, room: RoomTarget): Promise<JoinAuthResult> {
+    const app = this.#apps.get(sdkAppId);
+    const mediaKey = this.#mediaKeys.get(sdkAppId);
+    if (!app || mediaKey === undefined) return { ok: false, code: SERVER_CODE.UNKNOWN_APP, message: `sdkAppId ${sdkAppId} is not configured on this server` };
+    const minted = await checkPrivateMapKey(mediaKey, sdkAppId, userId, token, room);
+    if (minted.ok || minted.reason !== 'wrong-key') return minted.ok ? minted : minted.failure;
+    const key = await checkPrivateMapKey(app.secretKey, sdkAppId, userId, token, room);
+    return key.ok ? key : key.failure;
   }
 
   /** The app whose admin key this is, when `key` is `sdkAppId`'s admin key (compared in constant time). */
@@ -125,4 +154,22 @@ export class Authenticator {
     const matches = timingSafeEqual(expected, digest(key));
     return app?.adminKey !== undefined && matches ? app : undefined;
   }
+}
+
+type KeyCheck = { ok: true; privileges: number } | { ok: false; reason: VerifyFailure | 'wrong-room'; failure: AuthFailure };
+
+/** A privateMapKey made with `secretKey` for the user, unexpired and bound to the room: its privilege bits. */
+async function checkPrivateMapKey(secretKey: string, sdkAppId: number, userId: string, key: string, room: RoomTarget): Promise<KeyCheck> {
+  const result = await verifyPrivateMapKey({ key, sdkAppId, userId, secretKey });
+  if (!result.ok) {
+    return { ok: false, reason: result.reason, failure: { ok: false, code: KEY_REASON_CODE[result.reason], message: `privateMapKey check failed (${result.reason}): ${result.message}` } };
+  }
+  const { info } = result;
+  const bound = info.version === 1 ? { isString: true, id: info.strRoomId } : { isString: false, id: String(info.roomId) };
+  const wanted = room.useStringRoomId ? { isString: true, id: room.roomId } : { isString: false, id: String(Number(room.roomId)) };
+  if (bound.isString !== wanted.isString || bound.id !== wanted.id) {
+    const describe = (r: { isString: boolean; id: string }) => `${r.isString ? 'strRoomId' : 'roomId'} '${r.id}'`;
+    return { ok: false, reason: 'wrong-room', failure: { ok: false, code: SERVER_CODE.PRIVATE_MAP_KEY_WRONG_ROOM, message: `privateMapKey is for ${describe(bound)}, not ${describe(wanted)}` } };
+  }
+  return { ok: true, privileges: info.privilegeMap };
 }

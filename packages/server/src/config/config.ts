@@ -68,6 +68,16 @@ export interface LimitsConfig {
   joinsPerSecond: number;
   /** Joins this node admits at once from idle (400). */
   joinBurst: number;
+  /** Joins with bad credentials per minute from one IP address (30); past it, its joins are refused unchecked (TOO_MANY_FAILED_JOINS). */
+  failedJoinsPerMinute: number;
+  /** Joins with bad credentials on one connection (5); the next join is refused (TOO_MANY_FAILED_JOINS) and the connection closed. */
+  failedJoinsPerConnection: number;
+  /** Credential checks per minute from one IP address for each of scheduling, AI-denoise authorisation and WHEP/WHIP tokens (600). */
+  credentialChecksPerMinute: number;
+  /** Bytes queued for a signalling connection that does not read (1 MiB); past it the connection is closed (4008). */
+  signalSendBufferBytes: number;
+  /** Commands one signalling connection may have running at once (16); more wait their turn, past twice that are refused. */
+  commandsInFlight: number;
   /** Custom and SEI messages per second per sender (30). */
   customMessagesPerSecond: number;
   /** Custom and SEI message bytes per second per sender (8000). */
@@ -179,6 +189,11 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   requestsPerSecond: 50,
   joinsPerSecond: 200,
   joinBurst: 400,
+  failedJoinsPerMinute: 30,
+  failedJoinsPerConnection: 5,
+  credentialChecksPerMinute: 600,
+  signalSendBufferBytes: 1024 * 1024,
+  commandsInFlight: 16,
   customMessagesPerSecond: LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND,
   customMessageBytesPerSecond: LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND,
   banSeconds: 600,

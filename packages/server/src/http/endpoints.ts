@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { SERVER_CODE, type AiDenoiseAuthReply } from '@conclave/protocol';
+import type { aiDenoiseAuthQuery } from '@conclave/protocol/schemas';
+import type { z } from 'zod';
 import type { HttpDeps } from './http-deps.js';
 import { roomRef } from '../ids/room-ref.js';
 import { HttpError } from './respond.js';
@@ -18,12 +20,34 @@ function knownApp(ctx: HttpDeps, sdkAppId: number): void {
   if (!ctx.auth.hasApp(sdkAppId)) throw new HttpError(404, SERVER_CODE.UNKNOWN_APP, `sdkAppId ${sdkAppId} is not configured on this server`);
 }
 
+type AiDenoiseAuthFields = z.infer<typeof aiDenoiseAuthQuery>;
+
 /** AI-denoise authorisation error codes (docs/behaviour.md §8). */
-const AI_ERR = { PARAMS: 1, NEED_PACKAGE: 2, PACKAGE_EXPIRED: 5 } as const;
+const AI_ERR = { PARAMS: 1, NEED_PACKAGE: 2, SERVER: 3, PACKAGE_EXPIRED: 5 } as const;
 const aiRefusal = (errCode: number, errMsg: string): AiDenoiseAuthReply => ({ data: { errCode, errMsg, sign: '', status: 0 } });
 
+/**
+ * AI-denoise authorisation: checks the userSig and the app's billing; `sign` is HMAC-SHA256(app secret,
+ * "sdkAppId:userId:timestamp") in hex. Refusals are 200 with an errCode; past limits.credentialChecksPerMinute
+ * requests from one address, errCode 3 before anything is checked.
+ */
+async function authoriseAiDenoise(ctx: HttpDeps, address: string, read: () => Promise<AiDenoiseAuthFields>): Promise<AiDenoiseAuthReply> {
+  if (!ctx.auth.limits.takeCheck('ai-denoise-auth', address)) {
+    return aiRefusal(AI_ERR.SERVER, `too many authorisation requests from this address (${ctx.config.limits.credentialChecksPerMinute} per minute)`);
+  }
+  const fields = await read();
+  const sdkAppId = Number(fields.sdkAppId);
+  const auth = await ctx.auth.verify(sdkAppId, fields.userId, fields.userSig);
+  if (!auth.ok) return aiRefusal(AI_ERR.PARAMS, `check params: ${auth.message}`);
+  const billing = ctx.auth.billing(sdkAppId);
+  if (!billing.ok) return aiRefusal(billing.code === SERVER_CODE.NEED_PACKAGE ? AI_ERR.NEED_PACKAGE : AI_ERR.PACKAGE_EXPIRED, billing.message);
+  const secret = ctx.auth.app(sdkAppId)!.secretKey;
+  const sign = createHmac('sha256', secret).update(`${sdkAppId}:${fields.userId}:${fields.timestamp}`).digest('hex');
+  return { data: { errCode: 0, errMsg: '', sign, status: 1 } };
+}
+
 /** The endpoints the SDK calls besides scheduling (docs/behaviour.md §7): log upload, statistics beacon, AI-denoise authorisation. */
-export function sdkEndpoints(ctx: HttpDeps): Bindings<'uploadLog' | 'statsBeacon' | 'aiDenoiseAuth'> {
+export function sdkEndpoints(ctx: HttpDeps): Bindings<'uploadLog' | 'statsBeacon' | 'aiDenoiseAuth' | 'aiDenoiseAuthForm'> {
   return {
     /**
      * Log upload: validated, size- and rate-limited, stored; filed under the body's room when it names one,
@@ -60,22 +84,15 @@ export function sdkEndpoints(ctx: HttpDeps): Bindings<'uploadLog' | 'statsBeacon
         return { code: 0, message: 'ok' };
       },
     },
-    /**
-     * AI-denoise authorisation: checks the userSig and the app's billing; `sign` is
-     * HMAC-SHA256(app secret, "sdkAppId:userId:timestamp") in hex. Refusals are 200 with an errCode.
-     */
+    /** AI-denoise authorisation, the original's GET (the userSig in the query). */
     aiDenoiseAuth: {
       refuse: (error) => aiRefusal(AI_ERR.PARAMS, `check params: ${error.message}`),
-      handle: async ({ query }) => {
-        const sdkAppId = Number(query.sdkAppId);
-        const auth = await ctx.auth.verify(sdkAppId, query.userId, query.userSig);
-        if (!auth.ok) return aiRefusal(AI_ERR.PARAMS, `check params: ${auth.message}`);
-        const billing = ctx.auth.billing(sdkAppId);
-        if (!billing.ok) return aiRefusal(billing.code === SERVER_CODE.NEED_PACKAGE ? AI_ERR.NEED_PACKAGE : AI_ERR.PACKAGE_EXPIRED, billing.message);
-        const secret = ctx.auth.app(sdkAppId)!.secretKey;
-        const sign = createHmac('sha256', secret).update(`${sdkAppId}:${query.userId}:${query.timestamp}`).digest('hex');
-        return { data: { errCode: 0, errMsg: '', sign, status: 1 } };
-      },
+      handle: ({ query, address }) => authoriseAiDenoise(ctx, address, async () => query),
+    },
+    /** AI-denoise authorisation with the fields in a form body (what Conclave's SDK sends: no userSig in URLs). */
+    aiDenoiseAuthForm: {
+      refuse: (error) => aiRefusal(AI_ERR.PARAMS, `check params: ${error.message}`),
+      handle: ({ body, address }) => authoriseAiDenoise(ctx, address, body),
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { SIGNAL_PATH } from '@conclave/protocol';
+import { SERVER_CODE, SIGNAL_PATH } from '@conclave/protocol';
 import type { HttpDeps } from './http-deps.js';
 import type { Bindings } from './router.js';
 import { scheduledIce, scheduledTurnTcpInfo } from '../turn/turn-credentials.js';
@@ -20,13 +20,18 @@ function signalUrl(req: IncomingMessage): string {
 
 /**
  * The scheduling endpoint (docs/behaviour.md §7): checks the app and the userSig, and answers with the signalling
- * domains, ICE servers and client config. Refusals are status 200 with a code.
+ * domains, ICE servers and client config. Refusals are status 200 with a code; past limits.credentialChecksPerMinute
+ * requests from one address, RATE_LIMITED.
  */
 export function scheduleEndpoint(ctx: HttpDeps): Bindings<'schedule'> {
   return {
     schedule: {
       refuse: (error) => ({ code: error.code, msg: error.message }),
-      handle: async ({ body, req }) => {
+      handle: async ({ body, req, address }) => {
+        // Before the body is read: checking a userSig for anyone who asks is bounded per address.
+        if (!ctx.auth.limits.takeCheck('schedule', address)) {
+          return { code: SERVER_CODE.RATE_LIMITED, msg: `too many scheduling requests from this address (${ctx.config.limits.credentialChecksPerMinute} per minute)` };
+        }
         const form = await body();
         const sdkAppId = Number(form.sdkAppId);
         const auth = await ctx.auth.verify(sdkAppId, form.userId, form.userSig);

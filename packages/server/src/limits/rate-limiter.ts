@@ -41,6 +41,13 @@ export class KeyedRateLimiter {
     return true;
   }
 
+  /** Whether one event of `bytes` bytes for `key` would be taken now (nothing is taken). */
+  allows(key: string, bytes = 0, now = Date.now()): boolean {
+    if (!this.#buckets.has(key)) return this.#budgets.every((budget, i) => budget.amount >= [1, bytes][i]);
+    const bucket = this.#refill(key, now);
+    return this.#budgets.every((_, i) => bucket.tokens[i] >= [1, bytes][i]);
+  }
+
   /** Forgets a key (its sender went away). */
   forget(key: string): void {
     this.#buckets.delete(key);

@@ -27,6 +27,7 @@ export class Metrics {
   readonly #beacons: Counter;
   readonly #beaconCounts: Counter<'class'>;
   readonly #adminActions: Counter<'action'>;
+  readonly #closedByServer: Counter<'reason'>;
   readonly #refused: Counter<'reason'>;
   readonly #sampler: ReturnType<typeof setInterval> | undefined;
   readonly #unobserve: () => void;
@@ -96,6 +97,7 @@ export class Metrics {
     });
     this.#adminActions = new Counter({ name: 'conclave_admin_actions_total', help: 'Admin API actions, by kind', labelNames: ['action'], registers });
     this.#refused = new Counter({ name: 'conclave_connections_refused_total', help: 'Signalling connections refused, by reason', labelNames: ['reason'], registers });
+    this.#closedByServer = new Counter({ name: 'conclave_connections_closed_total', help: 'Signalling connections the server closed for misbehaving, by reason', labelNames: ['reason'], registers });
   }
 
   /** Forwarded bytes and packets, and the forwarding bitrate sampled every `sampleMs`. */
@@ -153,6 +155,11 @@ export class Metrics {
 
   connectionRefused(reason: string): void {
     this.#refused.inc({ reason });
+  }
+
+  /** The server closed a signalling connection for misbehaving ('too many failed joins', 'send buffer full'). */
+  connectionClosed(reason: string): void {
+    this.#closedByServer.inc({ reason });
   }
 
   /**

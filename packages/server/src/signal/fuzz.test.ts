@@ -122,11 +122,11 @@ describe('signalling fuzz', () => {
   const figures = { sent: 0, replies: 0, oversized: 0, closedPastLimit: 0, reconnects: 0, heapBefore: 0, heapAfter: 0, gc: false };
 
   beforeAll(async () => {
-    // No call-frequency limit here, so every message reaches validation and the handlers (the limit has its own tests);
-    // a dropped connection leaves at once (no resume grace), so leftovers would show.
+    // No call-frequency or failed-join limit here, so every message reaches validation and the handlers (the limits
+    // have their own tests: failed-joins.test.ts); a dropped connection leaves at once (no resume grace), so leftovers would show.
     server = await startTestServer({
       apps: [FUZZ_APP, VICTIM_APP], sessionGraceMs: 0,
-      limits: { requestsPerSecond: 1_000_000, connectionsPerIp: 200 },
+      limits: { requestsPerSecond: 1_000_000, connectionsPerIp: 200, failedJoinsPerConnection: 1_000, failedJoinsPerMinute: 1_000_000 },
     });
     for (const userId of VICTIMS) victims.push(await joined(server, VICTIM_APP, userId, VICTIM_ROOM));
   });

@@ -17,7 +17,8 @@ import { crossRoomCommandHandlers } from './cross-room-commands.js';
 import { roleCommandHandlers } from './role-commands.js';
 import { CommandError } from './command-error.js';
 import { mediaCommandHandlers, stillIn, stopPublishing } from './media-commands.js';
-import { admitJoin } from './admission.js';
+import { admitJoin, JoinCredentials } from './admission.js';
+import { CommandGate } from './command-gate.js';
 
 /** Where a session writes: the WebSocket, abstracted for tests. */
 export interface SessionTransport {
@@ -40,6 +41,12 @@ interface Placement {
 type Handler<C extends Command> = (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']>;
 
 let tinyIdCounter = 0;
+
+/**
+ * The scene each participant joined with: a resumed session keeps it, whatever the resuming join says, so an
+ * audience of a live room cannot become an rtc-scene anchor (who may publish) by resuming with `trtcScene: 1`.
+ */
+const joinedScene = new WeakMap<Participant, 1 | 2>();
 
 /**
  * A room broadcast hands every recipient the same data object: it is encoded once, not once per recipient
@@ -71,11 +78,17 @@ export class SignalSession {
   /** The join this session entered with (switch-room keeps its identity and client fields). */
   #joinData: JoinData | undefined;
   readonly #invalidLog: InvalidMessageLog;
+  readonly #credentials: JoinCredentials;
+  readonly #gate: CommandGate;
+  /** This connection's place in the join admission queue (admitJoin). */
+  readonly #queuePlace: { ticket: string | undefined } = { ticket: undefined };
 
   constructor(ctx: SignalDeps, transport: SessionTransport) {
     this.#ctx = ctx;
     this.#transport = transport;
     this.#invalidLog = new InvalidMessageLog(ctx.logger);
+    this.#credentials = new JoinCredentials(ctx.auth, ctx.config.limits.failedJoinsPerConnection, transport.address ?? 'unknown', (code, reason) => this.#closeConnection(code, reason));
+    this.#gate = new CommandGate(ctx.config.limits.commandsInFlight);
   }
 
   /** Handles one raw message from the client. */
@@ -93,7 +106,8 @@ export class SignalSession {
       id = envelope.id;
       cmd = envelope.cmd;
       if (!this.#withinRate()) throw new CommandError(SERVER_CODE.RATE_LIMITED, 'call frequency limit exceeded');
-      const reply = await this.#dispatch(envelope.cmd, validateData(envelope.cmd, envelope.data));
+      const data = validateData(envelope.cmd, envelope.data);
+      const reply = await this.#gate.run(envelope.cmd, () => this.#dispatch(envelope.cmd, data));
       this.#reply({ id, code: SERVER_CODE.OK, message: 'ok', data: reply });
     } catch (error) {
       if (error instanceof CommandError) {
@@ -146,6 +160,12 @@ export class SignalSession {
     this.#transport.close(4000, data.reason);
   }
 
+  /** Closes the connection after the reply under way is written (a refusal that ends it). */
+  #closeConnection(code: number, reason: string): void {
+    this.#ctx.metrics.connectionClosed(reason);
+    setImmediate(() => this.#transport.close(code, reason));
+  }
+
   #withinRate(): boolean {
     const now = Date.now();
     if (now - this.#windowStart >= 1000) {
@@ -190,12 +210,10 @@ export class SignalSession {
   }
 
   /**
-   * What a join (or room switch) must pass before it enters: the userSig and privateMapKey, the cluster's
-   * placement, bans and the room's limits. Throws the refusal's CommandError.
+   * What a join (or room switch) whose credentials passed (`privileges`, JoinCredentials) must pass before it
+   * enters: the cluster's placement, bans and the room's limits. Throws the refusal's CommandError.
    */
-  async #admission(data: JoinData): Promise<Placement> {
-    const auth = await this.#ctx.auth.verifyJoin(data);
-    if (!auth.ok) throw new CommandError(auth.code, auth.message);
+  async #admission(data: JoinData, privileges: number): Promise<Placement> {
     if (this.#closed) throw new CommandError(SERVER_CODE.NOT_JOINED, 'connection closed');
     const roomKey = RoomRegistry.key(data.sdkAppId, data.roomId, data.useStringRoomId);
     const ref = roomRef(data.roomId, data.useStringRoomId);
@@ -207,7 +225,7 @@ export class SignalSession {
     const role = data.trtcScene === SCENE_CODE.live ? data.trtcRole : ROLE_CODE.anchor;
     const full = capacityRefusal(this.#ctx.rooms.find(roomKey), data.trtcScene, role, data.userId, this.#ctx.config.limits);
     if (full) throw new CommandError(full.code, full.message);
-    return { roomKey, ref, role, privileges: auth.privileges };
+    return { roomKey, ref, role, privileges };
   }
 
   /** Enters an admitted room: resumes the earlier session (resumeToken) or starts a new participant there. */
@@ -228,7 +246,7 @@ export class SignalSession {
       previous.privileges = place.privileges;
       this.#participant = previous;
       this.#room = room;
-      this.#scene = data.trtcScene;
+      this.#scene = joinedScene.get(previous) ?? data.trtcScene;
       const others = room.peersOf(previous);
       this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'resumed');
       return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [], audienceCount: room.roleCounts().audience };
@@ -243,6 +261,7 @@ export class SignalSession {
     this.#participant = participant;
     this.#room = room;
     this.#scene = data.trtcScene;
+    joinedScene.set(participant, data.trtcScene);
     this.#ctx.engine.joinRoom(participant.id, room.key);
     room.add(participant);
     this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
@@ -259,9 +278,11 @@ export class SignalSession {
       }
       this.#joining = true;
       try {
-        // Before anything costly: a storm of joins is spread out here (docs/behaviour.md §4).
-        await admitJoin(this.#ctx.admission, { protocolVersion, ticket: data.admissionTicket, close: (code, reason) => this.#transport.close(code, reason) });
-        const place = await this.#admission(data);
+        // The credentials first: a join that fails them takes no admission slot (docs/behaviour.md §4.2).
+        const privileges = await this.#credentials.check(data);
+        // Then, before anything costly: a storm of joins is spread out here.
+        await admitJoin(this.#ctx.admission, { protocolVersion, ticket: data.admissionTicket, held: this.#queuePlace, close: (code, reason) => this.#transport.close(code, reason) });
+        const place = await this.#admission(data, privileges);
         return this.#enter(data, place);
       } finally {
         this.#joining = false;
@@ -284,7 +305,7 @@ export class SignalSession {
       this.#joining = true;
       try {
         // Every refusal comes before the user leaves: a refused switch keeps the user where it was.
-        const place = await this.#admission(target);
+        const place = await this.#admission(target, await this.#credentials.check(target));
         stillIn(this.#ctx, room, participant);
         downlinkSignal(participant).cancel();
         this.#participant = undefined;

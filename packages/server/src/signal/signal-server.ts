@@ -16,6 +16,12 @@ const SWEEPS_PER_TIMEOUT = 8;
 /** How long a connection over the per-address limit waits for its first request before it is closed. */
 const REFUSED_CONNECTION_MS = 10_000;
 
+/** The close code of a connection whose client does not read what it is sent (its send buffer passed the limit). */
+export const SEND_BUFFER_CLOSE_CODE = 4008;
+
+/** How long a connection closed for its send buffer has to take the close frame before it is cut. */
+const SEND_BUFFER_CLOSE_MS = 1_000;
+
 /**
  * The WebSocket signalling endpoint. Each connection gets a SignalSession; a connection
  * silent for longer than the heartbeat time-out is closed and its user leaves the room.
@@ -85,7 +91,9 @@ export class SignalServer {
     this.#sockets.add(socket);
     const session = new SignalSession(this.#ctx, {
       send: (text) => {
-        if (socket.readyState === socket.OPEN) socket.send(text);
+        if (socket.readyState !== socket.OPEN) return;
+        if (socket.bufferedAmount > this.#ctx.config.limits.signalSendBufferBytes) this.#overflow(socket, address);
+        else socket.send(text);
       },
       close: (code, reason) => socket.close(code, reason),
       address,
@@ -105,6 +113,18 @@ export class SignalServer {
       session.closed(code === 1000 || code === 1001 ? 'normal' : 'timeout');
     });
     socket.on('error', (err) => this.#ctx.logger.warn({ err }, 'socket error'));
+  }
+
+  /**
+   * A client that does not read what it is sent (its queued bytes passed limits.signalSendBufferBytes): the
+   * connection is closed with SEND_BUFFER_CLOSE_CODE, counted, and cut if it does not take the close frame
+   * either, so an idle reader holds no more than the limit of the node's memory.
+   */
+  #overflow(socket: WebSocket, address: string): void {
+    this.#ctx.metrics.connectionClosed('send buffer full');
+    this.#ctx.logger.warn({ address, bufferedBytes: socket.bufferedAmount, limit: this.#ctx.config.limits.signalSendBufferBytes }, 'signalling connection closed: the client does not read');
+    socket.close(SEND_BUFFER_CLOSE_CODE, 'send buffer full');
+    setTimeout(() => socket.terminate(), SEND_BUFFER_CLOSE_MS).unref();
   }
 
   /**

@@ -2,16 +2,22 @@ import type { PushMessage, ReplyMessage } from '@conclave/protocol';
 import type { SignalDeps } from '../signal/signal-deps.js';
 import { SignalSession } from '../signal/session.js';
 
-/** A signalling session on a recording transport: what the client sends, and everything it receives. */
-export function sessionClient(deps: SignalDeps) {
+/** A signalling session on a recording transport (from `address`, when given): what the client sends, and everything it receives. */
+export function sessionClient(deps: SignalDeps, address?: string) {
   const out: (ReplyMessage | PushMessage)[] = [];
   let closed: string | undefined;
-  const session = new SignalSession(deps, { send: (t) => out.push(JSON.parse(t) as ReplyMessage | PushMessage), close: (_c, r) => { closed = r; } });
+  let closeCode: number | undefined;
+  const session = new SignalSession(deps, {
+    send: (t) => out.push(JSON.parse(t) as ReplyMessage | PushMessage),
+    close: (c, r) => { closed = r; closeCode = c; },
+    ...(address === undefined ? {} : { address }),
+  });
   let id = 0;
   return {
     session,
     out,
     get closed() { return closed; },
+    get closeCode() { return closeCode; },
     pushes: (name: string) => out.filter((m): m is PushMessage => 'push' in m && m.push === name),
     async send(cmd: string, data: unknown): Promise<ReplyMessage> {
       const requestId = ++id;

@@ -1,6 +1,7 @@
 import { SERVER_CODE } from '@conclave/protocol';
 import { decodeUserSig, genPrivateMapKey, genPrivateMapKeyWithStringRoomID, hasPrivilege, PRIVILEGE } from '@conclave/usersig';
 import type { Authenticator } from '../auth/authenticator.js';
+import { mediaTokenKey } from '../auth/media-token-key.js';
 import { HttpError } from '../http/respond.js';
 import type { RoomId } from '../ids/room-ref.js';
 
@@ -10,13 +11,17 @@ export const PLAY_PRIVILEGES = { main: PRIVILEGE.RECV_VIDEO, aux: PRIVILEGE.RECV
 export const PUBLISH_PRIVILEGES = PRIVILEGE.ENTER_ROOM | PRIVILEGE.SEND_AUDIO | PRIVILEGE.SEND_VIDEO;
 
 /**
- * The bearer token of WHEP and WHIP: a privateMapKey (TLSSigAPIv2 with a userbuf: the app's HMAC over the user,
- * the room and the privilege bits, with an expiry), so any tool that makes privateMapKeys mints one and the
- * server needs no new secret. The key's user is who plays or publishes (a WHIP publisher appears under it).
- * Refusals are 401 (no, malformed, foreign, expired key; key for another room) or 403 (privileges lacking),
- * with `{code, message}`.
+ * The bearer token of WHEP and WHIP: a media token this server minted (mintMediaToken), or a privateMapKey of the
+ * app made by any TLSSigAPIv2 tool (the app's HMAC over the user, the room and the privilege bits, with an
+ * expiry). The token's user is who plays or publishes (a WHIP publisher appears under it). Refusals are 401 (no,
+ * malformed, foreign, expired token; token for another room), 403 (privileges lacking) or 429 (`from` has spent
+ * its limits.credentialChecksPerMinute), with `{code, message}`.
+ * @param from - the client's address: when given, the check is counted against its budget of token checks
  */
-export async function verifyMediaToken(auth: Authenticator, header: string | undefined, sdkAppId: number, room: RoomId, needs: number): Promise<{ userId: string }> {
+export async function verifyMediaToken(auth: Authenticator, header: string | undefined, sdkAppId: number, room: RoomId, needs: number, from?: string): Promise<{ userId: string }> {
+  if (from !== undefined && !auth.limits.takeCheck('media-token', from)) {
+    throw new HttpError(429, SERVER_CODE.RATE_LIMITED, 'too many token checks from this address: try again later');
+  }
   const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
   if (!token) throw new HttpError(401, SERVER_CODE.PRIVATE_MAP_KEY_REQUIRED, 'a bearer token is required (Authorization: Bearer <privateMapKey>)');
   let userId: string;
@@ -25,7 +30,7 @@ export async function verifyMediaToken(auth: Authenticator, header: string | und
   } catch {
     throw new HttpError(401, SERVER_CODE.PRIVATE_MAP_KEY_INVALID, 'the bearer token is not a privateMapKey');
   }
-  const checked = await auth.verifyPrivateMapKey(sdkAppId, userId, token, { roomId: room.roomId, useStringRoomId: room.isString });
+  const checked = await auth.verifyMediaToken(sdkAppId, userId, token, { roomId: room.roomId, useStringRoomId: room.isString });
   if (!checked.ok) throw new HttpError(401, checked.code, checked.message);
   if (!hasPrivilege(checked.privileges, needs)) {
     throw new HttpError(403, SERVER_CODE.PRIVILEGE_DENIED, `the token does not grant ${describe(needs)}`);
@@ -50,11 +55,14 @@ export interface MintOptions {
   expire?: number;
 }
 
-/** Mints a WHEP (play) or WHIP (publish) token: a privateMapKey with the purpose's privileges. */
+/**
+ * Mints a WHEP (play) or WHIP (publish) token: a privateMapKey with the purpose's privileges, signed with the app's
+ * media-token key (auth/media-token-key.ts), so it is refused as a userSig and as a join's privateMapKey.
+ */
 export function mintMediaToken(o: MintOptions): Promise<string> {
   const privilegeMap = o.purpose === 'play'
     ? PRIVILEGE.ENTER_ROOM | PRIVILEGE.RECV_AUDIO | PRIVILEGE.RECV_VIDEO | PRIVILEGE.RECV_SUB_VIDEO
     : PUBLISH_PRIVILEGES;
-  const base = { sdkAppId: o.sdkAppId, secretKey: o.secretKey, userId: o.userId, privilegeMap, expire: o.expire ?? 86_400 };
+  const base = { sdkAppId: o.sdkAppId, secretKey: mediaTokenKey(o.secretKey), userId: o.userId, privilegeMap, expire: o.expire ?? 86_400 };
   return o.room.isString ? genPrivateMapKeyWithStringRoomID({ ...base, strRoomId: o.room.roomId }) : genPrivateMapKey({ ...base, roomId: Number(o.room.roomId) });
 }

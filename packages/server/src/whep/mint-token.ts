@@ -2,7 +2,8 @@
 /**
  * Mints a WHEP (play) or WHIP (publish) token for an operator:
  * `CONCLAVE_SECRET_KEY=… node packages/server/dist/whep/mint-token.js <sdkAppId> <room> <userId> play|publish [expireSeconds]`
- * (`<room>`: the integer room id, or `s:` and the string room id). Prints the token.
+ * (`<room>`: the integer room id, or `s:` and the string room id). Prints the token: it plays (or publishes) in that
+ * room and is refused as a userSig and as a join's privateMapKey (media-token.ts).
  */
 import { parseRoomRef } from '../ids/room-ref.js';
 import { mintMediaToken } from './media-token.js';

@@ -24,15 +24,17 @@ export interface DenoiseCredentials {
 }
 
 /**
- * Asks the server's GET /api/v1/audioAiAuth whether this app may denoise. Rejects with INVALID_PARAMETER
- * carrying the reason (1 check params … 6 version), or with the all-requests-failed message.
+ * Asks the server's /api/v1/audioAiAuth whether this app may denoise: a POST with the fields as form data, so the
+ * userSig stays out of URLs (and the access logs and Referer headers that keep them); the server also answers the
+ * original's GET. A form body is a CORS "simple" request: no preflight. Rejects with INVALID_PARAMETER carrying the
+ * reason (1 check params … 6 version), or with the all-requests-failed message.
  */
 export async function authorise(ctx: PluginContext, credentials: DenoiseCredentials): Promise<void> {
   const timestamp = String(Date.now()).slice(0, -3);
-  const query = new URLSearchParams({ sdkAppId: String(credentials.sdkAppId), userId: credentials.userId, userSig: credentials.userSig, timestamp });
+  const form = new URLSearchParams({ sdkAppId: String(credentials.sdkAppId), userId: credentials.userId, userSig: credentials.userSig, timestamp });
   let reply: AuthReply;
   try {
-    const response = await fetch(`${ctx.serverOrigin}/api/v1/audioAiAuth?${query}`);
+    const response = await fetch(`${ctx.serverOrigin}/api/v1/audioAiAuth`, { method: 'POST', body: form });
     reply = await response.json() as AuthReply;
   } catch (error) {
     throw ctx.errors({ code: ERROR_CODE.OPERATION_FAILED, message: `Init RTCAudioProcessor failed. All authorisation requests failed: ${String(error)}`, functionName: 'startPlugin' });
