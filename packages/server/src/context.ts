@@ -85,6 +85,8 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const transcribers = new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() });
   metrics.trackTranscribers(() => transcribers.snapshot());
 
+  const auth = new Authenticator(config.apps);
+  const bans = new BanList(store);
   const customMessages = new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond);
   return {
     dataLinks,
@@ -94,12 +96,12 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
       parts.engine.removeParticipant(participantId).catch((error: unknown) => logger.error({ err: error, participantId }, 'media engine: removing a participant failed'));
     },
     config,
-    auth: new Authenticator(config.apps),
+    auth,
     rooms,
     engine: parts.engine,
     logger,
     store,
-    bans: new BanList(store),
+    bans,
     metrics,
     connections,
     admission: new JoinAdmission({ perSecond: limits.joinsPerSecond, burst: limits.joinBurst }),
@@ -111,7 +113,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     stopRecordingCalls,
     callbacks: new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, recordings, logger, registry: metrics.registry }),
     transcribers,
-    crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined }),
+    crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined, auth, bans, limits }),
     mixStreams: new MixStreams(net, jobs),
   };
 }

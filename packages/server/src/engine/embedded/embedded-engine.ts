@@ -1,7 +1,7 @@
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
   type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
-  type RtpForward, type RtpForwardTargets, type SourceSlot,
+  type RtpForward, type RtpForwardTargets, type SourceSlot, type UplinkMedia,
 } from '../media-engine.js';
 import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
 import { PlaybackLink } from './playback-link.js';
@@ -97,6 +97,12 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
 
   async unpublish(participantId: string): Promise<void> {
     this.#closeUplink(participantId);
+  }
+
+  uplinkMedia(participantId: string): UplinkMedia {
+    if (!this.#uplinks.has(participantId)) return 'none';
+    const sources = this.#sources.get(participantId);
+    return sources && Object.values(sources).some((source) => source.carried) ? 'flowing' : 'idle';
   }
 
   async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {

@@ -4,7 +4,7 @@ import { SubscriberDownlinks } from '../subscriber-downlinks.js';
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
   type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
-  type MediaServerReport, type RtpForward, type RtpForwardTargets,
+  type MediaServerReport, type RtpForward, type RtpForwardTargets, type UplinkMedia,
 } from '../media-engine.js';
 import { JanusConnection, type JanusConnectionOptions } from './janus-connection.js';
 import { JanusPublisher } from './janus-publisher.js';
@@ -199,6 +199,12 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#publishers.delete(participantId);
     this.#members.unpublished(participantId);
     this.#forwards.setPublisher(participantId, undefined);
+  }
+
+  uplinkMedia(participantId: string): UplinkMedia {
+    const publisher = this.#publishers.get(participantId);
+    if (!publisher || publisher.closed) return 'none';
+    return publisher.carriesMedia ? 'flowing' : 'idle';
   }
 
   /**
