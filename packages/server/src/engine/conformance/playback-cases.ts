@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
-import { answersPlayback, type ClientOfferPlayback } from '../client-offer.js';
+import { answersPlayback, type ClientOfferPlayback, type PlaybackWants } from '../client-offer.js';
 import { EngineError, type MediaEngine } from '../media-engine.js';
 import { publishAndSend, waitFor } from '../../test-support/engine-peers.js';
 import type { CaseContext, ConformanceCase } from './conformance-cases.js';
@@ -41,8 +41,8 @@ async function source(ctx: CaseContext, room: string): Promise<string> {
   return id;
 }
 
-/** A source publishing in a room and a viewer playing it: the link is answered and applied. */
-async function playback(ctx: CaseContext): Promise<{ engine: MediaEngine & ClientOfferPlayback; pub: string; viewer: string; before: number; p: Awaited<ReturnType<typeof player>>; answer: string }> {
+/** A source publishing in a room and a viewer playing it (at most `wants`): the link is answered and applied. */
+async function playback(ctx: CaseContext, wants?: PlaybackWants): Promise<{ engine: MediaEngine & ClientOfferPlayback; pub: string; viewer: string; before: number; p: Awaited<ReturnType<typeof player>>; answer: string }> {
   const engine = playing(ctx.engine);
   const room = ctx.id('room');
   const pub = await source(ctx, room);
@@ -50,7 +50,7 @@ async function playback(ctx: CaseContext): Promise<{ engine: MediaEngine & Clien
   engine.joinRoom(viewer, room);
   const before = engine.stats().downlinks;
   const p = await player(ctx);
-  const answer = await engine.answerPlayback(viewer, pub, 'main', p.offer);
+  const answer = await engine.answerPlayback(viewer, pub, 'main', p.offer, wants);
   await p.pc.setRemoteDescription({ type: 'answer', sdp: answer });
   return { engine, pub, viewer, before, p, answer };
 }
@@ -70,6 +70,16 @@ export const PLAYBACK_CASES: readonly ConformanceCase[] = [
       const received = p.byKind.video;
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(p.byKind.video - received, 'no video after removeParticipant').toBeLessThan(5);
+    },
+  },
+  {
+    name: 'answerPlayback carries no more than its wants: a link without audio gets the video only, its audio m-line inactive',
+    async run(ctx) {
+      const { engine, viewer, p, answer } = await playback(ctx, { audio: false, bigVideo: true, smallVideo: false, auxVideo: false });
+      expect(answer.split(/\r?\n(?=m=)/).find((m) => m.startsWith('m=audio'))).toMatch(/a=inactive/);
+      await waitFor(() => p.byKind.video > 25, 15_000, 'video at the player');
+      expect(p.byKind.audio).toBe(0);
+      await engine.removeParticipant(viewer);
     },
   },
   {

@@ -3,7 +3,7 @@ import {
   type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type RtpForward, type RtpForwardTargets, type SourceSlot, type UplinkMedia,
 } from '../media-engine.js';
-import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
+import type { ClientOfferPlayback, PlaybackStream, PlaybackWants } from '../client-offer.js';
 import { PlaybackLink } from './playback-link.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
@@ -118,7 +118,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     return downlink.subscribe(sourceId, sources, wants, negotiate);
   }
 
-  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string): Promise<string> {
+  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string> {
     this.#open();
     this.#members.assertSameRoom(viewerId, sourceId);
     await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
@@ -130,7 +130,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
         if (this.#playbacks.get(viewerId)?.sourceId !== sourceId) return;
         this.#closePlayback(viewerId);
         this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
-      });
+      }, wants);
     } catch (error) {
       throw EngineError.from(error, 'negotiation-failed');
     }

@@ -12,7 +12,7 @@ import { JanusRooms } from './janus-rooms.js';
 import { JanusDownlink } from './janus-downlink.js';
 import { JanusForwards } from './janus-forwarder.js';
 import { JanusPlayback } from './janus-playback.js';
-import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
+import type { ClientOfferPlayback, PlaybackStream, PlaybackWants } from '../client-offer.js';
 import { JanusCrossRoom } from './janus-cross-room.js';
 import type { JanusFeed } from './janus-publisher.js';
 
@@ -255,7 +255,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   }
 
   /** A relay (JanusPlayback): VideoRoom subscribers cannot take a client's offer. */
-  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string): Promise<string> {
+  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string> {
     this.#closePlayback(viewerId);
     const { iceAddress, announcedAddress, portRange } = this.#options;
     const relayNet = iceAddress && !iceAddress.startsWith('127.') ? { iceAddress } : {};
@@ -266,7 +266,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
         if (this.#playbacks.get(viewerId)?.playback !== made.playback) return;
         this.#closePlayback(viewerId);
         this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
-      });
+      }, wants);
     } catch (error) {
       await this.resetDownlink(viewerId);
       throw EngineError.from(error, 'negotiation-failed');
