@@ -11,6 +11,7 @@ import { JobManager } from './jobs/job-manager.js';
 import { MixImages } from './jobs/mix-images.js';
 import { TranscriberManager } from './transcriber/transcriber-manager.js';
 import { recognizerFromEnv } from './transcriber/line-recognizer.js';
+import type { Recognizer } from './transcriber/recognizer.js';
 import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
@@ -66,7 +67,7 @@ export interface ServerContext {
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
-export function createContext(config: ServerConfig, parts: { engine: MediaEngine; logger?: Logger }): ServerContext {
+export function createContext(config: ServerConfig, parts: { engine: MediaEngine; logger?: Logger; recognizer?: Recognizer }): ServerContext {
   const store = Store.open(config.storage.path);
   const rooms = new RoomRegistry();
   const connections = new ConnectionTracker();
@@ -82,7 +83,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
   const stopRecordingCalls = recordCalls(rooms.events, store.callRecords);
   const recordings = new RecordingManager({ jobs, apps: config.apps, media: config.media, logger });
-  const transcribers = new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() });
+  const transcribers = new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: parts.recognizer ?? recognizerFromEnv(), limits });
   metrics.trackTranscribers(() => transcribers.snapshot());
 
   const auth = new Authenticator(config.apps);

@@ -194,6 +194,7 @@ export class Metrics {
     });
     this.#totalOf('conclave_transcribed_audio_seconds_total', 'Audio fed to the transcriber robots\' recognizers, seconds', () => source().audioSeconds);
     this.#totalOf('conclave_transcriber_failures_total', 'Recognizer or decoder failures of transcriber robots (each is retried, up to 5 a minute)', () => source().failures);
+    this.#labelledTotals('conclave_transcriber_quota_refusals_total', 'Transcriber robots refused by a quota, by scope (app, node)', 'scope', () => source().quotaRefusals);
   }
 
   /**
