@@ -1,13 +1,11 @@
 import { CROSS_ROOM_CODE, FLAG, type PushMessage, type ReplyMessage } from '@conclave/protocol';
 import { genPrivateMapKey, PRIVILEGE } from '@conclave/usersig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../config/config.js';
-import { closeContext, createContext, type ServerContext } from '../context.js';
-import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
-import { createLogger } from '../log/logger.js';
+import type { ServerContext } from '../context.js';
 import { joinData } from '../test-support/clients.js';
 import { sessionClient } from '../test-support/session-client.js';
 import { publishMedia } from '../test-support/session-media.js';
+import { closeEmbeddedContext, embeddedContext } from '../test-support/test-context.js';
 
 /*
  * Issue 38.2: a cross-room link is a visit of the caller into the other room, authorised there as a join would be
@@ -26,13 +24,11 @@ describe('38.2 cross-room links respect the rooms they enter', () => {
   const stops: (() => Promise<void>)[] = [];
 
   beforeAll(() => {
-    const config = configFromEnv({}, { apps: [KEYED, OPEN], logLevel: 'silent', storage: { path: ':memory:' }, limits: { anchorsPerLiveRoom: 2 } });
-    ctx = createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent') });
+    ctx = embeddedContext({ apps: [KEYED, OPEN], limits: { anchorsPerLiveRoom: 2 } });
   });
   afterAll(async () => {
     for (const stop of stops) await stop();
-    await ctx.engine.close();
-    closeContext(ctx);
+    await closeEmbeddedContext(ctx);
   });
 
   const key = (app: typeof KEYED, userId: string, roomId: number, privilegeMap: number = PRIVILEGE.ALL) =>

@@ -1,10 +1,8 @@
 import { CROSS_ROOM_CODE, FLAG, type PushMessage } from '@conclave/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../config/config.js';
-import { closeContext, createContext, type ServerContext } from '../context.js';
-import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
-import { createLogger } from '../log/logger.js';
+import type { ServerContext } from '../context.js';
 import { joinData } from '../test-support/clients.js';
+import { closeEmbeddedContext, embeddedContext } from '../test-support/test-context.js';
 import { evictParticipant } from './eviction.js';
 import { RoomRegistry } from './room.js';
 import { sessionClient } from '../test-support/session-client.js';
@@ -14,18 +12,14 @@ import { REFUSED } from './cross-room.js';
 const APP = { sdkAppId: 1400000123, secretKey: 'cross-room-test-secret-key-0123456' };
 const LIVE = { trtcScene: 2 };
 
-function context(): ServerContext {
-  const config = configFromEnv({}, { apps: [APP], logLevel: 'silent', storage: { path: ':memory:' } });
-  return createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent') });
-}
+const context = (): ServerContext => embeddedContext({ apps: [APP] });
 
 describe('cross-room commands (docs/behaviour.md §7.6): the refusals, with the original\'s codes', () => {
   let ctx: ServerContext;
   const stops: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const stop of stops.splice(0)) await stop();
-    await ctx?.engine.close();
-    if (ctx) closeContext(ctx);
+    await closeEmbeddedContext(ctx);
   });
 
   /** A session joined to `roomId`, an anchor publishing audio and video (real media) unless `audience` / `silent`. */

@@ -1,13 +1,11 @@
 import { FLAG, SERVER_CODE, TRANSCRIBER_CODE } from '@conclave/protocol';
 import { genPrivateMapKey, PRIVILEGE } from '@conclave/usersig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../config/config.js';
-import { closeContext, createContext, type ServerContext } from '../context.js';
-import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
-import { createLogger } from '../log/logger.js';
+import type { ServerContext } from '../context.js';
 import { joinData } from '../test-support/clients.js';
 import { waitFor } from '../test-support/engine-peers.js';
 import { sessionClient } from '../test-support/session-client.js';
+import { closeEmbeddedContext, embeddedContext } from '../test-support/test-context.js';
 import type { Recognizer } from './recognizer.js';
 
 /*
@@ -36,13 +34,11 @@ describe('transcriber robots: privileges and quotas', () => {
   let ctx: ServerContext;
 
   beforeAll(() => {
-    const config = configFromEnv({}, { apps, logLevel: 'silent', storage: { path: ':memory:' }, limits: { transcribersPerApp: 1, transcribersPerNode: 2 } });
-    ctx = createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent'), recognizer });
+    ctx = embeddedContext({ apps, limits: { transcribersPerApp: 1, transcribersPerNode: 2 } }, { recognizer });
   });
   afterAll(async () => {
     await ctx.transcribers.close();
-    await ctx.engine.close();
-    closeContext(ctx);
+    await closeEmbeddedContext(ctx);
   });
 
   const key = (app: typeof APP, userId: string, roomId: number, privilegeMap: number) =>

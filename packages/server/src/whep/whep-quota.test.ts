@@ -1,14 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SERVER_CODE } from '@conclave/protocol';
 import { genPrivateMapKey, PRIVILEGE } from '@conclave/usersig';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../config/config.js';
-import { closeContext, createContext, type ServerContext } from '../context.js';
-import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
-import { createLogger } from '../log/logger.js';
-import { whepPlayer, whipClient } from '../test-support/session-media.js';
-import { WhepApi } from './whep-api.js';
+import type { ServerContext } from '../context.js';
+import { whepPlayer, whipClient } from '../test-support/engine-peers.js';
+import { closeEmbeddedContext, embeddedContext, whepServer } from '../test-support/test-context.js';
 
 /* Issue 38.10: WHEP playbacks and WHIP publishes count against a per-app and a per-node quota, refused with a code and counted. */
 
@@ -18,25 +13,17 @@ const PLAY = PRIVILEGE.ENTER_ROOM | PRIVILEGE.RECV_AUDIO | PRIVILEGE.RECV_VIDEO;
 
 describe('38.10 WHEP / WHIP sessions are bounded per app and per node', () => {
   let ctx: ServerContext;
-  let api: WhepApi;
-  let http: Server;
   let base: string;
   const cleanups: (() => unknown)[] = [];
 
   beforeAll(async () => {
-    const config = configFromEnv({}, { apps, logLevel: 'silent', storage: { path: ':memory:' }, limits: { whepSessionsPerApp: 1, whepSessionsPerNode: 2 } });
-    ctx = createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent') });
-    api = new WhepApi(ctx);
-    http = createServer((req, res) => void api.handle(req, res, new URL(req.url ?? '/', 'http://localhost')));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    ctx = embeddedContext({ apps, limits: { whepSessionsPerApp: 1, whepSessionsPerNode: 2 } });
+    const server = await whepServer(ctx);
+    base = server.base;
+    cleanups.push(() => closeEmbeddedContext(ctx), server.close);
   });
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
-    api.close();
-    await new Promise((resolve) => http.close(resolve));
-    await ctx.engine.close();
-    closeContext(ctx);
   });
 
   /** POSTs a WHIP publish (or a WHEP play of that publisher) of app `i` in `roomId`; resolves to the status, code and Location. */

@@ -1,17 +1,14 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { FLAG, SERVER_CODE } from '@conclave/protocol';
 import { genPrivateMapKey, PRIVILEGE } from '@conclave/usersig';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../config/config.js';
-import { closeContext, createContext, type ServerContext } from '../context.js';
-import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
+import type { ServerContext } from '../context.js';
 import { joinData } from '../test-support/clients.js';
-import { waitFor } from '../test-support/engine-peers.js';
+import { waitFor, whepPlayer, whipClient } from '../test-support/engine-peers.js';
 import { sessionClient } from '../test-support/session-client.js';
-import { publishMedia, whepPlayer, whipClient } from '../test-support/session-media.js';
-import { WhepApi } from './whep-api.js';
+import { publishMedia } from '../test-support/session-media.js';
+import { closeEmbeddedContext, embeddedContext, whepServer } from '../test-support/test-context.js';
+import type { WhepApi } from './whep-api.js';
 
 /*
  * WHEP playback and WHIP ingest against the rights of their tokens and of the rooms (issue 38.9 and its Low items):
@@ -27,26 +24,18 @@ const PUBLISH = PRIVILEGE.ENTER_ROOM | PRIVILEGE.SEND_AUDIO | PRIVILEGE.SEND_VID
 describe('WHEP / WHIP and the rights of tokens and rooms', () => {
   let ctx: ServerContext;
   let api: WhepApi;
-  let http: Server;
   let base: string;
   const logs: string[] = [];
   const cleanups: (() => unknown)[] = [];
 
   beforeAll(async () => {
-    const config = configFromEnv({}, { apps: [APP, BROKE], logLevel: 'silent', storage: { path: ':memory:' } });
-    const logger = pino({ level: 'debug' }, { write: (line: string) => { logs.push(line); } });
-    ctx = createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger });
-    api = new WhepApi(ctx);
-    http = createServer((req, res) => void api.handle(req, res, new URL(req.url ?? '/', 'http://localhost')));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    ctx = embeddedContext({ apps: [APP, BROKE] }, { logger: pino({ level: 'debug' }, { write: (line: string) => { logs.push(line); } }) });
+    const server = await whepServer(ctx);
+    ({ api, base } = server);
+    cleanups.push(() => closeEmbeddedContext(ctx), server.close);
   });
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
-    api.close();
-    await new Promise((resolve) => http.close(resolve));
-    await ctx.engine.close();
-    closeContext(ctx);
   });
 
   const token = (app: { sdkAppId: number; secretKey: string }, userId: string, roomId: number, privilegeMap: number) =>

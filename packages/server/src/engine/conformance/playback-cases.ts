@@ -3,28 +3,16 @@
  * ClientOfferPlayback passes them (both do; conformance.test.ts runs them with the main suite).
  */
 import { expect } from 'vitest';
-import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { answersPlayback, type ClientOfferPlayback, type PlaybackWants } from '../client-offer.js';
 import { EngineError, type MediaEngine } from '../media-engine.js';
-import { publishAndSend, waitFor } from '../../test-support/engine-peers.js';
+import { publishAndSend, waitFor, whepPlayer } from '../../test-support/engine-peers.js';
 import type { CaseContext, ConformanceCase } from './conformance-cases.js';
 
-/** A WHEP player: a receive-only offer (audio, then video), counting the RTP it gets by kind. */
-async function player(ctx: CaseContext): Promise<{ pc: RTCPeerConnection; offer: string; byKind: { audio: number; video: number } }> {
-  const pc = new RTCPeerConnection({
-    iceUseIpv6: false,
-    codecs: {
-      audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
-      video: [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: [{ type: 'nack', parameter: 'pli' }], parameters: 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1' })],
-    },
-  });
-  ctx.cleanup(() => pc.close());
-  const byKind = { audio: 0, video: 0 };
-  pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => { byKind[track.kind === 'audio' ? 'audio' : 'video']++; }));
-  pc.addTransceiver('audio', { direction: 'recvonly' });
-  pc.addTransceiver('video', { direction: 'recvonly' });
-  await pc.setLocalDescription(await pc.createOffer());
-  return { pc, offer: pc.localDescription!.sdp, byKind };
+/** A WHEP player whose peer closes after the case. */
+async function player(ctx: CaseContext): Promise<Awaited<ReturnType<typeof whepPlayer>>> {
+  const p = await whepPlayer();
+  ctx.cleanup(() => p.pc.close());
+  return p;
 }
 
 function playing(engine: MediaEngine): MediaEngine & ClientOfferPlayback {
