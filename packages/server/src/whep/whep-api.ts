@@ -145,9 +145,13 @@ export class WhepApi {
       if (type !== SDP) throw new HttpError(415, SERVER_CODE.INVALID_PARAMETER, `the body must be an SDP offer (content-type ${SDP})`);
       const authorization = bearerHeader(req, url);
       const needs = endpoint.kind === 'whep' ? PLAY_PRIVILEGES[endpoint.stream] : endpoint.kind === 'mix' ? PLAY_PRIVILEGES.main : PUBLISH_PRIVILEGES;
-      mix = endpoint.kind === 'mix' ? this.#deps.mixStreams.find(endpoint.sdkAppId, endpoint.streamId) : undefined;
-      if (endpoint.kind === 'mix' && !mix) throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `no mix with streamId '${endpoint.streamId}' runs`);
-      room = mix?.room ?? (endpoint as { room: RoomId }).room;
+      if (endpoint.kind === 'mix') {
+        mix = this.#deps.mixStreams.find(endpoint.sdkAppId, endpoint.streamId);
+        if (!mix) throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `no mix with streamId '${endpoint.streamId}' runs`);
+        room = mix.room;
+      } else {
+        room = endpoint.room;
+      }
       rights = await mediaRights(this.#deps, authorization, endpoint.sdkAppId, room, needs);
     } catch (error) {
       req.resume();
