@@ -59,6 +59,13 @@ export const SERVER_CODE = Object.freeze({
    * is closed): this join was refused without being checked. Try again later.
    */
   TOO_MANY_FAILED_JOINS: -1030,
+  /**
+   * WHEP / WHIP: the app's WHEP playbacks and WHIP publishes on this node are at `limits.whepSessionsPerApp`, or the
+   * node's at `limits.whepSessionsPerNode` (HTTP 503, the message says which); one ending makes room.
+   */
+  WHEP_QUOTA_EXCEEDED: -1046,
+  /** An end-to-end encrypted publish (`publish {encrypted}`) in an app that does not allow it (`allowEncryptedMedia`). */
+  ENCRYPTED_MEDIA_REFUSED: -1047,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

@@ -29,6 +29,8 @@ export const TRANSCRIBER_CODE = Object.freeze({
   FAILED: -1043,
   /** This server runs no transcriber (its media engine cannot forward RTP, or no recognizer is configured). */
   UNAVAILABLE: -1044,
+  /** The app's robots on this node are at `limits.transcribersPerApp`, or the node's at `limits.transcribersPerNode` (the message says which). */
+  QUOTA_EXCEEDED: -1045,
 } as const);
 
 /** Limits of live transcription. */

@@ -11,6 +11,7 @@ import { JobManager } from './jobs/job-manager.js';
 import { MixImages } from './jobs/mix-images.js';
 import { TranscriberManager } from './transcriber/transcriber-manager.js';
 import { recognizerFromEnv } from './transcriber/line-recognizer.js';
+import type { Recognizer } from './transcriber/recognizer.js';
 import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
@@ -66,7 +67,7 @@ export interface ServerContext {
 }
 
 /** Builds a server context from a configuration and a media engine (opens the store; throws StoreError). */
-export function createContext(config: ServerConfig, parts: { engine: MediaEngine; logger?: Logger }): ServerContext {
+export function createContext(config: ServerConfig, parts: { engine: MediaEngine; logger?: Logger; recognizer?: Recognizer }): ServerContext {
   const store = Store.open(config.storage.path);
   const rooms = new RoomRegistry();
   const connections = new ConnectionTracker();
@@ -82,9 +83,11 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
   const stopRecordingCalls = recordCalls(rooms.events, store.callRecords);
   const recordings = new RecordingManager({ jobs, apps: config.apps, media: config.media, logger });
-  const transcribers = new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: recognizerFromEnv() });
+  const transcribers = new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: parts.recognizer ?? recognizerFromEnv(), limits });
   metrics.trackTranscribers(() => transcribers.snapshot());
 
+  const auth = new Authenticator(config.apps, limits);
+  const bans = new BanList(store);
   const customMessages = new CustomMessageLimiter(limits.customMessagesPerSecond, limits.customMessageBytesPerSecond);
   return {
     dataLinks,
@@ -94,12 +97,12 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
       parts.engine.removeParticipant(participantId).catch((error: unknown) => logger.error({ err: error, participantId }, 'media engine: removing a participant failed'));
     },
     config,
-    auth: new Authenticator(config.apps, limits),
+    auth,
     rooms,
     engine: parts.engine,
     logger,
     store,
-    bans: new BanList(store),
+    bans,
     metrics,
     connections,
     admission: new JoinAdmission({ perSecond: limits.joinsPerSecond, burst: limits.joinBurst }),
@@ -111,7 +114,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     stopRecordingCalls,
     callbacks: new CallbackDispatcher({ apps: config.apps, limits, queue: store.callbacks, events: rooms.events, recordings, logger, registry: metrics.registry }),
     transcribers,
-    crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined }),
+    crossRooms: new CrossRooms({ rooms, engine: parts.engine, logger, clustered: config.redisUrl !== undefined, auth, bans, limits }),
     mixStreams: new MixStreams(net, jobs),
   };
 }

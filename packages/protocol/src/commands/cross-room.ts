@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
-import { command, empty, userId } from './fields.js';
+import { command, empty, privateMapKey, userId } from './fields.js';
 
 const otherRoom = {
   roomId: z.union([z.int().min(LIMITS.MIN_ROOM_ID).max(LIMITS.MAX_ROOM_ID), z.string().min(1).max(LIMITS.MAX_STR_ROOM_ID_LENGTH)]),
@@ -17,6 +17,12 @@ export const crossRoomStartData = z.object({
   ...otherRoom,
   /** The other room's anchor to connect with (the original's room-level connection, without it, is refused here). */
   userId: userId.optional(),
+  /**
+   * The caller's privateMapKey for the other room (not in the original's options): a connection is the caller's
+   * visit there, authorised as a join of it would be, so an app that requires privateMapKeys needs one for that
+   * room; its privilege bits limit what the other room receives of the caller (docs/behaviour.md §7.6).
+   */
+  privateMapKey: privateMapKey.optional(),
 });
 
 export const crossRoomUpdateItem = z.object({

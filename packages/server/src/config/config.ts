@@ -25,6 +25,12 @@ export interface AppConfig {
   /** Automatic recording of this app's rooms: 'off' (default), 'mixed' (one file per room), 'per-stream'. */
   recording?: 'off' | 'mixed' | 'per-stream';
   /**
+   * Whether a publish may be end-to-end encrypted (`publish {encrypted}`, CustomEncryption): such media is never
+   * recorded, so an app whose `recording` records every room refuses it unless this says true; other apps allow it
+   * unless this says false (docs/behaviour.md §12).
+   */
+  allowEncryptedMedia?: boolean;
+  /**
    * TencentCloud API 3.0 key pairs (the cloud API endpoint, POST /): a request signed with one of them acts on
    * this app. Several at once so a key can be rotated: add the new pair, move the backend over, remove the old.
    */
@@ -98,6 +104,14 @@ export interface LimitsConfig {
   callbackRetrySeconds: number;
   /** How long an undeliverable callback is retried before it is given up, counted and logged (24 h). */
   callbackMaxAgeSeconds: number;
+  /** Transcriber robots one app may run on this node at once (10); more are refused (TRANSCRIBER_CODE.QUOTA_EXCEEDED). */
+  transcribersPerApp: number;
+  /** Transcriber robots this node runs at once, every app (20). */
+  transcribersPerNode: number;
+  /** WHEP playbacks and WHIP publishes one app may have open on this node (200); more are refused (503, WHEP_QUOTA_EXCEEDED). */
+  whepSessionsPerApp: number;
+  /** WHEP playbacks and WHIP publishes open on this node, every app (500). */
+  whepSessionsPerNode: number;
 }
 
 /** Where the server keeps logs and bans. */
@@ -204,6 +218,10 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   callbackQueuePerApp: 100_000,
   callbackRetrySeconds: 10,
   callbackMaxAgeSeconds: 24 * 3600,
+  transcribersPerApp: 10,
+  transcribersPerNode: 20,
+  whepSessionsPerApp: 200,
+  whepSessionsPerNode: 500,
 });
 
 /** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */

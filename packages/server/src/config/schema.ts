@@ -34,6 +34,8 @@ export const appSchema = z.strictObject({
   /** 'relay' forces this app's clients through TURN (scheduling's iceTransportPolicy). */
   iceTransportPolicy: z.enum(['all', 'relay']).optional(),
   recording: z.enum(['off', 'mixed', 'per-stream']).optional(),
+  /** Whether publishes may be end-to-end encrypted (default: yes, unless `recording` records every room). */
+  allowEncryptedMedia: z.boolean().optional(),
   /** Key pairs of the TencentCloud API 3.0 endpoint (several, so a key can be rotated without downtime). */
   cloudApiKeys: z.array(cloudApiKeySchema).max(16, 'must list at most 16 key pairs').optional(),
   /** Event callbacks: where they are POSTed and the key that signs them. */
@@ -73,6 +75,10 @@ export const limitsSchema = z.strictObject({
   callbackQueuePerApp: int(1, 10_000_000),
   callbackRetrySeconds: int(1, 3600),
   callbackMaxAgeSeconds: int(60, 30 * 24 * 3600),
+  transcribersPerApp: int(0, 10_000),
+  transcribersPerNode: int(0, 10_000),
+  whepSessionsPerApp: int(0, 1_000_000),
+  whepSessionsPerNode: int(0, 1_000_000),
 });
 
 export const storageSchema = z.strictObject({

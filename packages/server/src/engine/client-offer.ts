@@ -19,9 +19,11 @@ export interface ClientOfferPlayback {
    * not trickled). The link lives until removeParticipant(viewerId); when it fails the engine emits
    * `downlink-failed` for the viewer.
    * Rejects 'not-joined' (viewer or source not in one room), 'not-published', 'negotiation-failed' (a bad
-   * offer, no usable codec), 'unavailable' (media server down).
+   * offer, no usable codec), 'unavailable' (media server down). `wants` is what may flow on the link (default
+   * `playbackWants(stream)`): the caller's privilege rule; the link never carries more, and an m-line with nothing
+   * to carry is answered inactive.
    */
-  answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string): Promise<string>;
+  answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string>;
 }
 
 /** True when `engine` answers client-offered playback links. */
@@ -29,7 +31,12 @@ export function answersPlayback(engine: MediaEngine): engine is MediaEngine & Cl
   return typeof (engine as Partial<ClientOfferPlayback>).answerPlayback === 'function';
 }
 
-/** What a playback link of `stream` wants from its source (SubscriptionWants of the engine's subscribe). */
-export function playbackWants(stream: PlaybackStream): { audio: boolean; bigVideo: boolean; smallVideo: boolean; auxVideo: boolean } {
-  return { audio: true, bigVideo: stream === 'main', smallVideo: false, auxVideo: stream === 'aux' };
+/** What a playback link carries of its source (SubscriptionWants of the engine's subscribe). */
+export interface PlaybackWants { audio: boolean; bigVideo: boolean; smallVideo: boolean; auxVideo: boolean }
+
+/** What a playback link of `stream` wants from its source, at most `allowed` (every stream when not given). */
+export function playbackWants(stream: PlaybackStream, allowed?: PlaybackWants): PlaybackWants {
+  const wants = { audio: true, bigVideo: stream === 'main', smallVideo: false, auxVideo: stream === 'aux' };
+  if (!allowed) return wants;
+  return { audio: wants.audio && allowed.audio, bigVideo: wants.bigVideo && allowed.bigVideo, smallVideo: false, auxVideo: wants.auxVideo && allowed.auxVideo };
 }

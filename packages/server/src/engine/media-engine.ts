@@ -128,6 +128,9 @@ export interface MediaServerReport {
 /** The streams of one publisher, in uplink m-line order. */
 export type SourceSlot = UplinkSlot;
 
+/** What a publisher's uplink carries (MediaEngine.uplinkMedia). */
+export type UplinkMedia = 'none' | 'idle' | 'flowing';
+
 /** Connection state of one peer connection, as the engine reports it. */
 export type LinkState = 'connecting' | 'connected' | 'failed' | 'closed';
 
@@ -209,6 +212,13 @@ export interface MediaEngine {
    * cannot connect rooms (signalling refuses cross-room calls with a code).
    */
   shareSource?(sourceId: string, roomId: string): Promise<void>;
+  /**
+   * What the participant's uplink carries now: 'none' (no uplink: it never published, or unpublished), 'idle' (an
+   * uplink is negotiated but no RTP came on it yet) or 'flowing' (RTP came on it). Signalling asks before it lets
+   * a publisher's media into another room (cross-room links): publish flags are the client's word, this is the
+   * engine's. Optional: an engine without it cannot connect rooms.
+   */
+  uplinkMedia?(participantId: string): UplinkMedia;
   /**
    * Ends a shareSource: every subscription of `roomId`'s members to `sourceId` ends (their m-lines stay for
    * reuse). Resolves when there was none; removeParticipant of the source ends all of its shares.

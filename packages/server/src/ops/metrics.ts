@@ -4,6 +4,7 @@ import type { EngineListener, EngineStats, MediaEngine } from '../engine/media-e
 import type { JobsSnapshot } from '../jobs/job-manager.js';
 import type { RoomRegistry } from '../room/room.js';
 import type { TranscribersSnapshot } from '../transcriber/transcriber-manager.js';
+import type { WhepSnapshot } from '../whep/whep-quota.js';
 import { registerResourceGauges } from './resource-metrics.js';
 
 /** What the metrics read when scraped. */
@@ -200,6 +201,36 @@ export class Metrics {
     });
     this.#totalOf('conclave_transcribed_audio_seconds_total', 'Audio fed to the transcriber robots\' recognizers, seconds', () => source().audioSeconds);
     this.#totalOf('conclave_transcriber_failures_total', 'Recognizer or decoder failures of transcriber robots (each is retried, up to 5 a minute)', () => source().failures);
+    this.#labelledTotals('conclave_transcriber_quota_refusals_total', 'Transcriber robots refused by a quota, by scope (app, node)', 'scope', () => source().quotaRefusals);
+  }
+
+  /**
+   * WHEP / WHIP metrics, read from `source` when scraped: conclave_whep_sessions{kind} (whep, mix, whip) and
+   * conclave_whep_quota_refusals_total{scope} (app, node: limits.whepSessionsPerApp / PerNode).
+   */
+  trackWhep(source: () => WhepSnapshot): void {
+    new Gauge({
+      name: 'conclave_whep_sessions', help: 'Open WHEP playbacks (of a user, of a mix) and WHIP publishes, by kind', labelNames: ['kind'], registers: [this.registry],
+      collect() {
+        for (const [kind, n] of Object.entries(source().sessions)) this.set({ kind }, n);
+      },
+    });
+    this.#labelledTotals('conclave_whep_quota_refusals_total', 'WHEP / WHIP sessions refused by a quota, by scope (app, node)', 'scope', () => source().refusals);
+  }
+
+  /** A counter with one label of running totals `read` when scraped (each only goes up). */
+  #labelledTotals(name: string, help: string, label: string, read: () => Record<string, number>): void {
+    const counted = new Map<string, number>();
+    new Counter({
+      name, help, labelNames: [label], registers: [this.registry],
+      collect() {
+        for (const [value, total] of Object.entries(read())) {
+          const before = counted.get(value) ?? 0;
+          this.inc({ [label]: value }, Math.max(0, total - before));
+          counted.set(value, Math.max(before, total));
+        }
+      },
+    });
   }
 
   /** A counter of a running total `read` when scraped (it only goes up). */

@@ -1,4 +1,6 @@
 import { FLAG } from '@conclave/protocol';
+import { PRIVILEGE, hasPrivilege } from '@conclave/usersig';
+import { allowedWants } from '../auth/privileges.js';
 import type { PadLayout } from '../jobs/job-process.js';
 import type { JobInput } from '../jobs/media-job.js';
 import type { Participant } from '../room/participant.js';
@@ -87,11 +89,21 @@ function screenLayout(n: number, width: number, height: number): PadLayout[] {
 }
 
 /**
- * The users of a room who publish audio or video in the clear: end-to-end encrypted streams cannot be decoded here,
- * so recordings and the cloud API's mixes leave them out (docs/behaviour.md §12).
+ * What a recording may take of a user: what its flags say it sends and its privileges let it send (its SEND bits,
+ * the allowedWants rule of docs/behaviour.md §6: a client that sends what its privateMapKey does not allow is
+ * never recorded either).
+ */
+export function sentMedia(p: Participant): { audio: boolean; video: boolean } {
+  const may = allowedWants({ audio: true, bigVideo: true, smallVideo: false, auxVideo: false }, p.privileges, PRIVILEGE.ALL);
+  return { audio: (p.flag & FLAG.AUDIO) !== 0 && may.audio, video: (p.flag & FLAG.VIDEO) !== 0 && may.bigVideo };
+}
+
+/**
+ * The users of a room who publish audio or video in the clear, and may: end-to-end encrypted streams cannot be
+ * decoded here, so recordings and the cloud API's mixes leave them out (docs/behaviour.md §12).
  */
 export function publishersOf(room: Room): Participant[] {
-  return [...room.participants()].filter((p) => (p.flag & (FLAG.VIDEO | FLAG.AUDIO)) !== 0 && !p.encrypted);
+  return [...room.participants()].filter((p) => { const sent = sentMedia(p); return (sent.audio || sent.video) && !p.encrypted; });
 }
 
 /** The custom layout's pictures: cells naming a user get that user's stream, the others the remaining publishers in join order. */
@@ -102,6 +114,7 @@ function customInputs(cells: readonly MixCell[], withVideo: Participant[], audio
   for (const { userId, stream, ...rect } of cells) {
     const user = userId === undefined ? rest.shift() : withVideo.find((p) => p.userId === userId);
     if (!user || inputs.some((i) => i.userId === user.userId && i.stream === stream)) continue;
+    if (stream === 'aux' && !hasPrivilege(user.privileges, PRIVILEGE.SEND_SUB_VIDEO)) continue;
     inputs.push({ userId: user.userId, stream, video: true, audio: stream === 'main' && audio(user), layout: { ...rect, visible: true } });
   }
   return inputs;
@@ -116,8 +129,8 @@ export function mixInputs(room: Room, width: number, height: number, options: Re
   const { filter } = options;
   const layout = options.layout ?? GRID;
   const publishers = publishersOf(room);
-  const audio = (p: Participant) => takes(filter, p.userId, 'audio');
-  let withVideo = publishers.filter((p) => (p.flag & FLAG.VIDEO) !== 0 && takes(filter, p.userId, 'video'));
+  const audio = (p: Participant) => sentMedia(p).audio && takes(filter, p.userId, 'audio');
+  let withVideo = publishers.filter((p) => sentMedia(p).video && takes(filter, p.userId, 'video'));
   let inputs: JobInput[];
   if (layout.mode === 'custom') {
     inputs = customInputs(layout.cells, withVideo, audio);

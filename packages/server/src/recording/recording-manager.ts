@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import { FLAG } from '@conclave/protocol';
 import type { Logger } from 'pino';
 import type { AppConfig, MediaConfig } from '../config/config.js';
 import type { JobManager } from '../jobs/job-manager.js';
@@ -7,7 +6,7 @@ import type { JobOutput } from '../jobs/job-process.js';
 import type { JobInput, MediaJob } from '../jobs/media-job.js';
 import type { Room } from '../room/room.js';
 import { RecordingFiles, type RecordingFile, type RecordingKind } from './recording-files.js';
-import { mixInputs, publishersOf, takes, type RecordingOptions } from './recording-layout.js';
+import { mixInputs, publishersOf, sentMedia, takes, type RecordingOptions } from './recording-layout.js';
 
 /** A recording began (its job runs) or ended (its files are final), for whoever reports it (event callbacks). */
 export interface RecordingEvent {
@@ -226,7 +225,9 @@ export class RecordingManager {
     const jobs = this.jobsOf(room.key).filter((j) => j.options.kind === 'record-stream');
     for (const p of publishersOf(room)) {
       const key = `stream:${p.id}`;
-      const input: JobInput = { userId: p.userId, stream: 'main', video: takes(filter, p.userId, 'video'), audio: takes(filter, p.userId, 'audio') };
+      // What the user may send (its SEND bits) and the filter takes; a change of either starts a new file.
+      const sent = sentMedia(p);
+      const input: JobInput = { userId: p.userId, stream: 'main', video: sent.video && takes(filter, p.userId, 'video'), audio: sent.audio && takes(filter, p.userId, 'audio') };
       const running = jobs.find((j) => j.options.ownerId === p.id);
       // The filter changed what this user's file takes: that file ends, a new one starts with the new choice.
       if (running && (running.options.inputs[0]?.video !== input.video || running.options.inputs[0]?.audio !== input.audio)) void this.#jobs.stop(running.id);
@@ -239,10 +240,11 @@ export class RecordingManager {
         outputs: (run) => [{ type: 'file', path: this.files.path(room.sdkAppId, meta, run) }],
       });
     }
-    // A user who stopped publishing: the recording of that stream ends (a new publish starts a new file).
+    // A user who stopped publishing (or may send nothing any more): the recording of that stream ends (a new publish starts a new file).
     for (const job of jobs) {
       const owner = room.get(job.options.ownerUserId ?? '');
-      if (owner && owner.id === job.options.ownerId && (owner.flag & (FLAG.VIDEO | FLAG.AUDIO)) === 0) void this.#jobs.stop(job.id);
+      const sent = owner && sentMedia(owner);
+      if (owner && sent && owner.id === job.options.ownerId && !sent.audio && !sent.video) void this.#jobs.stop(job.id);
     }
   }
 

@@ -10,6 +10,8 @@ export class BanList {
   readonly #bans = new Map<string, StoredBan>();
   /** Told of every ban and unban made on this server (a cluster node passes them to the other nodes). */
   onChange: ((change: BanChange) => void) | undefined;
+  /** Told of every ban that takes effect here, made on this server or another node of its cluster. */
+  readonly #banned = new Set<(ban: StoredBan) => void>();
 
   constructor(store: Store, now = Date.now()) {
     this.#store = store;
@@ -30,6 +32,16 @@ export class BanList {
   applyBan(ban: StoredBan): void {
     this.#bans.set(BanList.#key(ban.sdkAppId, ban.roomRef, ban.userId), ban);
     this.#store.saveBan(ban);
+    for (const listener of this.#banned) listener(ban);
+  }
+
+  /**
+   * Listens to every ban taking effect here (the admin API's, and those another cluster node made): what holds a
+   * user's media outside signalling (WHEP playbacks, WHIP publishes) ends it. Returns the removal.
+   */
+  onBan(listener: (ban: StoredBan) => void): () => void {
+    this.#banned.add(listener);
+    return () => this.#banned.delete(listener);
   }
 
   /** Lifts a ban; false when there was none. */

@@ -24,3 +24,15 @@ export function capacityRefusal(room: Room | undefined, scene: SceneCode, role: 
   }
   return undefined;
 }
+
+/**
+ * Why `room` has no place for one more visiting anchor (a cross-room link, docs/behaviour.md §7.6), or undefined.
+ * A visitor is an anchor there: with its other visitors it counts against the live limit of anchors in a room
+ * that has an audience (a live room; a room does not keep its scene, its sessions do) and against the users of
+ * an rtc room otherwise.
+ */
+export function visitorRefusal(room: Room, limits: LimitsConfig): string | undefined {
+  const { anchors, audience } = room.roleCounts();
+  if (audience > 0) return anchors + room.visitors.size >= limits.anchorsPerLiveRoom ? `the live room has its ${limits.anchorsPerLiveRoom} anchors` : undefined;
+  return room.size + room.visitors.size >= limits.usersPerRoom ? `the room has its ${limits.usersPerRoom} users` : undefined;
+}

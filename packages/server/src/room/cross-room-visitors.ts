@@ -1,4 +1,6 @@
 import { FLAG, type PeerInfo, type SubscriptionWants } from '@conclave/protocol';
+import { PRIVILEGE, hasPrivilege } from '@conclave/usersig';
+import { allowedWants } from '../auth/privileges.js';
 import type { Participant } from './participant.js';
 
 /** What the other room's anchors muted of a visitor there (the CrossRoom plugin's update). */
@@ -13,6 +15,8 @@ interface Visitor {
   /** The key of the room the visitor is a member of. */
   fromRoomKey: string;
   mutes: VisitorMutes;
+  /** What the visitor may send here: its own room's privileges and those of its privateMapKey for this room. */
+  privileges: number;
 }
 
 /**
@@ -27,8 +31,8 @@ export class RoomVisitors {
     return this.#byUserId.get(userId);
   }
 
-  add(participant: Participant, fromRoomKey: string): void {
-    this.#byUserId.set(participant.userId, { participant, fromRoomKey, mutes: { audio: false, video: false, sub: false } });
+  add(participant: Participant, fromRoomKey: string, privileges: number = participant.privileges): void {
+    this.#byUserId.set(participant.userId, { participant, fromRoomKey, mutes: { audio: false, video: false, sub: false }, privileges });
   }
 
   /** Removes the visitor when it is `participant`; true if it was. */
@@ -42,12 +46,15 @@ export class RoomVisitors {
     return [...this.#byUserId.values()].filter((v) => v.fromRoomKey === fromRoomKey);
   }
 
-  /** How the room's members see a visitor: its flags without what was muted here. */
+  /** How the room's members see a visitor: its flags without what was muted here or what it may not send here. */
   info(userId: string): PeerInfo | undefined {
     const visitor = this.#byUserId.get(userId);
     if (!visitor) return undefined;
     const info = visitor.participant.info();
-    const { audio, video, sub } = visitor.mutes;
+    const may = (bit: number) => hasPrivilege(visitor.privileges, bit);
+    const audio = visitor.mutes.audio || !may(PRIVILEGE.SEND_AUDIO);
+    const video = visitor.mutes.video || !may(PRIVILEGE.SEND_VIDEO);
+    const sub = visitor.mutes.sub || !may(PRIVILEGE.SEND_SUB_VIDEO);
     const hidden = (audio ? FLAG.AUDIO | FLAG.AUDIO_MUTE : 0) | (video ? FLAG.VIDEO | FLAG.SMALL | FLAG.VIDEO_MUTE : 0) | (sub ? FLAG.AUX | FLAG.AUX_MUTE : 0);
     return { ...info, flag: info.flag & ~hidden };
   }
@@ -56,16 +63,17 @@ export class RoomVisitors {
     return [...this.#byUserId.keys()].map((userId) => this.info(userId)!);
   }
 
-  /** What a member may receive of a visitor: what it asks for, less what was muted here. */
+  /** What a member may receive of a visitor: what it asks for, less what was muted here and what it may not send here. */
   allowed(userId: string, wants: SubscriptionWants): SubscriptionWants {
-    const mutes = this.#byUserId.get(userId)?.mutes;
-    if (!mutes) return wants;
-    return {
+    const visitor = this.#byUserId.get(userId);
+    if (!visitor) return wants;
+    const { mutes } = visitor;
+    return allowedWants({
       audio: wants.audio && !mutes.audio,
       bigVideo: wants.bigVideo && !mutes.video,
       smallVideo: wants.smallVideo && !mutes.video,
       auxVideo: wants.auxVideo && !mutes.sub,
-    };
+    }, visitor.privileges, PRIVILEGE.ALL);
   }
 
   get size(): number {

@@ -1,35 +1,33 @@
 import { CROSS_ROOM_CODE, FLAG, type PushMessage } from '@conclave/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configFromEnv } from '../config/config.js';
-import { closeContext, createContext, type ServerContext } from '../context.js';
-import { EmbeddedEngine } from '../engine/embedded/embedded-engine.js';
-import { createLogger } from '../log/logger.js';
+import type { ServerContext } from '../context.js';
 import { joinData } from '../test-support/clients.js';
+import { closeEmbeddedContext, embeddedContext } from '../test-support/test-context.js';
 import { evictParticipant } from './eviction.js';
 import { RoomRegistry } from './room.js';
 import { sessionClient } from '../test-support/session-client.js';
+import { publishMedia } from '../test-support/session-media.js';
+import { REFUSED } from './cross-room.js';
 
 const APP = { sdkAppId: 1400000123, secretKey: 'cross-room-test-secret-key-0123456' };
 const LIVE = { trtcScene: 2 };
 
-function context(): ServerContext {
-  const config = configFromEnv({}, { apps: [APP], logLevel: 'silent', storage: { path: ':memory:' } });
-  return createContext(config, { engine: new EmbeddedEngine({ iceAddress: '127.0.0.1' }), logger: createLogger('silent') });
-}
+const context = (): ServerContext => embeddedContext({ apps: [APP] });
 
 describe('cross-room commands (docs/behaviour.md §7.6): the refusals, with the original\'s codes', () => {
   let ctx: ServerContext;
+  const stops: (() => Promise<void>)[] = [];
   afterEach(async () => {
-    await ctx?.engine.close();
-    if (ctx) closeContext(ctx);
+    for (const stop of stops.splice(0)) await stop();
+    await closeEmbeddedContext(ctx);
   });
 
-  /** A session joined to `roomId`, an anchor publishing audio and video unless `audience` / `silent`. */
+  /** A session joined to `roomId`, an anchor publishing audio and video (real media) unless `audience` / `silent`. */
   async function user(userId: string, roomId: string, options: { audience?: boolean; silent?: boolean } = {}) {
     const c = sessionClient(ctx);
     const reply = await c.send('join', await joinData(APP, userId, roomId, { ...LIVE, trtcRole: options.audience ? 21 : 20 }));
     expect(reply.code, reply.message).toBe(0);
-    if (!options.audience && !options.silent) expect((await c.send('mute-flag', { flag: FLAG.AUDIO | FLAG.VIDEO })).code).toBe(0);
+    if (!options.audience && !options.silent) stops.push(await publishMedia(c, FLAG.AUDIO | FLAG.VIDEO));
     return c;
   }
 
@@ -42,14 +40,15 @@ describe('cross-room commands (docs/behaviour.md §7.6): the refusals, with the 
     const quiet = await user('quiet', '103', { silent: true });
 
     const start = (c: typeof a1, data: object) => c.send('cross-room-start', data);
-    expect(await start(a1, { roomId: 999, userId: 'x' })).toMatchObject({ code: CROSS_ROOM_CODE.ROOM_NOT_EXIST });
-    expect(await start(a1, { roomId: 102, userId: 'nobody' })).toMatchObject({ code: CROSS_ROOM_CODE.USER_NOT_EXIST });
-    expect(await start(a1, { roomId: 102, userId: 'v2' })).toMatchObject({ code: CROSS_ROOM_CODE.USER_NOT_EXIST, message: expect.stringMatching(/not an anchor/) });
+    // Whatever is (not) in the other room, one answer (issue 38.2: it tells nothing of that room).
+    expect(await start(a1, { roomId: 999, userId: 'x' })).toMatchObject({ code: CROSS_ROOM_CODE.FAILED, message: REFUSED });
+    expect(await start(a1, { roomId: 102, userId: 'nobody' })).toMatchObject({ code: CROSS_ROOM_CODE.FAILED, message: REFUSED });
+    expect(await start(a1, { roomId: 102, userId: 'v2' })).toMatchObject({ code: CROSS_ROOM_CODE.FAILED, message: REFUSED });
     expect(await start(v1, { roomId: 102, userId: 'a2' })).toMatchObject({ code: CROSS_ROOM_CODE.AS_AUDIENCE });
     expect(await start(quiet, { roomId: 102, userId: 'a2' })).toMatchObject({ code: CROSS_ROOM_CODE.FAILED, message: expect.stringMatching(/does not publish/) });
     expect(await start(a1, { roomId: 101, userId: 'v1' })).toMatchObject({ code: CROSS_ROOM_CODE.INVALID_PARAM });
     expect(await start(a1, { roomId: 102 })).toMatchObject({ code: CROSS_ROOM_CODE.NOT_SUPPORT });
-    expect(await start(a1, { roomId: '102', isStrRoomId: true, userId: 'a2' })).toMatchObject({ code: CROSS_ROOM_CODE.ROOM_NOT_EXIST });
+    expect(await start(a1, { roomId: '102', isStrRoomId: true, userId: 'a2' })).toMatchObject({ code: CROSS_ROOM_CODE.FAILED, message: REFUSED });
     expect(await a1.send('cross-room-stop', { roomId: 102 })).toMatchObject({ code: CROSS_ROOM_CODE.NOT_CONNECTED });
     expect(await a1.send('cross-room-stop', {})).toMatchObject({ code: 0 });
 

@@ -4,6 +4,8 @@ import type { MediaEngine } from '../engine/media-engine.js';
 import type { Participant } from './participant.js';
 import type { Room, RoomRegistry } from './room.js';
 import type { VisitorMutes } from './cross-room-visitors.js';
+import { authoriseVisit, visitRefusal, type VisitDeps } from './cross-room-admission.js';
+import type { RoomId, RoomRef } from '../ids/room-ref.js';
 
 /** A refused cross-room request: its code (CROSS_ROOM_CODE, the original's numbers) becomes the reply. */
 export class CrossRoomError extends Error {
@@ -26,23 +28,31 @@ interface Link {
 }
 
 /** What connecting rooms works with. */
-export interface CrossRoomDeps {
+export interface CrossRoomDeps extends VisitDeps {
   rooms: RoomRegistry;
-  engine: Pick<MediaEngine, 'shareSource' | 'unshareSource' | 'updateSubscription'>;
+  engine: Pick<MediaEngine, 'shareSource' | 'unshareSource' | 'updateSubscription' | 'uplinkMedia'>;
   logger: Logger;
   /** True on a cluster node: a room that is not here may be on another node. */
   clustered: boolean;
+  /** How long a start waits for a negotiated uplink of the caller to carry media (default MEDIA_WAIT_MS). */
+  mediaWaitMs?: number;
 }
 
 /** The other room of a request, as the session resolved it. */
-export interface OtherRoom {
+export interface OtherRoom extends RoomId {
   key: string;
+  ref: RoomRef;
   /** How the app names it ("8888" or "s:lobby"), for messages. */
   label: string;
 }
 
 const PUBLISHED = FLAG.AUDIO | FLAG.VIDEO | FLAG.SMALL | FLAG.AUX;
 const fail = (code: number, message: string) => new CrossRoomError(code, message);
+/** How long a start waits for the caller's negotiated uplink to carry media, and how often it looks. */
+const MEDIA_WAIT_MS = 5000;
+const MEDIA_POLL_MS = 50;
+/** The answer to every refusal about the other room: the same whatever the reason, so it tells nothing of that room. */
+export const REFUSED = 'cross-room connection refused: that room or user cannot be connected with by this anchor';
 
 /**
  * Cross-room calls (docs/behaviour.md §7.6): an anchor that publishes connects with an anchor of another room of
@@ -78,34 +88,37 @@ export class CrossRooms {
   }
 
   /**
-   * Connects `caller` (in `room`) with `targetUserId` in `target`. Refusals: an audience caller (AS_AUDIENCE),
-   * a caller that publishes nothing (FAILED), no userId (NOT_SUPPORT: the original's room-level connection),
-   * the caller's own room (INVALID_PARAM), a room that does not exist (ROOM_NOT_EXIST; NOT_SUPPORT on a
-   * cluster node, where it may be on another node), a user not there or not an anchor (USER_NOT_EXIST), a
-   * second connection between the two rooms (ALREADY_CONNECTED), too many connections (REACH_MAX_NUM).
+   * Connects `caller` (in `room`) with `targetUserId` in `target`. Refusals about the caller itself, with the
+   * original's codes: an audience caller (AS_AUDIENCE), a caller that publishes nothing or whose uplink carries no
+   * media (FAILED), no userId (NOT_SUPPORT: the original's room-level connection), the caller's own room
+   * (INVALID_PARAM), its room's connections at their maximum (REACH_MAX_NUM), a second connection between the two
+   * rooms (ALREADY_CONNECTED, once the other room is known to be visible to it). Every refusal about the other room
+   * — the caller's rights there (privateMapKey, bans), whether the room is here and what is in it (the user, its
+   * role, a place for a visitor, a userId in both rooms), the anchor's rights in the caller's room — is the one
+   * REFUSED answer, which tells nothing about that room; the reason is logged.
    */
-  async start(room: Room, caller: Participant, target: OtherRoom, targetUserId: string | undefined): Promise<void> {
-    const { engine, rooms, clustered } = this.#deps;
+  async start(room: Room, caller: Participant, target: OtherRoom, targetUserId: string | undefined, privateMapKey?: string): Promise<void> {
+    const { engine, rooms } = this.#deps;
     if (caller.role === ROLE_CODE.audience) throw fail(CROSS_ROOM_CODE.AS_AUDIENCE, 'the current role is audience: switch to anchor and publish before connecting rooms');
     if ((caller.flag & PUBLISHED) === 0) throw fail(CROSS_ROOM_CODE.FAILED, `cross-room connection failed: ${caller.userId} does not publish (publish before connecting rooms)`);
-    if (!engine.shareSource || !engine.unshareSource) throw fail(CROSS_ROOM_CODE.NOT_SUPPORT, 'cross-room connections are not supported by this media engine');
+    if (!engine.shareSource || !engine.unshareSource || !engine.uplinkMedia) throw fail(CROSS_ROOM_CODE.NOT_SUPPORT, 'cross-room connections are not supported by this media engine');
     if (targetUserId === undefined) throw fail(CROSS_ROOM_CODE.NOT_SUPPORT, 'a room-level cross-room connection (without userId) is not supported: give the userId of the anchor to connect with');
     if (target.key === room.key) throw fail(CROSS_ROOM_CODE.INVALID_PARAM, 'invalid parameter: cannot connect a room with itself');
+    if (this.#of(room).length >= CROSS_ROOM_MAX_LINKS) throw fail(CROSS_ROOM_CODE.REACH_MAX_NUM, `a room may be connected with at most ${CROSS_ROOM_MAX_LINKS} rooms`);
+    if (!await this.#carriesMedia(caller)) {
+      throw fail(CROSS_ROOM_CODE.FAILED, `cross-room connection failed: the uplink of ${caller.userId} carries no media (publish before connecting rooms)`);
+    }
+    const visit = await authoriseVisit(this.#deps, caller, { sdkAppId: room.sdkAppId, ref: target.ref, roomId: target.roomId, isString: target.isString }, privateMapKey);
+    if (!visit.ok) throw this.#refused(room, caller, target, visit.why);
     const other = rooms.find(target.key);
-    if (!other || other.size === 0) {
-      if (clustered) throw fail(CROSS_ROOM_CODE.NOT_SUPPORT, `room ${target.label} is not on this node: cross-room connections between rooms on different cluster nodes are not supported`);
-      throw fail(CROSS_ROOM_CODE.ROOM_NOT_EXIST, `the room to connect to does not exist: ${target.label}`);
-    }
+    if (!other || other.size === 0) throw this.#refused(room, caller, target, this.#deps.clustered ? 'no such room on this node' : 'no such room');
     const anchor = other.get(targetUserId);
-    if (!anchor) throw fail(CROSS_ROOM_CODE.USER_NOT_EXIST, `the user to connect to does not exist: ${targetUserId} is not in room ${target.label}`);
-    if (anchor.role === ROLE_CODE.audience) throw fail(CROSS_ROOM_CODE.USER_NOT_EXIST, `the user to connect to is not an anchor: ${targetUserId} is an audience in room ${target.label}`);
+    if (!anchor || anchor.role === ROLE_CODE.audience) throw this.#refused(room, caller, target, `${targetUserId} is not an anchor there`);
     if (this.#between(room, other)) throw fail(CROSS_ROOM_CODE.ALREADY_CONNECTED, `room ${target.label} is already connected with this room (one cross-room connection per pair of rooms)`);
-    if (this.#of(room).length >= CROSS_ROOM_MAX_LINKS || this.#of(other).length >= CROSS_ROOM_MAX_LINKS) {
-      throw fail(CROSS_ROOM_CODE.REACH_MAX_NUM, `a room may be connected with at most ${CROSS_ROOM_MAX_LINKS} rooms`);
-    }
-    if (room.source(anchor.userId) || other.source(caller.userId)) {
-      throw fail(CROSS_ROOM_CODE.FAILED, `cross-room connection failed: a user named ${room.source(anchor.userId) ? anchor.userId : caller.userId} is already in the other room`);
-    }
+    const refusal = this.#of(other).length >= CROSS_ROOM_MAX_LINKS ? 'its connections are at their maximum'
+      : room.source(anchor.userId) || other.source(caller.userId) ? 'a userId is in both rooms'
+        : visitRefusal(this.#deps, caller, other) ?? visitRefusal(this.#deps, anchor, room);
+    if (refusal) throw this.#refused(room, caller, target, refusal);
     try {
       await engine.shareSource(caller.id, other.key);
       await engine.shareSource(anchor.id, room.key);
@@ -122,14 +135,34 @@ export class CrossRooms {
     }
     const link: Link = { a: { room, anchor: caller }, b: { room: other, anchor } };
     this.#links.add(link);
-    for (const [side, seenBy] of [[link.a, link.b.room], [link.b, link.a.room]] as const) {
-      seenBy.visitors.add(side.anchor, side.room.key);
+    for (const [side, seenBy, privileges] of [[link.a, link.b.room, visit.privileges], [link.b, link.a.room, anchor.privileges]] as const) {
+      seenBy.visitors.add(side.anchor, side.room.key, privileges);
       const info = seenBy.visitors.info(side.anchor.userId)!;
       // As for a member: the user enters, then what it publishes is announced (the SDK reads flags from publish-list).
       seenBy.broadcast(undefined, 'peer-join', info);
       seenBy.broadcast(undefined, 'publish-list', { userList: [info] });
     }
     this.#deps.logger.info({ room: room.key, userId: caller.userId, otherRoom: other.key, otherUserId: anchor.userId }, 'cross-room connected');
+  }
+
+  /** The one answer to every refusal about the other room (docs/behaviour.md §7.6); `why` goes to the log only. */
+  #refused(room: Room, caller: Participant, target: OtherRoom, why: string): CrossRoomError {
+    this.#deps.logger.info({ room: room.key, userId: caller.userId, otherRoom: target.key, why }, 'cross-room connection refused');
+    return fail(CROSS_ROOM_CODE.FAILED, REFUSED);
+  }
+
+  /**
+   * True when the engine says the caller's uplink carries media (not only its flags), waiting up to mediaWaitMs for a
+   * negotiated uplink's first packets (a client may connect rooms right after publishing).
+   */
+  async #carriesMedia(caller: Participant): Promise<boolean> {
+    const deadline = Date.now() + (this.#deps.mediaWaitMs ?? MEDIA_WAIT_MS);
+    for (;;) {
+      const media = this.#deps.engine.uplinkMedia?.(caller.id) ?? 'none';
+      if (media !== 'idle') return media === 'flowing';
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, MEDIA_POLL_MS));
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { CommandMap, CrossRoomStartData } from '@conclave/protocol';
 import { CrossRoomError, type CrossRooms, type OtherRoom } from '../room/cross-room.js';
 import { RoomRegistry } from '../room/room.js';
+import { roomRef } from '../ids/room-ref.js';
 import type { Participant } from '../room/participant.js';
 import type { Room } from '../room/room.js';
 import { CommandError } from './command-error.js';
@@ -15,7 +16,8 @@ type CrossRoomHandlers = { [C in CrossRoomCommand]: (data: CommandMap[C]['data']
 function otherRoom(room: Room, data: Pick<CrossRoomStartData, 'roomId' | 'isStrRoomId'>): OtherRoom {
   const isString = typeof data.roomId === 'string' && data.isStrRoomId !== false;
   const id = String(data.roomId);
-  return { key: RoomRegistry.key(room.sdkAppId, id, isString), label: isString ? `'${id}'` : id };
+  const roomId = isString ? id : String(Number(id));
+  return { key: RoomRegistry.key(room.sdkAppId, id, isString), ref: roomRef(roomId, isString), roomId, isString, label: isString ? `'${id}'` : id };
 }
 
 /** Runs a cross-room operation; its refusal becomes the command's reply code. */
@@ -37,7 +39,7 @@ export function crossRoomCommandHandlers(context: () => { crossRooms: CrossRooms
   return {
     'cross-room-start': (data) => run(async () => {
       const { participant, room } = caller();
-      await context().crossRooms.start(room, participant, otherRoom(room, data), data.userId);
+      await context().crossRooms.start(room, participant, otherRoom(room, data), data.userId, data.privateMapKey);
       return {};
     }),
     'cross-room-update': (data) => run(() => {

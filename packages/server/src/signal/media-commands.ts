@@ -1,5 +1,6 @@
 import { ROLE_CODE, SCENE_CODE, SERVER_CODE, type CommandMap, type SubscriptionWants } from '@conclave/protocol';
 import type { SignalDeps } from './signal-deps.js';
+import type { AppConfig } from '../config/config.js';
 import type { RoleCaller } from './role-commands.js';
 import { isVisible, type Room } from '../room/room.js';
 import type { Participant } from '../room/participant.js';
@@ -15,6 +16,17 @@ type MediaCommand = 'publish' | 'unpublish' | 'mute-flag' | 'subscribe' | 'downl
 type MediaHandlers = { [C in MediaCommand]: (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']> };
 
 const AUDIENCE_MAY_NOT_PUBLISH = "no permission to publish under live/audience, call switchRole('anchor') first";
+
+/**
+ * Whether an app takes end-to-end encrypted publishes (docs/behaviour.md §12): encrypted media is never recorded, so
+ * an app whose `recording` records every room refuses them unless `allowEncryptedMedia` says true; other apps take
+ * them unless it says false. `encrypted` is the client's word: this keeps a client from opting out of a mandated
+ * recording by declaring it.
+ */
+function allowsEncryptedMedia(app: AppConfig | undefined): boolean {
+  const recorded = app?.recording === 'mixed' || app?.recording === 'per-stream';
+  return app?.allowEncryptedMedia ?? !recorded;
+}
 
 /**
  * After an engine call: a participant that left the room meanwhile (leave, drop, kick) must not keep
@@ -67,6 +79,9 @@ export function mediaCommandHandlers(context: () => SignalDeps, caller: MediaCal
       if (audience(participant)) throw new CommandError(SERVER_CODE.PERMISSION_DENIED, AUDIENCE_MAY_NOT_PUBLISH);
       if (!maySend(participant.privileges)) {
         throw new CommandError(SERVER_CODE.PRIVILEGE_DENIED, 'privateMapKey grants no send privilege (audio, video or sub video)');
+      }
+      if (data.encrypted === true && !allowsEncryptedMedia(ctx.auth.app(room.sdkAppId))) {
+        throw new CommandError(SERVER_CODE.ENCRYPTED_MEDIA_REFUSED, 'this app does not take end-to-end encrypted media: its rooms are recorded (or allowEncryptedMedia is false); publish without CustomEncryption');
       }
       participant.encrypted = data.encrypted === true;
       participant.lastUplinkCommand = 'publish';

@@ -28,7 +28,7 @@ export function transcriberCommandHandlers(context: () => Pick<SignalDeps, 'tran
     'transcriber-start': async (data) => {
       const { participant, room } = caller();
       const roomId = parseRoomRef(room.ref)?.roomId ?? room.ref;
-      return coded(() => context().transcribers.start(room, participant.userId, roomId, data));
+      return coded(() => context().transcribers.start(room, participant, roomId, data));
     },
     'transcriber-stop': async ({ transcriberRobotId }) => {
       const { room } = caller();

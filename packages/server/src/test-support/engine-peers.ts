@@ -74,3 +74,23 @@ export async function waitFor(condition: () => boolean, timeoutMs: number, what:
   }
 }
 
+
+/** A WHEP player (a werift peer standing in for a browser): its receive-only audio + video offer, and the RTP it receives by kind. */
+export async function whepPlayer(): Promise<{ pc: RTCPeerConnection; offer: string; byKind: { audio: number; video: number } }> {
+  const pc = new RTCPeerConnection({ iceUseIpv6: false, codecs: codecs('H264') });
+  const byKind = { audio: 0, video: 0 };
+  pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => { byKind[track.kind === 'audio' ? 'audio' : 'video']++; }));
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  await pc.setLocalDescription(await pc.createOffer());
+  return { pc, offer: pc.localDescription!.sdp, byKind };
+}
+
+/** A WHIP client's send-only audio + video offer (a werift peer standing in for OBS or GStreamer). */
+export async function whipClient(): Promise<{ pc: RTCPeerConnection; offer: string }> {
+  const pc = new RTCPeerConnection({ iceUseIpv6: false, codecs: codecs('H264') });
+  pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' });
+  pc.addTransceiver(new MediaStreamTrack({ kind: 'video' }), { direction: 'sendonly' });
+  await pc.setLocalDescription(await pc.createOffer());
+  return { pc, offer: pc.localDescription!.sdp };
+}

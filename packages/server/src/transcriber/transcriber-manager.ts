@@ -1,5 +1,7 @@
-import { TRANSCRIBER_CODE, TRANSCRIBER_LIMITS, type TranscriberStartData, type TranscriberStartReply } from '@conclave/protocol';
+import { SERVER_CODE, TRANSCRIBER_CODE, TRANSCRIBER_LIMITS, type TranscriberMessage, type TranscriberStartData, type TranscriberStartReply } from '@conclave/protocol';
+import { PRIVILEGE, hasPrivilege } from '@conclave/usersig';
 import type { Logger } from 'pino';
+import type { LimitsConfig } from '../config/config.js';
 import type { MediaEngine } from '../engine/media-engine.js';
 import type { Room, RoomRegistry } from '../room/room.js';
 import type { Recognizer } from './recognizer.js';
@@ -26,6 +28,21 @@ export interface TranscribersSnapshot {
   audioSeconds: number;
   /** Recognizer or decoder failures, ended robots included. */
   failures: number;
+  /** Starts refused by a quota so far, by quota (limits.transcribersPerApp, limits.transcribersPerNode). */
+  quotaRefusals: { app: number; node: number };
+}
+
+/** Who starts a robot: its user and its privileges (what it may hear is what the robot transcribes). */
+export interface RobotOwner {
+  userId: string;
+  privileges: number;
+}
+
+/** A sentence goes to the room's users who may receive audio: it is what was said (docs/behaviour.md §3.6). */
+function pushTranscript(room: Room | undefined, message: TranscriberMessage): void {
+  for (const member of room?.participants() ?? []) {
+    if (hasPrivilege(member.privileges, PRIVILEGE.RECV_AUDIO)) member.push('transcriber-message', message);
+  }
 }
 
 const list = (value: string | readonly string[] | undefined): string[] => value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
@@ -43,9 +60,12 @@ export class TranscriberManager {
   readonly #timer: ReturnType<typeof setInterval>;
   /** What robots that ended did (the totals of snapshot()). */
   readonly #ended = { audioSeconds: 0, failures: 0 };
+  readonly #limits: Pick<LimitsConfig, 'transcribersPerApp' | 'transcribersPerNode'>;
+  readonly #quotaRefusals = { app: 0, node: 0 };
 
   /** `recognizer` undefined: this server transcribes nothing (every start is refused UNAVAILABLE). */
-  constructor(parts: { engine: MediaEngine; rooms: RoomRegistry; logger: Logger; recognizer: Recognizer | undefined }) {
+  constructor(parts: { engine: MediaEngine; rooms: RoomRegistry; logger: Logger; recognizer: Recognizer | undefined; limits: Pick<LimitsConfig, 'transcribersPerApp' | 'transcribersPerNode'> }) {
+    this.#limits = parts.limits;
     this.#engine = parts.engine;
     this.#rooms = parts.rooms;
     this.#logger = parts.logger;
@@ -55,10 +75,16 @@ export class TranscriberManager {
   }
 
   /**
-   * Starts a robot in `room` for the user `userId`; throws a TranscriberError for what this server cannot do
-   * (translation, a language without a model, no RTP forwarding), a robot id already running, or too many robots.
+   * Starts a robot in `room` for `owner`; throws a TranscriberError for an owner that may not receive audio
+   * (PRIVILEGE_DENIED: the robot hears for it), what this server cannot do (translation, a language without a
+   * model, no RTP forwarding), a robot id already running, too many robots in the room, or a quota reached
+   * (QUOTA_EXCEEDED: the app's robots on this node, or the node's).
    */
-  start(room: Room, userId: string, roomId: string, data: TranscriberStartData): TranscriberStartReply {
+  start(room: Room, owner: RobotOwner, roomId: string, data: TranscriberStartData): TranscriberStartReply {
+    const { userId } = owner;
+    if (!hasPrivilege(owner.privileges, PRIVILEGE.RECV_AUDIO)) {
+      throw new TranscriberError(SERVER_CODE.PRIVILEGE_DENIED, 'privateMapKey does not grant receiving audio, which a transcriber transcribes');
+    }
     const recognizer = this.#recognizer;
     const forwardRtp = this.#engine.forwardRtp?.bind(this.#engine);
     if (!recognizer || !forwardRtp) throw new TranscriberError(TRANSCRIBER_CODE.UNAVAILABLE, 'live transcription is not available on this server (no recognizer, or its media engine cannot forward RTP)');
@@ -71,12 +97,13 @@ export class TranscriberManager {
     const inRoom = this.#inRoom(room.key);
     if (inRoom.some((robot) => robot.robotId === robotId)) throw new TranscriberError(TRANSCRIBER_CODE.ALREADY_RUNNING, `transcriber ${robotId} is already running in this room`);
     if (inRoom.length >= TRANSCRIBER_LIMITS.MAX_PER_ROOM) throw new TranscriberError(TRANSCRIBER_CODE.TOO_MANY, `a room may have at most ${TRANSCRIBER_LIMITS.MAX_PER_ROOM} transcribers`);
+    this.#withinQuota(room.sdkAppId);
     const userIds = data.userIdsToTranscribe === undefined || data.userIdsToTranscribe === 'all' ? 'all' : list(data.userIdsToTranscribe);
     const key = `${room.key}/${robotId}`;
     const robot = new Transcriber({
-      robotId, roomKey: room.key, sourceLanguage: data.sourceLanguage, language, userIds, ownerUserId: userId,
-      recognizer, forwardRtp, logger: this.#logger,
-      onMessage: (message) => this.#rooms.find(room.key)?.broadcast(undefined, 'transcriber-message', message),
+      robotId, roomKey: room.key, sdkAppId: room.sdkAppId, sourceLanguage: data.sourceLanguage, language, userIds, ownerUserId: userId,
+      ownerPrivileges: owner.privileges, recognizer, forwardRtp, logger: this.#logger,
+      onMessage: (message) => pushTranscript(this.#rooms.find(room.key), message),
       onFailure: (reason) => void this.#end(key, { error: TRANSCRIBER_CODE.FAILED, errorMessage: `the recognizer keeps failing: ${reason}` }),
     });
     this.#robots.set(key, robot);
@@ -109,6 +136,19 @@ export class TranscriberManager {
     this.#logger.info({ robot: robot.robotId, room: robot.options.roomKey, ...why }, 'transcriber stopped');
   }
 
+  /** Throws QUOTA_EXCEEDED (counted) when the app's robots, or the node's, are at their limit. */
+  #withinQuota(sdkAppId: number): void {
+    const { transcribersPerApp, transcribersPerNode } = this.#limits;
+    if ([...this.#robots.values()].filter((robot) => robot.options.sdkAppId === sdkAppId).length >= transcribersPerApp) {
+      this.#quotaRefusals.app++;
+      throw new TranscriberError(TRANSCRIBER_CODE.QUOTA_EXCEEDED, `this app runs its ${transcribersPerApp} transcribers on this server (limits.transcribersPerApp): stop one first`);
+    }
+    if (this.#robots.size >= transcribersPerNode) {
+      this.#quotaRefusals.node++;
+      throw new TranscriberError(TRANSCRIBER_CODE.QUOTA_EXCEEDED, `this server runs its ${transcribersPerNode} transcribers (limits.transcribersPerNode): try again later`);
+    }
+  }
+
   #inRoom(roomKey: string): Transcriber[] {
     return [...this.#robots.values()].filter((robot) => robot.options.roomKey === roomKey);
   }
@@ -120,7 +160,7 @@ export class TranscriberManager {
 
   /** Running robots by recognizer, audio transcribed and failures so far (/metrics). */
   snapshot(): TranscribersSnapshot {
-    const snapshot: TranscribersSnapshot = { robots: {}, audioSeconds: this.#ended.audioSeconds, failures: this.#ended.failures };
+    const snapshot: TranscribersSnapshot = { robots: {}, audioSeconds: this.#ended.audioSeconds, failures: this.#ended.failures, quotaRefusals: { ...this.#quotaRefusals } };
     if (this.#recognizer) snapshot.robots[this.#recognizer.name] = 0;
     for (const robot of this.#robots.values()) {
       const info = robot.info();

@@ -1,6 +1,8 @@
 import { FLAG, TRANSCRIBER_LIMITS, type TranscriberMessage } from '@conclave/protocol';
 import type { Logger } from 'pino';
 import type { MediaEngine } from '../engine/media-engine.js';
+import { allowedWants } from '../auth/privileges.js';
+import type { Participant } from '../room/participant.js';
 import type { Room } from '../room/room.js';
 import type { Recognizer } from './recognizer.js';
 import { Speaker, type SpeakerResult } from './speaker.js';
@@ -12,6 +14,8 @@ const FAILURE_WINDOW_MS = 60_000;
 export interface TranscriberOptions {
   robotId: string;
   roomKey: string;
+  /** The room's app (the robots' quotas are per app). */
+  sdkAppId: number;
   /** The language the app asked for (echoed in state events). */
   sourceLanguage: string;
   /** The recognizer's model language for it. */
@@ -20,6 +24,8 @@ export interface TranscriberOptions {
   userIds: 'all' | readonly string[];
   /** The participant (session id) who started it, and its user. */
   ownerUserId: string;
+  /** What its starter may receive (PRIVILEGE bits): the robot hears only that of what each speaker may send. */
+  ownerPrivileges: number;
   recognizer: Recognizer;
   forwardRtp: NonNullable<MediaEngine['forwardRtp']>;
   logger: Logger;
@@ -69,13 +75,17 @@ export class Transcriber {
     return this.options.robotId;
   }
 
-  /** Binds speakers to the room's users who publish audio; lets go of those who left or stopped. */
+  /**
+   * Binds speakers to the room's users who publish audio the robot may hear — what the speaker may send and its
+   * starter may receive (allowedWants), in the clear (end-to-end encrypted audio cannot be decoded here) —; lets
+   * go of those who left, stopped, or may no longer be heard.
+   */
   reconcile(room: Room): void {
     if (this.#stopped) return;
     const wanted = new Map<string, string>();
     for (const participant of room.participants()) {
       const asked = this.options.userIds === 'all' || this.options.userIds.includes(participant.userId);
-      if (asked && (participant.flag & FLAG.AUDIO) !== 0 && wanted.size < TRANSCRIBER_LIMITS.MAX_USERS) wanted.set(participant.userId, participant.id);
+      if (asked && (participant.flag & FLAG.AUDIO) !== 0 && this.#mayHear(participant) && wanted.size < TRANSCRIBER_LIMITS.MAX_USERS) wanted.set(participant.userId, participant.id);
     }
     for (const [userId, speaker] of this.#speakers) {
       if (speaker === 'starting' || wanted.get(userId) === speaker.participantId) continue;
@@ -86,6 +96,10 @@ export class Transcriber {
     for (const [userId, participantId] of wanted) {
       if (!this.#speakers.has(userId)) this.#startSpeaker(userId, participantId);
     }
+  }
+
+  #mayHear(speaker: Participant): boolean {
+    return !speaker.encrypted && allowedWants({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false }, speaker.privileges, this.options.ownerPrivileges).audio;
   }
 
   #startSpeaker(userId: string, participantId: string): void {

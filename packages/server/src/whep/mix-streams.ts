@@ -1,6 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { MediaStreamTrack, RtpPacket, type RTCRtpReceiver } from 'werift';
 import { ForwardSource } from '../engine/embedded/forward-source.js';
+import type { PlaybackWants } from '../engine/client-offer.js';
 import type { PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
 import { PlaybackLink } from '../engine/embedded/playback-link.js';
 import type { PublisherSources } from '../engine/embedded/uplink.js';
@@ -126,12 +127,13 @@ export class MixStream {
   }
 
   /**
-   * Answers a WHEP player's receive-only offer with a link carrying the mix's video and sound. `onEnded` is told
-   * when the link fails or the mix ends. Throws on an offer that cannot be answered, or when the mix has ended.
+   * Answers a WHEP player's receive-only offer with a link carrying the mix's video and sound, at most `allowed`
+   * of them (what the player's token may receive). `onEnded` is told when the link fails or the mix ends. Throws on
+   * an offer that cannot be answered, or when the mix has ended.
    */
-  async answer(viewerId: string, offerSdp: string, onEnded: () => void): Promise<string> {
+  async answer(viewerId: string, offerSdp: string, onEnded: () => void, allowed?: PlaybackWants): Promise<string> {
     if (this.#closed) throw new Error('the mix has ended');
-    const { link, answer } = await PlaybackLink.answer(this.#net, this.#counter, this.#sources, 'main', offerSdp, () => this.end(viewerId));
+    const { link, answer } = await PlaybackLink.answer(this.#net, this.#counter, this.#sources, 'main', offerSdp, () => this.end(viewerId), allowed);
     if (this.#closed) {
       link.close();
       throw new Error('the mix has ended');

@@ -1,22 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTP_CODE, SERVER_CODE } from '@conclave/protocol';
-import { answersPlayback, type PlaybackStream } from '../engine/client-offer.js';
+import { PRIVILEGE } from '@conclave/usersig';
+import { allowedWants } from '../auth/privileges.js';
+import { answersPlayback, playbackWants, type PlaybackStream } from '../engine/client-offer.js';
 import { HttpError, readRaw, sendError } from '../http/respond.js';
-import { parseRoomRef, type RoomId } from '../ids/room-ref.js';
+import { parseRoomRef, roomRef, type RoomId, type RoomRef } from '../ids/room-ref.js';
+import type { StoredBan } from '../store/store.js';
 import { RoomRegistry } from '../room/room.js';
-import { PLAY_PRIVILEGES, PUBLISH_PRIVILEGES, verifyMediaToken } from './media-token.js';
+import { PLAY_PRIVILEGES, PUBLISH_PRIVILEGES } from './media-token.js';
+import { bearerHeader, mediaRights, type MediaRights } from './media-rights.js';
 import { engineStatus } from './whep-errors.js';
 import type { WhepDeps } from './whep-deps.js';
 import { WhipPublisher } from './whip-publisher.js';
 import type { MixStream } from './mix-streams.js';
+import { WhepQuota, type WhepSnapshot } from './whep-quota.js';
 
 /** The largest SDP offer taken. */
 const MAX_OFFER_BYTES = 64 * 1024;
 const SDP = 'application/sdp';
 
+/** Whose a session is: its token's user in a room of an app (a ban of that user there ends it). */
+interface Owner {
+  sdkAppId: number;
+  ref: RoomRef;
+  userId: string;
+  /** Frees the session's place in the quotas; idempotent. */
+  release: () => void;
+}
+
 /** A WHEP playback (of a room user, or of a mix), or a WHIP publish, addressed by its resource URL. */
-type Resource = { kind: 'whep'; viewerId: string } | { kind: 'mix'; viewerId: string; stream: MixStream } | { kind: 'whip'; publisher: WhipPublisher };
+type Resource = Owner & ({ kind: 'whep'; viewerId: string } | { kind: 'mix'; viewerId: string; stream: MixStream } | { kind: 'whip'; publisher: WhipPublisher });
 
 /** A parsed endpoint path. */
 type Endpoint =
@@ -37,15 +51,24 @@ type Endpoint =
  *   the answer carries every candidate); `OPTIONS` answers CORS and `Accept-Post`.
  *
  * `{room}` is a room ref: the integer room id, or `s:` and the string room id. Every POST carries
- * `Authorization: Bearer <token>` (or `?access_token=`, RFC 6750 §2.3, for players that take only a URL):
- * a privateMapKey (media-token.ts). Refusals are `{code, message}` JSON with 400, 401, 403, 404, 415 or 503.
+ * `Authorization: Bearer <token>` (never in the URL: media-rights.ts): a privateMapKey (media-token.ts), checked
+ * as a join of its user would be (billing, the room's bans), whose RECV bits with the source's SEND bits rule what
+ * a player gets (docs/behaviour.md §7.5). Sessions count against per-app and per-node quotas (whep-quota.ts); a
+ * ban ends the banned user's sessions in the room. Refusals are `{code, message}` JSON with 400, 401, 403, 404,
+ * 415 or 503.
  */
 export class WhepApi {
   readonly #deps: WhepDeps;
   readonly #resources = new Map<string, Resource>();
+  readonly #quota: WhepQuota;
+  readonly #stopBans: () => void;
 
   constructor(deps: WhepDeps) {
     this.#deps = deps;
+    this.#quota = new WhepQuota(deps.config.limits);
+    deps.metrics.trackWhep(() => this.snapshot());
+    // After the ban's own caller: the admin API evicts a banned WHIP publisher itself (and says it was in the room).
+    this.#stopBans = deps.bans.onBan((ban) => queueMicrotask(() => this.#banned(ban)));
     // A playback whose link failed is gone: its resource too. A WHIP publisher whose uplink was lost (the client
     // vanished without DELETE: closed its connection, or its ICE consent expired) leaves the room.
     deps.engine.onEvent((event) => {
@@ -72,6 +95,13 @@ export class WhepApi {
   /** Open playbacks and publishes. */
   get size(): number {
     return this.#resources.size;
+  }
+
+  /** Sessions by kind and quota refusals so far (/metrics). */
+  snapshot(): WhepSnapshot {
+    const sessions = { whep: 0, mix: 0, whip: 0 };
+    for (const resource of this.#resources.values()) sessions[resource.kind]++;
+    return { sessions, refusals: this.#quota.refusals };
   }
 
   /** Answers one request; never throws. */
@@ -107,61 +137,90 @@ export class WhepApi {
   }
 
   async #post(req: IncomingMessage, url: URL, endpoint: Exclude<Endpoint, { kind: 'resource' }>): Promise<{ location: string; answer: string }> {
-    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== SDP) {
-      req.resume();
-      throw new HttpError(415, SERVER_CODE.INVALID_PARAMETER, `the body must be an SDP offer (content-type ${SDP})`);
-    }
-    const authorization = req.headers.authorization ?? (url.searchParams.get('access_token') ? `Bearer ${url.searchParams.get('access_token')}` : undefined);
-    const needs = endpoint.kind === 'whep' ? PLAY_PRIVILEGES[endpoint.stream] : endpoint.kind === 'mix' ? PLAY_PRIVILEGES.main : PUBLISH_PRIVILEGES;
-    const mix = endpoint.kind === 'mix' ? this.#deps.mixStreams.find(endpoint.sdkAppId, endpoint.streamId) : undefined;
-    if (endpoint.kind === 'mix' && !mix) {
-      req.resume();
-      throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `no mix with streamId '${endpoint.streamId}' runs`);
-    }
-    const room = endpoint.kind === 'mix' ? mix?.room : endpoint.room;
-    if (!room) throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, 'no such stream');
-    const { userId } = await verifyMediaToken(this.#deps.auth, authorization, endpoint.sdkAppId, room, needs).catch((error: unknown) => {
+    let rights: MediaRights;
+    let room: RoomId;
+    let mix: MixStream | undefined;
+    try {
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (type !== SDP) throw new HttpError(415, SERVER_CODE.INVALID_PARAMETER, `the body must be an SDP offer (content-type ${SDP})`);
+      const authorization = bearerHeader(req, url);
+      const needs = endpoint.kind === 'whep' ? PLAY_PRIVILEGES[endpoint.stream] : endpoint.kind === 'mix' ? PLAY_PRIVILEGES.main : PUBLISH_PRIVILEGES;
+      if (endpoint.kind === 'mix') {
+        mix = this.#deps.mixStreams.find(endpoint.sdkAppId, endpoint.streamId);
+        if (!mix) throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `no mix with streamId '${endpoint.streamId}' runs`);
+        room = mix.room;
+      } else {
+        room = endpoint.room;
+      }
+      rights = await mediaRights(this.#deps, authorization, endpoint.sdkAppId, room, needs);
+    } catch (error) {
       req.resume();
       throw error;
-    });
-    const offer = (await readRaw(req, MAX_OFFER_BYTES)).toString('utf8');
-    if (!offer.startsWith('v=0')) throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'the body is not an SDP offer');
+    }
+    const owner = { sdkAppId: endpoint.sdkAppId, ref: roomRef(room.roomId, room.isString), userId: rights.userId, release: this.#quota.reserve(endpoint.sdkAppId) };
+    try {
+      const offer = (await readRaw(req, MAX_OFFER_BYTES)).toString('utf8');
+      if (!offer.startsWith('v=0')) throw new HttpError(400, SERVER_CODE.INVALID_PARAMETER, 'the body is not an SDP offer');
+      return await this.#create(endpoint, mix, offer, owner, rights);
+    } catch (error) {
+      owner.release();
+      throw error;
+    }
+  }
+
+  async #create(endpoint: Exclude<Endpoint, { kind: 'resource' }>, mix: MixStream | undefined, offer: string, owner: Owner, rights: MediaRights): Promise<{ location: string; answer: string }> {
     const id = randomUUID();
     if (endpoint.kind === 'whip') {
-      const { publisher, answer } = await WhipPublisher.start(this.#deps, endpoint.sdkAppId, endpoint.room, userId, offer, () => this.#resources.delete(id));
-      this.#resources.set(id, { kind: 'whip', publisher });
+      const { publisher, answer } = await WhipPublisher.start(this.#deps, endpoint.sdkAppId, endpoint.room, rights, offer, () => this.#forget(id));
+      this.#resources.set(id, { ...owner, kind: 'whip', publisher });
       return { location: `/whip/v1/resources/${id}`, answer };
     }
-    if (endpoint.kind === 'mix' && mix) {
+    if (endpoint.kind === 'mix') {
+      if (!mix) throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `no mix with streamId '${endpoint.streamId}' runs`);
       const viewerId = `whep:${id}`;
-      const answer = await mix.answer(viewerId, offer, () => this.#resources.delete(id)).catch((error: unknown) => {
+      // The mix's inputs were chosen under their senders' SEND bits; what the player gets is its token's RECV bits.
+      const wants = allowedWants(playbackWants('main'), PRIVILEGE.ALL, rights.privileges);
+      const answer = await mix.answer(viewerId, offer, () => this.#forget(id), wants).catch((error: unknown) => {
         throw engineStatus(error, 'WHEP');
       });
-      this.#resources.set(id, { kind: 'mix', viewerId, stream: mix });
-      this.#deps.logger.info({ sdkAppId: endpoint.sdkAppId, streamId: endpoint.streamId, viewer: userId }, 'WHEP playback of a mix started');
+      this.#resources.set(id, { ...owner, kind: 'mix', viewerId, stream: mix });
+      this.#deps.logger.info({ sdkAppId: endpoint.sdkAppId, streamId: endpoint.streamId, viewer: rights.userId }, 'WHEP playback of a mix started');
       return { location: `/whep/v1/resources/${id}`, answer };
     }
-    if (endpoint.kind === 'mix') throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `no mix with streamId '${endpoint.streamId}' runs`);
-    const answer = await this.#play(id, endpoint, offer);
-    this.#deps.logger.info({ sdkAppId: endpoint.sdkAppId, room: endpoint.room.roomId, source: endpoint.userId, viewer: userId }, 'WHEP playback started');
+    const answer = await this.#play(id, endpoint, offer, owner, rights);
+    this.#deps.logger.info({ sdkAppId: endpoint.sdkAppId, room: endpoint.room.roomId, source: endpoint.userId, viewer: rights.userId }, 'WHEP playback started');
     return { location: `/whep/v1/resources/${id}`, answer };
   }
 
-  async #play(id: string, endpoint: Extract<Endpoint, { kind: 'whep' }>, offer: string): Promise<string> {
+  async #play(id: string, endpoint: Extract<Endpoint, { kind: 'whep' }>, offer: string, owner: Owner, rights: MediaRights): Promise<string> {
     const { engine, rooms } = this.#deps;
     if (!answersPlayback(engine)) throw new HttpError(503, SERVER_CODE.MEDIA_UNAVAILABLE, 'this media engine cannot answer WHEP offers');
     const room = rooms.find(RoomRegistry.key(endpoint.sdkAppId, endpoint.room.roomId, endpoint.room.isString));
     const source = room?.get(endpoint.userId);
     if (!room || !source) throw new HttpError(404, SERVER_CODE.STREAM_NOT_EXIST, `user '${endpoint.userId}' is not in room ${endpoint.room.roomId}`);
+    if (source.encrypted) throw new HttpError(403, SERVER_CODE.PERMISSION_DENIED, `${source.userId} publishes end-to-end encrypted media, which a WHEP player cannot decrypt`);
+    // As for a subscription (docs/behaviour.md §6): only what the source may send and the token may receive.
+    const wants = allowedWants(playbackWants(endpoint.stream), source.privileges, rights.privileges);
+    if (!wants.audio && !wants.bigVideo && !wants.auxVideo) {
+      throw new HttpError(403, SERVER_CODE.PRIVILEGE_DENIED, 'nothing of this stream may be played with this token (its RECV bits, the source\'s SEND bits)');
+    }
     const viewerId = `whep:${id}`;
     engine.joinRoom(viewerId, room.key);
-    this.#resources.set(id, { kind: 'whep', viewerId });
+    this.#resources.set(id, { ...owner, kind: 'whep', viewerId });
     try {
-      return await engine.answerPlayback(viewerId, source.id, endpoint.stream, offer);
+      return await engine.answerPlayback(viewerId, source.id, endpoint.stream, offer, wants);
     } catch (error) {
       this.#end(id);
       throw engineStatus(error, 'WHEP');
+    }
+  }
+
+  /** A ban took effect (here or on another cluster node): the user's sessions in that room end. */
+  #banned(ban: StoredBan): void {
+    for (const [id, resource] of this.#resources) {
+      if (resource.sdkAppId !== ban.sdkAppId || resource.ref !== ban.roomRef || resource.userId !== ban.userId) continue;
+      this.#deps.logger.info({ sdkAppId: ban.sdkAppId, room: ban.roomRef, userId: ban.userId, kind: resource.kind }, 'WHEP/WHIP session ended: its user was banned from the room');
+      this.#end(id, 'kick');
     }
   }
 
@@ -178,10 +237,17 @@ export class WhepApi {
     res.end();
   }
 
-  #end(id: string): void {
+  /** Forgets a session that ended by itself (a WHIP publisher removed, a mix player's link gone) and frees its place. */
+  #forget(id: string): void {
     const resource = this.#resources.get(id);
     this.#resources.delete(id);
-    if (resource?.kind === 'whip') resource.publisher.stop();
+    resource?.release();
+  }
+
+  #end(id: string, reason: 'normal' | 'kick' = 'normal'): void {
+    const resource = this.#resources.get(id);
+    this.#forget(id);
+    if (resource?.kind === 'whip') resource.publisher.stop(reason);
     if (resource?.kind === 'whep') this.#deps.releaseParticipant(resource.viewerId);
     if (resource?.kind === 'mix') resource.stream.end(resource.viewerId);
   }
@@ -193,6 +259,7 @@ export class WhepApi {
 
   /** Closes every session. */
   close(): void {
+    this.#stopBans();
     this.#endAll();
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FLAG, ROLE_CODE, SCENE_CODE, SERVER_CODE } from '@conclave/protocol';
+import { FLAG, ROLE_CODE, SCENE_CODE, type LeaveReason } from '@conclave/protocol';
 import { EngineError } from '../engine/media-engine.js';
 import { HttpError } from '../http/respond.js';
 import { roomRef, type RoomId } from '../ids/room-ref.js';
@@ -8,6 +8,7 @@ import { removeParticipant } from '../room/eviction.js';
 import { Participant } from '../room/participant.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import { toClientAnswer, toUplinkOffer } from './uplink-sdp.js';
+import type { MediaRights } from './media-rights.js';
 import { engineStatus } from './whep-errors.js';
 import type { WhepDeps } from './whep-deps.js';
 
@@ -40,12 +41,14 @@ export class WhipPublisher {
     this.participant = participant;
   }
 
-  /** Enters `room` as `userId` and publishes `offerSdp`; resolves with the publisher and the engine's answer. */
-  static async start(deps: WhepDeps, sdkAppId: number, room: RoomId, userId: string, offerSdp: string, onEnded: () => void): Promise<{ publisher: WhipPublisher; answer: string }> {
+  /**
+   * Enters `room` as the token's user (its bans and billing checked already: media-rights.ts), with the token's
+   * privileges, and publishes `offerSdp`; resolves with the publisher and the engine's answer.
+   */
+  static async start(deps: WhepDeps, sdkAppId: number, room: RoomId, rights: MediaRights, offerSdp: string, onEnded: () => void): Promise<{ publisher: WhipPublisher; answer: string }> {
+    const { userId } = rights;
     const uplink = toUplinkOffer(offerSdp);
     const key = RoomRegistry.key(sdkAppId, room.roomId, room.isString);
-    const ban = deps.bans.find(sdkAppId, roomRef(room.roomId, room.isString), userId);
-    if (ban) throw new HttpError(403, SERVER_CODE.USER_BANNED, `banned from this room until ${new Date(ban.until).toISOString()}`);
     const full = capacityRefusal(deps.rooms.find(key), SCENE_CODE.rtc, ROLE_CODE.anchor, userId, deps.config.limits);
     if (full) throw new HttpError(403, full.code, full.message);
     const target = deps.rooms.getOrCreate(key);
@@ -56,6 +59,8 @@ export class WhipPublisher {
       evict: () => made.publisher?.ended(onEnded),
       release: () => undefined,
     }, randomUUID());
+    // What the others receive of it is ruled by its token's SEND bits, as for any publisher.
+    participant.privileges = rights.privileges;
     const publisher = new WhipPublisher(deps, target, participant);
     made.publisher = publisher;
     // The same userId entering again replaces the earlier session, as a join does.
@@ -79,11 +84,11 @@ export class WhipPublisher {
     }
   }
 
-  /** Leaves the room (DELETE). Idempotent. */
-  stop(): void {
+  /** Leaves the room (DELETE; 'kick' when the server ends it, e.g. a ban). Idempotent. */
+  stop(reason: LeaveReason = 'normal'): void {
     if (this.#ended) return;
     this.#ended = true;
-    removeParticipant(this.#deps, this.room, this.participant, 'normal');
+    removeParticipant(this.#deps, this.room, this.participant, reason);
   }
 
   /** The server removed the participant (the caller removes it from the room): forget the resource. */

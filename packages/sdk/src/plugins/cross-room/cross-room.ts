@@ -28,11 +28,12 @@ export class CrossRoom {
   }
 
   /**
-   * Connects with `userId` of room `roomId` / `strRoomId`. Needs a joined client that publishes as an anchor.
+   * Connects with `userId` of room `roomId` / `strRoomId`. Needs a joined client that publishes as an anchor;
+   * `privateMapKey` is this user's key for the other room (required when the app requires privateMapKeys).
    * Rejects INVALID_PARAMETER for bad options, INVALID_OPERATION (5101) when not in a room, and SERVER_ERROR
-   * with the server's code as extraCode for a refusal: -3330 audience, -102031 not supported (no userId, a room
-   * on another cluster node), -102044 not publishing, -102046 no such room, -102047 already connected with
-   * that room, -102048 no such anchor there.
+   * with the server's code as extraCode for a refusal: -3330 audience, -102031 not supported (no userId),
+   * -102044 not publishing (no media), or any refusal about the other room (no such room or anchor, no right to
+   * enter it, no place there: one answer), -102047 already connected with that room.
    */
   start(option: StartCrossRoomOption): Promise<void> {
     return this._send('startPlugin', 'cross-room-start', () => toStartData(option, this._ctx.errors), true);

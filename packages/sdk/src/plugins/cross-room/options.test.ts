@@ -17,6 +17,9 @@ describe('CrossRoom options (docs/behaviour.md §7.6): the original\'s rule tabl
     expect(toStartData({ roomId: 8888, userId: 'b' }, errors)).toEqual({ roomId: 8888, isStrRoomId: false, userId: 'b' });
     expect(toStartData({ strRoomId: 'lobby', userId: 'b' }, errors)).toEqual({ roomId: 'lobby', isStrRoomId: true, userId: 'b' });
     expect(toStartData({ roomId: 0, strRoomId: '12', userId: 'b' }, errors)).toEqual({ roomId: '12', isStrRoomId: true, userId: 'b' });
+    // The caller's privateMapKey for the other room travels with the start (issue 38.2), and is type-checked.
+    expect(toStartData({ roomId: 8888, userId: 'b', privateMapKey: 'pmk' }, errors)).toEqual({ roomId: 8888, isStrRoomId: false, userId: 'b', privateMapKey: 'pmk' });
+    expect(fails(() => toStartData({ roomId: 1, userId: 'b', privateMapKey: 5 }, errors)).message).toMatch(/option\.privateMapKey/);
     expect(toStopData(undefined, errors)).toEqual({});
     expect(toStopData({ roomId: 7 }, errors)).toEqual({ roomId: 7, isStrRoomId: false });
     expect(toUpdateData({ updateList: [{ roomId: 7, userId: 'b', muteAudio: false, muteVideo: true, muteSubStream: false }] }, errors))

@@ -8,6 +8,11 @@ export interface StartCrossRoomOption {
   strRoomId?: string;
   /** The other room's anchor to connect with (required here: room-level connections are not supported). */
   userId?: string;
+  /**
+   * This user's privateMapKey for the other room (not in the original's options): the server authorises the
+   * connection as this user's join of that room, so an app that requires privateMapKeys needs one for it.
+   */
+  privateMapKey?: string;
 }
 
 /** One connected anchor's mute settings, for updatePlugin('CrossRoom'). */
@@ -61,9 +66,10 @@ function roomOf(record: Record<string, unknown>, name: string, required: boolean
 
 /** startPlugin's options as the cross-room-start command's data. */
 export function toStartData(option: unknown, errors: PluginErrorFactory): CrossRoomStartData {
-  const record = check(option, 'option', { ...ROOM, userId: 'string' }, true, errors, 'startPlugin');
+  const record = check(option, 'option', { ...ROOM, userId: 'string', privateMapKey: 'string' }, true, errors, 'startPlugin');
   const userId = record.userId as string | undefined;
-  return { ...roomOf(record, 'option', true, errors, 'startPlugin')!, ...(userId ? { userId } : {}) };
+  const privateMapKey = record.privateMapKey as string | undefined;
+  return { ...roomOf(record, 'option', true, errors, 'startPlugin')!, ...(userId ? { userId } : {}), ...(privateMapKey ? { privateMapKey } : {}) };
 }
 
 /** updatePlugin's options as the cross-room-update command's data. */

@@ -121,6 +121,21 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
     },
   },
   {
+    name: 'an engine that connects rooms tells what an uplink carries: none before publish, flowing once RTP comes, none after unpublish',
+    async run(ctx) {
+      if (!ctx.engine.shareSource) return;
+      const media = (id: string) => ctx.engine.uplinkMedia?.(id);
+      const room = ctx.id('room');
+      const silent = ctx.id('silent');
+      ctx.engine.joinRoom(silent, room);
+      expect(media(silent)).toBe('none');
+      const pub = await publisher(ctx, 'pub', room);
+      await waitFor(() => media(pub) === 'flowing', 10_000, 'uplinkMedia flowing');
+      await ctx.engine.unpublish(pub);
+      expect(media(pub)).toBe('none');
+    },
+  },
+  {
     name: 'subscribe resolves with three distinct mids and the source\'s media reaches the subscriber',
     async run(ctx) {
       const room = ctx.id('room');

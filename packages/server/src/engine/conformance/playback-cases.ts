@@ -3,28 +3,16 @@
  * ClientOfferPlayback passes them (both do; conformance.test.ts runs them with the main suite).
  */
 import { expect } from 'vitest';
-import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
-import { answersPlayback, type ClientOfferPlayback } from '../client-offer.js';
+import { answersPlayback, type ClientOfferPlayback, type PlaybackWants } from '../client-offer.js';
 import { EngineError, type MediaEngine } from '../media-engine.js';
-import { publishAndSend, waitFor } from '../../test-support/engine-peers.js';
+import { publishAndSend, waitFor, whepPlayer } from '../../test-support/engine-peers.js';
 import type { CaseContext, ConformanceCase } from './conformance-cases.js';
 
-/** A WHEP player: a receive-only offer (audio, then video), counting the RTP it gets by kind. */
-async function player(ctx: CaseContext): Promise<{ pc: RTCPeerConnection; offer: string; byKind: { audio: number; video: number } }> {
-  const pc = new RTCPeerConnection({
-    iceUseIpv6: false,
-    codecs: {
-      audio: [new RTCRtpCodecParameters({ mimeType: 'audio/opus', clockRate: 48000, channels: 2 })],
-      video: [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, rtcpFeedback: [{ type: 'nack', parameter: 'pli' }], parameters: 'profile-level-id=42e01f;packetization-mode=1;level-asymmetry-allowed=1' })],
-    },
-  });
-  ctx.cleanup(() => pc.close());
-  const byKind = { audio: 0, video: 0 };
-  pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => { byKind[track.kind === 'audio' ? 'audio' : 'video']++; }));
-  pc.addTransceiver('audio', { direction: 'recvonly' });
-  pc.addTransceiver('video', { direction: 'recvonly' });
-  await pc.setLocalDescription(await pc.createOffer());
-  return { pc, offer: pc.localDescription!.sdp, byKind };
+/** A WHEP player whose peer closes after the case. */
+async function player(ctx: CaseContext): Promise<Awaited<ReturnType<typeof whepPlayer>>> {
+  const p = await whepPlayer();
+  ctx.cleanup(() => p.pc.close());
+  return p;
 }
 
 function playing(engine: MediaEngine): MediaEngine & ClientOfferPlayback {
@@ -41,8 +29,8 @@ async function source(ctx: CaseContext, room: string): Promise<string> {
   return id;
 }
 
-/** A source publishing in a room and a viewer playing it: the link is answered and applied. */
-async function playback(ctx: CaseContext): Promise<{ engine: MediaEngine & ClientOfferPlayback; pub: string; viewer: string; before: number; p: Awaited<ReturnType<typeof player>>; answer: string }> {
+/** A source publishing in a room and a viewer playing it (at most `wants`): the link is answered and applied. */
+async function playback(ctx: CaseContext, wants?: PlaybackWants): Promise<{ engine: MediaEngine & ClientOfferPlayback; pub: string; viewer: string; before: number; p: Awaited<ReturnType<typeof player>>; answer: string }> {
   const engine = playing(ctx.engine);
   const room = ctx.id('room');
   const pub = await source(ctx, room);
@@ -50,7 +38,7 @@ async function playback(ctx: CaseContext): Promise<{ engine: MediaEngine & Clien
   engine.joinRoom(viewer, room);
   const before = engine.stats().downlinks;
   const p = await player(ctx);
-  const answer = await engine.answerPlayback(viewer, pub, 'main', p.offer);
+  const answer = await engine.answerPlayback(viewer, pub, 'main', p.offer, wants);
   await p.pc.setRemoteDescription({ type: 'answer', sdp: answer });
   return { engine, pub, viewer, before, p, answer };
 }
@@ -70,6 +58,16 @@ export const PLAYBACK_CASES: readonly ConformanceCase[] = [
       const received = p.byKind.video;
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(p.byKind.video - received, 'no video after removeParticipant').toBeLessThan(5);
+    },
+  },
+  {
+    name: 'answerPlayback carries no more than its wants: a link without audio gets the video only, its audio m-line inactive',
+    async run(ctx) {
+      const { engine, viewer, p, answer } = await playback(ctx, { audio: false, bigVideo: true, smallVideo: false, auxVideo: false });
+      expect(answer.split(/\r?\n(?=m=)/).find((m) => m.startsWith('m=audio'))).toMatch(/a=inactive/);
+      await waitFor(() => p.byKind.video > 25, 15_000, 'video at the player');
+      expect(p.byKind.audio).toBe(0);
+      await engine.removeParticipant(viewer);
     },
   },
   {

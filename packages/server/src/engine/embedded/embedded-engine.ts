@@ -1,9 +1,9 @@
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
   type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
-  type RtpForward, type RtpForwardTargets, type SourceSlot,
+  type RtpForward, type RtpForwardTargets, type SourceSlot, type UplinkMedia,
 } from '../media-engine.js';
-import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
+import type { ClientOfferPlayback, PlaybackStream, PlaybackWants } from '../client-offer.js';
 import { PlaybackLink } from './playback-link.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
@@ -99,6 +99,12 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#closeUplink(participantId);
   }
 
+  uplinkMedia(participantId: string): UplinkMedia {
+    if (!this.#uplinks.has(participantId)) return 'none';
+    const sources = this.#sources.get(participantId);
+    return sources && Object.values(sources).some((source) => source.carried) ? 'flowing' : 'idle';
+  }
+
   async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
     this.#open();
     this.#members.assertSameRoom(subscriberId, sourceId);
@@ -112,7 +118,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     return downlink.subscribe(sourceId, sources, wants, negotiate);
   }
 
-  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string): Promise<string> {
+  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string> {
     this.#open();
     this.#members.assertSameRoom(viewerId, sourceId);
     await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
@@ -124,7 +130,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
         if (this.#playbacks.get(viewerId)?.sourceId !== sourceId) return;
         this.#closePlayback(viewerId);
         this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
-      });
+      }, wants);
     } catch (error) {
       throw EngineError.from(error, 'negotiation-failed');
     }

@@ -56,6 +56,8 @@ export class ForwardSource {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the last video packet came (0 before the first of this track). */
   #lastVideoAt = 0;
+  /** RTP packets of the current track (0 until its first). */
+  #packets = 0;
 
   /** @param onReceive called for every RTP packet the publisher sends (for counters). */
   constructor(onReceive?: () => void) {
@@ -72,7 +74,9 @@ export class ForwardSource {
     for (const sink of this.#sinks) this.#restartPending.add(sink);
     this.#recentRestart = true;
     const video = codecMimeType?.toLowerCase().startsWith('video/') ?? false;
+    this.#packets = 0;
     const { unSubscribe } = track.onReceiveRtp.subscribe((received) => {
+      this.#packets++;
       this.#onReceive?.();
       if (this.#keyframeWantedSince !== undefined && framePart(codecMimeType, received).keyframe) this.#keyframeArrived();
       const now = video ? Date.now() : 0; // read once per packet (hot path), and for video only
@@ -118,6 +122,11 @@ export class ForwardSource {
   /** True while a publisher track is attached. */
   get active(): boolean {
     return this.#track !== undefined;
+  }
+
+  /** True when the attached track has carried RTP (the engine's uplinkMedia). */
+  get carried(): boolean {
+    return this.#track !== undefined && this.#packets > 0;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
-import { playbackWants, type PlaybackStream } from '../client-offer.js';
+import { playbackWants, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
 import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
@@ -23,9 +23,12 @@ export class PlaybackLink {
     this.#link = link;
   }
 
-  /** Answers `offerSdp`; `onFailed` is told once when the link fails. Throws on an offer it cannot answer. */
+  /**
+   * Answers `offerSdp`, carrying at most `allowed` of the sources; `onFailed` is told once when the link fails.
+   * Throws on an offer it cannot answer.
+   */
   static async answer(net: PeerNetworkOptions, counter: ForwardCounter, sources: PublisherSources, stream: PlaybackStream,
-    offerSdp: string, onFailed: (detail: string) => void): Promise<{ link: PlaybackLink; answer: string }> {
+    offerSdp: string, onFailed: (detail: string) => void, allowed?: PlaybackWants): Promise<{ link: PlaybackLink; answer: string }> {
     const codec = (stream === 'aux' ? sources.aux : sources.video).codecMimeType ?? sources.video.codecMimeType ?? sources.aux.codecMimeType;
     const pc = createSendPeer(net, codec);
     try {
@@ -35,10 +38,11 @@ export class PlaybackLink {
       const video = transceivers.find((t) => t.kind === 'video');
       const first = video ?? audio;
       if (!first) throw new Error('the offer has no audio or video m-line');
-      for (const t of transceivers) t.setDirection(t === audio || t === video ? 'sendonly' : 'inactive');
-      const wants = playbackWants(stream);
+      const wants = playbackWants(stream, allowed);
       if (!audio) wants.audio = false;
       if (!video) Object.assign(wants, { bigVideo: false, auxVideo: false });
+      // An m-line with nothing it may carry is answered inactive: the answer says what the player gets.
+      for (const t of transceivers) t.setDirection((t === audio && wants.audio) || (t === video && (wants.bigVideo || wants.auxVideo)) ? 'sendonly' : 'inactive');
       const senderOf = (t: RTCRtpTransceiver | undefined) => (t ?? first).sender;
       // The link's state changes only once negotiated, after the group exists.
       const watch = watchSendLink(pc, (state) => {

@@ -4,7 +4,7 @@ import { SubscriberDownlinks } from '../subscriber-downlinks.js';
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
   type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
-  type MediaServerReport, type RtpForward, type RtpForwardTargets,
+  type MediaServerReport, type RtpForward, type RtpForwardTargets, type UplinkMedia,
 } from '../media-engine.js';
 import { JanusConnection, type JanusConnectionOptions } from './janus-connection.js';
 import { JanusPublisher } from './janus-publisher.js';
@@ -12,7 +12,7 @@ import { JanusRooms } from './janus-rooms.js';
 import { JanusDownlink } from './janus-downlink.js';
 import { JanusForwards } from './janus-forwarder.js';
 import { JanusPlayback } from './janus-playback.js';
-import type { ClientOfferPlayback, PlaybackStream } from '../client-offer.js';
+import type { ClientOfferPlayback, PlaybackStream, PlaybackWants } from '../client-offer.js';
 import { JanusCrossRoom } from './janus-cross-room.js';
 import type { JanusFeed } from './janus-publisher.js';
 
@@ -201,6 +201,12 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#forwards.setPublisher(participantId, undefined);
   }
 
+  uplinkMedia(participantId: string): UplinkMedia {
+    const publisher = this.#publishers.get(participantId);
+    if (!publisher || publisher.closed) return 'none';
+    return publisher.carriesMedia ? 'flowing' : 'idle';
+  }
+
   /**
    * The source's current publisher once its feed is up, waiting (bounded) for a publish in progress or about to
    * come. A publisher replaced while it is waited for (two publishes at once: the last one wins, and the client
@@ -249,7 +255,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   }
 
   /** A relay (JanusPlayback): VideoRoom subscribers cannot take a client's offer. */
-  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string): Promise<string> {
+  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string> {
     this.#closePlayback(viewerId);
     const { iceAddress, announcedAddress, portRange } = this.#options;
     const relayNet = iceAddress && !iceAddress.startsWith('127.') ? { iceAddress } : {};
@@ -260,7 +266,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
         if (this.#playbacks.get(viewerId)?.playback !== made.playback) return;
         this.#closePlayback(viewerId);
         this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
-      });
+      }, wants);
     } catch (error) {
       await this.resetDownlink(viewerId);
       throw EngineError.from(error, 'negotiation-failed');

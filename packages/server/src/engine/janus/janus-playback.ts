@@ -1,5 +1,5 @@
 import type { MediaStreamTrack, RTCPeerConnection, RTCRtpReceiver, RTCRtpSender, RTCRtpTransceiver } from 'werift';
-import { playbackWants, type PlaybackStream } from '../client-offer.js';
+import { playbackWants, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
 import type { DownlinkMids, DownlinkNegotiator, SubscriptionWants } from '../media-engine.js';
 import { createSendPeer, linkState, localSdp, type PeerNetworkOptions } from '../embedded/peer-factory.js';
 import { sendForwarded } from '../embedded/rtp-send.js';
@@ -31,10 +31,11 @@ export class JanusPlayback {
 
   /**
    * Subscribes through `subscribe` and answers the player's `offerSdp`. `relayNet` is where the relay reaches
-   * Janus (its host interfaces), `playerNet` where players reach the server. `onFailed` is told once.
+   * Janus (its host interfaces), `playerNet` where players reach the server. `onFailed` is told once. The relay
+   * subscribes to at most `allowed`, so nothing else reaches the player.
    */
   static async answer(subscribe: RelaySubscribe, stream: PlaybackStream, offerSdp: string, relayNet: PeerNetworkOptions,
-    playerNet: PeerNetworkOptions, onFailed: (detail: string) => void): Promise<{ playback: JanusPlayback; answer: string }> {
+    playerNet: PeerNetworkOptions, onFailed: (detail: string) => void, allowed?: PlaybackWants): Promise<{ playback: JanusPlayback; answer: string }> {
     const upstream = createSendPeer(relayNet);
     const player = createSendPeer(playerNet);
     const playback = new JanusPlayback(upstream, player);
@@ -43,10 +44,11 @@ export class JanusPlayback {
       const transceivers = player.getTransceivers();
       const out = { audio: transceivers.find((t) => t.kind === 'audio'), video: transceivers.find((t) => t.kind === 'video') };
       if (!out.audio && !out.video) throw new Error('the offer has no audio or video m-line');
-      for (const t of transceivers) t.setDirection(t === out.audio || t === out.video ? 'sendonly' : 'inactive');
-      const wants = playbackWants(stream);
+      const wants = playbackWants(stream, allowed);
       if (!out.audio) wants.audio = false;
       if (!out.video) Object.assign(wants, { bigVideo: false, auxVideo: false });
+      // An m-line with nothing it may carry is answered inactive: the answer says what the player gets.
+      for (const t of transceivers) t.setDirection((t === out.audio && wants.audio) || (t === out.video && (wants.bigVideo || wants.auxVideo)) ? 'sendonly' : 'inactive');
       const tracks = new Map<string, { track: MediaStreamTrack; receiver: RTCRtpReceiver }>();
       const got: { mids?: DownlinkMids } = {};
       const connect = () => {
@@ -54,8 +56,8 @@ export class JanusPlayback {
         if (!mids) return;
         const audio = tracks.get(mids.audio);
         const video = tracks.get(stream === 'aux' ? mids.aux : mids.video);
-        if (audio && out.audio) playback.#pipe(audio, out.audio.sender);
-        if (video && out.video) playback.#pipe(video, out.video.sender, true);
+        if (audio && out.audio && wants.audio) playback.#pipe(audio, out.audio.sender);
+        if (video && out.video && (wants.bigVideo || wants.auxVideo)) playback.#pipe(video, out.video.sender, true);
         if (audio) tracks.delete(mids.audio);
         if (video) tracks.delete(stream === 'aux' ? mids.aux : mids.video);
       };

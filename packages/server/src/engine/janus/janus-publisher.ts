@@ -65,6 +65,11 @@ export class JanusPublisher {
     return mid !== undefined && this.#receiving.has(mid);
   }
 
+  /** True while the peer connection is up and Janus receives media on one of its m-lines (the engine's uplinkMedia). */
+  get carriesMedia(): boolean {
+    return this.#up && !this.closed && this.#receiving.size > 0;
+  }
+
   /**
    * Resolves to true once the publisher's peer connection is up (Janus's 'webrtcup'): Janus 1.1 refuses to
    * subscribe to a feed before that ("No such feed"). With `untilRetired`, resolves to false as soon as the
