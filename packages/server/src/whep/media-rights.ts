@@ -28,17 +28,15 @@ export function bearerHeader(req: IncomingMessage, url: URL): string | undefined
 
 /**
  * Checks a WHEP / WHIP request as a join of its token's user would be: the token (media-token.ts: a privateMapKey for
- * the room with `needs`), the app's billing state, the room's bans. Resolves to the user and its privilege bits.
+ * the room with `needs`, counted against `from`'s budget of token checks), the app's billing state, the room's bans.
+ * Resolves to the user and its privilege bits.
  */
-export async function mediaRights(deps: { auth: Authenticator; bans: Pick<BanList, 'find'> }, header: string | undefined, sdkAppId: number, room: RoomId, needs: number): Promise<MediaRights> {
-  const { userId } = await verifyMediaToken(deps.auth, header, sdkAppId, room, needs);
-  // verifyMediaToken says who; the privilege bits the request runs with are the key's, as for a join.
-  const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1] ?? '';
-  const key = await deps.auth.verifyPrivateMapKey(sdkAppId, userId, token, { roomId: room.roomId, useStringRoomId: room.isString });
-  if (!key.ok) throw new HttpError(401, key.code, key.message);
+export async function mediaRights(deps: { auth: Authenticator; bans: Pick<BanList, 'find'> }, header: string | undefined, sdkAppId: number, room: RoomId, needs: number, from: string): Promise<MediaRights> {
+  // The privilege bits the request runs with are the token's, as a join's are its key's.
+  const { userId, privileges } = await verifyMediaToken(deps.auth, header, sdkAppId, room, needs, from);
   const billing = deps.auth.billing(sdkAppId);
   if (!billing.ok) throw new HttpError(403, billing.code, billing.message);
   const ban = deps.bans.find(sdkAppId, roomRef(room.roomId, room.isString), userId);
   if (ban) throw new HttpError(403, SERVER_CODE.USER_BANNED, `banned from this room until ${new Date(ban.until).toISOString()}`);
-  return { userId, privileges: key.privileges };
+  return { userId, privileges };
 }

@@ -15,10 +15,10 @@ export const PUBLISH_PRIVILEGES = PRIVILEGE.ENTER_ROOM | PRIVILEGE.SEND_AUDIO | 
  * app made by any TLSSigAPIv2 tool (the app's HMAC over the user, the room and the privilege bits, with an
  * expiry). The token's user is who plays or publishes (a WHIP publisher appears under it). Refusals are 401 (no,
  * malformed, foreign, expired token; token for another room), 403 (privileges lacking) or 429 (`from` has spent
- * its limits.credentialChecksPerMinute), with `{code, message}`.
+ * its limits.credentialChecksPerMinute), with `{code, message}`. Resolves to the token's user and privilege bits.
  * @param from - the client's address: when given, the check is counted against its budget of token checks
  */
-export async function verifyMediaToken(auth: Authenticator, header: string | undefined, sdkAppId: number, room: RoomId, needs: number, from?: string): Promise<{ userId: string }> {
+export async function verifyMediaToken(auth: Authenticator, header: string | undefined, sdkAppId: number, room: RoomId, needs: number, from?: string): Promise<{ userId: string; privileges: number }> {
   if (from !== undefined && !auth.limits.takeCheck('media-token', from)) {
     throw new HttpError(429, SERVER_CODE.RATE_LIMITED, 'too many token checks from this address: try again later');
   }
@@ -35,7 +35,7 @@ export async function verifyMediaToken(auth: Authenticator, header: string | und
   if (!hasPrivilege(checked.privileges, needs)) {
     throw new HttpError(403, SERVER_CODE.PRIVILEGE_DENIED, `the token does not grant ${describe(needs)}`);
   }
-  return { userId };
+  return { userId, privileges: checked.privileges };
 }
 
 function describe(bits: number): string {

@@ -4,7 +4,7 @@ import { HTTP_CODE, SERVER_CODE } from '@conclave/protocol';
 import { PRIVILEGE } from '@conclave/usersig';
 import { allowedWants } from '../auth/privileges.js';
 import { answersPlayback, playbackWants, type PlaybackStream } from '../engine/client-offer.js';
-import { HttpError, readRaw, sendError } from '../http/respond.js';
+import { clientAddress, HttpError, readRaw, sendError } from '../http/respond.js';
 import { parseRoomRef, roomRef, type RoomId, type RoomRef } from '../ids/room-ref.js';
 import type { StoredBan } from '../store/store.js';
 import { RoomRegistry } from '../room/room.js';
@@ -152,7 +152,7 @@ export class WhepApi {
       } else {
         room = endpoint.room;
       }
-      rights = await mediaRights(this.#deps, authorization, endpoint.sdkAppId, room, needs);
+      rights = await mediaRights(this.#deps, authorization, endpoint.sdkAppId, room, needs, clientAddress(req, this.#deps.config.trustProxy));
     } catch (error) {
       req.resume();
       throw error;

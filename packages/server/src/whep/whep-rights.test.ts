@@ -9,6 +9,7 @@ import { sessionClient } from '../test-support/session-client.js';
 import { publishMedia } from '../test-support/session-media.js';
 import { closeEmbeddedContext, embeddedContext, whepServer } from '../test-support/test-context.js';
 import type { WhepApi } from './whep-api.js';
+import { mintMediaToken } from './media-token.js';
 
 /*
  * WHEP playback and WHIP ingest against the rights of their tokens and of the rooms (issue 38.9 and its Low items):
@@ -75,6 +76,18 @@ describe('WHEP / WHIP and the rights of tokens and rooms', () => {
     // Both bits there: the audio flows (the rule is not "never audio").
     const { counts } = await play('all', 'anchor', 3901, PLAY);
     await waitFor(() => counts.audio > 0, 5000, 'audio at a player whose token receives it');
+  });
+
+  it('38.1 a media token the server minted plays (with its play bits) though it is no userSig', async () => {
+    await publisher('minted-anchor', 3905);
+    const player = await whepPlayer();
+    cleanups.push(() => player.pc.close());
+    const minted = await mintMediaToken({ ...APP, userId: 'minted-viewer', room: { roomId: '3905', isString: false }, purpose: 'play' });
+    const res = await post(`/whep/v1/${APP.sdkAppId}/rooms/3905/users/minted-anchor`, player.offer, minted);
+    const answer = await res.text();
+    expect(res.status, answer).toBe(201);
+    await player.pc.setRemoteDescription({ type: 'answer', sdp: answer });
+    await waitFor(() => player.byKind.video > 10 && player.byKind.audio > 0, 15_000, 'audio and video at a minted token\'s player');
   });
 
   it('38.low a ban ends the user\'s WHEP playback and WHIP publish in the room (admin and cluster bans) and refuses new ones', async () => {
