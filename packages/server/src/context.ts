@@ -75,6 +75,7 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
   const jobs = new JobManager({ engine: parts.engine, rooms, logger });
   metrics.trackJobs(() => jobs.snapshot());
+  metrics.trackLogStorage(() => store.logBytes().total);
   const net = {
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
   };

@@ -88,6 +88,10 @@ export interface LimitsConfig {
   callbackRetrySeconds: number;
   /** How long an undeliverable callback is retried before it is given up, counted and logged (24 h). */
   callbackMaxAgeSeconds: number;
+  /** Uploaded log text one app may keep (64 MiB); past it its oldest uploads are dropped. */
+  logBytesPerApp: number;
+  /** Uploaded log text kept in all (512 MiB); past it the largest app's oldest uploads are dropped. */
+  logBytesTotal: number;
 }
 
 /** Where the server keeps logs and bans. */
@@ -189,6 +193,8 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   callbackQueuePerApp: 100_000,
   callbackRetrySeconds: 10,
   callbackMaxAgeSeconds: 24 * 3600,
+  logBytesPerApp: 64 * 1024 * 1024,
+  logBytesTotal: 512 * 1024 * 1024,
 });
 
 /** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */

@@ -68,6 +68,8 @@ export const limitsSchema = z.strictObject({
   callbackQueuePerApp: int(1, 10_000_000),
   callbackRetrySeconds: int(1, 3600),
   callbackMaxAgeSeconds: int(60, 30 * 24 * 3600),
+  logBytesPerApp: int(1024, 2 ** 40),
+  logBytesTotal: int(1024, 2 ** 40),
 });
 
 export const storageSchema = z.strictObject({
