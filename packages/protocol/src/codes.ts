@@ -53,6 +53,11 @@ export const SERVER_CODE = Object.freeze({
    * Not a refusal: a client of protocol version 3 or later waits and retries (docs/behaviour.md §4).
    */
   JOIN_THROTTLED: -1019,
+  /**
+   * A media job (CDN relay or mix) was refused: the caller, its app or this node runs as many as it may
+   * (limits.jobsPerUser, jobsPerApp, jobsPerNode); one ends, then try again.
+   */
+  TOO_MANY_JOBS: -1050,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

@@ -34,6 +34,11 @@ export interface AppConfig {
    * durably queued and retried until delivered.
    */
   callback?: CallbackTarget;
+  /**
+   * RTMP hosts this app's CDN jobs may publish to (`host`, `*.domain`, an IP address; `:port`, `:*` any port,
+   * none the scheme's default): docs/behaviour.md §5.5. Unset: none but the shared media.rtmpIngest.
+   */
+  rtmpHosts?: string[];
 }
 
 /** Where an app's event callbacks go. */
@@ -88,6 +93,12 @@ export interface LimitsConfig {
   callbackRetrySeconds: number;
   /** How long an undeliverable callback is retried before it is given up, counted and logged (24 h). */
   callbackMaxAgeSeconds: number;
+  /** CDN jobs (relays, mixes) one user may run at once (4); more are refused (TOO_MANY_JOBS). */
+  jobsPerUser: number;
+  /** CDN jobs one app may run at once on this node (20). */
+  jobsPerApp: number;
+  /** CDN jobs this node runs at once (40); recordings count towards it but are never refused. */
+  jobsPerNode: number;
   /** Uploaded log text one app may keep (64 MiB); past it its oldest uploads are dropped. */
   logBytesPerApp: number;
   /** Uploaded log text kept in all (512 MiB); past it the largest app's oldest uploads are dropped. */
@@ -193,6 +204,9 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   callbackQueuePerApp: 100_000,
   callbackRetrySeconds: 10,
   callbackMaxAgeSeconds: 24 * 3600,
+  jobsPerUser: 4,
+  jobsPerApp: 20,
+  jobsPerNode: 40,
   logBytesPerApp: 64 * 1024 * 1024,
   logBytesTotal: 512 * 1024 * 1024,
 });

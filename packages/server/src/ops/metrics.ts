@@ -184,6 +184,16 @@ export class Metrics {
       },
     });
     this.#totalOf('conclave_media_job_restarts_total', 'Media jobs restarted after their process died', () => source().restarts);
+    const refused = { user: 0, app: 0, node: 0 };
+    new Counter({
+      name: 'conclave_media_jobs_refused_total', help: 'CDN media jobs refused by a cap (limits.jobsPerUser, jobsPerApp, jobsPerNode), by cap', labelNames: ['limit'], registers,
+      collect() {
+        for (const [limit, value] of Object.entries(source().refused) as [keyof typeof refused, number][]) {
+          this.inc({ limit }, Math.max(0, value - refused[limit]));
+          refused[limit] = Math.max(refused[limit], value);
+        }
+      },
+    });
     new Gauge({
       name: 'conclave_media_job_encode_fps', help: 'Frames per second each media job encodes (or relays), over the last 2 s', labelNames: ['job', 'kind'], registers,
       collect() {
