@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { appSchema } from '../config/schema.js';
 import { checkRtmpTarget, ingestRoomPart, ingestUrl, isPrivateAddress, RtmpTargetRefused, type HostLookup } from './rtmp-target.js';
 
 /** A resolver of fixed answers (the system's would need real DNS). */
@@ -63,5 +64,11 @@ describe('RTMP targets (docs/behaviour.md §5.5)', () => {
     const names = new Set([['s:a_b', 'c'], ['s:a', 'b_c'], ['12', '3_x'], ['s:12', '3_x'], ['s:1 2', 'x'], ['s:1.202', 'x']].map(([room, name]) => ingestUrl('rtmp://i/l/', 1, room, name)));
     expect(names.size).toBe(6);
     expect(ingestUrl('rtmp://i/l/', 1, '5', 'x')).not.toBe(ingestUrl('rtmp://i/l/', 2, '5', 'x'));
+  });
+
+  it('38.5 an app\'s rtmpHosts entries are checked with the configuration: anything but a host, *.domain or address with an optional port is refused', () => {
+    const app = (rtmpHosts: string[]) => appSchema.safeParse({ sdkAppId: 1, secretKey: 'rtmp-target-test-secret-key-0123', rtmpHosts }).success;
+    expect(app(['live.example.com', '*.cdn.example:*', '10.0.0.5:1936', '[::1]:1935', '127.0.0.1:*'])).toBe(true);
+    for (const bad of ['rtmp://live.example.com', 'live.example.com/live', '*', '*.', 'user@host', 'host:port', 'a b', '']) expect(app([bad]), bad).toBe(false);
   });
 });
