@@ -66,6 +66,11 @@ export const SERVER_CODE = Object.freeze({
   WHEP_QUOTA_EXCEEDED: -1046,
   /** An end-to-end encrypted publish (`publish {encrypted}`) in an app that does not allow it (`allowEncryptedMedia`). */
   ENCRYPTED_MEDIA_REFUSED: -1047,
+  /**
+   * A media job (CDN relay or mix) was refused: the caller, its app or this node runs as many as it may
+   * (limits.jobsPerUser, jobsPerApp, jobsPerNode); one ends, then try again.
+   */
+  TOO_MANY_JOBS: -1050,
   /** Internal error. */
   INTERNAL: -1099,
   /** userSig check failed: generic (the original's code). */

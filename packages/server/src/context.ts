@@ -74,8 +74,9 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const { limits } = config;
   const logger = parts.logger ?? createLogger(config.logLevel);
   const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
-  const jobs = new JobManager({ engine: parts.engine, rooms, logger });
+  const jobs = new JobManager({ engine: parts.engine, rooms, logger, limits: { perUser: limits.jobsPerUser, perApp: limits.jobsPerApp, perNode: limits.jobsPerNode } });
   metrics.trackJobs(() => jobs.snapshot());
+  metrics.trackLogStorage(() => store.logBytes().total);
   const net = {
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
   };

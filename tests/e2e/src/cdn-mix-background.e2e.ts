@@ -38,7 +38,8 @@ describe('CDN mix background image (issue 14)', () => {
     const media = await makeFakeMedia('bg-red', 'red', 440);
     folder = mkdtempSync(joinPath(tmpdir(), 'conclave-mix-images-'));
     images = mkdtempSync(joinPath(tmpdir(), 'conclave-mix-png-'));
-    server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY }, APP_B], media: { mixImagePath: folder } });
+    // The loopback nginx-rtmp "CDN" is on 127.0.0.1: the operator lists it (docs/behaviour.md §5.5).
+    server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY, rtmpHosts: ['127.0.0.1:*'] }, APP_B], media: { mixImagePath: folder } });
     app = await AppHost.start(server.url);
     rtmp = await RtmpCdn.start();
     red = await launchBrowser(fakeMediaArgs(media));

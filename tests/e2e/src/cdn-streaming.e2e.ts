@@ -24,7 +24,8 @@ describe('CDN publishing and mix transcode (issue 14)', () => {
 
   beforeAll(async () => {
     const [redMedia, blueMedia] = await Promise.all([makeFakeMedia('red', 'red', TONE.alice), makeFakeMedia('blue', 'blue', TONE.bob)]);
-    server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY }] });
+    // The loopback nginx-rtmp "CDN" is on 127.0.0.1: the operator lists it (docs/behaviour.md §5.5).
+    server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY, rtmpHosts: ['127.0.0.1:*'] }] });
     app = await AppHost.start(server.url);
     rtmp = await RtmpCdn.start();
     red = await launchBrowser(fakeMediaArgs(redMedia));

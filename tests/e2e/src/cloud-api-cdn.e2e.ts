@@ -25,7 +25,8 @@ describe('CDN relays through the TRTC server API', () => {
     const media = await makeFakeMedia('cloud-cdn-blue', 'blue', 1000);
     rtmp = await RtmpCdn.start();
     // The ingest a mix transcode's StreamId is published under.
-    server = await startTestServer({ apps: [{ ...TEST_APP, cloudApiKeys: [KEY] }], media: { rtmpIngest: rtmp.url('') } });
+    // The loopback nginx-rtmp "CDN" is on 127.0.0.1: the operator lists it (docs/behaviour.md §5.5).
+    server = await startTestServer({ apps: [{ ...TEST_APP, cloudApiKeys: [KEY], rtmpHosts: ['127.0.0.1:*'] }], media: { rtmpIngest: rtmp.url('') } });
     app = await AppHost.start(server.url);
     browser = await launchBrowser(fakeMediaArgs(media));
     trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
@@ -125,7 +126,9 @@ describe('CDN relays through the TRTC server API', () => {
       EncodeParams: { AudioSampleRate: 48000, AudioBitrate: 64, AudioChannels: 1, VideoWidth: 320, VideoHeight: 180, VideoBitrate: 300, VideoFramerate: 15, VideoGop: 2 },
       LayoutParams: { Template: 0 },
     });
-    const url = rtmp.url(streamId);
+    // On the shared ingest a StreamId is namespaced by app and room: <sdkAppId>_<room>_<StreamId>.
+    const published = `${TEST_APP.sdkAppId}_s-cloud-mcu_${streamId}`;
+    const url = rtmp.url(published);
     const { streams } = await probe(url);
     expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320, height: 180 });
     await expect.poll(async () => {
@@ -133,7 +136,7 @@ describe('CDN relays through the TRTC server API', () => {
       return frame ? colorName(colorAt(frame, 64, { x: 16, y: 9, w: 32, h: 18 })) : 'no frame';
     }, { timeout: 20_000, interval: 500 }).toBe('blue');
     await trtc.StopMCUMixTranscodeByStrRoomId({ SdkAppId: TEST_APP.sdkAppId, StrRoomId: 'cloud-mcu' });
-    await expect.poll(() => rtmp.publishesDone(streamId).length, { timeout: 10_000, interval: 100 }).toBe(1);
+    await expect.poll(() => rtmp.publishesDone(published).length, { timeout: 10_000, interval: 100 }).toBe(1);
     await expect(trtc.StopMCUMixTranscodeByStrRoomId({ SdkAppId: TEST_APP.sdkAppId, StrRoomId: 'cloud-mcu' })).rejects.toMatchObject({ code: 'FailedOperation' });
     await page.close();
   });

@@ -66,7 +66,8 @@ export const coverage = (geometry: StageGeometry) =>
 
 /** A dev-mode server whose app has an admin key (the demo's host tools use it) and a Chromium with 3 fake cameras. */
 export async function startDemoFixture(): Promise<{ server: TestServer; browser: LaunchedBrowser }> {
-  const server = await startTestServer({ devMode: true, apps: [{ ...TEST_APP, adminKey: 'demo-e2e-admin-key-0123456789abcdef' }] });
+  // The CDN relay switch publishes to a loopback nginx-rtmp: the operator lists 127.0.0.1 (docs/behaviour.md §5.5).
+  const server = await startTestServer({ devMode: true, apps: [{ ...TEST_APP, adminKey: 'demo-e2e-admin-key-0123456789abcdef', rtmpHosts: ['127.0.0.1:*'] }] });
   const browser = await launchBrowser(['--use-fake-device-for-media-stream=device-count=3']);
   mkdirSync(ARTIFACTS, { recursive: true });
   return { server, browser };

@@ -1,5 +1,9 @@
 import { MIX_DEFAULT_ENCODING } from '@conclave/protocol';
-import type { JobManager } from '../jobs/job-manager.js';
+import { hasPrivilege, PRIVILEGE } from '@conclave/usersig';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/config.js';
+import { JobLimitError, type JobManager } from '../jobs/job-manager.js';
+import { CDN_FAILED, checkRtmpTarget } from '../jobs/rtmp-target.js';
 import { gridInputs } from '../recording/recording-manager.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import type { CloudTask, CloudTaskStore } from '../store/cloud-task-store.js';
@@ -17,6 +21,23 @@ export interface CdnActionDeps {
   cdnJobs: CdnJobs;
   /** Tasks are stored, so a TaskId answers after a restart. */
   tasks: CloudTaskStore;
+  /** Why a target was refused or a job failed: the server's log (the answer says only CDN_FAILED). */
+  logger: Logger;
+}
+
+/**
+ * Checks the RTMP URLs a request names against the app's rtmpHosts (docs/behaviour.md §5.5): a refusal is
+ * answered like a failed connection, FailedOperation with CDN_FAILED; the reason goes to the log.
+ */
+export async function allowTargets(logger: Logger, app: AppConfig, urls: readonly string[]): Promise<void> {
+  for (const url of urls) {
+    try {
+      await checkRtmpTarget(url, app.rtmpHosts ?? []);
+    } catch (error) {
+      logger.warn({ app: app.sdkAppId, reason: (error as Error).message }, 'cloud-api: CDN target refused');
+      throw new CloudApiError('FailedOperation', CDN_FAILED);
+    }
+  }
 }
 
 /** The most RTMP URLs one task publishes to (the API's limit). */
@@ -77,13 +98,18 @@ export class CdnJobs {
     jobs.watch((rooms) => this.#relayout(rooms));
   }
 
-  /** Starts a CDN job; resolves with its id. A failure is FailedOperation with the reason. */
-  async start(job: Parameters<JobManager['start']>[0]): Promise<string> {
+  /**
+   * Starts a CDN job; resolves with its id. Past a job cap: LimitExceeded. Any other failure: FailedOperation
+   * with CDN_FAILED, whatever the cause (no port-state oracle), the reason told to `logger`.
+   */
+  async start(job: Parameters<JobManager['start']>[0], logger: Logger): Promise<string> {
     let id: string;
     try {
       id = (await this.#jobs.start(job)).id;
     } catch (error) {
-      throw new CloudApiError('FailedOperation', `publishing to the CDN failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof JobLimitError) throw new CloudApiError('LimitExceeded', error.message);
+      logger.warn({ app: job.sdkAppId, room: job.roomRef, kind: job.kind, reason: error instanceof Error ? error.message : String(error) }, 'cloud-api: CDN job failed to start');
+      throw new CloudApiError('FailedOperation', CDN_FAILED);
     }
     if (job.kind === 'cdn-mix') this.#grids.set(id, JSON.stringify(job.inputs));
     return id;
@@ -139,6 +165,10 @@ function cdnJob(room: Room, params: Params): Parameters<JobManager['start']>[0] 
   const sub = oneOf(stream, 'StreamType', [0, 1], 0) === 1;
   const user = room.get(userId);
   if (!user) throw new CloudApiError('FailedOperation.UserNotExist', `user ${userId} is not in room ${room.ref}`);
+  // docs/behaviour.md §5.5: a relay carries the user's stream only if its privileges let it send it.
+  if (!hasPrivilege(user.privileges, sub ? PRIVILEGE.SEND_SUB_VIDEO : PRIVILEGE.SEND_VIDEO)) {
+    throw new CloudApiError('FailedOperation', `user ${userId} may not send its ${sub ? 'sub stream' : 'main stream'} (privateMapKey): nothing to relay`);
+  }
   return {
     kind: sub ? 'cdn-sub' : 'cdn-main', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, ownerId: user.id, ownerUserId: userId,
     spec: encodingOf(params, 'relay'), inputs: [{ userId, stream: sub ? 'aux' : 'main', video: true, audio: !sub }],
@@ -176,7 +206,8 @@ export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHan
       const room = roomOf(deps, params, app);
       model(params, 'AgentParams');
       const job = cdnJob(room, params);
-      const taskId = await deps.cdnJobs.start(job);
+      await allowTargets(deps.logger, input.app, urlsOf(params));
+      const taskId = await deps.cdnJobs.start(job, deps.logger);
       const { WithTranscoding, VideoParams, AudioParams, SingleSubscribeParams, PublishCdnParams } = params;
       const now = Date.now();
       const data: CdnData = { jobId: taskId, params: { WithTranscoding, VideoParams, AudioParams, SingleSubscribeParams, PublishCdnParams }, sequence: -1 };
@@ -202,9 +233,10 @@ export function cdnActions(deps: CdnActionDeps): Record<CdnActionName, ActionHan
       if (!old || !room) throw invalid('TaskId', `names no running CDN task of this app: ${taskId}`);
       // Checked before the running job stops, so a bad update leaves the task as it was.
       const job = cdnJob(room, merged);
+      await allowTargets(deps.logger, input.app, urlsOf(merged));
       // The old job ends first: an RTMP server takes one publisher per stream name.
       await deps.jobs.stop(data.jobId);
-      const jobId = await deps.cdnJobs.start(job);
+      const jobId = await deps.cdnJobs.start(job, deps.logger);
       save(task, { jobId, params: merged, sequence });
       input.audit(room.ref, job.ownerUserId ?? '', `CDN task ${taskId} updated (${described(job, urlsOf(merged))})`);
       return { TaskId: taskId };

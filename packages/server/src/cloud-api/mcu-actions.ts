@@ -1,11 +1,13 @@
 import { MIX_DEFAULT_ENCODING } from '@conclave/protocol';
+import type { Logger } from 'pino';
 import type { MediaConfig } from '../config/config.js';
 import type { JobManager } from '../jobs/job-manager.js';
+import { ingestUrl } from '../jobs/rtmp-target.js';
 import { roomRef } from '../ids/room-ref.js';
 import { RoomRegistry, type Room } from '../room/room.js';
 import type { CloudTaskStore } from '../store/cloud-task-store.js';
 import type { ActionHandler, ActionInput } from './action.js';
-import { gridMixJob, type CdnJobs, type CdnSpec } from './cdn-actions.js';
+import { allowTargets, gridMixJob, type CdnJobs, type CdnSpec } from './cdn-actions.js';
 import { CloudApiError, invalid } from './cloud-api-error.js';
 import { integer, intRoomId, model, oneOf, sdkAppId, strRoomId, text, type Params } from './params.js';
 
@@ -20,6 +22,7 @@ export interface McuActionDeps {
   config: { media: MediaConfig };
   /** A room's mix is stored as task `mcu:<roomKey>`, so Stop answers after a restart. */
   tasks: CloudTaskStore;
+  logger: Logger;
 }
 
 /** The output of EncodeParams (the API's flat fields) over the defaults. */
@@ -36,8 +39,12 @@ function specOf(encode: Params): CdnSpec {
   };
 }
 
-/** Where the mix goes: PublishCdnParams.PublishCdnUrls, else the configured RTMP ingest plus OutputParams.StreamId. */
-function urlOf(params: Params, ingest: string | undefined): string {
+/**
+ * Where the mix goes: PublishCdnParams.PublishCdnUrls (`explicit`: checked against the app's rtmpHosts by the
+ * caller), else the shared RTMP ingest plus `<sdkAppId>_<room>_<StreamId>` (jobs/rtmp-target.ts ingestUrl: a
+ * StreamId of one app or room never takes another's stream).
+ */
+function urlOf(params: Params, ingest: string | undefined, room: Room): { url: string; explicit: boolean } {
   const streamId = text(model(params, 'OutputParams'), 'StreamId', 64);
   if (!/^[A-Za-z0-9_.-]+$/.test(streamId)) throw invalid('StreamId', 'must be letters, digits, _, . or -');
   const cdn = params.PublishCdnParams as Params | undefined;
@@ -45,10 +52,10 @@ function urlOf(params: Params, ingest: string | undefined): string {
   if (Array.isArray(urls) && urls.length > 0) {
     const url: unknown = urls[0];
     if (typeof url !== 'string' || !/^rtmps?:\/\/[^\s/]+\/\S+$/.test(url)) throw invalid('PublishCdnUrls', 'must be rtmp:// or rtmps:// URLs');
-    return url;
+    return { url, explicit: true };
   }
   if (!ingest) throw new CloudApiError('FailedOperation', 'this server has no RTMP ingest for a StreamId (media.rtmpIngest): give PublishCdnParams.PublishCdnUrls');
-  return `${ingest.endsWith('/') ? ingest : `${ingest}/`}${streamId}`;
+  return { url: ingestUrl(ingest, room.sdkAppId, room.ref, streamId), explicit: false };
 }
 
 /**
@@ -73,10 +80,11 @@ export function mcuActions(deps: McuActionDeps): Record<McuActionName, ActionHan
     const room = roomOf(input, read(input.params), isString);
     const spec = specOf(model(input.params, 'EncodeParams'));
     model(input.params, 'LayoutParams');
-    const url = urlOf(input.params, deps.config.media.rtmpIngest);
+    const { url, explicit } = urlOf(input.params, deps.config.media.rtmpIngest, room);
+    if (explicit) await allowTargets(deps.logger, input.app, [url]);
     const previous = mixOf(room.key);
     if (previous) await deps.jobs.stop(previous.jobId);
-    const jobId = await deps.cdnJobs.start(gridMixJob(room, spec, [url]));
+    const jobId = await deps.cdnJobs.start(gridMixJob(room, spec, [url]), deps.logger);
     const now = Date.now();
     deps.tasks.put({ taskId: taskId(room.key), kind: 'mcu', sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref, state: 'running', data: { jobId }, createdAt: now, updatedAt: now });
     input.audit(room.ref, '', `mix transcode ${jobId} started (→ ${url.replace(/\?.*$/, '')})`);

@@ -40,6 +40,11 @@ export interface AppConfig {
    * durably queued and retried until delivered.
    */
   callback?: CallbackTarget;
+  /**
+   * RTMP hosts this app's CDN jobs may publish to (`host`, `*.domain`, an IP address; `:port`, `:*` any port,
+   * none the scheme's default): docs/behaviour.md §5.5. Unset: none but the shared media.rtmpIngest.
+   */
+  rtmpHosts?: string[];
 }
 
 /** Where an app's event callbacks go. */
@@ -112,6 +117,16 @@ export interface LimitsConfig {
   whepSessionsPerApp: number;
   /** WHEP playbacks and WHIP publishes open on this node, every app (500). */
   whepSessionsPerNode: number;
+  /** CDN jobs (relays, mixes) one user may run at once (4); more are refused (TOO_MANY_JOBS). */
+  jobsPerUser: number;
+  /** CDN jobs one app may run at once on this node (20). */
+  jobsPerApp: number;
+  /** CDN jobs this node runs at once (40); recordings count towards it but are never refused. */
+  jobsPerNode: number;
+  /** Uploaded log text one app may keep (64 MiB); past it its oldest uploads are dropped. */
+  logBytesPerApp: number;
+  /** Uploaded log text kept in all (512 MiB); past it the largest app's oldest uploads are dropped. */
+  logBytesTotal: number;
 }
 
 /** Where the server keeps logs and bans. */
@@ -222,6 +237,11 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   transcribersPerNode: 20,
   whepSessionsPerApp: 200,
   whepSessionsPerNode: 500,
+  jobsPerUser: 4,
+  jobsPerApp: 20,
+  jobsPerNode: 40,
+  logBytesPerApp: 64 * 1024 * 1024,
+  logBytesTotal: 512 * 1024 * 1024,
 });
 
 /** Storage used when neither the file nor the code sets it: a database under ./.conclave/. */

@@ -18,6 +18,13 @@ const int = (min: number, max: number) => z.number().int('must be an integer').m
 const PORT_RANGE = z.tuple([int(1024, 65535), int(1024, 65535)]).refine(([min, max]) => min <= max, 'must be [min, max] with min <= max');
 const JANUS_URL = z.string().regex(/^wss?:\/\/\S+$/, 'must be a ws:// or wss:// URL, e.g. ws://127.0.0.1:8188');
 
+/**
+ * An entry of an app's rtmpHosts: a host name, `*.domain` (any subdomain of it), an IPv4 address or a
+ * bracketed IPv6 one; then `:port`, or `:*` for any port; without either, the scheme's default port (rtmp
+ * 1935, rtmps 443). jobs/rtmp-target.ts matches targets against them.
+ */
+export const RTMP_HOST_ENTRY = /^(?:\*\.)?(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(?:\d{1,5}|\*))?$/;
+
 /** A TencentCloud API 3.0 key pair of an app (the cloud API, src/cloud-api/): SecretId names it, SecretKey signs. */
 export const cloudApiKeySchema = z.strictObject({
   secretId: z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'must be 8 to 128 letters, digits, _ or -'),
@@ -43,6 +50,8 @@ export const appSchema = z.strictObject({
     url: z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http:// or https:// URL, e.g. https://backend.example.com/trtc-events').max(2048),
     key: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'must be 1 to 64 letters and digits').optional(),
   }).optional(),
+  /** RTMP hosts this app's CDN jobs may publish to (docs/behaviour.md §5.5); none: only the shared ingest. */
+  rtmpHosts: z.array(z.string().max(256).regex(RTMP_HOST_ENTRY, 'must be a host, *.domain, IPv4 or [IPv6] address, with :port or :* optionally, e.g. live-push.example.com or 10.0.0.5:1935')).max(64).optional(),
 });
 
 export const mediaSchema = z.strictObject({
@@ -79,6 +88,11 @@ export const limitsSchema = z.strictObject({
   transcribersPerNode: int(0, 10_000),
   whepSessionsPerApp: int(0, 1_000_000),
   whepSessionsPerNode: int(0, 1_000_000),
+  jobsPerUser: int(1, 1000),
+  jobsPerApp: int(1, 100_000),
+  jobsPerNode: int(1, 100_000),
+  logBytesPerApp: int(1024, 2 ** 40),
+  logBytesTotal: int(1024, 2 ** 40),
 });
 
 export const storageSchema = z.strictObject({

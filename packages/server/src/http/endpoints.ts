@@ -4,6 +4,7 @@ import type { aiDenoiseAuthQuery } from '@conclave/protocol/schemas';
 import type { z } from 'zod';
 import type { HttpDeps } from './http-deps.js';
 import { roomRef } from '../ids/room-ref.js';
+import { LogQuotaError } from '../store/log-quota.js';
 import { HttpError } from './respond.js';
 import type { Bindings } from './router.js';
 
@@ -65,11 +66,21 @@ export function sdkEndpoints(ctx: HttpDeps): Bindings<'uploadLog' | 'statsBeacon
           : log.roomId !== undefined ? roomRef(String(log.roomId), false)
             : ctx.rooms.lastRoomOf(sdkAppId, log.userId) ?? null;
         const text = log.errorInfo ? `${log.log}\n[errorInfo] ${log.errorInfo.message ?? ''}\n${log.errorInfo.stack ?? ''}` : log.log;
-        ctx.store.insertLog({
-          sdkAppId, roomRef: ref, userId: log.userId, cmdType: query.cmdtype, version: log.version,
-          clientTime: Math.trunc(log.timestamp), receivedAt: Date.now(), log: text,
-        });
+        // Uploads need no credential: what they may store is bounded (docs/behaviour.md §10.1: the oldest go first).
+        const quota = { perAppBytes: ctx.config.limits.logBytesPerApp, totalBytes: ctx.config.limits.logBytesTotal };
+        let dropped: { app: number; total: number };
+        try {
+          ({ dropped } = ctx.store.insertUploadedLog({
+            sdkAppId, roomRef: ref, userId: log.userId, cmdType: query.cmdtype, version: log.version,
+            clientTime: Math.trunc(log.timestamp), receivedAt: Date.now(), log: text,
+          }, quota));
+        } catch (error) {
+          if (error instanceof LogQuotaError) throw new HttpError(413, SERVER_CODE.MESSAGE_TOO_LARGE, error.message);
+          throw error;
+        }
         ctx.metrics.logUpload(query.cmdtype);
+        ctx.metrics.logsDropped('app_quota', dropped.app);
+        ctx.metrics.logsDropped('total_quota', dropped.total);
         return { code: 0, message: 'ok' };
       },
     },

@@ -40,10 +40,21 @@ describe('CDN job spec (docs/behaviour.md §5 mix rules on the server)', () => {
     const main: CdnStartData = { publishMode: 'PublishMainStreamToCDN' };
     expect(inputsOf(main, 'a')).toEqual([{ userId: 'a', stream: 'main', video: true, audio: true }]);
     expect(inputsOf({ publishMode: 'PublishSubStreamToCDN' }, 'a')).toEqual([{ userId: 'a', stream: 'aux', video: true, audio: false }]);
-    expect(targetUrl(main, undefined, 'x')).toBeUndefined();
-    expect(targetUrl(main, 'rtmp://ingest/live', '1_2_a_main')).toBe('rtmp://ingest/live/1_2_a_main');
-    expect(targetUrl({ ...main, streamId: 's1' }, 'rtmp://ingest/live/', 'd')).toBe('rtmp://ingest/live/s1');
-    expect(targetUrl({ publishMode: 'PublishMixStreamToCDN' }, 'rtmp://ingest/live/', 'd')).toBeUndefined();
-    expect(targetUrl({ ...main, url: 'rtmp://x/y/z' }, 'rtmp://ingest/live/', 'd')).toBe('rtmp://x/y/z');
+    const caller = { sdkAppId: 1400, roomRef: '12', userId: 'a' };
+    expect(targetUrl(main, undefined, caller)).toBeUndefined();
+    expect(targetUrl({ publishMode: 'PublishMixStreamToCDN' }, 'rtmp://ingest/live/', caller)).toBeUndefined();
+    expect(targetUrl({ ...main, url: 'rtmp://x/y/z' }, 'rtmp://ingest/live/', caller)).toBe('rtmp://x/y/z');
+  });
+
+  it('38.5 a streamId on the shared ingest is namespaced by app and room; a relay\'s default is <sdkAppId>_<room>_<userId>_main|aux', () => {
+    const main: CdnStartData = { publishMode: 'PublishMainStreamToCDN' };
+    const caller = { sdkAppId: 1400, roomRef: '12', userId: 'a' };
+    expect(targetUrl(main, 'rtmp://ingest/live', caller)).toBe('rtmp://ingest/live/1400_12_a_main');
+    expect(targetUrl({ publishMode: 'PublishSubStreamToCDN' }, 'rtmp://ingest/live', caller)).toBe('rtmp://ingest/live/1400_12_a_aux');
+    // Another room's default name, asked for as a streamId, stays in the asker's room.
+    expect(targetUrl({ ...main, streamId: '1400_13_b_main' }, 'rtmp://ingest/live/', caller)).toBe('rtmp://ingest/live/1400_12_1400_13_b_main');
+    expect(targetUrl({ publishMode: 'PublishMixStreamToCDN', streamId: 'show' }, 'rtmp://ingest/live/', { ...caller, roomRef: 's:hall_1' })).toBe('rtmp://ingest/live/1400_s-hall.5F1_show');
+    // A userId cannot leave the ingest's application (no slash, no query reaches the URL).
+    expect(targetUrl(main, 'rtmp://ingest/live/', { ...caller, userId: '../other/x?y' })).toBe('rtmp://ingest/live/1400_12_.2E.2E.2Fother.2Fx.3Fy_main');
   });
 });

@@ -1,6 +1,7 @@
 import { MIX_DEFAULT_ENCODING, type CdnStartData } from '@conclave/protocol';
 import type { PipelineSpec } from './job-process.js';
 import type { JobInput } from './media-job.js';
+import { ingestUrl, ingestUserPart } from './rtmp-target.js';
 
 const DEFAULT_ENCODING = MIX_DEFAULT_ENCODING;
 
@@ -51,11 +52,15 @@ export function inputsOf(data: CdnStartData, selfUserId: string): JobInput[] {
   return [...inputs.values()];
 }
 
-/** The RTMP URL of a CDN job: the app's URL, or the configured ingest plus the stream id. */
-export function targetUrl(data: CdnStartData, ingest: string | undefined, defaultStreamId: string): string | undefined {
+/**
+ * The RTMP URL of a CDN job: the one asked for (checked against the app's rtmpHosts by the caller), or the
+ * shared ingest plus a stream id namespaced by app and room (rtmp-target.ts ingestUrl): the streamId asked
+ * for, or a relay's default `<userId>_main|aux` (so `<sdkAppId>_<room>_<userId>_main`, the original's name).
+ */
+export function targetUrl(data: CdnStartData, ingest: string | undefined, caller: { sdkAppId: number; roomRef: string; userId: string }): string | undefined {
   if (data.url) return data.url;
   if (!ingest) return undefined;
-  const streamId = data.streamId ?? (data.publishMode === 'PublishMixStreamToCDN' ? undefined : defaultStreamId);
-  if (!streamId) return undefined;
-  return `${ingest.endsWith('/') ? ingest : `${ingest}/`}${streamId}`;
+  const suffix = data.publishMode === 'PublishSubStreamToCDN' ? 'aux' : 'main';
+  const name = data.streamId ?? (data.publishMode === 'PublishMixStreamToCDN' ? undefined : `${ingestUserPart(caller.userId)}_${suffix}`);
+  return name === undefined ? undefined : ingestUrl(ingest, caller.sdkAppId, caller.roomRef, name);
 }

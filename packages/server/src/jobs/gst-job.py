@@ -6,12 +6,13 @@ joining the mix must be added as new inputs, without tearing down the RTMP conne
 way to change a running pipeline; this script keeps one pipeline for the job's whole life and changes pad
 properties (xpos, ypos, width, height, zorder, alpha) and adds input branches while it runs.
 
-argv[1] is the job spec (JSON): {kind: 'mix'|'relay', width, height, fps, videoBitrate (kbps), gop (s),
+The first line on stdin is the job spec (JSON; not an argument, so its RTMP stream keys are not in the command
+line `ps` shows every local user): {kind: 'mix'|'relay', width, height, fps, videoBitrate (kbps), gop (s),
 audioBitrate (kbps), audioSampleRate, audioChannels, background (0xRRGGBB), backgroundImage? (a PNG or JPEG file
 drawn over the colour, under every input, scaled to the output size), outputs: [{type: 'rtmp', url} |
 {type: 'file', path} | {type: 'rtp', videoPort, audioPort} (a mix only: H264 payload type 96 and opus payload
 type 111 sent to those 127.0.0.1 UDP ports, which the server plays over WHEP)]}.
-stdin, one JSON object a line: {cmd: 'input', id, layout?: {x, y, w, h, z, fill, visible}} adds an input
+then stdin, one JSON object a line: {cmd: 'input', id, layout?: {x, y, w, h, z, fill, visible}} adds an input
 (answered by {event: 'input', id, videoPort, audioPort}) or moves an existing one; {cmd: 'stop'} ends the
 streams (EOS, so files are finalised) and exits 0; {cmd: 'background', color, image} changes a mix's background
 colour and image (null: none) live; {cmd: 'keyframe'} makes a mix's encoder send a key frame now (a WHEP player
@@ -35,7 +36,7 @@ from gi.repository import Gio, GLib, Gst, GstVideo  # noqa: E402
 from mix_background import Background  # noqa: E402 (beside this script)
 
 Gst.init(None)
-SPEC = json.loads(sys.argv[1])
+SPEC = json.loads(sys.stdin.readline())
 KIND = SPEC['kind']
 W, H, FPS = int(SPEC.get('width', 640)), int(SPEC.get('height', 360)), int(SPEC.get('fps', 15))
 RATE, CHANNELS = int(SPEC.get('audioSampleRate', 48000)), int(SPEC.get('audioChannels', 2))

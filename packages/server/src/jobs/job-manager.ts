@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { MediaEngine } from '../engine/media-engine.js';
 import type { Room, RoomRegistry } from '../room/room.js';
-import { MediaJob, type JobInfo, type MediaJobOptions } from './media-job.js';
+import { MediaJob, type JobInfo, type JobKind, type MediaJobOptions } from './media-job.js';
 
 /** How often jobs are matched against their rooms (users joining, leaving, rejoining). */
 const TICK_MS = 500;
@@ -11,10 +11,33 @@ export const START_TIMEOUT_MS = 12_000;
 /** How long a job that failed after running (kept dying, or the disk filled) stays listed with its error. */
 export const FAILED_KEPT_MS = 10 * 60_000;
 
+/** Which cap refused a job. */
+export type JobLimit = 'user' | 'app' | 'node';
+
+/** How many media jobs may run at once (config limits.jobsPerUser, jobsPerApp, jobsPerNode). */
+export interface JobLimits {
+  perUser: number;
+  perApp: number;
+  perNode: number;
+}
+
+/** Jobs anyone in a room can start (CDN relays and mixes): the caps refuse these only. */
+const CAPPED: ReadonlySet<JobKind> = new Set(['cdn-mix', 'cdn-main', 'cdn-sub']);
+
+/** A job refused by a cap: the user, its app or this node runs as many as it may. */
+export class JobLimitError extends Error {
+  override name = 'JobLimitError';
+  constructor(readonly limit: JobLimit, message: string) {
+    super(message);
+  }
+}
+
 /** The jobs as metrics see them. */
 export interface JobsSnapshot {
   jobs: Record<string, number>;
   restarts: number;
+  /** Jobs refused by each cap since the server started. */
+  refused: Record<JobLimit, number>;
   fps: { jobId: string; kind: string; fps: number }[];
 }
 
@@ -35,12 +58,16 @@ export class JobManager {
   readonly #logger: Logger;
   readonly #timer: ReturnType<typeof setInterval>;
   readonly #watchers: RoomWatcher[] = [];
+  readonly #limits: JobLimits | undefined;
+  readonly #refused: Record<JobLimit, number> = { user: 0, app: 0, node: 0 };
   #restarts = 0;
 
-  constructor(parts: { engine: MediaEngine; rooms: RoomRegistry; logger: Logger }) {
+  /** `limits`: none, no cap (tests of one job). */
+  constructor(parts: { engine: MediaEngine; rooms: RoomRegistry; logger: Logger; limits?: JobLimits }) {
     this.#engine = parts.engine;
     this.#rooms = parts.rooms;
     this.#logger = parts.logger;
+    this.#limits = parts.limits;
     this.#timer = setInterval(() => this.tick(), TICK_MS);
     this.#timer.unref();
   }
@@ -53,6 +80,7 @@ export class JobManager {
         return acc;
       }, {}),
       restarts: this.#restarts,
+      refused: { ...this.#refused },
       fps: [...this.#jobs.values()].map((job) => ({ jobId: job.id, kind: job.options.kind, fps: job.fps })),
     };
   }
@@ -67,10 +95,36 @@ export class JobManager {
     this.#watchers.push(watcher);
   }
 
-  /** Starts a job; resolves once its outputs write, rejects (job ended) when they do not. */
+  /**
+   * The cap a new job would break (docs/behaviour.md §5.5): CDN jobs of the same user of the app, CDN jobs of
+   * the app, every job of the node (recordings count towards it; only CDN jobs are refused).
+   */
+  #capBroken(options: Pick<MediaJobOptions, 'kind' | 'sdkAppId' | 'ownerUserId'>): JobLimit | undefined {
+    const limits = this.#limits;
+    if (!limits || !CAPPED.has(options.kind)) return undefined;
+    const live = [...this.#jobs.values()];
+    const capped = live.filter((job) => CAPPED.has(job.options.kind) && job.options.sdkAppId === options.sdkAppId);
+    if (options.ownerUserId !== undefined && capped.filter((job) => job.options.ownerUserId === options.ownerUserId).length >= limits.perUser) return 'user';
+    if (capped.length >= limits.perApp) return 'app';
+    if (live.length >= limits.perNode) return 'node';
+    return undefined;
+  }
+
+  /**
+   * Starts a job; resolves once its outputs write, rejects (job ended) when they do not. A CDN job past a cap
+   * is refused with JobLimitError (counted), before anything starts.
+   */
   async start(options: Omit<MediaJobOptions, 'id' | 'forwardRtp' | 'logger' | 'onRestart' | 'onEnd'>): Promise<MediaJob> {
     const engine = this.#engine;
     if (!engine.forwardRtp) throw new Error('this media engine cannot feed media jobs: it has no RTP forwarding');
+    const broken = this.#capBroken(options);
+    if (broken) {
+      this.#refused[broken]++;
+      const whose = broken === 'user' ? 'this user runs' : broken === 'app' ? 'this app runs' : 'this server runs';
+      const most = broken === 'user' ? this.#limits!.perUser : broken === 'app' ? this.#limits!.perApp : this.#limits!.perNode;
+      this.#logger.warn({ kind: options.kind, app: options.sdkAppId, user: options.ownerUserId, limit: broken }, 'media job refused: a cap is reached');
+      throw new JobLimitError(broken, `too many media jobs: ${whose} ${most}, the most it may`);
+    }
     const job = new MediaJob({
       ...options,
       id: randomUUID(),

@@ -84,12 +84,15 @@ export class JobProcess {
   constructor(spec: PipelineSpec, onWarning?: (message: string) => void) {
     // CONCLAVE_JOB_GST_DEBUG: a GST_DEBUG spec for the job processes (their stderr then goes to the server's).
     const debug = process.env.CONCLAVE_JOB_GST_DEBUG;
-    this.#child = spawn(JOB_PYTHON, [SCRIPT, JSON.stringify(spec)], {
+    this.#child = spawn(JOB_PYTHON, [SCRIPT], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: debug ? { ...process.env, GST_DEBUG: debug, GST_DEBUG_NO_COLOR: '1' } : process.env,
     });
     if (debug) this.#child.stderr.pipe(process.stderr);
     this.#child.stdin.on('error', () => undefined);
+    // The spec is the first line on stdin, not an argument: its RTMP URLs hold stream keys, and a process's
+    // command line (and environment) is what `ps` shows every local user.
+    this.#child.stdin.write(`${JSON.stringify(spec)}\n`);
     this.#child.stderr.on('data', (chunk: Buffer) => { this.#stderr = (this.#stderr + chunk.toString()).slice(-4000); });
     let resolveStarted!: () => void;
     let rejectStarted!: (error: Error) => void;

@@ -1,5 +1,8 @@
+import { PRIVILEGE } from '@conclave/usersig';
 import type { Logger } from 'pino';
+import { allowedWants } from '../auth/privileges.js';
 import type { MediaEngine, RtpForward } from '../engine/media-engine.js';
+import type { Participant } from '../room/participant.js';
 import type { Room } from '../room/room.js';
 import { JobProcess, type InputPorts, type JobOutput, type PadLayout, type PipelineSpec } from './job-process.js';
 
@@ -27,6 +30,12 @@ export interface MediaJobOptions {
   /** The participant (session id) whose leaving ends the job; none for recordings. */
   ownerId?: string;
   ownerUserId?: string;
+  /**
+   * The privileges of whoever the job's output is for, read at each binding: a job a user started takes from
+   * the others only what that user may receive (docs/behaviour.md §6). None (a job of the operator or the
+   * app's backend): the sources' own send bits only.
+   */
+  receiverPrivileges?(): number;
   /** A mix's streamId (CDNStreaming's target.streamId): its rtp output is played over WHEP under it. */
   streamId?: string;
   spec: Omit<PipelineSpec, 'outputs'>;
@@ -76,6 +85,8 @@ interface Binding {
   input: JobInput;
   ports?: InputPorts;
   participantId?: string;
+  /** What flows from the bound participant ('va', 'v-', '-a', '--'): the input less what privileges deny. */
+  media?: string;
   forward?: RtpForward;
   timers: ReturnType<typeof setTimeout>[];
 }
@@ -224,7 +235,7 @@ export class MediaJob {
         if (before.audio !== input.audio || before.video !== input.video) this.#unbind(existing);
         if (before.layout && !input.layout) process?.layout(key, { ...before.layout, visible: false });
         // The rectangle moves on the running pipeline (hidden while its user is away).
-        else if (input.layout) process?.layout(key, { ...input.layout, visible: existing.participantId !== undefined });
+        else if (input.layout) process?.layout(key, { ...input.layout, visible: existing.participantId !== undefined && existing.media?.startsWith('v') === true });
       } else {
         const binding: Binding = { input, timers: [] };
         this.#bindings.set(key, binding);
@@ -241,7 +252,10 @@ export class MediaJob {
     this.#process?.background(color, image);
   }
 
-  /** Binds inputs to the room's current participants (a user who rejoined is a new participant). */
+  /**
+   * Binds inputs to the room's current participants (a user who rejoined is a new participant), each with
+   * what its privileges let flow now (a new privateMapKey re-binds it).
+   */
   reconcile(room: Room): void {
     this.#room = room;
     const process = this.#process;
@@ -249,25 +263,41 @@ export class MediaJob {
     for (const [key, binding] of this.#bindings) {
       const participant = room.get(binding.input.userId);
       if (!binding.ports) continue;
-      if (participant?.id === binding.participantId) continue;
+      const media = participant && this.#media(binding.input, participant);
+      if (participant?.id === binding.participantId && media === binding.media) continue;
       this.#unbind(binding);
-      if (binding.input.layout) process.layout(key, { ...binding.input.layout, visible: participant !== undefined });
-      if (!participant) continue;
+      if (binding.input.layout) process.layout(key, { ...binding.input.layout, visible: media?.startsWith('v') === true });
+      if (!participant || !media) continue;
       binding.participantId = participant.id;
+      binding.media = media;
+      if (media === '--') continue;
       binding.forward = this.options.forwardRtp(participant.id, {
         stream: binding.input.stream,
-        ...(binding.input.video ? { videoPort: binding.ports.videoPort } : {}),
-        ...(binding.input.audio ? { audioPort: binding.ports.audioPort } : {}),
+        ...(media[0] === 'v' ? { videoPort: binding.ports.videoPort } : {}),
+        ...(media[1] === 'a' ? { audioPort: binding.ports.audioPort } : {}),
       });
       const forward = binding.forward;
-      binding.timers = KEYFRAME_RETRIES_MS.map((ms) => setTimeout(() => forward.requestKeyframe(), ms));
+      if (media[0] === 'v') binding.timers = KEYFRAME_RETRIES_MS.map((ms) => setTimeout(() => forward.requestKeyframe(), ms));
     }
+  }
+
+  /**
+   * What of an input flows from `source` (auth/privileges.ts allowedWants): what the source may send and the
+   * job's receiver may receive; the receiver's own stream needs only its send bits (it is its own media).
+   */
+  #media(input: JobInput, source: Participant): string {
+    const own = input.userId === this.options.ownerUserId;
+    const receiver = own ? PRIVILEGE.ALL : this.options.receiverPrivileges?.() ?? PRIVILEGE.ALL;
+    const main = input.stream === 'main';
+    const wants = allowedWants({ audio: input.audio, bigVideo: input.video && main, smallVideo: false, auxVideo: input.video && !main }, source.privileges, receiver);
+    return `${wants.bigVideo || wants.auxVideo ? 'v' : '-'}${wants.audio ? 'a' : '-'}`;
   }
 
   #unbind(binding: Binding): void {
     binding.forward?.stop();
     binding.forward = undefined;
     binding.participantId = undefined;
+    binding.media = undefined;
     for (const timer of binding.timers) clearTimeout(timer);
     binding.timers = [];
   }

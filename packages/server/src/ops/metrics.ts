@@ -25,6 +25,7 @@ export class Metrics {
   readonly #errors: Counter<'source' | 'code'>;
   readonly #signalMessages: Counter;
   readonly #logUploads: Counter<'cmdtype'>;
+  readonly #logsDropped: Counter<'reason'>;
   readonly #beacons: Counter;
   readonly #beaconCounts: Counter<'class'>;
   readonly #adminActions: Counter<'action'>;
@@ -92,6 +93,7 @@ export class Metrics {
     this.#errors = new Counter({ name: 'conclave_errors_total', help: 'Refusals and errors answered, by source and code', labelNames: ['source', 'code'], registers });
     this.#signalMessages = new Counter({ name: 'conclave_signal_messages_total', help: 'Signalling messages received', registers });
     this.#logUploads = new Counter({ name: 'conclave_log_uploads_total', help: 'Log uploads stored, by cmdtype', labelNames: ['cmdtype'], registers });
+    this.#logsDropped = new Counter({ name: 'conclave_logs_dropped_total', help: 'Stored log uploads dropped to keep the log storage quota (limits.logBytesPerApp, logBytesTotal), by quota', labelNames: ['reason'], registers });
     this.#beacons = new Counter({ name: 'conclave_stat_beacons_total', help: 'Statistics beacons accepted', registers });
     this.#beaconCounts = new Counter({
       name: 'conclave_stat_beacon_counts_total', help: 'Sum of the counts reported in statistics beacons, by key class (docs/behaviour.md §9)', labelNames: ['class'], registers,
@@ -145,6 +147,19 @@ export class Metrics {
     this.#logUploads.inc({ cmdtype: cmdType });
   }
 
+  /** Stored uploads dropped for a quota ('app_quota', 'total_quota'). */
+  logsDropped(reason: 'app_quota' | 'total_quota', count: number): void {
+    if (count > 0) this.#logsDropped.inc({ reason }, count);
+  }
+
+  /** conclave_log_bytes_stored: the uploaded log text the store keeps, read from `source` when scraped. */
+  trackLogStorage(source: () => number): void {
+    new Gauge({
+      name: 'conclave_log_bytes_stored', help: 'Bytes of uploaded log text stored (under limits.logBytesPerApp and logBytesTotal)', registers: [this.registry],
+      collect() { this.set(source()); },
+    });
+  }
+
   beacon(counts: { key: number; count: number }[]): void {
     this.#beacons.inc();
     for (const { key, count } of counts) this.#beaconCounts.inc({ class: keyClass(key) }, count);
@@ -177,6 +192,16 @@ export class Metrics {
       },
     });
     this.#totalOf('conclave_media_job_restarts_total', 'Media jobs restarted after their process died', () => source().restarts);
+    const refused = { user: 0, app: 0, node: 0 };
+    new Counter({
+      name: 'conclave_media_jobs_refused_total', help: 'CDN media jobs refused by a cap (limits.jobsPerUser, jobsPerApp, jobsPerNode), by cap', labelNames: ['limit'], registers,
+      collect() {
+        for (const [limit, value] of Object.entries(source().refused) as [keyof typeof refused, number][]) {
+          this.inc({ limit }, Math.max(0, value - refused[limit]));
+          refused[limit] = Math.max(refused[limit], value);
+        }
+      },
+    });
     new Gauge({
       name: 'conclave_media_job_encode_fps', help: 'Frames per second each media job encodes (or relays), over the last 2 s', labelNames: ['job', 'kind'], registers,
       collect() {

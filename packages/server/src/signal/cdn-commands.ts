@@ -1,9 +1,12 @@
 import { CDN_CODE, SERVER_CODE, type CdnPublishMode, type CdnStartData, type CdnStartReply, type CommandMap } from '@conclave/protocol';
+import { hasPrivilege, PRIVILEGE } from '@conclave/usersig';
 import type { SignalDeps } from './signal-deps.js';
 import type { Participant } from '../room/participant.js';
 import type { Room } from '../room/room.js';
 import { CommandError } from './command-error.js';
 import { inputsOf, MixRuleError, pipelineOf, targetUrl } from '../jobs/cdn-spec.js';
+import { JobLimitError } from '../jobs/job-manager.js';
+import { CDN_FAILED, checkRtmpTarget } from '../jobs/rtmp-target.js';
 import type { JobKind, MediaJob } from '../jobs/media-job.js';
 import type { JobOutput } from '../jobs/job-process.js';
 import { parseRoomRef } from '../ids/room-ref.js';
@@ -14,7 +17,7 @@ export type JobCaller = () => { participant: Participant; room: Room };
 
 type CdnCommand = 'cdn-start' | 'cdn-update' | 'cdn-stop';
 /** What the CDN commands work with. */
-type CdnContext = Pick<SignalDeps, 'config' | 'jobs' | 'mixImages' | 'mixStreams'>;
+type CdnContext = Pick<SignalDeps, 'config' | 'jobs' | 'mixImages' | 'mixStreams' | 'logger'>;
 type CdnHandlers = { [C in CdnCommand]: (data: CommandMap[C]['data']) => Promise<CommandMap[C]['reply']> };
 
 const KIND: Record<CdnPublishMode, JobKind> = {
@@ -49,10 +52,37 @@ function backgroundImageOf(ctx: CdnContext, room: Room, data: CdnStartData): str
   return path;
 }
 
+/**
+ * Where the job publishes: the caller's `url` once its app's rtmpHosts allow it, or the shared ingest plus a
+ * namespaced stream id (jobs/rtmp-target.ts). A refused URL is answered as a failed connection would be:
+ * CDN_FAILED, the reason in the server's log only (docs/behaviour.md §5.5).
+ */
+async function targetOf(ctx: CdnContext, room: Room, participant: Participant, data: CdnStartData): Promise<string | undefined> {
+  if (data.url) {
+    const hosts = ctx.config.apps.find((app) => app.sdkAppId === room.sdkAppId)?.rtmpHosts ?? [];
+    try {
+      await checkRtmpTarget(data.url, hosts);
+    } catch (error) {
+      ctx.logger.warn({ app: room.sdkAppId, room: room.ref, user: participant.userId, reason: (error as Error).message }, 'CDN target refused');
+      throw fail(CDN_CODE.START_PUBLISH_CDN_FAILED, CDN_FAILED);
+    }
+  }
+  return targetUrl(data, ctx.config.media.rtmpIngest, { sdkAppId: room.sdkAppId, roomRef: room.ref, userId: participant.userId });
+}
+
+/** A relay sends the caller's own stream on: it needs the privilege to send that stream's video (privateMapKey). */
+function mayRelay(participant: Participant, mode: CdnPublishMode): void {
+  const needs = mode === 'PublishSubStreamToCDN' ? PRIVILEGE.SEND_SUB_VIDEO : PRIVILEGE.SEND_VIDEO;
+  if (mode !== 'PublishMixStreamToCDN' && !hasPrivilege(participant.privileges, needs)) {
+    throw fail(SERVER_CODE.PRIVILEGE_DENIED, `no privilege to send the ${mode === 'PublishSubStreamToCDN' ? 'sub stream' : 'main stream'} (the privateMapKey lacks ${mode === 'PublishSubStreamToCDN' ? 'SEND_SUB_VIDEO' : 'SEND_VIDEO'}), so there is nothing to relay`);
+  }
+}
+
 async function start(ctx: CdnContext, caller: JobCaller, data: CdnStartData): Promise<CdnStartReply> {
   const { participant, room } = caller();
   const isMix = data.publishMode === 'PublishMixStreamToCDN';
   const inputs = inputsFor(data, participant.userId);
+  mayRelay(participant, data.publishMode);
   // docs/behaviour.md §12: the server cannot decode end-to-end encrypted media, so it mixes and relays none.
   const encrypted = inputs.filter((input) => room.source(input.userId)?.encrypted === true).map((input) => input.userId);
   if (encrypted.length > 0) {
@@ -60,8 +90,7 @@ async function start(ctx: CdnContext, caller: JobCaller, data: CdnStartData): Pr
     throw fail(code, `${encrypted.join(', ')} publish${encrypted.length === 1 ? 'es' : ''} end-to-end encrypted media (CustomEncryption), which the server cannot decode to mix or relay`);
   }
   const backgroundImage = backgroundImageOf(ctx, room, data);
-  const suffix = data.publishMode === 'PublishSubStreamToCDN' ? 'aux' : 'main';
-  const url = targetUrl(data, ctx.config.media.rtmpIngest, `${room.sdkAppId}_${room.ref}_${participant.userId}_${suffix}`);
+  const url = await targetOf(ctx, room, participant, data);
   // A mix with a streamId is also played over WHEP (docs/behaviour.md §7.5); it needs no RTMP target then.
   const whepId = isMix ? data.streamId : undefined;
   if (!url && !whepId) throw fail(SERVER_CODE.INVALID_PARAMETER, 'target.url is required (this server has no default RTMP ingest for a streamId)');
@@ -71,19 +100,28 @@ async function start(ctx: CdnContext, caller: JobCaller, data: CdnStartData): Pr
   let stream: MixStream | undefined;
   try {
     stream = whepId ? await ctx.mixStreams.open(room.sdkAppId, whepId, parseRoomRef(room.ref) ?? { roomId: room.ref, isString: true }) : undefined;
+  } catch (error) {
+    // The app's own namespace (another of its mixes has the streamId): nothing of the network in it.
+    throw fail(CDN_CODE.START_MIX_TRANSCODE_FAILED, `mix transcode failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
     const outputs: JobOutput[] = [...(url ? [{ type: 'rtmp' as const, url }] : []), ...(stream ? [{ type: 'rtp' as const, videoPort: stream.videoPort, audioPort: stream.audioPort }] : [])];
     const job = await ctx.jobs.start({
       kind: KIND[data.publishMode], sdkAppId: room.sdkAppId, roomKey: room.key, roomRef: room.ref,
       ownerId: participant.id, ownerUserId: participant.userId, ...(whepId ? { streamId: whepId } : {}),
+      // docs/behaviour.md §6: the job takes from the others what the caller may receive (its privileges now).
+      receiverPrivileges: () => participant.privileges,
       spec: pipelineOf(data, backgroundImage), outputs: () => outputs, inputs,
     });
     stream?.bindJob(job);
     return { jobId: job.id, url: url ? url.replace(/\?.*$/, '') : `/whep/v1/${room.sdkAppId}/streams/${encodeURIComponent(whepId ?? '')}` };
   } catch (error) {
     stream?.close();
+    if (error instanceof JobLimitError) throw fail(SERVER_CODE.TOO_MANY_JOBS, error.message);
     const reason = error instanceof Error ? error.message : String(error);
-    const rtmp = !isMix || /rtmp/i.test(reason) || /no output/.test(reason);
-    throw fail(rtmp ? CDN_CODE.START_PUBLISH_CDN_FAILED : CDN_CODE.START_MIX_TRANSCODE_FAILED, `${rtmp ? 'publishing to the CDN' : 'mix transcode'} failed: ${reason}`);
+    ctx.logger.warn({ app: room.sdkAppId, room: room.ref, user: participant.userId, mode: data.publishMode, reason }, 'CDN job failed to start');
+    // One answer whatever the cause (a refused, reset, silent or foreign port alike): no port-state oracle.
+    throw url ? fail(CDN_CODE.START_PUBLISH_CDN_FAILED, CDN_FAILED) : fail(CDN_CODE.START_MIX_TRANSCODE_FAILED, 'mix transcode failed');
   }
 }
 
@@ -101,7 +139,8 @@ async function update(ctx: CdnContext, caller: JobCaller, data: CdnStartData): P
     // Like the layout, the background is what this update says: no image when it names none.
     if (job.options.kind === 'cdn-mix') job.setBackground(data.mix?.backgroundColor ?? 0, backgroundImage);
   } catch (error) {
-    throw fail(CDN_CODE.START_MIX_TRANSCODE_FAILED, `mix update failed: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.logger.warn({ app: room.sdkAppId, room: room.ref, job: job.id, reason: error instanceof Error ? error.message : String(error) }, 'CDN job update failed');
+    throw fail(CDN_CODE.START_MIX_TRANSCODE_FAILED, 'mix update failed');
   }
   return { jobId: job.id, url };
 }

@@ -6,6 +6,7 @@ import type { RoomRef } from '../ids/room-ref.js';
 import { CALL_RECORDS_MIGRATION, CallRecordStore, USER_EVENTS_MIGRATION } from './call-record-store.js';
 import { CALLBACKS_MIGRATION, CallbackStore } from './callback-store.js';
 import { CLOUD_TASKS_MIGRATION, CloudTaskStore } from './cloud-task-store.js';
+import { LogBytes, type LogBytesSnapshot, type LogQuota } from './log-quota.js';
 
 /** A stored log upload (or server event). */
 export interface StoredLog {
@@ -168,6 +169,8 @@ export class Store {
   readonly callRecords: CallRecordStore;
   /** The cloud API's recording, CDN and mix tasks (a TaskId answers after a restart). */
   readonly cloudTasks: CloudTaskStore;
+  /** The bytes of uploaded log text kept, and the quota rule (log-quota.ts). */
+  readonly #logBytes: LogBytes;
   #closed = false;
 
   private constructor(path: string, db: Database) {
@@ -176,6 +179,7 @@ export class Store {
     this.callbacks = new CallbackStore(db);
     this.callRecords = new CallRecordStore(db);
     this.cloudTasks = new CloudTaskStore(db);
+    this.#logBytes = new LogBytes(db);
     this.#insertLog = db.prepare(
       'INSERT INTO logs (sdk_app_id, room_ref, user_id, cmd_type, version, client_time, received_at, log) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -212,6 +216,26 @@ export class Store {
     return Number(result.lastInsertRowid);
   }
 
+  /**
+   * Stores an uploaded log under the storage quota: the oldest uploads of its app (past the app's quota) or of
+   * the largest app (past the total) are dropped first, in the same transaction. Returns its id and how many
+   * were dropped for each. Throws LogQuotaError for a log larger than the quota, StoreFullError on a full disk.
+   */
+  insertUploadedLog(entry: NewLog, quota: LogQuota): { id: number; dropped: { app: number; total: number } } {
+    const bytes = Buffer.byteLength(entry.log, 'utf8');
+    return writing(this.path, () => this.#db.transaction(() => {
+      const dropped = this.#logBytes.makeRoom(entry.sdkAppId, bytes, quota);
+      const result = this.#insertLog.run(entry.sdkAppId, entry.roomRef, entry.userId, entry.cmdType, entry.version, entry.clientTime, entry.receivedAt, entry.log);
+      this.#logBytes.added(entry.sdkAppId, bytes);
+      return { id: Number(result.lastInsertRowid), dropped };
+    })());
+  }
+
+  /** The uploaded log text kept now (the server's own events not counted), in bytes. */
+  logBytes(): LogBytesSnapshot {
+    return this.#logBytes.snapshot();
+  }
+
   /** Reads logs of one app, newest first. */
   queryLogs(query: LogQuery): StoredLog[] {
     const where = ['sdk_app_id = ?'];
@@ -244,7 +268,9 @@ export class Store {
 
   /** Deletes logs received before `before` (ms); returns how many. */
   purgeLogs(before: number): number {
-    return this.#db.prepare('DELETE FROM logs WHERE received_at < ?').run(before).changes;
+    const removed = this.#db.prepare('DELETE FROM logs WHERE received_at < ?').run(before).changes;
+    if (removed > 0) this.#logBytes.recount();
+    return removed;
   }
 
   /** Number of stored logs (all apps). */
