@@ -52,13 +52,13 @@ describe('38.1 tokens are not userSigs', () => {
     const auth = new Authenticator([APP]);
     const bearer = (t: string) => `Bearer ${t}`;
     const play = await mintMediaToken({ ...APP, userId: 'viewer', room: room('1234'), purpose: 'play' });
-    expect(await verifyMediaToken(auth, bearer(play), APP.sdkAppId, room('1234'), PLAY_PRIVILEGES.main)).toEqual({ userId: 'viewer' });
+    expect(await verifyMediaToken(auth, bearer(play), APP.sdkAppId, room('1234'), PLAY_PRIVILEGES.main)).toMatchObject({ userId: 'viewer' });
     await expect(verifyMediaToken(auth, bearer(play), APP.sdkAppId, room('9999'), PLAY_PRIVILEGES.main)).rejects.toMatchObject({ status: 401, code: SERVER_CODE.PRIVATE_MAP_KEY_WRONG_ROOM });
     await expect(verifyMediaToken(auth, bearer(play), APP.sdkAppId, room('1234'), PUBLISH_PRIVILEGES)).rejects.toMatchObject({ status: 403 });
     const publish = await mintMediaToken({ ...APP, userId: 'obs', room: { roomId: 'stage', isString: true }, purpose: 'publish' });
-    expect(await verifyMediaToken(auth, bearer(publish), APP.sdkAppId, { roomId: 'stage', isString: true }, PUBLISH_PRIVILEGES)).toEqual({ userId: 'obs' });
+    expect(await verifyMediaToken(auth, bearer(publish), APP.sdkAppId, { roomId: 'stage', isString: true }, PUBLISH_PRIVILEGES)).toMatchObject({ userId: 'obs' });
     const official = await genPrivateMapKey({ ...APP, userId: 'tool', roomId: 1234, privilegeMap: PRIVILEGE.RECV_VIDEO });
-    expect(await verifyMediaToken(auth, bearer(official), APP.sdkAppId, room('1234'), PLAY_PRIVILEGES.main)).toEqual({ userId: 'tool' });
+    expect(await verifyMediaToken(auth, bearer(official), APP.sdkAppId, room('1234'), PLAY_PRIVILEGES.main)).toMatchObject({ userId: 'tool' });
     // Forged with another secret: refused either way.
     const forged = await mintMediaToken({ ...APP, secretKey: 'not-the-app-secret-0000000000000', userId: 'viewer', room: room('1234'), purpose: 'play' });
     await expect(verifyMediaToken(auth, bearer(forged), APP.sdkAppId, room('1234'), PLAY_PRIVILEGES.main)).rejects.toMatchObject({ status: 401, code: SERVER_CODE.PRIVATE_MAP_KEY_INVALID });
