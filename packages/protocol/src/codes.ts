@@ -119,6 +119,10 @@ export const HTTP_CODE = Object.freeze({
   BAD_ENCODING: -2005,
   /** The disk holding the server's database (uploaded logs, bans) is full: nothing was stored (HTTP 507). */
   STORAGE_FULL: -2010,
+  /** A request body that did not arrive within its time (a few seconds for small bodies; HTTP 408, connection closed). */
+  BODY_TIMEOUT: -2020,
+  /** A node-to-node request (cluster) whose signature with the cluster secret is missing, stale or wrong (HTTP 403). */
+  NODE_SIGNATURE_INVALID: -2021,
 } as const);
 
 export type ServerCode = (typeof SERVER_CODE)[keyof typeof SERVER_CODE];

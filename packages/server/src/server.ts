@@ -88,7 +88,7 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
   if (config.redisUrl) {
     const nodeHost = config.host === '0.0.0.0' || config.host === '::' ? hostname() : config.host;
     try {
-      ctx.cluster = await Cluster.start({ ...ctx, registry: ctx.metrics.registry }, { redisUrl: config.redisUrl, nodeId: config.nodeId, nodeUrl: config.nodeUrl ?? `${scheme}://${nodeHost}:${port}` });
+      ctx.cluster = await Cluster.start({ ...ctx, registry: ctx.metrics.registry }, { redisUrl: config.redisUrl, nodeId: config.nodeId, nodeUrl: config.nodeUrl ?? `${scheme}://${nodeHost}:${port}`, secret: config.clusterSecret });
     } catch (error) {
       http.close();
       clearInterval(purgeTimer);

@@ -11,6 +11,7 @@ import { join as joinRoom } from './harness/join.js';
 import { colorAt, colorName, fakeMediaArgs, grabFrame, makeFakeMedia, probe } from './harness/media-probe.js';
 import { RtmpCdn } from './harness/rtmp-cdn.js';
 import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
+import { nextSecond } from '../../../packages/server/src/test-support/next-second.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eCdnRelay001', secretKey: 'conclave-e2e-cloud-cdn-secret-012345' };
 
@@ -69,11 +70,13 @@ describe('CDN relays through the TRTC server API', () => {
     expect(await trtc.UpdatePublishCdnStream(update)).toMatchObject({ TaskId: taskId });
     await expect.poll(() => rtmp.publishesDone(name).length, { timeout: 10_000, interval: 100 }).toBe(1);
     expect((await probe(rtmp.url(moved))).streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264' });
+    await nextSecond(); // the same write signed in the same second would be refused as a replay (docs/behaviour.md §10.3)
     await expect(trtc.UpdatePublishCdnStream(update)).rejects.toMatchObject({ code: 'InvalidParameter.SequenceNumber' });
 
     expect(await trtc.StopPublishCdnStream({ SdkAppId: TEST_APP.sdkAppId, TaskId: taskId })).toMatchObject({ TaskId: taskId });
     await expect.poll(() => rtmp.publishesDone(moved).length, { timeout: 10_000, interval: 100 }).toBe(1);
     // The task is gone: stopping it again is refused; the user is still in the room.
+    await nextSecond();
     await expect(trtc.StopPublishCdnStream({ SdkAppId: TEST_APP.sdkAppId, TaskId: taskId })).rejects.toMatchObject({ code: 'InvalidParameter.TaskId' });
     expect(await eventsOf(page, 'kicked-out')).toEqual([]);
     await page.close();
@@ -137,6 +140,7 @@ describe('CDN relays through the TRTC server API', () => {
     }, { timeout: 20_000, interval: 500 }).toBe('blue');
     await trtc.StopMCUMixTranscodeByStrRoomId({ SdkAppId: TEST_APP.sdkAppId, StrRoomId: 'cloud-mcu' });
     await expect.poll(() => rtmp.publishesDone(published).length, { timeout: 10_000, interval: 100 }).toBe(1);
+    await nextSecond();
     await expect(trtc.StopMCUMixTranscodeByStrRoomId({ SdkAppId: TEST_APP.sdkAppId, StrRoomId: 'cloud-mcu' })).rejects.toMatchObject({ code: 'FailedOperation' });
     await page.close();
   });

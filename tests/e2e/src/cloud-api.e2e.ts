@@ -11,6 +11,7 @@ import { AppHost, call, eventsOf } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture } from './harness/fixture.js';
 import { join } from './harness/join.js';
 import { TEST_APP, type TestServer } from './harness/server.js';
+import { nextSecond } from '../../../packages/server/src/test-support/next-second.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eCloudApi001', secretKey: 'conclave-e2e-cloud-api-secret-0123456' };
 const ADMIN_KEY = 'e2e-cloud-api-admin-key-012345678';
@@ -84,6 +85,7 @@ describe('cloud API with real pages', () => {
       await expect.poll(async () => (await eventsOf(page, 'kicked-out')).map((e) => e.data.reason), { timeout: 10_000 }).toEqual(['room_disband']);
     }
     expect(await usersOf('8102')).toEqual([]);
+    await nextSecond(); // the same DismissRoom signed in the same second would be refused as a replay (docs/behaviour.md §10.3)
     expect(await refusal(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 8102 }))).toBe('FailedOperation.RoomNotExist');
     for (const page of pages) await page.close();
   });

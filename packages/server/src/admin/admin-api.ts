@@ -1,7 +1,7 @@
 import { type AdminRoom, type AdminUser, decodeFlag, HTTP_CODE, ROLE_CODE, SERVER_CODE } from '@conclave/protocol';
 import type { AppConfig } from '../config/config.js';
 import type { AdminDeps } from './admin-deps.js';
-import { KeyedRateLimiter } from '../limits/rate-limiter.js';
+import { FailureLockout } from '../limits/failure-lockout.js';
 import { evictParticipant } from '../room/eviction.js';
 import type { Participant } from '../room/participant.js';
 import { parseRoomRef, roomRef } from '../ids/room-ref.js';
@@ -74,12 +74,12 @@ function parseTime(value: string | undefined, name: string): number | undefined 
  * The admin REST API (routes and schemas: HTTP_ROUTES in @conclave/protocol). Each request names an app in
  * its path and carries that app's admin key (`Authorization: Bearer <adminKey>`); a key opens its own app
  * only, and every other app (existing or not) answers 403 alike, so one app's key learns nothing about
- * another. Failed keys are rate-limited per address.
+ * another. Failed keys are counted per (client address, app named in the path): 20 in a minute lock that pair out
+ * for a minute, so a wrong key from one address locks out neither the app's backend elsewhere nor other apps.
  */
 export class AdminApi {
   readonly #ctx: AdminDeps;
-  readonly #failures = new KeyedRateLimiter({ amount: 20, windowMs: 60_000 });
-  readonly #lockedUntil = new Map<string, number>();
+  readonly #lockout = new FailureLockout({ failures: 20, windowMs: 60_000, lockMs: 60_000 });
   /** The app each request authenticated for (set by the key check, which runs first). */
   readonly #apps = new WeakMap<object, AppConfig>();
 
@@ -90,20 +90,17 @@ export class AdminApi {
   /** Checks the admin key before anything else about the request is looked at. */
   #authenticate = (input: RouteInput<AdminOperation>): void => {
     const now = Date.now();
-    const { address } = input;
-    const locked = this.#lockedUntil.get(address);
-    if (locked !== undefined && locked > now) throw new HttpError(429, SERVER_CODE.RATE_LIMITED, 'too many failed admin keys from this address; try again later');
-    if (locked !== undefined) this.#lockedUntil.delete(address);
+    const rawAppId = input.rawParams.sdkAppId;
+    const validAppId = rawAppId !== undefined && /^\d{1,10}$/.test(rawAppId);
+    // The credential tried is the app's admin key: whether the app exists is not told apart (same answers).
+    const lockKey = `${input.address}|${validAppId ? rawAppId : '-'}`;
+    if (this.#lockout.locked(lockKey, now)) throw new HttpError(429, SERVER_CODE.RATE_LIMITED, 'too many failed admin keys from this address; try again later');
     const header = input.req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw new HttpError(401, HTTP_CODE.ADMIN_KEY_MISSING, 'an admin key is required: Authorization: Bearer <adminKey>');
-    const rawAppId = input.rawParams.sdkAppId;
-    const app = rawAppId && /^\d{1,10}$/.test(rawAppId) ? this.#ctx.auth.adminApp(Number(rawAppId), match[1]) : undefined;
+    const app = validAppId ? this.#ctx.auth.adminApp(Number(rawAppId), match[1]) : undefined;
     if (!app) {
-      if (!this.#failures.take(address, 0, now)) {
-        if (this.#lockedUntil.size > 10_000) this.#lockedUntil.clear();
-        this.#lockedUntil.set(address, now + 60_000);
-      }
+      this.#lockout.fail(lockKey, now);
       throw new HttpError(403, HTTP_CODE.ADMIN_KEY_INVALID, 'this admin key is not valid for this sdkAppId');
     }
     this.#apps.set(input.req, app);

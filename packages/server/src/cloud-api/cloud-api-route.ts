@@ -1,16 +1,23 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { roomRef } from '../ids/room-ref.js';
+import type { PriorUse } from '../cluster/cloud-api-forward.js';
 import type { NodeInfo } from '../cluster/node-registry.js';
 import type { Params } from './params.js';
 
 /** What a request is about, for a cluster to send it to its node: a room of the app, or a task. */
 export type CloudApiSubject = { sdkAppId: number; room: string } | { taskId: string };
 
-/** What the cloud API needs of a cluster (Cluster): where a request belongs, sending it there, recording a task's node. */
+/**
+ * What the cloud API needs of a cluster (Cluster): where a request belongs, sending it there, recording a task's
+ * node, and remembering accepted signatures cluster-wide.
+ */
 export interface CloudApiCluster {
   cloudApiNode(headers: IncomingHttpHeaders, about: CloudApiSubject): Promise<NodeInfo | undefined>;
-  forwardCloudApi(node: NodeInfo, headers: IncomingHttpHeaders, payload: Buffer): Promise<{ status: number; text: string }>;
+  /** `client`: the client's address, which the node sent to keys its limits on. */
+  forwardCloudApi(node: NodeInfo, headers: IncomingHttpHeaders, payload: Buffer, client: string): Promise<{ status: number; text: string }>;
   claimCloudTask(taskId: string): Promise<void>;
+  /** Records a use of `signature` (for `ttlSeconds`) cluster-wide; how it was used before. */
+  claimSignature(signature: string, use: { address: string; action: string }, ttlSeconds: number): Promise<PriorUse>;
 }
 
 /** Actions naming an integer room in RoomId, a string room in RoomId, a string room in StrRoomId. */

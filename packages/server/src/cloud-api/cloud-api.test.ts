@@ -1,13 +1,8 @@
-import { createRequire } from 'node:module';
 import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../server.js';
 import { httpJson, joined, startTestServer, type WsClient } from '../test-support/clients.js';
-
-/** The SDK's own TC3 signer (its client always stamps the current time; the stale case needs an old one). */
-const { default: Sign } = createRequire(import.meta.url)('tencentcloud-sdk-nodejs/tencentcloud/common/sign.js') as {
-  default: { sign3(args: { method: string; url: string; payload: unknown; timestamp: number; service: string; secretId: string; secretKey: string; headers: Record<string, string> }): string };
-};
+import { sdkSigner } from '../test-support/cloud-api-signer.js';
 
 const KEY = { secretId: 'AKIDconclaveTestKeyOne0001', secretKey: 'cloud-api-secret-key-one-0123456789' };
 const ROTATED = { secretId: 'AKIDconclaveTestKeyTwo0002', secretKey: 'cloud-api-secret-key-two-0123456789' };
@@ -33,7 +28,7 @@ async function refusal(call: Promise<unknown>): Promise<string> {
 /** A request signed by the SDK's signer at `timestamp`, sent as its client sends one. */
 async function signedAt(server: RunningServer, key: { secretId: string; secretKey: string }, action: string, payload: Record<string, unknown>, timestamp: number) {
   const headers = { 'Content-Type': 'application/json' };
-  const authorization = Sign.sign3({ method: 'POST', url: `${server.url}/`, payload, timestamp, service: '127', secretId: key.secretId, secretKey: key.secretKey, headers });
+  const authorization = sdkSigner.sign3({ method: 'POST', url: `${server.url}/`, payload, timestamp, service: '127', secretId: key.secretId, secretKey: key.secretKey, headers });
   const res = await httpJson(`${server.url}/`, {
     method: 'POST',
     headers: { ...headers, Authorization: authorization, 'X-TC-Action': action, 'X-TC-Version': '2019-07-22', 'X-TC-Timestamp': String(timestamp), 'X-TC-Region': 'ap-guangzhou' },
@@ -77,7 +72,7 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json', 'X-TC-Action': 'RemoveUser', 'X-TC-Version': '2019-07-22', 'X-TC-Timestamp': String(now),
-        Authorization: Sign.sign3({ method: 'POST', url: `${server.url}/`, payload: { ...remove, UserIds: ['nobody'] }, timestamp: now, service: '127', ...KEY, headers: { 'Content-Type': 'application/json' } }),
+        Authorization: sdkSigner.sign3({ method: 'POST', url: `${server.url}/`, payload: { ...remove, UserIds: ['nobody'] }, timestamp: now, service: '127', ...KEY, headers: { 'Content-Type': 'application/json' } }),
       },
       body: JSON.stringify(remove),
     });
@@ -154,7 +149,8 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
   it('limits requests per SecretId (RequestLimitExceeded), each key on its own', async () => {
     const limited = await startTestServer({ apps: [APP], limits: { cloudApiRequestsPerSecond: 3 } });
     try {
-      const codes = await Promise.all(Array.from({ length: 8 }, () => refusal(client(limited, KEY).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 1 }))));
+      // A room each: identical requests in one second would carry one signature (a replay, refused as such).
+      const codes = await Promise.all(Array.from({ length: 8 }, (_, i) => refusal(client(limited, KEY).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 1 + i }))));
       expect(codes.filter((c) => c === 'RequestLimitExceeded').length).toBeGreaterThanOrEqual(4);
       expect(codes.filter((c) => c === 'FailedOperation.RoomNotExist').length).toBeGreaterThanOrEqual(3);
       expect(await refusal(client(limited, ROTATED).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 1 }))).toBe('FailedOperation.RoomNotExist');

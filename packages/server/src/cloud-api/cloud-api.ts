@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readRaw } from '../http/respond.js';
+import { FailureLockout } from '../limits/failure-lockout.js';
 import { KeyedRateLimiter } from '../limits/rate-limiter.js';
 import type { ActionHandler, ActionResult } from './action.js';
 import type { CloudApiDeps } from './cloud-api-deps.js';
@@ -13,11 +14,13 @@ import { callRecordActions } from './call-record-actions.js';
 import { recordingActions, resumeRecordings } from './recording-actions.js';
 import { roomActions } from './room-actions.js';
 import { TRTC_ACTIONS, TRTC_VERSION } from './trtc-actions.js';
+import { mayAct, ReplayGuard, type PriorUse } from './replay-guard.js';
+import { parseTc3Authorization } from './tc3-signature.js';
 import { keyRing, verifyRequest, type KeyRing, type VerifiedRequest } from './verify-request.js';
 
 /** The largest request body (the API's own limit for a JSON POST is 1 MB). */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Failed signatures tolerated per client address per minute before the address is refused for a minute. */
+/** Failed signatures tolerated per (client address, SecretId) per minute before that pair is refused for a minute. */
 const FAILURES_PER_MINUTE = 30;
 /** Tasks are forgotten a week after they were last touched (a TaskId then answers InvalidParameter.TaskId). */
 const TASKS_KEPT_MS = 7 * 24 * 3600 * 1000;
@@ -25,8 +28,8 @@ const TASKS_KEPT_MS = 7 * 24 * 3600 * 1000;
 /**
  * TRTC's server API (TencentCloud API 3.0, `trtc` 2019-07-22) on this server's rooms: one signed POST to `/`
  * per action, as tencentcloud-sdk-nodejs's trtc client sends it with its endpoint pointed here. Requests are
- * verified with TC3-HMAC-SHA256 against the apps' `cloudApiKeys`, rate-limited per SecretId, and every action
- * done is audit-logged (the room's logs in the store, and the server log); answers and refusals are in the
+ * verified with TC3-HMAC-SHA256 against the apps' `cloudApiKeys`, rate-limited per SecretId, accepted once per
+ * signature (ReplayGuard; on a cluster, Redis too), and every action done is audit-logged (the room's logs in the store, and the server log); answers and refusals are in the
  * API's shapes, HTTP 200 with `{"Response": {…, "RequestId"}}`.
  */
 export class CloudApi {
@@ -34,13 +37,16 @@ export class CloudApi {
   readonly #ring: KeyRing;
   readonly #actions: Readonly<Record<string, ActionHandler>>;
   readonly #perSecretId: KeyedRateLimiter;
-  readonly #failures = new KeyedRateLimiter({ amount: FAILURES_PER_MINUTE, windowMs: 60_000 });
-  readonly #lockedUntil = new Map<string, number>();
+  readonly #lockout = new FailureLockout({ failures: FAILURES_PER_MINUTE, windowMs: 60_000, lockMs: 60_000 });
+  readonly #replays: ReplayGuard;
 
   constructor(deps: CloudApiDeps) {
     this.#deps = deps;
     this.#ring = keyRing(deps.config.apps);
-    this.#perSecretId = new KeyedRateLimiter({ amount: deps.config.limits.cloudApiRequestsPerSecond, windowMs: 1000 });
+    const { cloudApiRequestsPerSecond: rate, cloudApiClockSkewSeconds: skew } = deps.config.limits;
+    this.#perSecretId = new KeyedRateLimiter({ amount: rate, windowMs: 1000 });
+    // A signature can be accepted for 2 × skew seconds; the rate limit lets at most this many through meanwhile.
+    this.#replays = new ReplayGuard(rate * (2 * skew + 1));
     const tasks = deps.store.cloudTasks;
     const media = { ...deps, tasks, cdnJobs: new CdnJobs(deps.jobs) };
     // The tasks the previous process ran: their jobs died with it. Recordings resume if their users come back.
@@ -72,16 +78,19 @@ export class CloudApi {
       res.end(JSON.stringify(body));
     };
     let verified: VerifiedRequest | undefined;
+    // Lockouts are per (address, SecretId claimed): failures with one key lock out neither its other users nor other keys.
+    const authorization = req.headers.authorization;
+    const lockKey = `${address}|${parseTc3Authorization(typeof authorization === 'string' ? authorization : undefined)?.secretId.slice(0, 128) ?? '-'}`;
     try {
-      this.#refuseLockedOut(address);
+      if (this.#lockout.locked(lockKey)) throw new CloudApiError('RequestLimitExceeded', 'too many failed signatures from this address; try again later');
       const payload = await readRaw(req, MAX_BODY_BYTES);
       try {
         verified = verifyRequest(this.#ring, { method: req.method ?? 'POST', path: url.pathname, query: url.search.slice(1), headers: req.headers }, payload, Math.floor(Date.now() / 1000), this.#deps.config.limits.cloudApiClockSkewSeconds);
       } catch (error) {
-        this.#noteFailure(address, req, error);
+        this.#noteFailure(address, lockKey, req, error);
         throw error;
       }
-      const answer = await this.#run(verified, req, payload, requestId);
+      const answer = await this.#run(verified, req, payload, requestId, address);
       if ('forwarded' in answer) {
         if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(answer.forwarded);
       } else {
@@ -93,7 +102,14 @@ export class CloudApi {
     }
   }
 
-  async #run(verified: VerifiedRequest, req: IncomingMessage, payload: Buffer, requestId: string): Promise<{ result: ActionResult } | { forwarded: string }> {
+  /** Answers a request refused before it reached the API (a node-to-node request with a bad cluster signature). */
+  refuse(res: ServerResponse, error: CloudApiError): void {
+    if (res.headersSent) return;
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ Response: { Error: { Code: error.code, Message: error.message }, RequestId: randomUUID() } }));
+  }
+
+  async #run(verified: VerifiedRequest, req: IncomingMessage, payload: Buffer, requestId: string, address: string): Promise<{ result: ActionResult } | { forwarded: string }> {
     const { app, secretId, action } = verified;
     if (!this.#perSecretId.take(secretId)) {
       throw new CloudApiError('RequestLimitExceeded', `more than ${this.#deps.config.limits.cloudApiRequestsPerSecond} requests per second with this SecretId`);
@@ -106,8 +122,10 @@ export class CloudApi {
       throw new CloudApiError('InvalidAction', `the action ${action} does not exist`);
     }
     const params = parseParams(payload);
-    const forwarded = await this.#forward(verified, req, params, payload);
+    const forwarded = await this.#forward(verified, req, params, payload, address);
     if (forwarded !== undefined) return { forwarded };
+    // Claimed where it runs (a forwarded request is claimed by the node it was sent to).
+    await this.#claim(verified, address);
     const result = await handler({
       app, params,
       audit: (roomRef, userId, text) => {
@@ -130,7 +148,7 @@ export class CloudApi {
    * On a cluster: a request about a room hosted by another node, or a task another node runs, is sent there
    * as received (that node verifies it again and answers); the answer text, or undefined to answer here.
    */
-  async #forward(verified: VerifiedRequest, req: IncomingMessage, params: Params, payload: Buffer): Promise<string | undefined> {
+  async #forward(verified: VerifiedRequest, req: IncomingMessage, params: Params, payload: Buffer, address: string): Promise<string | undefined> {
     const cluster = this.#deps.cluster;
     const subject = cluster && subjectOf(verified.action, params, verified.app.sdkAppId);
     if (!cluster || !subject) return undefined;
@@ -141,7 +159,7 @@ export class CloudApi {
     if (!node) return undefined;
     this.#deps.logger.info({ action: verified.action, node: node.id }, 'cloud-api: sent to the node hosting its room or task');
     try {
-      return (await cluster.forwardCloudApi(node, req.headers, payload)).text;
+      return (await cluster.forwardCloudApi(node, req.headers, payload, address)).text;
     } catch (err) {
       this.#deps.logger.warn({ err, node: node.id }, 'cloud-api: the node hosting the room or task did not answer');
       throw new CloudApiError('InternalError', `the cluster node hosting this room or task (${node.id}) did not answer`);
@@ -154,26 +172,47 @@ export class CloudApi {
       this.#deps.logger.info({ ...who, code: error.code }, `cloud-api: refused: ${error.message}`);
       return error;
     }
-    if (error instanceof HttpError) return new CloudApiError(error.status === 413 ? 'InvalidParameter' : 'InternalError', error.message);
+    if (error instanceof HttpError) {
+      // The body: too large (413) or too slow (408); 403: not the body a node-to-node signature covers.
+      const code = error.status === 413 || error.status === 408 ? 'InvalidParameter' : error.status === 403 ? 'AuthFailure.SignatureFailure' : 'InternalError';
+      this.#deps.logger.info({ ...who, code, status: error.status }, `cloud-api: refused: ${error.message}`);
+      return new CloudApiError(code, error.message);
+    }
     this.#deps.logger.error({ ...who, err: error }, 'cloud-api: action failed');
     return new CloudApiError('InternalError', 'internal error');
   }
 
-  #refuseLockedOut(address: string): void {
-    const until = this.#lockedUntil.get(address);
-    if (until === undefined) return;
-    if (until > Date.now()) throw new CloudApiError('RequestLimitExceeded', 'too many failed signatures from this address; try again later');
-    this.#lockedUntil.delete(address);
+  /**
+   * Takes the request's signature (docs/behaviour.md §10.3): refused with AuthFailure.SignatureExpire (the
+   * signature is no longer valid: sign again) when it was used from another address, or for this same write
+   * already. On a cluster Redis holds every node's signatures (while it is away, this node's alone).
+   */
+  async #claim(verified: VerifiedRequest, address: string): Promise<void> {
+    const { secretId, signature, action, timestamp } = verified;
+    const now = Math.floor(Date.now() / 1000);
+    const until = timestamp + this.#deps.config.limits.cloudApiClockSkewSeconds;
+    let prior: PriorUse;
+    try {
+      prior = this.#replays.claim(secretId, signature, { address, action }, until, now);
+    } catch {
+      throw new CloudApiError('RequestLimitExceeded', 'too many requests with this SecretId in the signature window');
+    }
+    if (prior === 'first' && this.#deps.cluster) {
+      prior = await this.#deps.cluster.claimSignature(signature, { address, action }, until - now + 1).catch((err: unknown) => {
+        this.#deps.logger.warn({ err }, 'cloud-api: Redis could not record the signature; only this node remembers it');
+        return 'first' as const;
+      });
+    }
+    if (mayAct(prior, action)) return;
+    this.#deps.logger.warn({ secretId, action, address, prior }, 'cloud-api: a signature that already acted was sent again (replay refused)');
+    throw new CloudApiError('AuthFailure.SignatureExpire', 'this signature was already used: a signed request is accepted once; sign the request again (a new X-TC-Timestamp)');
   }
 
-  /** A failed signature: logged (SecretId, never a key), counted against the address. */
-  #noteFailure(address: string, req: IncomingMessage, error: unknown): void {
+  /** A failed signature: logged (SecretId, never a key), counted against (address, SecretId). */
+  #noteFailure(address: string, lockKey: string, req: IncomingMessage, error: unknown): void {
     const code = error instanceof CloudApiError ? error.code : 'InternalError';
     this.#deps.logger.warn({ address, code, action: req.headers['x-tc-action'] }, 'cloud-api: authentication failed');
-    if (!this.#failures.take(address)) {
-      if (this.#lockedUntil.size > 10_000) this.#lockedUntil.clear();
-      this.#lockedUntil.set(address, Date.now() + 60_000);
-    }
+    this.#lockout.fail(lockKey);
   }
 }
 

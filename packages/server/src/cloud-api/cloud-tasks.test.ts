@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../server.js';
 import { Store } from '../store/store.js';
 import { httpJson, joined, startTestServer, type WsClient } from '../test-support/clients.js';
+import { nextSecond } from '../test-support/next-second.js';
 
 /*
  * The cloud API's tasks (issue 29): ModifyCloudRecording on a running recording job, and TaskIds that still
@@ -128,9 +129,11 @@ describe('cloud API tasks', () => {
     // The CDN task's job died with the process: Update refuses it, Stop answers once, then the task is gone.
     expect(await refusal(trtc.UpdatePublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'cdn-before-restart', SequenceNumber: 1, WithTranscoding: 1 }))).toBe('FailedOperation');
     expect(await trtc.StopPublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'cdn-before-restart' })).toMatchObject({ TaskId: 'cdn-before-restart' });
+    await nextSecond(); // the same Stop again within the second would carry the same signature (refused as a replay)
     expect(await refusal(trtc.StopPublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'cdn-before-restart' }))).toBe('InvalidParameter.TaskId');
     // The room's mix too: Stop answers (nothing runs), a second Stop finds no mix.
     expect(await trtc.StopMCUMixTranscode({ SdkAppId: APP.sdkAppId, RoomId: 703 })).toEqual({ RequestId: expect.any(String) as string });
+    await nextSecond();
     expect(await refusal(trtc.StopMCUMixTranscode({ SdkAppId: APP.sdkAppId, RoomId: 703 }))).toBe('FailedOperation');
     expect((await auditOf(second)).some((l) => l.includes('it had ended when the server restarted'))).toBe(true);
   });

@@ -8,6 +8,10 @@ export interface VerifiedRequest {
   app: AppConfig;
   secretId: string;
   action: string;
+  /** The request's signature (hex): accepted once (ReplayGuard). */
+  signature: string;
+  /** X-TC-Timestamp, seconds. */
+  timestamp: number;
 }
 
 /** Who signs: each SecretId of each app, with its SecretKey. */
@@ -37,7 +41,8 @@ function hostCandidates(host: string): string[] {
 /**
  * Checks a request's TC3-HMAC-SHA256 signature: the SecretId must be configured, X-TC-Timestamp within
  * `skewSeconds` of `nowSeconds`, the credential scope's date that of the timestamp, and the signature that of
- * the SecretKey over the method, path, signed headers and the body as received. Throws CloudApiError with the
+ * the SecretKey over the method, path, signed headers and the body as received; an app with
+ * `cloudApiRequireSignedAction` also needs x-tc-action among the signed headers. Throws CloudApiError with the
  * API's AuthFailure.* / MissingParameter codes.
  */
 export function verifyRequest(ring: KeyRing, req: { method: string; path: string; query: string; headers: IncomingHttpHeaders }, payload: Buffer, nowSeconds: number, skewSeconds: number): VerifiedRequest {
@@ -72,5 +77,8 @@ export function verifyRequest(ring: KeyRing, req: { method: string; path: string
     signedHeaders: auth.signedHeaders, canonicalHeaders: auth.signedHeaders.map((name, i) => canonicalHeader(name, vals[i])),
   }, entry.key.secretKey)));
   if (!ok) throw new CloudApiError('AuthFailure.SignatureFailure', 'the signature does not match the request (check the SecretKey and the signing steps)');
-  return { app: entry.app, secretId: auth.secretId, action };
+  if (entry.app.cloudApiRequireSignedAction && !auth.signedHeaders.includes('x-tc-action')) {
+    throw new CloudApiError('AuthFailure.InvalidAuthorization', 'this app requires X-TC-Action to be signed: SignedHeaders must include x-tc-action');
+  }
+  return { app: entry.app, secretId: auth.secretId, action, signature: auth.signature, timestamp };
 }

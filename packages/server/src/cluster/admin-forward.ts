@@ -3,8 +3,12 @@ import type { Logger } from 'pino';
 import { parseRoomRef, roomRef } from '../ids/room-ref.js';
 import { clusterRoom } from './keys.js';
 import type { NodeInfo } from './node-registry.js';
+import type { NodeRequest } from './node-signature.js';
 
-/** Marks a request one node makes to another: answer from this node alone, forward nothing. */
+/**
+ * Marks a request one node makes to another: answer from this node alone, forward nothing. Its value is the
+ * sending node's signature (node-signature.ts); the receiving node refuses it without a good one.
+ */
 export const LOCAL_HEADER = 'x-conclave-local';
 
 const ROOM_PATH = /^\/admin\/v1\/apps\/(\d{1,10})\/rooms\/([^/]+)(\/.*)?$/;
@@ -17,6 +21,8 @@ export interface ForwardHost {
   hostOf(room: string): Promise<NodeInfo | undefined>;
   /** Whether the request's admin key opens this app (checked here first, so a wrong key is refused and rate-limited locally). */
   authorized(sdkAppId: number, authorization: string | undefined): boolean;
+  /** The LOCAL_HEADER value of a request to another node (signed with the cluster secret). */
+  sign(request: NodeRequest): string;
   logger: Logger;
 }
 
@@ -32,13 +38,14 @@ async function readAll(req: IncomingMessage, limit = 64 * 1024): Promise<Buffer 
   return Buffer.concat(chunks);
 }
 
-/** Sends the same admin request to a node (same method, path, key and body) and returns its answer. */
-async function ask(node: NodeInfo, req: IncomingMessage, url: URL, body: Buffer | undefined): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = { [LOCAL_HEADER]: '1' };
+/** Sends the same admin request to a node (same method, path, key and body), signed as this node's; returns its answer. */
+async function ask(host: ForwardHost, node: NodeInfo, req: IncomingMessage, url: URL, body: Buffer | undefined): Promise<{ status: number; text: string }> {
+  const method = req.method ?? 'GET';
+  const headers: Record<string, string> = { [LOCAL_HEADER]: host.sign({ method, path: `${url.pathname}${url.search}`, body }) };
   if (req.headers.authorization) headers.authorization = req.headers.authorization;
   if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
   const response = await fetch(`${node.url}${url.pathname}${url.search}`, {
-    method: req.method, headers, ...(body && body.length > 0 ? { body } : {}), signal: AbortSignal.timeout(5000),
+    method, headers, ...(body && body.length > 0 ? { body } : {}), signal: AbortSignal.timeout(5000),
   });
   return { status: response.status, text: await response.text() };
 }
@@ -70,7 +77,7 @@ export async function forwardAdmin(host: ForwardHost, req: IncomingMessage, res:
     if (!id) return false;
     const node = await host.hostOf(clusterRoom(Number(room[1]), roomRef(id.roomId, id.isString)));
     if (!node || node.id === host.selfId) return false;
-    const answer = await ask(node, req, url, await readAll(req));
+    const answer = await ask(host, node, req, url, await readAll(req));
     reply(res, answer.status, answer.text);
     return true;
   }
@@ -79,7 +86,7 @@ export async function forwardAdmin(host: ForwardHost, req: IncomingMessage, res:
   const nodes = await host.live();
   const answers = await Promise.all(nodes.map(async (node) => {
     try {
-      return { node, ...(await ask(node, req, url, undefined)) };
+      return { node, ...(await ask(host, node, req, url, undefined)) };
     } catch (err) {
       host.logger.warn({ err, node: node.id }, 'cluster: node did not answer an admin request');
       return undefined;

@@ -18,6 +18,31 @@ export async function claimTask(redis: Redis, taskId: string, nodeId: string): P
   await redis.set(KEYS.cloudTask(taskId), nodeId, 'EX', TASK_TTL_S);
 }
 
+/**
+ * How a cloud API signature was used before a request: never ('first'); by another client address; by this
+ * address with this action already; by this address with other actions only (cloud-api/replay-guard.ts).
+ */
+export type PriorUse = 'first' | 'other-address' | 'same-action' | 'new-action';
+
+/** Records a use of a signature in a hash (`@`: the first address; one field per action) that expires with it. */
+const CLAIM_SIGNATURE = `
+local first = redis.call('HGET', KEYS[1], '@')
+if not first then
+  redis.call('HSET', KEYS[1], '@', ARGV[1], ARGV[2], '1')
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+  return 'first'
+end
+if first ~= ARGV[1] then return 'other-address' end
+if redis.call('HSETNX', KEYS[1], ARGV[2], '1') == 1 then return 'new-action' end
+return 'same-action'`;
+
+/** Records a use of a cloud API signature cluster-wide (docs/behaviour.md §10.3) and says how it was used before. */
+export async function claimSignature(redis: Redis, signature: string, use: { address: string; action: string }, ttlSeconds: number): Promise<PriorUse> {
+  const answer = await redis.eval(CLAIM_SIGNATURE, 1, KEYS.cloudSignature(signature), use.address, use.action, String(Math.max(1, ttlSeconds)));
+  if (answer === 'first' || answer === 'other-address' || answer === 'same-action' || answer === 'new-action') return answer;
+  throw new Error(`unexpected answer from Redis: ${String(answer)}`);
+}
+
 /** The live node a task was started on, if it is known and alive. */
 export async function nodeOfTask(redis: Redis, taskId: string, live: () => Promise<NodeInfo[]>): Promise<NodeInfo | undefined> {
   const id = await redis.get(KEYS.cloudTask(taskId));
@@ -27,11 +52,12 @@ export async function nodeOfTask(redis: Redis, taskId: string, live: () => Promi
 
 /**
  * Sends a cloud API request to another node as it was received (its headers, Host included, and its body
- * byte for byte, so its signature still checks out there), marked to be answered there; returns the answer.
+ * byte for byte, so its signature still checks out there), marked to be answered there with `signature` (this
+ * node's, nodeSignature over POST / and the payload); returns the answer.
  */
-export function forwardCloudApi(node: NodeInfo, headers: IncomingHttpHeaders, payload: Buffer): Promise<{ status: number; text: string }> {
+export function forwardCloudApi(node: NodeInfo, headers: IncomingHttpHeaders, payload: Buffer, signature: string): Promise<{ status: number; text: string }> {
   const url = new URL('/', node.url);
-  const sent: Record<string, string> = { [LOCAL_HEADER]: '1', 'content-length': String(payload.length) };
+  const sent: Record<string, string> = { [LOCAL_HEADER]: signature, 'content-length': String(payload.length) };
   for (const name of SIGNED) {
     const value = headers[name];
     if (typeof value === 'string') sent[name] = value;

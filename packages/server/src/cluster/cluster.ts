@@ -8,10 +8,11 @@ import type { Authenticator } from '../auth/authenticator.js';
 import type { BanList } from '../room/ban-list.js';
 import type { RoomRegistry } from '../room/room.js';
 import { forwardAdmin, LOCAL_HEADER } from './admin-forward.js';
-import { claimTask, forwardCloudApi, nodeOfTask } from './cloud-api-forward.js';
+import { claimSignature, claimTask, forwardCloudApi, nodeOfTask, type PriorUse } from './cloud-api-forward.js';
 import { ClusterBans } from './cluster-bans.js';
 import { clusterRoom } from './keys.js';
 import { NodeRegistry, type NodeInfo } from './node-registry.js';
+import { checkNodeSignature, nodeSignature, sharedSecret, type NodeCheck, type NodeRequest } from './node-signature.js';
 import { Placement, type Admission } from './placement.js';
 import { ClusterUnavailableError, withRedis } from './redis-wait.js';
 
@@ -38,6 +39,8 @@ export interface ClusterOptions {
   placementWaitMs?: number;
   /** How long a join of a room with no users here waits for Redis before it is sent to schedule again (1 s). */
   admitWaitMs?: number;
+  /** Signs node-to-node requests (every node the same); unset: a random one shared through Redis. */
+  secret?: string;
 }
 
 /** A node's signalling URL from its base URL. */
@@ -84,9 +87,14 @@ export class Cluster {
   #beating: Promise<void> | undefined;
   #draining = false;
   #nodes: NodeInfo[] = [];
+  /** The cluster secret node-to-node requests are signed with. */
+  #secret: string;
+  readonly #secretConfigured: boolean;
 
-  private constructor(ctx: ClusterDeps, options: ClusterOptions, redis: Redis, subscriber: Redis) {
+  private constructor(ctx: ClusterDeps, options: ClusterOptions, redis: Redis, subscriber: Redis, secret: string) {
     this.#ctx = ctx;
+    this.#secret = secret;
+    this.#secretConfigured = options.secret !== undefined;
     this.selfId = options.nodeId ?? `node-${randomBytes(4).toString('hex')}`;
     this.selfUrl = options.nodeUrl.replace(/\/$/, '');
     this.#redis = redis;
@@ -126,8 +134,9 @@ export class Cluster {
       redis.disconnect();
       throw error;
     });
-    const cluster = new Cluster(ctx, options, redis, subscriber);
+    let cluster: Cluster;
     try {
+      cluster = new Cluster(ctx, options, redis, subscriber, options.secret ?? await sharedSecret(redis));
       await cluster.#bans.start();
       await cluster.#beat();
     } catch (error) {
@@ -199,11 +208,20 @@ export class Cluster {
     return this.#beating;
   }
 
-  /** Redis answered again (ioredis reconnected): beat at once and share the bans again. */
+  /** Redis answered again (ioredis reconnected): beat at once, share the bans (and a Redis-held secret) again. */
   #reconnected(): void {
     this.#needBeat = true;
     void this.#beat().then(() => this.#bans.resync()).catch((err: unknown) => {
       this.#ctx.logger.warn({ err: (err as Error).message }, 'cluster: could not share the bans again after the outage');
+    });
+    if (this.#secretConfigured) return;
+    // Redis may have lost it: put ours back, or take the one a node put there first (the nodes converge on it).
+    void sharedSecret(this.#redis, this.#secret).then((secret) => {
+      if (secret === this.#secret) return;
+      this.#ctx.logger.warn('cluster: the cluster secret in Redis changed (Redis lost its data); using it (set clusterSecret to avoid this)');
+      this.#secret = secret;
+    }, (err: unknown) => {
+      this.#ctx.logger.warn({ err: (err as Error).message }, 'cluster: could not share the cluster secret again after the outage');
     });
   }
 
@@ -245,7 +263,7 @@ export class Cluster {
   }
 
   /** Admin requests about rooms on other nodes, and cluster-wide lists (see forwardAdmin). */
-  forwardAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+  forwardAdmin(req: IncomingMessage, res: ServerResponse, url: URL, client: string): Promise<boolean> {
     return forwardAdmin({
       selfId: this.selfId,
       live: () => this.#registry.live(),
@@ -254,6 +272,7 @@ export class Cluster {
         const key = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
         return key !== undefined && this.#ctx.auth.adminApp(sdkAppId, key) !== undefined;
       },
+      sign: (request) => this.signNodeRequest({ ...request, client }),
       logger: this.#ctx.logger,
     }, req, res, url);
   }
@@ -272,8 +291,23 @@ export class Cluster {
   }
 
   /** Sends a cloud API request to the node it belongs on (see cloudApiNode); its answer. */
-  forwardCloudApi(node: NodeInfo, headers: IncomingHttpHeaders, payload: Buffer): Promise<{ status: number; text: string }> {
-    return forwardCloudApi(node, headers, payload);
+  forwardCloudApi(node: NodeInfo, headers: IncomingHttpHeaders, payload: Buffer, client: string): Promise<{ status: number; text: string }> {
+    return forwardCloudApi(node, headers, payload, this.signNodeRequest({ method: 'POST', path: '/', body: payload, client }));
+  }
+
+  /** Records a use of a cloud API signature cluster-wide; how it was used before. */
+  claimSignature(signature: string, use: { address: string; action: string }, ttlSeconds: number): Promise<PriorUse> {
+    return claimSignature(this.#redis, signature, use, ttlSeconds);
+  }
+
+  /** The LOCAL_HEADER value of a request to another node: signed with the cluster secret. */
+  signNodeRequest(request: NodeRequest): string {
+    return nodeSignature(this.#secret, request);
+  }
+
+  /** Checks a request marked as another node's (LOCAL_HEADER `header`): its signature, and the body hash it covers. */
+  checkNodeRequest(method: string, path: string, header: string | undefined): NodeCheck {
+    return checkNodeSignature(this.#secret, header, { method, path });
   }
 
   /** Records that a cloud API task runs on this node, so the others send its requests here. */

@@ -24,6 +24,10 @@ export const KEYS = {
   banChannel: 'conclave:bans',
   /** The node a cloud API task (TaskId) was started on (with a time-to-live). */
   cloudTask: (taskId: string) => `conclave:cloud-task:${taskId}`,
+  /** A cloud API signature that acted (hash: the first address, the actions), kept while its timestamp is within the clock skew. */
+  cloudSignature: (signature: string) => `conclave:cloud-sig:${signature}`,
+  /** The secret node-to-node requests are signed with, when no clusterSecret is configured (the first node's). */
+  clusterSecret: 'conclave:cluster-secret',
 } as const;
 
 /** A room's name in the cluster: `${sdkAppId}:${roomRef}` (roomRef as the admin API names rooms). */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { LIMITS } from '@conclave/protocol';
 import { configFileSchema, ENGINE_KINDS, formatIssues, LOG_LEVELS, serverConfigSchema, type BillingState, type ConfigFile, type EngineKind } from './schema.js';
 
-import { networkFromEnv, type NetworkConfig } from './network.js';
+import { networkFromEnv, trustProxyFromEnv, type NetworkConfig } from './network.js';
 
 export type { BillingState, EngineKind };
 export type { NetworkConfig, TurnConfig } from './network.js';
@@ -35,6 +35,11 @@ export interface AppConfig {
    * this app. Several at once so a key can be rotated: add the new pair, move the backend over, remove the old.
    */
   cloudApiKeys?: CloudApiKey[];
+  /**
+   * Strict cloud API signing: a request whose SignedHeaders lack x-tc-action is refused (AuthFailure.InvalidAuthorization),
+   * so a captured signature cannot be sent with another action. The official SDKs sign only content-type;host.
+   */
+  cloudApiRequireSignedAction?: boolean;
   /**
    * Event callbacks (src/callbacks/): room, media and recording events are POSTed here in TRTC's callback JSON,
    * durably queued and retried until delivered.
@@ -103,6 +108,11 @@ export interface LimitsConfig {
   cloudApiRequestsPerSecond: number;
   /** How far a cloud API request's X-TC-Timestamp may be from the server's clock (300 s); further: AuthFailure.SignatureExpire. */
   cloudApiClockSkewSeconds: number;
+  /**
+   * Open HTTP connections (TCP, WebSockets included) from one client address (256); more are closed at once. Not
+   * applied to trusted proxies' connections (cap them at the proxy).
+   */
+  httpConnectionsPerIp: number;
   /** Event callbacks one app may have queued (100,000); events past it are dropped, counted and logged. */
   callbackQueuePerApp: number;
   /** Seconds between retries of a callback that keeps failing (10, as the original); the first retry is at once. */
@@ -179,8 +189,12 @@ export interface ServerConfig extends NetworkConfig {
   videoDecodeFallback?: boolean;
   /** Tell clients to send videos of 1280×720 or more to the hardware encoder (scheduling's config.preferHW). */
   preferHW?: boolean;
-  /** Take the client address from X-Forwarded-For (behind a reverse proxy) for per-IP limits. */
-  trustProxy: boolean;
+  /**
+   * Behind reverse proxies: false (none; default), true (the direct peer is the one proxy), or the proxies'
+   * addresses and CIDR ranges. The client address is then the right-most X-Forwarded-For entry no trusted proxy
+   * wrote (http/client-address.ts), for the per-address limits and lockouts.
+   */
+  trustProxy: boolean | string[];
   limits: LimitsConfig;
   storage: StorageConfig;
   /** The media engine: 'embedded' (werift, in process; default) or 'janus' (the Janus WebRTC Server). */
@@ -230,6 +244,7 @@ export const DEFAULT_LIMITS: Readonly<LimitsConfig> = Object.freeze({
   logUploadBytes: 1024 * 1024,
   cloudApiRequestsPerSecond: 20,
   cloudApiClockSkewSeconds: 300,
+  httpConnectionsPerIp: 256,
   callbackQueuePerApp: 100_000,
   callbackRetrySeconds: 10,
   callbackMaxAgeSeconds: 24 * 3600,
@@ -335,6 +350,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
   limits.connectionsPerIp = parseInteger(env, 'CONCLAVE_MAX_CONNECTIONS_PER_IP', limits.connectionsPerIp, 1, 1_000_000);
   limits.joinsPerSecond = parseInteger(env, 'CONCLAVE_JOINS_PER_SECOND', limits.joinsPerSecond, 1, 1_000_000);
   limits.joinBurst = parseInteger(env, 'CONCLAVE_JOIN_BURST', limits.joinBurst, 1, 1_000_000);
+  limits.httpConnectionsPerIp = parseInteger(env, 'CONCLAVE_MAX_HTTP_CONNECTIONS_PER_IP', limits.httpConnectionsPerIp, 1, 1_000_000);
   const storage: StorageConfig = { ...DEFAULT_STORAGE, ...file.storage, ...defaults.storage };
   const engine = engineFromEnv(env, file, defaults);
   const network = networkFromEnv(env, file, defaults, (message) => {
@@ -360,7 +376,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
     ...(defaults.loggerDomain ?? file.loggerDomain ? { loggerDomain: defaults.loggerDomain ?? file.loggerDomain } : {}),
     ...(defaults.videoDecodeFallback ?? file.videoDecodeFallback ? { videoDecodeFallback: true } : {}),
     ...(defaults.preferHW ?? file.preferHW ? { preferHW: true } : {}),
-    trustProxy: defaults.trustProxy ?? file.trustProxy ?? false,
+    trustProxy: trustProxyFromEnv(env, (message) => { throw new ConfigError(message); }) ?? defaults.trustProxy ?? file.trustProxy ?? false,
     limits,
     storage,
     ...engine,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { ConfigFile } from './schema.js';
 
@@ -27,6 +28,8 @@ export interface NetworkConfig {
   nodeId?: string;
   /** This node's own base URL as other nodes and clients reach it (http(s)://host:port); default from host and port. */
   nodeUrl?: string;
+  /** Signs node-to-node requests (the same on every node, ≥ 16 chars); unset: a random one the nodes share through Redis. */
+  clusterSecret?: string;
   /** How long SIGTERM waits for a cluster node's rooms to empty before it moves them to other nodes (30 s). */
   drainTimeoutMs: number;
   /** Public IPv4 address advertised in ICE candidates when the server sits behind 1:1 NAT (cloud VMs). */
@@ -46,11 +49,34 @@ export const turnSchema = z.strictObject({
   useTurnTcpInfo: z.strictObject({ rttRatioThreshold: z.number().min(1).max(100), rttThreshold: z.number().int().min(0).max(10_000) }).optional(),
 });
 
+/** One trusted proxy of `trustProxy`: an IPv4 or IPv6 address, or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
+export function isProxyRange(entry: string): boolean {
+  const match = /^([^/\s]+)(?:\/(\d{1,3}))?$/.exec(entry);
+  const family = match ? isIP(match[1]) : 0;
+  return family !== 0 && (match?.[2] === undefined || Number(match[2]) <= (family === 4 ? 32 : 128));
+}
+
+/** `trustProxy`: false (no proxy), true (the direct peer is the one proxy), or the proxies' addresses and ranges. */
+export const TRUST_PROXY = z.union([z.boolean(), z.array(z.string().refine(isProxyRange, 'must be an IPv4 or IPv6 address or CIDR range, e.g. 10.0.0.0/8')).min(1).max(256)]);
+
+/** CONCLAVE_TRUST_PROXY: `true`, `false`, or comma-separated proxy addresses and CIDR ranges; undefined when unset. */
+export function trustProxyFromEnv(env: NodeJS.ProcessEnv, fail: Fail): boolean | string[] | undefined {
+  const raw = env.CONCLAVE_TRUST_PROXY?.trim();
+  if (!raw) return undefined;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  const ranges = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (ranges.length === 0 || !ranges.every(isProxyRange)) {
+    fail(`CONCLAVE_TRUST_PROXY must be true, false or comma-separated proxy addresses and CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1), got '${raw}'`);
+  }
+  return ranges;
+}
+
 /** Fields of NetworkConfig in the whole configuration's schema. */
 export const networkSchemaFields = {
   redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional(),
   nodeId: z.string().regex(/^[\w.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
   nodeUrl: z.string().regex(/^https?:\/\/[^\s/]+\/?$/, 'must be an http:// or https:// origin, e.g. https://rtc-a.example.com').optional(),
+  clusterSecret: z.string().min(16, 'must be at least 16 characters').max(1024, 'must be at most 1024 characters').optional(),
   drainTimeoutMs: z.number().int().min(0).max(3_600_000),
   announcedAddress: z.string().regex(IPV4, 'must be an IPv4 address').optional(),
   tls: z.strictObject({ cert: z.string().min(1), key: z.string().min(1) }).optional(),
@@ -68,7 +94,7 @@ export const networkFileFields = {
 type Fail = (message: string) => never;
 
 /**
- * CONCLAVE_REDIS_URL, CONCLAVE_NODE_ID, CONCLAVE_NODE_URL, CONCLAVE_DRAIN_TIMEOUT_MS, CONCLAVE_ANNOUNCED_ADDRESS,
+ * CONCLAVE_REDIS_URL, CONCLAVE_NODE_ID, CONCLAVE_NODE_URL, CONCLAVE_CLUSTER_SECRET, CONCLAVE_DRAIN_TIMEOUT_MS, CONCLAVE_ANNOUNCED_ADDRESS,
  * CONCLAVE_TLS_CERT + CONCLAVE_TLS_KEY, CONCLAVE_TURN_URLS (comma-separated) + CONCLAVE_TURN_SECRET
  * (+ CONCLAVE_TURN_TTL), over the file's fields and under the code's.
  */
@@ -105,11 +131,13 @@ export function networkFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, default
   const redisUrl = pick('redisUrl', 'CONCLAVE_REDIS_URL');
   const nodeId = pick('nodeId', 'CONCLAVE_NODE_ID');
   const nodeUrl = pick('nodeUrl', 'CONCLAVE_NODE_URL');
+  const clusterSecret = pick('clusterSecret', 'CONCLAVE_CLUSTER_SECRET');
   return {
     drainTimeoutMs,
     ...(redisUrl ? { redisUrl } : {}),
     ...(nodeId ? { nodeId } : {}),
     ...(nodeUrl ? { nodeUrl: nodeUrl.replace(/\/$/, '') } : {}),
+    ...(clusterSecret ? { clusterSecret } : {}),
     ...(announcedAddress ? { announcedAddress } : {}),
     ...(tls ? { tls } : {}),
     ...(turn ? { turn } : {}),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { networkFileFields, networkSchemaFields } from './network.js';
+import { networkFileFields, networkSchemaFields, TRUST_PROXY } from './network.js';
 
 /** Billing state of an app: joins of an app without a package or out of credit are refused with docs/behaviour.md §8's codes. */
 export const BILLING_STATES = ['active', 'no-package', 'out-of-credit'] as const;
@@ -45,6 +45,8 @@ export const appSchema = z.strictObject({
   allowEncryptedMedia: z.boolean().optional(),
   /** Key pairs of the TencentCloud API 3.0 endpoint (several, so a key can be rotated without downtime). */
   cloudApiKeys: z.array(cloudApiKeySchema).max(16, 'must list at most 16 key pairs').optional(),
+  /** Cloud API requests must sign X-TC-Action (SignedHeaders includes x-tc-action); the official SDKs do not. */
+  cloudApiRequireSignedAction: z.boolean().optional(),
   /** Event callbacks: where they are POSTed and the key that signs them. */
   callback: z.strictObject({
     url: z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http:// or https:// URL, e.g. https://backend.example.com/trtc-events').max(2048),
@@ -81,6 +83,7 @@ export const limitsSchema = z.strictObject({
   logUploadBytes: int(1024, 64 * 1024 * 1024),
   cloudApiRequestsPerSecond: int(1, 100_000),
   cloudApiClockSkewSeconds: int(10, 86_400),
+  httpConnectionsPerIp: int(1, 1_000_000),
   callbackQueuePerApp: int(1, 10_000_000),
   callbackRetrySeconds: int(1, 3600),
   callbackMaxAgeSeconds: int(60, 30 * 24 * 3600),
@@ -128,7 +131,7 @@ export const serverConfigSchema = z.object({
   loggerDomain: HTTP_URL.optional(),
   videoDecodeFallback: z.boolean().optional(),
   preferHW: z.boolean().optional(),
-  trustProxy: z.boolean(),
+  trustProxy: TRUST_PROXY,
   limits: limitsSchema,
   storage: storageSchema,
   engine: z.enum(ENGINE_KINDS).optional(),
@@ -152,7 +155,7 @@ export const configFileSchema = z.strictObject({
   loggerDomain: HTTP_URL.optional(),
   videoDecodeFallback: z.boolean().optional(),
   preferHW: z.boolean().optional(),
-  trustProxy: z.boolean().optional(),
+  trustProxy: TRUST_PROXY.optional(),
   limits: limitsSchema.partial().optional(),
   storage: storageSchema.partial().optional(),
   engine: z.enum(ENGINE_KINDS).optional(),

@@ -4,7 +4,7 @@
  * clearly, within a bounded time and without the server holding what was sent.
  */
 import { connect, type Socket } from 'node:net';
-import { LIMITS, LOG_UPLOAD_PATH, SCHEDULE_PATH, SERVER_CODE } from '@conclave/protocol';
+import { HTTP_CODE, LIMITS, LOG_UPLOAD_PATH, SCHEDULE_PATH, SERVER_CODE } from '@conclave/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningServer } from '../server.js';
@@ -92,6 +92,50 @@ describe.concurrent('hostile input: oversized and slow requests are refused with
       socket.destroy();
     }
     expect((await httpJson(`${server.url}/healthz`)).status).toBe(200);
+  }, 30_000);
+
+  it('38.low a small body trickled in is cut off after the body time-out (a few seconds, not the 120 s request time-out), and the server still answers others', async () => {
+    const socket = await rawSocket(server);
+    const started = performance.now();
+    const closed = serverCloses(socket, started, 12_000);
+    socket.write(`POST /api/v1/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+    const trickle = setInterval(() => { if (!socket.destroyed) socket.write(' '); }, 500);
+    try {
+      const { afterMs, received } = await closed;
+      expect(afterMs).toBeGreaterThanOrEqual(HTTP_LIMITS.bodyTimeoutMs - 100);
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+      expect(received).toContain(String(HTTP_CODE.BODY_TIMEOUT));
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
+    expect((await httpJson(`${server.url}/healthz`)).status).toBe(200);
+  }, 30_000);
+
+  it('38.low open HTTP connections per address are capped (limits.httpConnectionsPerIp): past it a connection is closed at once and counted', async () => {
+    // (The cap is never below connectionsPerIp: WebSockets are HTTP connections until upgraded.)
+    const capped = await startTestServer({ apps: [APP], limits: { httpConnectionsPerIp: 3, connectionsPerIp: 3 } });
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < 3; i++) sockets.push(await rawSocket(capped));
+      // The next one is reset at once (the client may see the reset before its connect completes).
+      const extra = connect(capped.port, '127.0.0.1');
+      sockets.push(extra);
+      await serverCloses(extra, performance.now(), 2_000);
+      // One of the three goes away: a new connection is served again.
+      sockets[0].destroy();
+      const metrics = async () => {
+        try {
+          return await (await fetch(`${capped.url}/metrics`)).text();
+        } catch {
+          return 'refused';
+        }
+      };
+      await expect.poll(metrics, { timeout: 5_000 }).toMatch(/conclave_connections_refused_total\{reason="http-per-address"\} [1-9]/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await capped.close();
+    }
   }, 30_000);
 
   it('a huge body is refused with 413 once past the route limit, and the connection is cut instead of read to the end', async () => {

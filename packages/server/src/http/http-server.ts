@@ -1,31 +1,41 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Server as HttpsServer } from 'node:https';
 import { HTTP_CODE, SIGNAL_PATH } from '@conclave/protocol';
-import sirv from 'sirv';
+import { HTTP_ROUTES } from '@conclave/protocol/schemas';
 import { AdminApi } from '../admin/admin-api.js';
 import { CloudApi } from '../cloud-api/cloud-api.js';
+import { CloudApiError } from '../cloud-api/cloud-api-error.js';
+import { LOCAL_HEADER } from '../cluster/admin-forward.js';
+import { ConnectionTracker } from '../limits/connection-tracker.js';
 import type { HttpDeps } from './http-deps.js';
 import type { SignalServer } from '../signal/signal-server.js';
 import { sdkEndpoints } from './endpoints.js';
 import { opsEndpoints } from './ops.js';
-import { clientAddress, sendJson } from './respond.js';
+import { isTrustedProxy } from './client-address.js';
+import { BODY_READ, clientAddress, expectBody, sendJson } from './respond.js';
 import { Router } from './router.js';
 import { scheduleEndpoint } from './schedule.js';
+import { staticFiles, type StaticFiles } from './static-files.js';
 import { createListener } from '../tls/listener.js';
 import { WhepApi } from '../whep/whep-api.js';
 
 /**
  * Bounds on slow requests: a request's headers must arrive within headersTimeoutMs and the whole request within
  * requestTimeoutMs, else it is answered 408 and its connection closed (slowloris); Node checks every
- * checkIntervalMs (its default, 30 s, would let a trickle run half a minute over).
+ * checkIntervalMs (its default, 30 s, would let a trickle run half a minute over). A body must arrive within
+ * bodyTimeoutMs plus a second per bodyBytesPerSecond of its route's limit (respond.ts BODY_READ).
  */
 export const HTTP_LIMITS = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 120_000,
   checkIntervalMs: 1_000,
+  bodyTimeoutMs: BODY_READ.timeoutMs,
+  bodyBytesPerSecond: BODY_READ.bytesPerSecond,
 });
 
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+/** The dev app's keys: never offered cross-origin (ops.ts answers this machine's own pages only). */
+const DEV_APP_PATH = HTTP_ROUTES.devApp.path;
 
 /** Every HTTP route of HTTP_ROUTES bound to its handler. */
 export function createRouter(ctx: HttpDeps): Router {
@@ -38,8 +48,8 @@ export function createRouter(ctx: HttpDeps): Router {
  * to /), the SDK builds at /sdk/, the demo app at /, and the WebSocket upgrade for signalling.
  */
 export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | HttpsServer {
-  const sdkFiles: Middleware | undefined = ctx.config.sdkDir ? sirv(ctx.config.sdkDir, { dev: true }) : undefined;
-  const demoFiles: Middleware | undefined = ctx.config.demoDir ? sirv(ctx.config.demoDir, { single: true, dev: true }) : undefined;
+  const sdkFiles: StaticFiles | undefined = ctx.config.sdkDir ? staticFiles(ctx.config.sdkDir) : undefined;
+  const demoFiles: StaticFiles | undefined = ctx.config.demoDir ? staticFiles(ctx.config.demoDir, { single: true }) : undefined;
   const router = createRouter(ctx);
   const cloudApi = new CloudApi(ctx);
   const whep = new WhepApi(ctx);
@@ -53,7 +63,11 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
       if (!req.complete) req.socket.destroySoon();
     });
     // The SDK is loaded cross-origin by apps that embed it; the admin API is key-based (no cookies).
-    res.setHeader('access-control-allow-origin', '*');
+    if (url.pathname !== DEV_APP_PATH) res.setHeader('access-control-allow-origin', '*');
+    // The client: as the proxies in front say (trustProxy), or as the node that forwarded the request says.
+    const node = nodeRequestChecked(ctx, req, res, url, cloudApi);
+    if (!node) return;
+    const address = node.client ?? clientAddress(req, ctx.config.trustProxy);
     if (WhepApi.wants(url.pathname)) return void whep.handle(req, res, url); // WHEP playback, WHIP ingest
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
@@ -66,20 +80,20 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
     }
     if (CloudApi.wants(req, url.pathname)) {
       // TRTC's server API (TencentCloud API 3.0) has a single endpoint: every action is a signed POST to /.
-      void cloudApi.handle(req, res, url, clientAddress(req, ctx.config.trustProxy));
+      void cloudApi.handle(req, res, url, address);
       return;
     }
     if (ctx.cluster && url.pathname.startsWith('/admin/v1/')) {
       // A cluster node forwards admin requests about rooms on other nodes, and merges every node's room list.
-      ctx.cluster.forwardAdmin(req, res, url).then((done) => {
-        if (!done && !router.handle(req, res, url, clientAddress(req, ctx.config.trustProxy))) notFound();
+      ctx.cluster.forwardAdmin(req, res, url, address).then((done) => {
+        if (!done && !router.handle(req, res, url, address)) notFound();
       }, (err: unknown) => {
         ctx.logger.warn({ err }, 'cluster: admin forwarding failed');
         sendJson(res, 502, { code: HTTP_CODE.NOT_FOUND, message: 'the node hosting this room did not answer' });
       });
       return;
     }
-    if (router.handle(req, res, url, clientAddress(req, ctx.config.trustProxy))) return;
+    if (router.handle(req, res, url, address)) return;
     if (url.pathname.startsWith('/sdk/') && sdkFiles) {
       req.url = req.url?.slice('/sdk'.length);
       return sdkFiles(req, res, notFound);
@@ -93,6 +107,7 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
   });
 
   server.on('close', () => whep.close());
+  capConnections(ctx, server);
   server.headersTimeout = HTTP_LIMITS.headersTimeoutMs;
   server.requestTimeout = HTTP_LIMITS.requestTimeoutMs;
   // Read when the server starts listening (below, in startServer), so setting it here takes effect.
@@ -103,4 +118,63 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
     else socket.destroy();
   });
   return server;
+}
+
+/**
+ * A request another node of the cluster sent (LOCAL_HEADER) must carry that node's signature with the cluster
+ * secret over its method, path, body, client address and time (cluster/node-signature.ts); its body is checked
+ * as it is read. Undefined when it was refused (answered here: the cloud API's shape for `/`, else 403
+ * NODE_SIGNATURE_INVALID); else the client the sending node named, if any.
+ */
+function nodeRequestChecked(ctx: HttpDeps, req: IncomingMessage, res: ServerResponse, url: URL, cloudApi: CloudApi): { client?: string } | undefined {
+  const header = req.headers[LOCAL_HEADER];
+  if (!ctx.cluster || header === undefined) return {};
+  const check = ctx.cluster.checkNodeRequest(req.method ?? 'GET', `${url.pathname}${url.search}`, typeof header === 'string' ? header : undefined);
+  if (check.ok) {
+    expectBody(req, check.bodySha256);
+    return check.client === undefined ? {} : { client: check.client };
+  }
+  ctx.logger.warn({ address: req.socket.remoteAddress, path: url.pathname, reason: check.reason }, 'cluster: node-to-node request refused');
+  ctx.metrics.error('http', HTTP_CODE.NODE_SIGNATURE_INVALID);
+  const message = `not a request of a node of this cluster (${check.reason})`;
+  if (CloudApi.wants(req, url.pathname)) cloudApi.refuse(res, new CloudApiError('AuthFailure.SignatureFailure', message));
+  else sendJson(res, 403, { code: HTTP_CODE.NODE_SIGNATURE_INVALID, message });
+  return undefined;
+}
+
+/**
+ * At most limits.httpConnectionsPerIp open HTTP connections per client address (docs/architecture.md "Slow
+ * requests and connections"), and never fewer than limits.connectionsPerIp, since each signalling WebSocket is an
+ * HTTP connection until it is upgraded; an upgraded one counts under signalling's own limit instead. Past it a
+ * new connection is closed at once, before anything is read, and counted (conclave_connections_refused_total
+ * {reason="http-per-address"}). A trusted proxy's connections are not capped here: they carry many clients (cap
+ * them at the proxy).
+ */
+function capConnections(ctx: HttpDeps, server: Server | HttpsServer): void {
+  const open = new ConnectionTracker();
+  // By remote address and port: the same for a TLS connection's raw socket and the TLSSocket an upgrade hands over.
+  const counted = new Map<string, string>();
+  const { trustProxy, limits } = ctx.config;
+  const limit = Math.max(limits.httpConnectionsPerIp, limits.connectionsPerIp);
+  const keyOf = (socket: Socket) => `${socket.remoteAddress ?? ''}|${socket.remotePort ?? ''}`;
+  const release = (key: string) => {
+    const address = counted.get(key);
+    if (address === undefined) return;
+    counted.delete(key);
+    open.close(address);
+  };
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    if (isTrustedProxy(address, trustProxy)) return;
+    if (!open.open(address, limit)) {
+      ctx.metrics.connectionRefused('http-per-address');
+      // A reset, not a close: clients see a refused connection at once (a plain close can look like a dropped keep-alive to retry).
+      socket.resetAndDestroy();
+      return;
+    }
+    const key = keyOf(socket);
+    counted.set(key, address);
+    socket.once('close', () => release(key));
+  });
+  server.on('upgrade', (_req: IncomingMessage, socket: Socket) => release(keyOf(socket)));
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { openApiDocument } from '@conclave/protocol/schemas';
 import type { HttpDeps } from './http-deps.js';
 import { HttpError } from './respond.js';
@@ -9,6 +10,28 @@ export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return v4.startsWith('127.') || address === '::1';
+}
+
+/** A loopback host name, as a Host header or an origin's host carries it (with or without a port). */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = /^\[([^\]]+)\](?::\d+)?$/.exec(host)?.[1] ?? host.replace(/:\d+$/, '');
+  return name.toLowerCase() === 'localhost' || /^127(\.\d{1,3}){3}$/.test(name) || name === '::1';
+}
+
+/**
+ * A request for the dev app's keys from this machine's own browser or tools (docs/architecture.md "Static files
+ * and the dev app"): from loopback, for a loopback Host (DNS rebinding names another host), from no page or a
+ * loopback page (Origin), and not forwarded by a proxy (which would make any client look local).
+ */
+export function isLocalRequest(req: IncomingMessage): boolean {
+  const { headers } = req;
+  if (!isLoopback(req.socket.remoteAddress) || !isLoopbackHost(headers.host)) return false;
+  if (Object.keys(headers).some((name) => name.startsWith('x-forwarded-') || name === 'forwarded' || name === 'x-real-ip')) return false;
+  const origin = headers.origin;
+  if (origin === undefined) return true;
+  const match = /^https?:\/\/([^/]+)$/.exec(origin);
+  return match !== null && isLoopbackHost(match[1]);
 }
 
 /** Health, Prometheus metrics, the OpenAPI document and the dev app's keys. */
@@ -35,8 +58,8 @@ export function opsEndpoints(ctx: HttpDeps): Bindings<'health' | 'metrics' | 'op
     },
     devApp: {
       handle: ({ req }) => {
-        // The dev app's key lets anyone sign in as anyone: only hand it to this machine's own browser.
-        if (!ctx.config.devMode || !isLoopback(req.socket.remoteAddress)) throw new HttpError(404, HTTP_CODE.NOT_FOUND, 'not found: /api/dev/app');
+        // The dev app's key lets anyone sign in as anyone: only hand it to this machine's own browser (no CORS: http-server.ts).
+        if (!ctx.config.devMode || !isLocalRequest(req)) throw new HttpError(404, HTTP_CODE.NOT_FOUND, 'not found: /api/dev/app');
         const app = ctx.config.apps[0];
         return { sdkAppId: app.sdkAppId, secretKey: app.secretKey, adminKey: app.adminKey };
       },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
@@ -26,7 +27,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendError(ctx: Pick<HttpDeps, 'metrics' | 'logger'>, res: ServerResponse, error: unknown): void {
   if (error instanceof HttpError) {
     ctx.metrics.error('http', error.code);
-    sendJson(res, error.status, { code: error.code, message: error.message }, error.status === 413 ? { connection: 'close' } : {});
+    sendJson(res, error.status, { code: error.code, message: error.message }, error.status === 413 || error.status === 408 ? { connection: 'close' } : {});
     return;
   }
   if (error instanceof StoreFullError) {
@@ -41,48 +42,73 @@ export function sendError(ctx: Pick<HttpDeps, 'metrics' | 'logger'>, res: Server
   sendJson(res, 500, { code: SERVER_CODE.INTERNAL, message: 'internal error' });
 }
 
-/** The client's address: the socket's, or X-Forwarded-For's first entry behind a trusted proxy. */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = req.headers['x-forwarded-for'];
-  const raw = trustProxy && typeof forwarded === 'string' && forwarded.trim() ? forwarded.split(',')[0].trim() : req.socket.remoteAddress ?? 'unknown';
-  return raw.startsWith('::ffff:') ? raw.slice(7) : raw;
+/** The client's address (the socket's, or the right-most untrusted X-Forwarded-For entry behind trusted proxies). */
+export { clientAddress } from './client-address.js';
+
+/**
+ * How long a body may take to arrive once its headers have: `timeoutMs`, plus a second per `bytesPerSecond` of
+ * the route's limit (a 16 KiB body gets ~5 s, a 1 MiB log upload ~21 s), so a client trickling a body holds its
+ * connection seconds, not the whole request time-out (docs/architecture.md "Slow requests and connections").
+ */
+export const BODY_READ = Object.freeze({ timeoutMs: 5_000, bytesPerSecond: 64 * 1024 });
+
+/** Requests whose body must hash to this (SHA-256 hex): node-to-node requests, whose cluster signature covers it. */
+const expectedBodies = new WeakMap<IncomingMessage, string>();
+
+/** The body `req` carries must be the one whose SHA-256 is `sha256Hex` (checked as it is read: readRaw). */
+export function expectBody(req: IncomingMessage, sha256Hex: string): void {
+  expectedBodies.set(req, sha256Hex);
 }
 
 /**
  * Reads a request body of at most `limit` bytes. A larger body is read on (and thrown away) up to four
  * times the limit so that a client still sending it gets the 413 answer; past that (or when Content-Length
  * says so at once) the 413 goes out without more reading, and the connection is closed once it is sent
- * (http-server.ts), so a body of any size costs at most 4 × `limit` bytes read and `limit` bytes held.
+ * (http-server.ts), so a body of any size costs at most 4 × `limit` bytes read and `limit` bytes held. A body
+ * slower than BODY_READ is refused with 408 (BODY_TIMEOUT), its connection closed the same way.
  */
 export function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const tooLarge = () => new HttpError(413, SERVER_CODE.MESSAGE_TOO_LARGE, `body exceeds ${limit} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    const stop = () => {
+    const timeoutMs = BODY_READ.timeoutMs + Math.round((limit * 1000) / BODY_READ.bytesPerSecond);
+    const stop = (error: HttpError) => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.pause();
-      reject(tooLarge());
+      reject(error);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
         chunks.length = 0;
-        if (size > limit * 4) stop();
+        if (size > limit * 4) stop(tooLarge());
         return;
       }
       chunks.push(chunk);
     };
+    const timer = setTimeout(() => stop(new HttpError(408, HTTP_CODE.BODY_TIMEOUT, `the body did not arrive within ${(timeoutMs / 1000).toFixed(1)} s`)), timeoutMs);
+    timer.unref();
     if (Number(req.headers['content-length']) > limit * 4) {
-      stop();
+      stop(tooLarge());
       return;
     }
     req.on('data', onData);
     req.on('end', () => {
-      if (size > limit) reject(tooLarge());
-      else resolve(Buffer.concat(chunks));
+      clearTimeout(timer);
+      if (size > limit) return reject(tooLarge());
+      const body = Buffer.concat(chunks);
+      const expected = expectedBodies.get(req);
+      if (expected !== undefined && createHash('sha256').update(body).digest('hex') !== expected) {
+        return reject(new HttpError(403, HTTP_CODE.NODE_SIGNATURE_INVALID, 'the body is not the one the cluster signature covers'));
+      }
+      resolve(body);
     });
-    req.on('error', reject);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
