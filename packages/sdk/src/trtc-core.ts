@@ -4,7 +4,7 @@ import { DEFAULT_SERVER_ORIGIN } from './common/server-origin.js';
 import { apiCall } from './errors/api-call.js';
 import { decodeFailed, invalidOperation, MESSAGE } from './errors/catalogue.js';
 import type { RtcError } from './errors/rtc-error.js';
-import type { ExperimentalApi } from './experimental/experimental-api.js';
+import type { LazyExperimental } from './experimental/lazy-experimental.js';
 import { experimentalOf } from './experimental/client-host.js';
 import type { ExperimentalAPIFunctionMap } from './experimental/types.js';
 import { LocalMedia } from './local/local-media.js';
@@ -53,7 +53,7 @@ export abstract class TRTCCore extends TRTCStatic {
   /** @internal */
   protected readonly _sei: SeiSender;
   /** @internal */
-  protected readonly _experimental: ExperimentalApi;
+  protected readonly _experimental: LazyExperimental;
   private readonly _offPermission: () => void;
   private _destroyed = false;
   /** @internal */

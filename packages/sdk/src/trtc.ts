@@ -67,6 +67,8 @@ export class TRTC extends TRTCCore {
       this._uploader.start({ ...identity, origin: loggerProxy ?? DEFAULT_SERVER_ORIGIN });
       log.info(`enterRoom ${config.strRoomId ?? config.roomId} as ${config.userId} (scene ${config.scene ?? 'rtc'}, role ${config.role ?? 'anchor'})`);
       try {
+        // With enableSEI the SEI steps must be in the frame pipes before the room's links are made.
+        await this._sei.ready();
         await this._room.join(config, target);
       } catch (error) {
         log.warn('enterRoom failed:', error);
