@@ -26,9 +26,9 @@ export type { VideoProfile, AudioProfile } from './media/profiles.js';
 // The built-in plugins' option types, exported from the package root as the original's index.d.ts does.
 export type { AudioMixerOptions, UpdateAudioMixerOptions, StopAudioMixerOptions } from './plugins/audio-mixer/options.js';
 export type { AIDenoiserOptions } from './plugins/ai-denoiser/ai-denoiser.js';
-export type { AudioPlayerOptions, AudioPlayerUpdateOptions, AudioPlayerStopOptions } from './plugins/audio-player/options.js';
 // The option types per plugin name of startPlugin / updatePlugin / stopPlugin, as the original's root exports them.
 export type {
   PluginStartOptionsMap, PluginUpdateOptionsMap, PluginStopOptionsMap, InitAudioProcessorOptions, UpdateAudioProcessorOptions, UpdateDebugOptions, AudioSource,
 } from './plugins/option-maps.js';
 export type { PluginContext, AudioPluginContext } from './plugin-api/index.js';
+export type { AudioPlayerContext, AudioPlayerOptions, AudioPlayerUpdateOptions, AudioPlayerStopOptions } from './plugin-api/audio-player.js';

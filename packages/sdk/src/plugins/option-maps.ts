@@ -6,7 +6,7 @@
  */
 import type { AIDenoiserOptions, UpdateDenoiserOptions } from './ai-denoiser/index.js';
 import type { AudioMixerOptions, StopAudioMixerOptions, UpdateAudioMixerOptions } from './audio-mixer/index.js';
-import type { AudioPlayerOptions, AudioPlayerStopOptions, AudioPlayerUpdateOptions } from './audio-player/index.js';
+import type { AudioPlayerOptions, AudioPlayerStopOptions, AudioPlayerUpdateOptions } from '../plugin-api/audio-player.js';
 import type { CDNStreamingOptions } from './cdn-streaming/index.js';
 import type { StartChorusOption, UpdateChorusOption } from './chorus/index.js';
 import type { StartCrossRoomOption, StopCrossRoomOption, UpdateCrossRoomOption } from './cross-room/index.js';

@@ -1,26 +1,26 @@
 import type { PluginContext } from '../../plugin-api/index.js';
 import { validateAudioPlayerOptions, type AudioPlayerOptions, type AudioPlayerStopOptions, type AudioPlayerUpdateOptions } from './options.js';
-import { AudioPlayerContext } from './player.js';
+import { AudioPlayerInstance } from './player.js';
 
 /**
  * The AudioPlayer plugin (5.18; `trtc-sdk-v5/plugins/audio-player`, global `AudioPlayer`): players of PCM the app
  * feeds (TTS, an AI voice), of files and of tracks, each heard locally and, with `publish`, by the room. One player
  * per `id`, several at once; startPlugin resolves with the player (AudioPlayerContext), updatePlugin changes one,
- * stopPlugin destroys one or, with id '*', all.
+ * stopPlugin destroys one or, with id '*', all. (Each player's type is AudioPlayerContext.)
  */
 export class AudioPlayer {
   static readonly Name = 'AudioPlayer';
   /** The original's plugin carries an empty TYPE table. */
   static readonly TYPE: Readonly<Record<string, never>> = Object.freeze({});
   private readonly _context: PluginContext;
-  private readonly _players = new Map<string, AudioPlayerContext>();
+  private readonly _players = new Map<string, AudioPlayerInstance>();
 
   constructor(context: PluginContext) {
     this._context = context;
   }
 
   /** Makes the player `options.id` (replacing one of that id) and resolves with it, ready for start(). */
-  async start(options: AudioPlayerOptions): Promise<AudioPlayerContext> {
+  async start(options: AudioPlayerOptions): Promise<AudioPlayerInstance> {
     validateAudioPlayerOptions(options, 'start', this._context.errors);
     const existing = this._players.get(options.id);
     if (existing) {
@@ -28,7 +28,7 @@ export class AudioPlayer {
       existing.destroy();
       this._players.delete(options.id);
     }
-    const player = new AudioPlayerContext(this._context, options);
+    const player = new AudioPlayerInstance(this._context, options);
     try {
       await player.init();
     } catch (error) {
@@ -41,7 +41,7 @@ export class AudioPlayer {
   }
 
   /** Changes player `options.id`; resolves with it (undefined, with a warning, when there is none). */
-  async update(options: AudioPlayerUpdateOptions): Promise<AudioPlayerContext | undefined> {
+  async update(options: AudioPlayerUpdateOptions): Promise<AudioPlayerInstance | undefined> {
     validateAudioPlayerOptions(options, 'update', this._context.errors);
     const player = this._players.get(options.id);
     if (!player) {

@@ -2,7 +2,6 @@
 import { AudioPlayer } from './audio-player.js';
 
 export { AudioPlayer };
-export { AudioPlayerContext } from './player.js';
 export { AudioSourceType } from './options.js';
-export type { AudioPlayerOptions, AudioPlayerUpdateOptions, AudioPlayerStopOptions, AudioPlayerCallbacks, RealtimeOption } from './options.js';
+export type { AudioPlayerContext, AudioPlayerOptions, AudioPlayerUpdateOptions, AudioPlayerStopOptions, AudioPlayerCallbacks, RealtimeOption } from '../../plugin-api/audio-player.js';
 export default AudioPlayer;

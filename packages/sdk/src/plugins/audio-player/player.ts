@@ -1,5 +1,6 @@
+import type { AudioPlayerContext } from '../../plugin-api/audio-player.js';
 import type { PluginContext } from '../../plugin-api/index.js';
-import { AudioSourceType, type AudioPlayerCallbacks, type AudioPlayerOptions, type AudioPlayerUpdateOptions } from './options.js';
+import type { AudioPlayerCallbacks, AudioPlayerOptions, AudioPlayerUpdateOptions, AudioSourceType } from './options.js';
 import { PcmSource } from './pcm-source.js';
 import { TrackSource } from './track-source.js';
 import { UrlSource } from './url-source.js';
@@ -9,12 +10,13 @@ const callbacksOf = (options: AudioPlayerCallbacks): AudioPlayerCallbacks =>
   Object.fromEntries(CALLBACKS.filter((key) => options[key]).map((key) => [key, options[key]]));
 
 /**
- * One player of the AudioPlayer plugin, what startPlugin('AudioPlayer') resolves with (5.18's AudioPlayerContext).
+ * One player of the AudioPlayer plugin, what startPlugin('AudioPlayer') resolves with (its public type is
+ * plugin-api's AudioPlayerContext, 5.18's name: apps only ever hold one as that type).
  * Its sound is always played locally (the page's speakers, through the plugin context's audio graph); with
  * `publish` it is also mixed into what the microphone publishes, so the room hears it too (and the browser's echo
  * cancellation, which works on the microphone's capture, does not remove it). `publish` can be switched at any time.
  */
-export class AudioPlayerContext {
+export class AudioPlayerInstance implements AudioPlayerContext {
   readonly id: string;
   readonly sourceType: AudioSourceType;
   private readonly _context: PluginContext;
