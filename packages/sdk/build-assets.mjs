@@ -2,8 +2,8 @@
 // denoiser-wasm.js, the AIDenoiser's AudioWorklet with RNNoise's wasm (from @jitsi/rnnoise-wasm) embedded,
 // like the original's file of that name; selfie_segmentation/, face_detection/ and face_mesh/, the MediaPipe
 // files of VirtualBackground, FaceDetection and Beauty;
-// video-decoder/, TRTCVideoDecoder's worker and wasm; autoplay-dialog.js and hw-encoder.js, lazily loaded parts
-// of the core.
+// video-decoder/, TRTCVideoDecoder's worker and wasm; autoplay-dialog.js, hw-encoder.js, experimental.js,
+// canvas-renderer.js and sei-channel.js, lazily loaded parts of the core.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,6 +12,13 @@ import { build } from 'esbuild';
 import { coreBundle } from './build-options.mjs';
 
 const require = createRequire(import.meta.url);
+
+/** Lazily loaded parts of the core: [entry module under src/, asset name]. */
+const LAZY_CORE_PARTS = [
+  ['experimental/experimental-api.ts', 'experimental'],
+  ['playback/canvas-renderer.ts', 'canvas-renderer'],
+  ['sei/sei-channel.ts', 'sei-channel'],
+];
 
 /**
  * A MediaPipe solution's script, wasm and model files, from its npm package, into dist/assets/<folder>/:
@@ -88,4 +95,10 @@ export async function buildAssets() {
     format: 'esm',
     outfile: 'dist/assets/hw-encoder.js',
   });
+  // Parts of the core only some apps use, loaded on first use (docs/architecture.md "SDK plugins"): the
+  // experimental APIs (src/experimental/lazy-experimental.ts), the canvas player's renderer (src/playback/video-player.ts)
+  // and SEI's channel (src/sei/sei-sender.ts).
+  for (const [source, name] of LAZY_CORE_PARTS) {
+    await build({ ...coreBundle, entryPoints: [fileURLToPath(new URL(`./src/${source}`, import.meta.url))], format: 'esm', outfile: `dist/assets/${name}.js` });
+  }
 }

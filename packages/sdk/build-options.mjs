@@ -30,5 +30,8 @@ export function pluginBundle(entry) {
   };
 }
 
-/** Size budget of the core ESM bundle, minified and gzipped (issue: at most 60 KB). */
-export const CORE_GZIP_BUDGET_BYTES = 60 * 1024;
+/**
+ * Size budget of the core ESM bundle, minified and gzipped: 55 KB (issue 40; it was 60 KB), with the parts only some
+ * apps use loaded lazily (docs/architecture.md "SDK plugins").
+ */
+export const CORE_GZIP_BUDGET_BYTES = 55 * 1024;

@@ -30,6 +30,8 @@ export const PLUGIN_ENTRIES = [
   { name: 'custom-encryption', path: 'custom-encryption', globalName: 'CustomEncryption', source: 'custom-encryption/index.ts' },
   { name: 'beauty', path: 'video-effect/beauty', globalName: 'Beauty', source: 'video-effect/beauty/index.ts' },
   { name: 'face-detection', path: 'video-effect/face-detection', globalName: 'FaceDetection', source: 'video-effect/face-detection/index.ts' },
+  // 5.18: a separate plugin in the original; here it also loads lazily when started unregistered, as the built-ins do.
+  { name: 'audio-player', path: 'audio-player', globalName: 'AudioPlayer', source: 'audio-player/index.ts', builtIn: true, exported: true },
   // Paths whose server or cloud side a self-hosted server lacks: they load and register, and refuse to start.
   { name: 'cross-room', path: 'cross-room', globalName: 'CrossRoom', source: 'cross-room/index.ts' },
   { name: 'lebplayer', path: 'lebplayer', globalName: 'LEBPlayer', source: 'lebplayer/index.ts' },

@@ -31,3 +31,4 @@ export type {
   PluginStartOptionsMap, PluginUpdateOptionsMap, PluginStopOptionsMap, InitAudioProcessorOptions, UpdateAudioProcessorOptions, UpdateDebugOptions, AudioSource,
 } from './plugins/option-maps.js';
 export type { PluginContext, AudioPluginContext } from './plugin-api/index.js';
+export type { AudioPlayerContext, AudioPlayerOptions, AudioPlayerUpdateOptions, AudioPlayerStopOptions } from './plugin-api/audio-player.js';

@@ -60,6 +60,8 @@ export interface ScreenShareConfig {
 export interface UpdateScreenShareConfig extends ScreenShareConfig {
   option?: {
     fillMode?: 'contain' | 'cover' | 'fill';
+    /** A new encoding during the share: capture size and rate, bitrate (5.18). */
+    profile?: '480p' | '480p_2' | '720p' | '720p_2' | '1080p' | '1080p_2' | VideoProfile;
     qosPreference?: 'smooth' | 'clear';
     /** Replace the shared video / audio track (5.13+). */
     videoTrack?: MediaStreamTrack;

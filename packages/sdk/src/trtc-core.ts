@@ -4,7 +4,7 @@ import { DEFAULT_SERVER_ORIGIN } from './common/server-origin.js';
 import { apiCall } from './errors/api-call.js';
 import { decodeFailed, invalidOperation, MESSAGE } from './errors/catalogue.js';
 import type { RtcError } from './errors/rtc-error.js';
-import type { ExperimentalApi } from './experimental/experimental-api.js';
+import type { LazyExperimental } from './experimental/lazy-experimental.js';
 import { experimentalOf } from './experimental/client-host.js';
 import type { ExperimentalAPIFunctionMap } from './experimental/types.js';
 import { LocalMedia } from './local/local-media.js';
@@ -14,6 +14,7 @@ import { onDecodeFailure } from './playback/decode-tap.js';
 import { LogUploader } from './log/upload.js';
 import { DeviceWatcher } from './media/devices.js';
 import { onPermissionChange } from './media/permissions.js';
+import type { AudioPlayerContext, AudioPlayerOptions, AudioPlayerUpdateOptions } from './plugin-api/audio-player.js';
 import { pluginSignal } from './plugin-api/room.js';
 import { PluginManager } from './plugin-api/plugin-manager.js';
 import { Room } from './room/room.js';
@@ -53,7 +54,7 @@ export abstract class TRTCCore extends TRTCStatic {
   /** @internal */
   protected readonly _sei: SeiSender;
   /** @internal */
-  protected readonly _experimental: ExperimentalApi;
+  protected readonly _experimental: LazyExperimental;
   private readonly _offPermission: () => void;
   private _destroyed = false;
   /** @internal */
@@ -131,14 +132,18 @@ export abstract class TRTCCore extends TRTCStatic {
   }
 
   /**
-   * Starts a registered plugin by name.
+   * Starts a registered plugin by name; AudioPlayer resolves with the player it made.
    * @throws RtcError ENV_NOT_SUPPORTED (5210) when no plugin of that name is registered.
    */
+  startPlugin(name: 'AudioPlayer', options: AudioPlayerOptions): Promise<AudioPlayerContext>;
+  startPlugin(name: string, options?: unknown): Promise<unknown>;
   startPlugin(name: string, options?: unknown): Promise<unknown> {
     return this._call('startPlugin', () => this._plugins.start(name, options));
   }
 
-  /** Updates a started plugin. @throws RtcError ENV_NOT_SUPPORTED (5210) for an unknown plugin. */
+  /** Updates a started plugin (AudioPlayer resolves with the player). @throws RtcError ENV_NOT_SUPPORTED (5210) for an unknown plugin. */
+  updatePlugin(name: 'AudioPlayer', options: AudioPlayerUpdateOptions): Promise<AudioPlayerContext | undefined>;
+  updatePlugin(name: string, options?: unknown): Promise<unknown>;
   updatePlugin(name: string, options?: unknown): Promise<unknown> {
     return this._call('updatePlugin', () => this._plugins.update(name, options));
   }

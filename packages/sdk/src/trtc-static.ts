@@ -6,7 +6,7 @@ import { envNotSupported } from './errors/catalogue.js';
 import { setLevel, type LogLevel } from './log/logger.js';
 import { loggerManager } from './log/logger-manager.js';
 import { getPermissions } from './media/permissions.js';
-import { listDevices } from './media/devices.js';
+import { listDevices, listInputs, type DeviceListOption } from './media/devices.js';
 import { checkSupport } from './media/support.js';
 import { setDefaultSpeaker } from './playback/audio-player.js';
 import type { PermissionOption, PermissionResult, SupportResult } from './types.js';
@@ -55,16 +55,17 @@ export class TRTCStatic {
   }
 
   /**
-   * Lists cameras. With requestPermission (default true) asks for camera access first when labels are hidden.
-   * @throws RtcError DEVICE_ERROR when access is refused.
+   * Lists cameras. `true` / `{ requestPermission: true }` (the default) asks for camera access first when labels are
+   * hidden; `{ filterVirtualDevice: true }` (5.18) leaves out virtual cameras but capture programs' (OBS), unless
+   * every camera is virtual. @throws RtcError DEVICE_ERROR when access is refused.
    */
-  static getCameraList(requestPermission = true): Promise<MediaDeviceInfo[]> {
-    return apiCall('getCameraList', () => listDevices('videoinput', requestPermission, 'getCameraList'));
+  static getCameraList(option: DeviceListOption = true): Promise<MediaDeviceInfo[]> {
+    return apiCall('getCameraList', () => listInputs('videoinput', option, 'getCameraList'));
   }
 
-  /** Lists microphones (see getCameraList). @throws RtcError DEVICE_ERROR when access is refused. */
-  static getMicrophoneList(requestPermission = true): Promise<MediaDeviceInfo[]> {
-    return apiCall('getMicrophoneList', () => listDevices('audioinput', requestPermission, 'getMicrophoneList'));
+  /** Lists microphones (see getCameraList; a filtered list keeps every microphone when all are virtual). @throws RtcError DEVICE_ERROR when access is refused. */
+  static getMicrophoneList(option: DeviceListOption = true): Promise<MediaDeviceInfo[]> {
+    return apiCall('getMicrophoneList', () => listInputs('audioinput', option, 'getMicrophoneList'));
   }
 
   /** Lists speakers (audio outputs). @throws RtcError DEVICE_ERROR when access is refused. */

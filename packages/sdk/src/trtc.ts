@@ -17,7 +17,7 @@ import {
   validateStopRemoteVideo, validateSwitchRole, validateTrackQuery, validateUserIdArg,
 } from './validate/client.js';
 import { lenientCreateOptions, lenientEnterRoom } from './validate/lenient.js';
-import { resolveProxy, validateEnterRoom } from './validate/enter-room.js';
+import { quickStartOf, resolveProxy, validateEnterRoom } from './validate/enter-room.js';
 import { validateSwitchRoom } from './validate/switch-room.js';
 import { validateCustomMessage, validateVolume, validateVolumeInterval } from './validate/messages.js';
 
@@ -66,7 +66,10 @@ export class TRTC extends TRTCCore {
       const loggerProxy = resolveProxy(config.proxy).loggerBase;
       this._uploader.start({ ...identity, origin: loggerProxy ?? DEFAULT_SERVER_ORIGIN });
       log.info(`enterRoom ${config.strRoomId ?? config.roomId} as ${config.userId} (scene ${config.scene ?? 'rtc'}, role ${config.role ?? 'anchor'})`);
+      if (config.quickStart && !quickStartOf(config)) log.info('quickStart dropped: it is for the live scene or an audience');
       try {
+        // With enableSEI the SEI steps must be in the frame pipes before the room's links are made.
+        await this._sei.ready();
         await this._room.join(config, target);
       } catch (error) {
         log.warn('enterRoom failed:', error);

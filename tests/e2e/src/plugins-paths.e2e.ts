@@ -14,8 +14,9 @@ const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const SDK_DIR = join(REPO, 'packages/sdk');
 const version = (name: string) => (JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** Every plugin path of trtc-sdk-v5 5.17.1 (5.11.1's are a subset): its class (named export) and UMD global. */
+/** Every plugin path of trtc-sdk-v5 5.17.1 (5.11.1's are a subset) and 5.18's audio-player: its class (named export) and UMD global. */
 const PATHS: { path: string; name: string; className: string }[] = [
+  { path: 'audio-player', name: 'audio-player', className: 'AudioPlayer' },
   { path: 'cdn-streaming', name: 'cdn-streaming', className: 'CDNStreaming' },
   { path: 'chorus', name: 'chorus', className: 'Chorus' },
   { path: 'cross-room', name: 'cross-room', className: 'CrossRoom' },
@@ -49,6 +50,7 @@ import type { StartLEBPlayerOption } from 'trtc-sdk-v5/plugins/lebplayer';
 import type { StartRealtimeTranscriberOption } from 'trtc-sdk-v5/plugins/realtime-transcriber';
 import type { BeautyOptions } from 'trtc-sdk-v5/plugins/video-effect/beauty';
 import type { FaceDetectionOptions } from 'trtc-sdk-v5/plugins/video-effect/face-detection';
+import type { AudioPlayerOptions } from 'trtc-sdk-v5/plugins/audio-player';
 
 const params = new URLSearchParams(location.search);
 const sdkAppId = Number(params.get('sdkAppId'));
@@ -66,6 +68,7 @@ const probes: Record<string, unknown> = {
   DeviceDetector: { allowSkip: true, language: 'en' } satisfies DeviceDetectorOptions,
   Beauty: { sdkAppId, userId, userSig, whiten: 0.5 } satisfies BeautyOptions,
   FaceDetection: { onFaceDetectionStateChanged: () => undefined } satisfies FaceDetectionOptions,
+  AudioPlayer: { id: 'probe', sourceType: 'pcm' } satisfies AudioPlayerOptions,
 };
 const pairs: [string, unknown, unknown][] = [
 ${PATHS.map((p) => `  ['${p.className}', ${p.className}, ${p.className}Default],`).join('\n')}
@@ -146,7 +149,7 @@ interface AppResult {
 let appResult: AppResult | undefined;
 
 describe('Must show 1: a fresh Vite app with the packed SDK installed as trtc-sdk-v5 imports every plugin path of 5.17.1 and bundles; each exported class registers with TRTC.create({ plugins })', () => {
-  it('packs, installs, type-checks and bundles an app importing all 16 paths (named and default exports)', async () => {
+  it('packs, installs, type-checks and bundles an app importing all 17 paths (named and default exports)', async () => {
     const packed = JSON.parse(await run('npm', ['pack', '--json', '--pack-destination', work], SDK_DIR)) as { filename: string }[];
     const app = join(work, 'app');
     mkdirSync(join(app, 'src'), { recursive: true });

@@ -23,7 +23,8 @@ describe('TRTC.EVENT / TYPE / ERROR_CODE', () => {
     expect(TYPE.SPEAKER).toBe('Speakerphone');
     expect(TYPE.HEADSET).toBe('Headset earpiece');
     expect(EXTRA_CODE.ROOM_ID_REQUIED).toBe(5015);
-    expect(Object.values(EXTRA_CODE)).toHaveLength(58);
+    expect(EXTRA_CODE.REMOTE_USER_ID_SAME_AS_LOCAL).toBe(5021); // 5.18
+    expect(Object.values(EXTRA_CODE)).toHaveLength(59);
   });
 
   it("carry 5.17's error codes with their current meanings", () => {

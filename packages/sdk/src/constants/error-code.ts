@@ -36,6 +36,8 @@ export const EXTRA_CODE = Object.freeze({
   ROOM_ID_TYPE_MISMATCH: 5019,
   /** switchRoom: the room the session is already in (5.11+). */
   ROOM_ID_DUPLICATE: 5020,
+  /** enterRoom: quickStart.remoteUserId is the local user (5.18). */
+  REMOTE_USER_ID_SAME_AS_LOCAL: 5021,
   NOT_JOINED: 5101,
   REMOTE_USER_NOT_EXIST: 5102,
   STREAM_TYPE_NOT_EXIST: 5103,

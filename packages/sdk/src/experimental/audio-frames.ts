@@ -1,7 +1,7 @@
 import type { Emitter } from '../common/emitter.js';
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidParameter } from '../errors/catalogue.js';
-import { log } from '../log/logger.js';
+import type { log } from '../log/logger.js';
 import type { TRTCEventTypes } from '../types.js';
 import { validateBoolean, validateUserIdArg } from '../validate/client.js';
 import type { EnableAudioFrameEventOptions } from './types.js';
@@ -19,6 +19,8 @@ export interface AudioFrameHost {
   remoteAudioTrack(userId: string): MediaStreamTrack | undefined;
   /** The remote users whose audio is received now. */
   remoteUsersWithAudio(): string[];
+  /** The core's logger (this file is a lazily loaded asset: its own copy of the logger would log apart). */
+  readonly log: Pick<typeof log, 'info' | 'warn'>;
 }
 
 interface TapConfig {
@@ -133,7 +135,7 @@ export class AudioFrameTaps {
       try {
         this._taps.set(userId, new Tap(track, config, (data) => this._deliver(userId, config, data)));
       } catch (error) {
-        log.warn(`audio frames of ${userId || 'the microphone'} unavailable:`, error);
+        this._host.log.warn(`audio frames of ${userId || 'the microphone'} unavailable:`, error);
       }
     }
     for (const userId of [...this._taps.keys()]) if (!wanted.has(userId)) this._stop(userId);

@@ -1,16 +1,18 @@
 import type { Emitter } from '../common/emitter.js';
 import type { LocalMedia } from '../local/local-media.js';
+import { log } from '../log/logger.js';
 import type { Room } from '../room/room.js';
 import type { TRTCEventTypes } from '../types.js';
-import { ExperimentalApi } from './experimental-api.js';
+import { LazyExperimental } from './lazy-experimental.js';
 import type { PlaybackQualityHost } from './playback-quality.js';
 
 /** The experimental APIs of a client: its room and local media, and its own remote-video calls (checked as the app's). */
 export function experimentalOf(events: Emitter<TRTCEventTypes>, room: Room, local: LocalMedia,
-  calls: Pick<PlaybackQualityHost, 'startRemoteVideo' | 'updateRemoteVideo' | 'stopRemoteVideo' | 'muteRemoteAudio'>): ExperimentalApi {
+  calls: Pick<PlaybackQualityHost, 'startRemoteVideo' | 'updateRemoteVideo' | 'stopRemoteVideo' | 'muteRemoteAudio'>): LazyExperimental {
   const audioOf = (userId: string) => room.remotes.receivedTrack(userId, 'audio');
-  return new ExperimentalApi({
+  return new LazyExperimental({
     events,
+    log,
     remoteUsers: () => room.remoteUsers.values(),
     localAudioTrack: () => local.microphone.current?.track,
     remoteAudioTrack: audioOf,

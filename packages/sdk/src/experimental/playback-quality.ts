@@ -1,6 +1,6 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidParameter, operationFailed } from '../errors/catalogue.js';
-import { log } from '../log/logger.js';
+import type { log } from '../log/logger.js';
 import type { RemoteUser } from '../room/remote-user.js';
 import type { RemoteVideoConfig } from '../types.js';
 import type { PlaybackQualityStream, ResolutionConfig, SwitchPlaybackQualityOptions } from './types.js';
@@ -16,6 +16,8 @@ export interface PlaybackQualityHost {
   updateRemoteVideo(config: RemoteVideoConfig): Promise<void>;
   stopRemoteVideo(config: { userId: string; streamType: 'main' | 'sub' }): Promise<void>;
   muteRemoteAudio(userId: string, mute: boolean): Promise<void>;
+  /** The core's logger (see AudioFrameHost.log). */
+  readonly log: Pick<typeof log, 'info' | 'warn'>;
 }
 
 /**
@@ -45,19 +47,19 @@ export class PlaybackQuality {
     const quality = options.quality;
     if (!quality) return;
     if (quality === 'auto') {
-      log.warn(`${FN}: the 'auto' mode is not supported by Conclave`);
+      this._host.log.warn(`${FN}: the 'auto' mode is not supported by Conclave`);
       return;
     }
     const target = this._list.find((s) => s.name === quality);
     if (!target) {
-      log.warn(`${FN}: quality "${quality}" is not in streamList`);
+      this._host.log.warn(`${FN}: quality "${quality}" is not in streamList`);
       return;
     }
     const current = this._playing();
     if (!current) return;
     if (current.userId === target.userId && current.streamType === target.streamType) return;
     if (this._switching) {
-      log.info(`${FN}: a switch is in progress`);
+      this._host.log.info(`${FN}: a switch is in progress`);
       return;
     }
     this._switching = true;
@@ -84,7 +86,7 @@ export class PlaybackQuality {
   }
 
   private async _switchTo(from: ResolutionConfig & { config: RemoteVideoConfig }, to: ResolutionConfig, onSwitched: SwitchPlaybackQualityOptions['onSwitched']): Promise<void> {
-    log.info(`${FN}: ${from.userId}/${from.streamType} → ${to.userId}/${to.streamType}`);
+    this._host.log.info(`${FN}: ${from.userId}/${from.streamType} → ${to.userId}/${to.streamType}`);
     const views = Array.isArray(from.config.view) ? from.config.view : [];
     // The target renders into a hidden element of the same view until its first frame, then takes the view.
     const staging = document.createElement('div');

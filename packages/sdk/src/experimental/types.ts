@@ -45,7 +45,8 @@ export interface SwitchPlaybackQualityOptions {
 
 /** preconnect: warm scheduling and signalling for this identity before enterRoom, or drop that. */
 export type PreconnectParams =
-  | { enable: true; userId: string; userSig: string; sdkAppId: number }
+  /** roomId / strRoomId: the room to schedule for (the original's rule checks them; its typings leave them out). */
+  | { enable: true; userId: string; userSig: string; sdkAppId: number; roomId?: number; strRoomId?: string }
   | { enable: false; userId?: never; userSig?: never; sdkAppId?: never };
 
 /** Each experimental API's options. */

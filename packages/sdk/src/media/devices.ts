@@ -29,6 +29,43 @@ export async function listDevices(kind: Kind, requestPermission = true, function
   } as MediaDeviceInfo));
 }
 
+/** getCameraList / getMicrophoneList's option (5.18; a boolean is requestPermission, as before). */
+export type DeviceListOption = boolean | { requestPermission?: boolean; filterVirtualDevice?: boolean };
+
+/** Reads a device-list option as the original does: a boolean never filters; an object's fields default to true / false. */
+export function readDeviceListOption(option: DeviceListOption | undefined): { requestPermission: boolean; filterVirtualDevice: boolean } {
+  if (typeof option === 'boolean') return { requestPermission: option, filterVirtualDevice: false };
+  return { requestPermission: option?.requestPermission ?? true, filterVirtualDevice: option?.filterVirtualDevice ?? false };
+}
+
+/** Capture programs whose cameras are real sources though their label says "virtual" (the original's list). */
+const CAPTURE_PROGRAMS = ['obs', 'webcastmate'];
+
+/** The original's virtual-device test: "virtual" in the label, except a camera of a capture program (OBS Virtual Camera). */
+export function isVirtualDevice(device: Pick<MediaDeviceInfo, 'label' | 'kind'>): boolean {
+  const label = device.label.toLowerCase();
+  return label.includes('virtual') && !(device.kind === 'videoinput' && CAPTURE_PROGRAMS.some((name) => label.includes(name)));
+}
+
+/** A list without its virtual devices; the whole list when every device is virtual (as the original). */
+export function withoutVirtualDevices<T extends Pick<MediaDeviceInfo, 'label' | 'kind'>>(devices: T[]): T[] {
+  const real = devices.filter((device) => !isVirtualDevice(device));
+  return real.length > 0 ? real : devices;
+}
+
+/** getCameraList / getMicrophoneList: the list of listDevices, without virtual devices when the option asks. */
+export async function listInputs(kind: 'videoinput' | 'audioinput', option: DeviceListOption | undefined, functionName: string): Promise<MediaDeviceInfo[]> {
+  const { requestPermission, filterVirtualDevice } = readDeviceListOption(option);
+  const devices = await listDevices(kind, requestPermission, functionName);
+  return filterVirtualDevice ? withoutVirtualDevices(devices) : devices;
+}
+
+/** Device ids for capture recovery: real devices before virtual ones (the original avoids a virtual device when recapturing). */
+export async function recoveryCandidates(kind: 'videoinput' | 'audioinput'): Promise<string[]> {
+  const devices = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === kind);
+  return [...devices.filter((d) => !isVirtualDevice(d)), ...devices.filter((d) => isVirtualDevice(d))].map((d) => d.deviceId);
+}
+
 /** docs/behaviour.md §9: the device list is polled every 10 s where the browser has no devicechange event. */
 export const DEVICE_POLL_MS = 10_000;
 

@@ -5,6 +5,7 @@ import type { AudioBus } from '../plugin-api/audio.js';
 import type { LocalAudioConfig, UpdateLocalAudioConfig } from '../types.js';
 import { AudioGraph } from './audio-graph.js';
 import { captureMicrophone } from './capture.js';
+import { recoveryCandidates } from './devices.js';
 import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
 import { AUDIO_PROFILES, DEFAULT_AUDIO_PROFILE, type AudioProfile } from './profiles.js';
 import { CaptureRecovery } from './recovery.js';
@@ -141,7 +142,7 @@ export class LocalAudio {
     this._recovery ??= new CaptureRecovery({
       kind: 'microphone',
       deviceId: () => this._microphoneId,
-      listDevices: async () => (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'audioinput').map((d) => d.deviceId),
+      listDevices: () => recoveryCandidates('audioinput'),
       recapture: (deviceId) => this._capture(deviceId, 'startLocalAudio'),
       recovered: async (track, deviceId) => {
         this._microphoneId = deviceId ?? this._microphoneId;

@@ -5,6 +5,7 @@ import { VideoPlayer, type FillMode } from '../playback/video-player.js';
 import { resolveView } from '../playback/view.js';
 import type { LocalVideoConfig, VideoProfileName } from '../types.js';
 import { captureCamera } from './capture.js';
+import { recoveryCandidates } from './devices.js';
 import type { VideoBus } from '../plugin-api/video.js';
 import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
 import {
@@ -194,7 +195,7 @@ export class LocalVideo {
     this._recovery ??= new CaptureRecovery({
       kind: 'camera',
       deviceId: () => this._cameraId,
-      listDevices: async () => (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput').map((d) => d.deviceId),
+      listDevices: () => recoveryCandidates('videoinput'),
       recapture: (deviceId) => this._capture(deviceId, 'startLocalVideo'),
       recovered: async (track, deviceId) => {
         this._cameraId = deviceId ?? this._cameraId;

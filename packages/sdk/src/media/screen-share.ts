@@ -202,10 +202,17 @@ export class ScreenShare {
     }
     const views = config.view !== undefined ? resolveView(config.view, 'updateScreenShare') : undefined;
     if (config.option?.fillMode !== undefined || views) this._player?.update({ fillMode: config.option?.fillMode as FillMode | undefined }, views);
-    if (config.option?.qosPreference !== undefined) {
-      this._qos = config.option.qosPreference;
-      if (this._publish) await this._publisher.setEncoding(this._encoding());
+    const { profile, qosPreference } = config.option ?? {};
+    // 5.18: a new profile during the share (the original's applyProfile): the capture's size and rate, and the encoding.
+    if (profile !== undefined) {
+      this.profile = resolveVideoProfile(profile as VideoProfile, SCREEN_PROFILES, '1080p', 'updateScreenShare', this.profile);
+      if (this._ownsTrack) {
+        await this.track.applyConstraints({ width: { ideal: this.profile.width }, height: { ideal: this.profile.height }, frameRate: { ideal: this.profile.frameRate } })
+          .catch((error: unknown) => log.warn('updateScreenShare: applyConstraints failed', error));
+      }
     }
+    if (qosPreference !== undefined) this._qos = qosPreference;
+    if ((profile !== undefined || qosPreference !== undefined) && this._publish) await this._publisher.setEncoding(this._encoding());
     if (config.publish !== undefined && config.publish !== this._publish) {
       this._publish = config.publish;
       if (this._publish) {

@@ -1,13 +1,9 @@
-import { log } from '../log/logger.js';
+/**
+ * The canvas player's renderer: an asset of the core loaded on the first canvasRender (video-player.ts;
+ * docs/architecture.md "SDK plugins"), so it takes the core's logger rather than importing its own copy.
+ */
+import type { log as coreLog } from '../log/logger.js';
 import { linearTexture, useQuadProgram } from './gl-quad.js';
-
-/** Frame rates the canvas player runs at (docs/behaviour.md §9): it starts at the first and snaps to the source's. */
-export const CANVAS_FPS_STEPS = [15, 30, 45, 60] as const;
-
-/** The canvas player's frame rate for a source measured at `sourceFps`: the lowest step at or above it. */
-export function snapCanvasFps(sourceFps: number): number {
-  return CANVAS_FPS_STEPS.find((step) => step >= sourceFps - 0.5) ?? CANVAS_FPS_STEPS[CANVAS_FPS_STEPS.length - 1];
-}
 
 const VERTEX = `#version 300 es
 in vec2 p; out vec2 uv;
@@ -39,7 +35,7 @@ export class CanvasRenderer {
   private _gl: WebGL2RenderingContext | undefined;
   private _ctx: CanvasRenderingContext2D | undefined;
 
-  constructor(canvas: HTMLCanvasElement) {
+  constructor(canvas: HTMLCanvasElement, log: Pick<typeof coreLog, 'warn'>) {
     this.canvas = canvas;
     // preserveDrawingBuffer: the picture stays readable (snapshots, pixel checks) between frames.
     // A software GL (SwiftShader) uploads each frame on the CPU: 2d is cheaper there (bench: 3.4× the

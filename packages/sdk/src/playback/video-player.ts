@@ -1,4 +1,8 @@
-import { CanvasRenderer, CANVAS_FPS_STEPS, snapCanvasFps } from './canvas-renderer.js';
+import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
+import { log } from '../log/logger.js';
+import { importOnce } from '../plugin-api/built-ins.js';
+import { CANVAS_FPS_STEPS, snapCanvasFps } from './canvas-fps.js';
+import type { CanvasRenderer } from './canvas-renderer.js';
 import { PlaybackCore, type PlayerHooks } from './playback-core.js';
 import type { PlayerState } from './player-state.js';
 
@@ -27,16 +31,26 @@ type FrameCallbackVideo = HTMLVideoElement & {
   cancelVideoFrameCallback?: (handle: number) => void;
 };
 
+/** The canvas renderer is an asset loaded on the first canvasRender (docs/architecture.md "SDK plugins"). */
+function loadCanvasRenderer(): Promise<typeof CanvasRenderer> {
+  return importOnce<{ CanvasRenderer: typeof CanvasRenderer }>(`${DEFAULT_SERVER_ORIGIN}/sdk/assets/canvas-renderer.js`).then((module) => module.CanvasRenderer);
+}
+
 /**
  * Renders a video track into one or more view elements, each with its own muted, inline <video>
  * that fills the view. The first element drives the player state, the first-frame report and the
  * rendered-frame count (for render-freeze detection). With `canvas`, each <video> is hidden and a
  * <canvas> beside it shows its frames (WebGL2, else 2d), drawn at 15 fps at first, then at the step of
  * 15/30/45/60 fps that the source's frame rate snaps to (docs/behaviour.md §9); fill mode and mirror apply to the canvas.
+ * Drawing (and the first-frame report) starts once the renderer has loaded; if it cannot load, the <video>s are shown.
  */
 export class VideoPlayer {
   private readonly _elements: HTMLVideoElement[] = [];
   private readonly _renderers: CanvasRenderer[] = [];
+  /** The canvases made for the renderers still loading. */
+  private _canvases: HTMLCanvasElement[] = [];
+  /** Bumped by each teardown, so a renderer loaded for views since replaced is not used. */
+  private _epoch = 0;
   private _drawTimer: ReturnType<typeof setTimeout> | undefined;
   private _track: MediaStreamTrack;
   private _options: VideoPlayerOptions;
@@ -76,7 +90,7 @@ export class VideoPlayer {
         // The source <video> stays in the page (a detached or display:none one may stop decoding), unseen.
         Object.assign(video.style, { position: 'absolute', width: '1px', height: '1px', opacity: '0', pointerEvents: 'none' });
         view.appendChild(shown);
-        this._renderers.push(new CanvasRenderer(shown as HTMLCanvasElement));
+        this._canvases.push(shown as HTMLCanvasElement);
       }
       video.srcObject = new MediaStream([this._track]);
       view.appendChild(video);
@@ -84,6 +98,31 @@ export class VideoPlayer {
       if (this._elements.length === 1) this._drive(video);
       else video.play().catch(() => undefined);
     }
+    if (this._canvases.length > 0) this._attachRenderers();
+  }
+
+  /** Loads the canvas renderer, then draws into the canvases; shows the <video>s instead when it cannot load. */
+  private _attachRenderers(): void {
+    const epoch = this._epoch;
+    loadCanvasRenderer().then((Renderer) => {
+      if (epoch !== this._epoch) return;
+      this._renderers.push(...this._canvases.map((canvas) => new Renderer(canvas, log)));
+      this._canvases = [];
+      if (this._core) this._startDrawing(this._generation);
+    }, (error: unknown) => {
+      if (epoch !== this._epoch) return;
+      log.warn('canvas player: its renderer failed to load, showing the <video> instead:', error);
+      this._options = { ...this._options, canvas: false };
+      for (const canvas of this._canvases) canvas.remove();
+      this._canvases = [];
+      for (const video of this._elements) {
+        Object.assign(video.style, { position: '', width: '100%', height: '100%', opacity: '', pointerEvents: '', objectFit: this._options.fillMode ?? 'cover', transform: this._options.mirror ? 'scaleX(-1)' : '', backgroundColor: '#000' });
+      }
+      const first = this._elements[0];
+      if (!first) return;
+      this._stopDriving();
+      this._drive(first);
+    });
   }
 
   /** Reports the first frame once, with its size. */
@@ -132,8 +171,9 @@ export class VideoPlayer {
     };
     video.addEventListener('resize', listener);
     this._resizeOf = { video, listener };
-    if (this._renderers.length > 0) {
-      this._startDrawing(generation);
+    if (this._options.canvas) {
+      // Drawn once the renderer is there (_attachRenderers starts the loop when it loads later).
+      if (this._renderers.length > 0) this._startDrawing(generation);
     } else if (video.requestVideoFrameCallback) {
       const onFrame = (_now: number, meta: { width: number; height: number }) => {
         if (this._generation !== generation) return;
@@ -161,7 +201,7 @@ export class VideoPlayer {
   get framesRendered(): number {
     const video = this._elements[0];
     if (!video) return 0;
-    if (this._renderers.length > 0 || (video as FrameCallbackVideo).requestVideoFrameCallback) return this._frames;
+    if (this._options.canvas || (video as FrameCallbackVideo).requestVideoFrameCallback) return this._frames;
     return video.getVideoPlaybackQuality?.().totalVideoFrames ?? 0;
   }
 
@@ -185,7 +225,7 @@ export class VideoPlayer {
       this._render(views);
       return;
     }
-    for (const shown of this._renderers.length > 0 ? this._renderers.map((r) => r.canvas) : this._elements) {
+    for (const shown of this._options.canvas ? [...this._renderers.map((r) => r.canvas), ...this._canvases] : this._elements) {
       shown.style.objectFit = this._options.fillMode ?? 'cover';
       shown.style.transform = this._options.mirror ? 'scaleX(-1)' : '';
     }
@@ -230,8 +270,11 @@ export class VideoPlayer {
       video.remove();
     }
     for (const renderer of this._renderers) renderer.canvas.remove();
+    for (const canvas of this._canvases) canvas.remove();
+    this._epoch++;
     this._elements.length = 0;
     this._renderers.length = 0;
+    this._canvases = [];
   }
 
   /** Removes the video elements from their views (STOPPED). */

@@ -10,6 +10,8 @@ export const BUILT_IN_PLUGINS: Readonly<Record<string, string>> = Object.freeze(
   AIDenoiser: 'ai-denoiser/ai-denoiser',
   Debug: 'debug/debug',
   TRTCVideoDecoder: 'video-decoder/video-decoder',
+  // Not built into the original's trtc.js (5.18 ships it as plugins/audio-player), but needing no registration costs nothing here.
+  AudioPlayer: 'audio-player/audio-player',
 });
 
 /**

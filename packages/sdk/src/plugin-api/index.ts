@@ -4,7 +4,8 @@
  * manager (registration, start / update / stop) and the lazily loaded built-ins. It lives in the core: the core
  * never imports src/plugins/ (an eslint rule keeps it so). One file per area: audio.ts (the published
  * microphone), video.ts (camera-track processors), room.ts (signalling commands such as mix / CDN),
- * remote-video.ts (the encoded-frame tap).
+ * remote-video.ts (the encoded-frame tap); audio-player.ts holds the AudioPlayer plugin's public types, which the client's
+ * startPlugin / updatePlugin overloads name.
  */
 import type { AudioPluginContext } from './audio.js';
 import type { VideoPluginContext } from './video.js';

@@ -1,7 +1,7 @@
 import { openDecodeTap } from '../playback/decode-tap.js';
 
-/** Events a remote-video plugin reports to the app through the client. */
-export type RemoteVideoPluginEvent = 'error' | 'video-decode-downgrade-state-changed';
+/** Events a plugin reports to the app through the client (the decoder's, and AudioPlayer's autoplay-failed). */
+export type RemoteVideoPluginEvent = 'error' | 'video-decode-downgrade-state-changed' | 'autoplay-failed';
 
 /** The remote-video side of the plugin context (TRTCVideoDecoder). */
 export interface RemoteVideoPluginContext {

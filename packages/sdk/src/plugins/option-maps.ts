@@ -1,11 +1,12 @@
 /**
  * The option types of startPlugin / updatePlugin / stopPlugin per plugin name, as trtc-sdk-v5 5.17's root
  * typings map them (PluginStartOptionsMap, PluginUpdateOptionsMap, PluginStopOptionsMap), plus the plugins of
- * 5.17 its map leaves out (FaceDetection, VoiceChanger). Types only: re-exported from the package root
+ * 5.17 its map leaves out (FaceDetection, VoiceChanger) and 5.18's AudioPlayer (its map leaves it out too). Types only: re-exported from the package root
  * (src/index.ts), erased from every bundle.
  */
 import type { AIDenoiserOptions, UpdateDenoiserOptions } from './ai-denoiser/index.js';
 import type { AudioMixerOptions, StopAudioMixerOptions, UpdateAudioMixerOptions } from './audio-mixer/index.js';
+import type { AudioPlayerOptions, AudioPlayerStopOptions, AudioPlayerUpdateOptions } from '../plugin-api/audio-player.js';
 import type { CDNStreamingOptions } from './cdn-streaming/index.js';
 import type { StartChorusOption, UpdateChorusOption } from './chorus/index.js';
 import type { StartCrossRoomOption, StopCrossRoomOption, UpdateCrossRoomOption } from './cross-room/index.js';
@@ -68,6 +69,7 @@ export type PluginStartOptionsMap = {
   RealtimeTranscriber: StartRealtimeTranscriberOption;
   FaceDetection: FaceDetectionOptions;
   VoiceChanger: VoiceChangerStartOptions;
+  AudioPlayer: AudioPlayerOptions;
 };
 
 /** updatePlugin options per plugin name (plugins without update are not listed). */
@@ -88,6 +90,7 @@ export type PluginUpdateOptionsMap = {
   LEBPlayer: UpdateLEBPlayerOption;
   FaceDetection: UpdateFaceDetectionOptions;
   VoiceChanger: VoiceChangerUpdateOptions;
+  AudioPlayer: AudioPlayerUpdateOptions;
 };
 
 /** stopPlugin options per plugin name (undefined: stop takes none). */
@@ -111,4 +114,5 @@ export type PluginStopOptionsMap = {
   RealtimeTranscriber: StopRealtimeTranscriberOption;
   FaceDetection: undefined;
   VoiceChanger: undefined;
+  AudioPlayer: AudioPlayerStopOptions;
 };

@@ -1,6 +1,6 @@
 import { LIMITS } from '@conclave/protocol';
 import type { Emitter } from '../common/emitter.js';
-import { log } from '../log/logger.js';
+import type { log as coreLog } from '../log/logger.js';
 import { RateWindow } from '../messages/rate-window.js';
 import type { FrameStep, SeiSteps } from '../transport/frame-pipes.js';
 import type { TRTCEventTypes } from '../types.js';
@@ -13,7 +13,8 @@ const MAX_QUEUED = 60;
  * SEI messages in H264 video (create({enableSEI: true})): on send, queued messages become SEI NAL units
  * inserted before the first slice of the next frames (at most 9 per frame); on receive, SEI units of
  * payload types 5 and 243 become sei-message events with the same bytes. Its steps run in the room's frame
- * pipes (transport/frame-pipes.ts): inserted before encryption, read after decryption.
+ * pipes (transport/frame-pipes.ts): inserted before encryption, read after decryption. It is an asset of the core,
+ * loaded when a client enables SEI (sei-sender.ts; docs/architecture.md "SDK plugins"): it takes the core's logger.
  */
 export class SeiChannel implements SeiSteps {
   private readonly _events: Emitter<TRTCEventTypes>;
@@ -21,8 +22,11 @@ export class SeiChannel implements SeiSteps {
   private readonly _window = new RateWindow(LIMITS.MAX_CUSTOM_MESSAGES_PER_SECOND, LIMITS.MAX_CUSTOM_MESSAGE_BYTES_PER_SECOND);
   private _warned = false;
 
-  constructor(events: Emitter<TRTCEventTypes>) {
+  private readonly _log: Pick<typeof coreLog, 'warn'>;
+
+  constructor(events: Emitter<TRTCEventTypes>, log: Pick<typeof coreLog, 'warn'>) {
     this._events = events;
+    this._log = log;
   }
 
   /** Takes a message for the rate limits (30 messages, 8000 bytes per second); false when over. */
@@ -73,6 +77,6 @@ export class SeiChannel implements SeiSteps {
   private _warnOnce(error: unknown): void {
     if (this._warned) return;
     this._warned = true;
-    log.warn(error instanceof NotH26xFrame ? 'SEI skipped: not h26x frame (the video codec is not H264)' : 'SEI processing failed:', error);
+    this._log.warn(error instanceof NotH26xFrame ? 'SEI skipped: not h26x frame (the video codec is not H264)' : 'SEI processing failed:', error);
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RtcError } from '../errors/rtc-error.js';
 import type { EnterRoomConfig } from '../types.js';
-import { validateEnterRoom } from './enter-room.js';
+import { quickStartOf, validateEnterRoom } from './enter-room.js';
 
 const base: EnterRoomConfig = { sdkAppId: 1400000001, userId: 'alice', userSig: 'sig', roomId: 8888 };
 
@@ -55,5 +55,19 @@ describe('validateEnterRoom', () => {
     expect(errorOf({ ...base, scene: 'meeting' }).extraCode).toBe(5005);
     expect(errorOf({ ...base, role: 'host' }).extraCode).toBe(5005);
     expect(errorOf(undefined).extraCode).toBe(5001);
+  });
+
+  it('40 enterRoom: quickStart.remoteUserId equal to the local userId is INVALID_PARAMETER 5021 (after the room checks); quickStart is dropped for an rtc anchor', () => {
+    const error = errorOf({ ...base, quickStart: { remoteUserId: 'alice' } });
+    expect(error).toMatchObject({ code: 5000, extraCode: 5021 });
+    expect(error.message).toContain("'quickStart.remoteUserId' cannot be the same as the local userId 'alice'.");
+    expect(errorOf({ ...base, roomId: undefined, quickStart: { remoteUserId: 'alice' } }).extraCode).toBe(5015);
+    expect(validateEnterRoom({ ...base, quickStart: { remoteUserId: 'bob' } })).toEqual({ roomId: '8888', isString: false });
+    const quickStart = { remoteUserId: 'bob' };
+    expect(quickStartOf({ quickStart })).toBe(quickStart);
+    expect(quickStartOf({ quickStart, scene: 'live' })).toBe(quickStart);
+    expect(quickStartOf({ quickStart, scene: 'rtc', role: 'audience' })).toBe(quickStart);
+    expect(quickStartOf({ quickStart, scene: 'rtc' })).toBeUndefined();
+    expect(quickStartOf({ quickStart, scene: 'rtc', role: 'anchor' })).toBeUndefined();
   });
 });

@@ -163,7 +163,21 @@ export function validateEnterRoom(config: EnterRoomConfig | undefined): RoomTarg
   if (scene !== undefined && scene !== 'rtc' && scene !== 'live') throw invalidParameter(EXTRA_CODE.RANGE, "scene must be 'rtc' or 'live'", FN);
   if (role !== undefined && role !== 'anchor' && role !== 'audience') throw invalidParameter(EXTRA_CODE.RANGE, "role must be 'anchor' or 'audience'", FN);
   validateExtras(config);
-  return validateRoomTarget(roomId, strRoomId, FN);
+  const target = validateRoomTarget(roomId, strRoomId, FN);
+  // 5.18, after the room checks as in the original's rule.
+  if (config.quickStart && config.quickStart.remoteUserId === userId) {
+    throw invalidParameter(EXTRA_CODE.REMOTE_USER_ID_SAME_AS_LOCAL, `'quickStart.remoteUserId' cannot be the same as the local userId '${userId}'.`, FN);
+  }
+  return target;
+}
+
+/**
+ * enterRoom's quickStart as the original keeps it: dropped for an anchor of an rtc room (a scene given other than
+ * live, and a role other than audience). Conclave never subscribes early, so what is kept changes nothing else.
+ */
+export function quickStartOf(config: Pick<EnterRoomConfig, 'quickStart' | 'scene' | 'role'>): EnterRoomConfig['quickStart'] {
+  if (!config.quickStart || (config.scene && config.scene !== 'live' && config.role !== 'audience')) return undefined;
+  return config.quickStart;
 }
 
 /** roomId (preferred) or strRoomId, checked as enterRoom checks them (docs/behaviour.md §5). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snapCanvasFps } from './canvas-renderer.js';
+import { snapCanvasFps } from './canvas-fps.js';
 
 describe('canvas player frame rate (docs/behaviour.md §9)', () => {
   it('snaps the source frame rate up to 15, 30, 45 or 60', () => {
