@@ -53,6 +53,9 @@ describe('38.beyond fuzz of a connected peer: signalling, SDP, SRTP and SRTCP', 
     expect(media.bystanderReceived).toBeGreaterThan(media.bystanderSent / 4);
     expect(media.foreign, replay).toBe(0);
     expect(media.forwardedToViewer).toBeGreaterThan(0);
+    // The regression inputs reached the engine's guards (counted in /metrics), not werift's loops.
+    expect(result.refusedByGuards['rtp-header']).toBeGreaterThan(0);
+    expect(result.refusedByGuards['transport-cc']).toBeGreaterThan(0);
   });
 
   it('38.beyond the heap after garbage collection stays bounded over the runs (no per-input or per-link leak)', () => {

@@ -48,7 +48,15 @@ export interface PeerFuzzResult {
   /** What the signalling bystanders saw of the fuzz (users that are not theirs), and who of them was removed. */
   bystanders: { strangers: string[]; removed: string[]; failures: string[] };
   healthAfter: number;
+  /** Media inputs the engine's guards refused (from /metrics: conclave_media_inputs_refused_total), by kind. */
+  refusedByGuards: Record<string, number>;
   seconds: { signal: number; media: number };
+}
+
+/** The counts of conclave_media_inputs_refused_total in the server's /metrics, by kind. */
+async function refusedByGuards(baseUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+  return Object.fromEntries([...text.matchAll(/^conclave_media_inputs_refused_total\{kind="([^"]+)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
 }
 
 /** Both fuzzes against `server` (started with peerFuzzServerOverrides()). */
@@ -89,6 +97,7 @@ export async function runPeerFuzz(server: RunningServer, { seed, iterations }: {
       heapGrowth: { signal: signalGrowth, media: mediaGrowth, collected: heap.collected },
       bystanders: { strangers: bystanders.strangersSeen(), removed: bystanders.removed(), failures },
       healthAfter: await httpStatus(`${server.url}/healthz`),
+      refusedByGuards: await refusedByGuards(server.url),
       seconds: { signal: signalSeconds, media: (performance.now() - started) / 1000 },
     };
   } finally {

@@ -1,7 +1,7 @@
 import { RTCPeerConnection, RtpHeader, RtpPacket, TransportWideCC, type RTCRtpReceiver } from 'werift';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serializeTransportCc } from './transport-cc.js';
-import { boundNackGaps, originalRtpHeaderDeSerialize, originalTransportCcDeSerialize } from './werift-input-guards.js';
+import { boundNackGaps, originalRtpHeaderDeSerialize, originalTransportCcDeSerialize, REFUSED_MEDIA_INPUTS } from './werift-input-guards.js';
 
 /**
  * The guards found by the media fuzz (tests/fuzz/media-fuzz.ts): each input below cost werift time that grew with a
@@ -35,11 +35,13 @@ const RTPFB_TWCC = { type: 205, count: 15 } as Parameters<typeof TransportWideCC
 describe('werift input guards: RTP headers', () => {
   it('38.beyond a header extension whose length runs past the packet is refused at once (it froze the node, unauthenticated)', () => {
     // 4,000 words: werift took ~1 s on it and returned 7,996 phantom extensions; 65,535 took ~10 minutes.
+    const refused = REFUSED_MEDIA_INPUTS['rtp-header'];
     for (const words of [4000, 0xffff]) {
       const started = performance.now();
       expect(() => RtpHeader.deSerialize(withExtension(words))).toThrow(/runs past/);
       expect(performance.now() - started).toBeLessThan(100);
     }
+    expect(REFUSED_MEDIA_INPUTS['rtp-header']).toBe(refused + 2); // counted for /metrics
   });
 
   it('38.beyond a block of more header extension elements than there are ids, inside a 64 KB datagram, is refused', () => {

@@ -103,19 +103,28 @@ export function malformedTransportCc(body: Buffer): string | undefined {
   return undefined;
 }
 
+/** Inputs the guards refused since the process started, by kind (`/metrics`: conclave_media_inputs_refused_total). */
+export const REFUSED_MEDIA_INPUTS: Record<'rtp-header' | 'transport-cc', number> = { 'rtp-header': 0, 'transport-cc': 0 };
+
 /** werift's own parsers (kept so tests can compare the guarded ones with them). */
 export const originalRtpHeaderDeSerialize: (packet: Buffer) => RtpHeader = RtpHeader.deSerialize.bind(RtpHeader);
 export const originalTransportCcDeSerialize: typeof TransportWideCC.deSerialize = TransportWideCC.deSerialize.bind(TransportWideCC);
 
 RtpHeader.deSerialize = (packet: Buffer): RtpHeader => {
   const malformed = malformedRtpHeader(packet);
-  if (malformed) throw new RangeError(`malformed RTP header: ${malformed}`);
+  if (malformed) {
+    REFUSED_MEDIA_INPUTS['rtp-header']++;
+    throw new RangeError(`malformed RTP header: ${malformed}`);
+  }
   return originalRtpHeaderDeSerialize(packet);
 };
 
 TransportWideCC.deSerialize = (body: Buffer, header: Parameters<typeof TransportWideCC.deSerialize>[1]): TransportWideCC => {
   const malformed = malformedTransportCc(body);
-  if (malformed) throw new RangeError(`malformed transport-cc feedback: ${malformed}`);
+  if (malformed) {
+    REFUSED_MEDIA_INPUTS['transport-cc']++;
+    throw new RangeError(`malformed transport-cc feedback: ${malformed}`);
+  }
   return originalTransportCcDeSerialize(body, header);
 };
 
