@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Unit tests live next to the code they test (`*.test.ts` under packages/*/src and apps/*/src); tests/repo
-// checks the repository itself (docs citations); tests/fuzz fuzzes the HTTP surfaces (schemathesis); bench/src holds
+// checks the repository itself (docs citations); tests/fuzz fuzzes the HTTP surfaces (schemathesis) and what a
+// connected peer sends (signalling, SDP, SRTP/SRTCP); bench/src holds
 // smoke tests of bench clients. Both need the built server (npm test builds before the unit tests).
 // End-to-end tests run separately (`npm run test:e2e`) because they need builds and Chromium.
 //
@@ -16,6 +17,7 @@ const SERIAL_FILES = [
   'packages/server/src/signal/heartbeat.test.ts',
   'packages/server/src/http/hostile-input.test.ts',
   'tests/fuzz/http-fuzz.test.ts',
+  'tests/fuzz/peer-fuzz.test.ts',
   'bench/src/signal-load/signal-load.test.ts',
   // A real Chromium publisher whose bitrate ramp and back-off are measured.
   'packages/server/src/engine/embedded/uplink-feedback.test.ts',

@@ -1,6 +1,6 @@
 /**
  * Some parts of the bench alone: `node --import tsx src/run-parts.ts <part>…` in bench/ after `npm run build`,
- * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, cross-room, whep, transcriber, reconnect-outage, signal-load, http-fuzz, user-path, demo-ui. Prints their table rows.
+ * parts among cdn-delay, canvas-player, media-jobs, cluster, software-decoder, cross-room, whep, transcriber, reconnect-outage, signal-load, http-fuzz, peer-fuzz, user-path, demo-ui. Prints their table rows.
  */
 import { launchBrowser } from '../../tests/e2e/src/harness/browser.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
@@ -14,6 +14,7 @@ import { reconnectOutageRows, runReconnectOutage } from './reconnect-outage.js';
 import { ServerProcess } from './server-process.js';
 import { loadOptionsFromEnv, runSignalLoad, signalLoadRows } from './signal-load/index.js';
 import { httpFuzzRows, runHttpFuzzBench } from './http-fuzz.js';
+import { peerFuzzRows, runPeerFuzzBench } from './peer-fuzz.js';
 import { runSoftwareDecoder, softwareDecoderRows } from './software-decoder.js';
 import { renderTable, type Row } from './table.js';
 import { runWhepFirstFrame, whepFirstFrameRows } from './whep-first-frame.js';
@@ -38,6 +39,7 @@ try {
   if (parts.has('cluster')) rows.push(...clusterRows(await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) })));
   if (parts.has('reconnect-outage')) rows.push(...reconnectOutageRows(await runReconnectOutage()));
   if (parts.has('http-fuzz')) rows.push(...httpFuzzRows(await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) })));
+  if (parts.has('peer-fuzz')) rows.push(...peerFuzzRows(await runPeerFuzzBench()));
   if (parts.has('signal-load')) rows.push(...signalLoadRows(await runSignalLoad(loadOptionsFromEnv())));
   process.stdout.write(`\n${renderTable(rows)}\n`);
 } finally {

@@ -1,6 +1,7 @@
 /**
  * Conclave benchmarks: SDK bundle size, join → first remote frame, server CPU per forwarded stream,
- * recovery time after a network cut and after a server restart, signalling capacity of one node, the HTTP fuzz.
+ * recovery time after a network cut and after a server restart, signalling capacity of one node, the HTTP fuzz,
+ * the peer fuzz.
  * Prints progress to stderr, a table to stdout, and writes results/latest.json.
  * Run with `npm run bench` at the root (builds first) or `node --import tsx src/run.ts` here.
  */
@@ -25,6 +26,7 @@ import { reconnectOutageRows, runReconnectOutage } from './reconnect-outage.js';
 import { runServerCpu, type ServerCpuResult } from './server-cpu.js';
 import { loadOptionsFromEnv, runSignalLoad, signalLoadRows } from './signal-load/index.js';
 import { httpFuzzRows, runHttpFuzzBench } from './http-fuzz.js';
+import { peerFuzzRows, runPeerFuzzBench } from './peer-fuzz.js';
 import { ServerProcess } from './server-process.js';
 import { runSoaks, soakRows } from './soak.js';
 import { faceCpuRows } from './face-plugins.js';
@@ -137,8 +139,9 @@ async function main(): Promise<void> {
     const cluster = await runCluster({ failovers: Number(process.env.BENCH_FAILOVER_ITERATIONS ?? 5) });
     const signalLoad = await runSignalLoad(loadOptionsFromEnv());
     const httpFuzz = await runHttpFuzzBench({ maxExamples: Number(process.env.BENCH_FUZZ_EXAMPLES ?? 20) });
+    const peerFuzz = await runPeerFuzzBench();
     const reconnectOutage = await runReconnectOutage();
-    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...userPathRows(userPath), ...demoUiRows(demoUi), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...soakRows(soak), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server), ...await faceCpuRows(server)];
+    const rows = [...bundleSizeRows(bundleSize), ...firstFrameRows(firstFrame), ...preconnectRows(firstFrame, preconnected), ...userPathRows(userPath), ...demoUiRows(demoUi), ...serverCpuRows(serverCpu), ...engineRows(engines), ...mediaJobRows(mediaJobs), ...transcriberRows(transcriber), ...cdnDelayRows(cdnDelayMs), ...crossRoomDelayRows(crossRoomDelay), ...canvasPlayerRows(canvasPlayer), ...softwareDecoderRows(softwareDecoder), ...whepFirstFrameRows(whepFirstFrame), ...recoveryRows(recovery), ...reconnectOutageRows(reconnectOutage), ...clusterRows(cluster), ...soakRows(soak), ...signalLoadRows(signalLoad), ...httpFuzzRows(httpFuzz), ...peerFuzzRows(peerFuzz), ...videoEffects.rows, ...pluginSizeRows(), ...await pluginCpuRows(server), ...await faceCpuRows(server)];
     const footnotes = [
       `Host: ${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ${chromiumVersion()} headless, fake camera/mic, everything on loopback.`,
       'Server CPU is utime+stime of the server child process from /proc/<pid>/stat (cross-checked with its own process.cpuUsage()).',
@@ -175,6 +178,7 @@ async function main(): Promise<void> {
       cluster,
       signalLoad,
       httpFuzz,
+      peerFuzz,
       soak,
       table: rows,
       footnotes,

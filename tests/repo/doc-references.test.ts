@@ -20,9 +20,9 @@ describe('doc citations', () => {
     expect(problems.map((p) => `${p.file}:${p.line}: ${p.citation} — ${p.reason}`)).toEqual([]);
   });
 
-  it('docs/ holds the index, the behaviour reference with §1–§9 and the architecture page', () => {
+  it('docs/ holds the index, the behaviour reference with §1–§9, the architecture page and the security page', () => {
     const docs = loadDocs(join(ROOT, 'docs'));
-    expect([...docs.keys()].sort()).toEqual(['README.md', 'architecture.md', 'behaviour.md']);
+    expect([...docs.keys()].sort()).toEqual(['README.md', 'architecture.md', 'behaviour.md', 'security.md']);
     for (let n = 1; n <= 9; n++) expect(docs.get('behaviour.md')!.some((h) => h.startsWith(`§${n} `))).toBe(true);
     expect(docs.get('architecture.md')).toContain('Media path');
   });

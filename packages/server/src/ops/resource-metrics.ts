@@ -1,5 +1,6 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { PROCESS_PEERS } from '../engine/embedded/peer-census.js';
+import { REFUSED_MEDIA_INPUTS } from '../engine/embedded/werift-input-guards.js';
 import type { EngineStats, MediaEngine } from '../engine/media-engine.js';
 
 /** What the resource gauges read of the engine. */
@@ -28,6 +29,13 @@ export function registerResourceGauges(registry: Registry, engine: ResourceSourc
   new Gauge({
     name: 'conclave_werift_ice_transports', help: 'werift ICE transports of this process not closed', registers,
     collect() { this.set(PROCESS_PEERS.transports); },
+  });
+  new Counter({
+    name: 'conclave_media_inputs_refused_total', help: 'Malformed RTP headers and transport-cc feedback from peers, refused before werift parsed them, by kind', labelNames: ['kind'], registers,
+    collect() {
+      this.reset();
+      for (const [kind, count] of Object.entries(REFUSED_MEDIA_INPUTS)) this.inc({ kind }, count);
+    },
   });
   const inspect = engine.inspect?.bind(engine);
   if (!inspect) return;

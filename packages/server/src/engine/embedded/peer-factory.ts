@@ -2,6 +2,7 @@ import { RTCPeerConnection, type RTCIceTransport, type RTCRtpCodecParameters } f
 import type { LinkState } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
+import './werift-input-guards.js'; // for every peer connection of the server (werift parses an RTP header before SRTP checks it)
 
 /** Network settings shared by every peer connection of the embedded engine. */
 export interface PeerNetworkOptions {

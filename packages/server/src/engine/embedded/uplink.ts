@@ -5,6 +5,7 @@ import type { ForwardSource } from './forward-source.js';
 import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
 import { guardConsentWhileBrowserSends } from './consent-guard.js';
 import { TRANSPORT_CC_URI, TransportCcFeedback } from './transport-cc.js';
+import { boundNackGaps } from './werift-input-guards.js';
 
 /** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
 export interface PublisherSources {
@@ -55,6 +56,7 @@ export class Uplink {
       // werift's own transport-cc receiver (one per m-line, each seeing part of the transport's sequence) is
       // replaced by the uplink's TransportCcFeedback: it must never start.
       Object.defineProperty(transceiver.receiver, 'twccEnabled', { value: false });
+      boundNackGaps(transceiver.receiver);
       transceiver.onTrack.subscribe((track) => {
         const index = transceiver.mLineIndex ?? pc.getTransceivers().indexOf(transceiver);
         const slot = UPLINK_SLOTS[index];
