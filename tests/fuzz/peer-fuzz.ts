@@ -19,14 +19,17 @@ export const PEER_FUZZ_OTHER_APP = Object.freeze({ sdkAppId: 1400700002, secretK
 
 /**
  * The server settings of a run (ServerOverrides of startServer): both apps; per-connection request and join rates
- * high enough that every message reaches validation and the handlers (the limits have their own tests); a dropped
- * connection leaves at once, so anything a fuzzer left behind would show.
+ * high enough that every message reaches validation and the handlers, failed joins included (the limits have their
+ * own tests); a dropped connection leaves at once, so anything a fuzzer left behind would show.
  */
 export function peerFuzzServerOverrides() {
   return {
     apps: [{ ...PEER_FUZZ_APP }, { ...PEER_FUZZ_OTHER_APP }],
     sessionGraceMs: 0,
-    limits: { requestsPerSecond: 1_000_000, connectionsPerIp: 1_000, joinsPerSecond: 100_000, joinBurst: 100_000 },
+    limits: {
+      requestsPerSecond: 1_000_000, connectionsPerIp: 1_000, joinsPerSecond: 100_000, joinBurst: 100_000,
+      failedJoinsPerConnection: 1_000, failedJoinsPerMinute: 1_000_000,
+    },
   };
 }
 
