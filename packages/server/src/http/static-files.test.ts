@@ -28,6 +28,7 @@ describe('38.low static serving', () => {
     writeFileSync(join(sdk, 'trtc.js'), 'window.TRTC = 1;');
     writeFileSync(join(sdk, 'trtc.js.map'), '{"version":3}');
     writeFileSync(join(sdk, 'trtc.d.ts'), 'export {};');
+    writeFileSync(join(sdk, 'trtc-core.ts'), 'const SOURCE = 1;');
     writeFileSync(join(sdk, 'tsconfig.tsbuildinfo'), '{"root":"/home/dev/secret-path"}');
     writeFileSync(join(sdk, 'plugins', 'x', 'x.umd.js'), 'plugin');
     writeFileSync(join(sdk, 'assets', 'model.wasm'), Buffer.from([0, 0x61, 0x73, 0x6d]));
@@ -50,6 +51,8 @@ describe('38.low static serving', () => {
     expect(await get('/sdk/trtc.js.map')).toMatchObject({ status: 200, text: '{"version":3}' });
     expect(await get('/sdk/plugins/x/x.umd.js')).toMatchObject({ status: 200, text: 'plugin' });
     expect(await get('/sdk/assets/model.wasm')).toMatchObject({ status: 200, type: 'application/wasm' });
+    // The typings, public in the npm package too (script-tag users of a plugin read them from here).
+    expect(await get('/sdk/trtc.d.ts')).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/plain/) as string, text: 'export {};' });
     expect(await get('/')).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/html/) as string, text: '<!doctype html>DEMO' });
     expect(await get('/assets/app.css')).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/css/) as string });
     // The demo is a single-page app: a path of its own is its index.
@@ -57,14 +60,14 @@ describe('38.low static serving', () => {
     expect((await get('/sdk/trtc.js', { method: 'HEAD' })).status).toBe(200);
   });
 
-  it('38.low refuses dotfiles, symlinks out of the folder and files off the allow-list (tsconfig.tsbuildinfo, .d.ts), with a 404', async () => {
+  it('38.low refuses dotfiles, symlinks out of the folder and files off the allow-list (tsconfig.tsbuildinfo, a .ts source), with a 404', async () => {
     for (const path of [
-      '/sdk/.npmrc', '/.env', '/.git/config', '/sdk/%2enpmrc', '/sdk/tsconfig.tsbuildinfo', '/sdk/trtc.d.ts',
+      '/sdk/.npmrc', '/.env', '/.git/config', '/sdk/%2enpmrc', '/sdk/tsconfig.tsbuildinfo', '/sdk/trtc-core.ts',
       '/sdk/leak.js', '/sdk/linked/secret.js', '/sdk/linked/index.html', '/sdk/../outside/secret.js', '/sdk/%2e%2e/outside/secret.js', '/%2e%2e/outside/secret.js',
     ]) {
       const answer = await get(path);
       expect([path, answer.status], answer.text).toEqual([path, 404]);
-      expect(answer.text).not.toMatch(/SECRET|OUTSIDE|secret-path|\[core\]/);
+      expect(answer.text).not.toMatch(/SECRET|OUTSIDE|secret-path|\[core\]|SOURCE/);
     }
   });
 });

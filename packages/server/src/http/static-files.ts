@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 
 /**
  * The files a build folder may serve, by extension, with their content types: pages, scripts, styles, source
- * maps, WebAssembly and the plugins' model data, images, fonts, media. Anything else (tsconfig.tsbuildinfo,
- * .d.ts, a stray .env) is not served.
+ * maps, WebAssembly and the plugins' model data, images, fonts, media, and the SDK's and plugins' typings (`.d.ts`,
+ * public in the npm package too; typeOf). Anything else (tsconfig.tsbuildinfo, a .ts source, a stray .env) is not served.
  */
 const TYPES: Readonly<Record<string, string>> = Object.freeze({
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -19,6 +19,12 @@ const TYPES: Readonly<Record<string, string>> = Object.freeze({
   '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.otf': 'font/otf',
   '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.mp4': 'video/mp4', '.webm': 'video/webm',
 });
+
+/** The content type a file is served with; undefined when it is not served. */
+function typeOf(path: string): string | undefined {
+  const lower = path.toLowerCase();
+  return lower.endsWith('.d.ts') ? 'text/plain; charset=utf-8' : TYPES[extname(lower)];
+}
 
 /** Serves a request from a folder, or calls `notFound`. */
 export type StaticFiles = (req: IncomingMessage, res: ServerResponse, notFound: () => void) => void;
@@ -41,7 +47,7 @@ async function fileInside(root: string, candidate: string): Promise<{ path: stri
     const real = await realpath(join(root, candidate));
     const rel = relative(root, real);
     if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || rel.split(sep).some((s) => s.startsWith('.'))) return undefined;
-    if (!TYPES[extname(real).toLowerCase()]) return undefined;
+    if (!typeOf(real)) return undefined;
     const info = await stat(real);
     return info.isFile() ? { path: real, size: info.size, mtimeMs: info.mtimeMs } : undefined;
   } catch {
@@ -82,7 +88,7 @@ async function serve(root: string, single: boolean, req: IncomingMessage, res: S
       return true;
     }
     res.writeHead(200, {
-      'content-type': TYPES[extname(file.path).toLowerCase()], 'content-length': String(file.size), etag,
+      'content-type': typeOf(file.path), 'content-length': String(file.size), etag,
       'cache-control': 'no-cache', 'last-modified': new Date(file.mtimeMs).toUTCString(), 'x-content-type-options': 'nosniff',
     });
     if (req.method === 'HEAD') res.end();
