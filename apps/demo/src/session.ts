@@ -7,7 +7,7 @@ import { LocalMediaControls } from './localMedia';
 import type { MessageKey } from './i18n';
 import { RemotePlayback } from './remotePlayback';
 import { RemoteVideos } from './remoteVideos';
-import { RoomControl } from './roomControl';
+import { RoomControl } from './moderation/controlMessages';
 import type { JoinParams, Role } from './joinParams';
 import type { MediaState, Notice, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
 import { settle, TaskQueues } from './taskQueues';
