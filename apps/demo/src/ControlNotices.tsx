@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { Icon } from './Icon';
 import { useT } from './i18n';
-import type { ControlNotice } from './roomControl';
+import type { ControlNotice } from './moderation/controlMessages';
 import type { RoomSession } from './session';
 
 const TEST_IDS: Record<ControlNotice['kind'], string> = { hand: 'hand-notice', muted: 'mute-notice', invited: 'invite-notice' };

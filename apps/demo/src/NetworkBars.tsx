@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { useT, type MessageKey } from './i18n';
-import type { RoomInsights } from './insights';
+import type { RoomStats } from './stats';
 
 const LABEL: readonly MessageKey[] = ['net.0', 'net.1', 'net.2', 'net.3', 'net.4', 'net.5', 'net.6'];
 
@@ -25,8 +25,8 @@ export function QualityBars({ quality, label }: { quality: number; label: string
 }
 
 /** Uplink and downlink quality (network-quality event) with the round-trip time. */
-export function NetworkBars({ insights }: { insights: RoomInsights }) {
-  const { quality } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
+export function NetworkBars({ stats }: { stats: RoomStats }) {
+  const { quality } = useSyncExternalStore(stats.subscribe, stats.getSnapshot);
   const t = useT();
   if (!quality) return null;
   return (

@@ -28,7 +28,7 @@ const CONNECTION_WORD: Readonly<Record<string, MessageKey>> = {
 /** The room: the stage filling the window, a side panel (chat, participants, settings), the control bar. */
 export function Room({ session, onLeft }: RoomProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
-  const { chat } = useSyncExternalStore(session.insights.subscribe, session.insights.getSnapshot);
+  const chat = useSyncExternalStore(session.chat.subscribe, session.chat.getSnapshot);
   const media = useSyncExternalStore(session.localMedia.subscribe, session.localMedia.getSnapshot);
   const [leaving, setLeaving] = useState(false);
   const [panel, setPanel] = useState<PanelName | null>(null);
@@ -122,7 +122,7 @@ export function Room({ session, onLeft }: RoomProps) {
           <span className="visually-hidden">{t('room.connection')}</span>
           <span data-testid="connection-state" data-state={connectionState}>{CONNECTION_WORD[connectionState] ? t(CONNECTION_WORD[connectionState]) : connectionState.toLowerCase()}</span>
         </span>
-        <NetworkBars insights={session.insights} />
+        <NetworkBars stats={session.stats} />
         {media.screen === 'on' && (
           <span className="presenting" data-testid="presenting">
             {t('room.sharing')}
@@ -156,7 +156,7 @@ export function Room({ session, onLeft }: RoomProps) {
       <div className="room-body">
         <Stage session={session} pinned={pinned} setPinned={setPinned} showStats={showStats} />
         <SidePanel title={t('room.chat')} testId="chat-side" open={panel === 'chat'} onClose={closePanel}>
-          <ChatPanel insights={session.insights} canSend={!(live && role === 'audience')} active={panel === 'chat'} />
+          <ChatPanel chat={session.chat} canSend={!(live && role === 'audience')} active={panel === 'chat'} />
         </SidePanel>
         <SidePanel title={t('room.participants')} testId="people-side" open={panel === 'people'} onClose={closePanel}>
           <ParticipantsPanel session={session} pinned={pinned} setPinned={setPinned} />

@@ -1,10 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { useT } from './i18n';
-import { SPEAKING_VOLUME, type RoomInsights } from './insights';
+import { SPEAKING_VOLUME, type RoomStats } from './stats';
 
 /** A level meter that lights up while this participant ('' is me) speaks, from the audio-volume event. */
-export function SpeakingIndicator({ insights, userId }: { insights: RoomInsights; userId: string }) {
-  const { volumes } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
+export function SpeakingIndicator({ stats, userId }: { stats: RoomStats; userId: string }) {
+  const { volumes } = useSyncExternalStore(stats.subscribe, stats.getSnapshot);
   const t = useT();
   const volume = volumes.get(userId) ?? 0;
   const speaking = volume >= SPEAKING_VOLUME;

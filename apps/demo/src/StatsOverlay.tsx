@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from 'react';
 import { useT } from './i18n';
-import type { RoomInsights } from './insights';
+import type { RoomStats } from './stats';
 
 /** Resolution, frame rate and bitrates of one video ('' is the local camera), from the statistics event. */
-export function StatsOverlay({ insights, userId }: { insights: RoomInsights; userId: string }) {
-  const { stats } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
+export function StatsOverlay({ stats, userId }: { stats: RoomStats; userId: string }) {
+  const { videos } = useSyncExternalStore(stats.subscribe, stats.getSnapshot);
   const t = useT();
-  const figures = stats.get(userId);
+  const figures = videos.get(userId);
   if (!figures) return null;
   return (
     <div className="stats-overlay" data-testid="stats-overlay" aria-label={t('stats.label')}>

@@ -1,11 +1,11 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { ADMIN_EN, ADMIN_ZH } from './messages/admin';
-import { DEMO_EN } from './messages/en';
-import { DEMO_ZH } from './messages/zh';
+import { ADMIN_EN, ADMIN_ZH } from './translations/admin';
+import { DEMO_EN } from './translations/en';
+import { DEMO_ZH } from './translations/zh';
 
 /**
- * The words of the demo and the admin page in English and Chinese: one typed table (messages/en.ts and
- * messages/admin.ts give the keys; every key must be in Chinese too, the compiler checks, and i18n.test.ts
+ * The words of the demo and the admin page in English and Chinese: one typed table (translations/en.ts and
+ * translations/admin.ts give the keys; every key must be in Chinese too, the compiler checks, and i18n.test.ts
  * checks the table as built), a language picked from `?lang=`, the user's last choice, or
  * `navigator.language`. `{name}` in a message is filled in by `t(key, { name })`. No i18n library: two
  * languages and ~350 strings do not need one. i18n-literals.test.ts fails on words shown without the table.

@@ -1,7 +1,12 @@
 import type TRTC from '@conclave/sdk';
-import { SMALL_STREAM_BELOW_PX } from './stage/layout';
 
 type TRTCInstance = ReturnType<typeof TRTC.create>;
+
+/**
+ * Tiles narrower than this receive the remote's small stream (when the choice is automatic). Playback's own
+ * figure: the stage measures tiles and reports their width (setTileWidth), it does not choose streams.
+ */
+const SMALL_STREAM_BELOW_PX = 400;
 
 /** A player state as the SDK reports it. */
 export type PlayState = 'PLAYING' | 'PAUSED' | 'STOPPED';

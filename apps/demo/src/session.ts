@@ -1,13 +1,14 @@
 import TRTC from '@conclave/sdk';
 import { CdnRelay } from './cdnRelay';
+import { RoomChat } from './chat';
 import { describeError, type DeviceWord } from './errors';
 import { EffectsControls } from './effects';
-import { RoomInsights } from './insights';
 import { LocalMediaControls } from './localMedia';
 import type { MessageKey } from './i18n';
 import { RemotePlayback } from './remotePlayback';
 import { RemoteVideos } from './remoteVideos';
-import { RoomControl } from './roomControl';
+import { RoomStats } from './stats';
+import { RoomControl } from './moderation/controlMessages';
 import type { JoinParams, Role } from './joinParams';
 import type { MediaState, Notice, SessionEnd, SessionSnapshot, StreamKind } from './sessionTypes';
 import { settle, TaskQueues } from './taskQueues';
@@ -31,8 +32,10 @@ const LEAVE_DRAIN_MS = 3000;
  */
 export class RoomSession {
   readonly params: JoinParams;
-  /** Chat, statistics, network quality and speaking levels. */
-  readonly insights: RoomInsights;
+  /** The chat (custom messages, cmdId 1). */
+  readonly chat: RoomChat;
+  /** Statistics, network quality and speaking levels. */
+  readonly stats: RoomStats;
   /** Device pickers, profile, mirror, mute, screen share, publish state. */
   readonly localMedia: LocalMediaControls;
   /** Per remote user: big/small stream, volume, play states. */
@@ -81,7 +84,8 @@ export class RoomSession {
     this.micWanted = params.mic && this.role === 'anchor';
     // The demo shows a lost channel as Conclave's seed announced it (RECONNECTING), not the original's DISCONNECTED.
     this.trtc = TRTC.create({ enableReconnectingState: true });
-    this.insights = new RoomInsights(this.trtc, params.userId);
+    this.chat = new RoomChat(this.trtc, params.userId);
+    this.stats = new RoomStats(this.trtc);
     this.playback = new RemotePlayback(this.trtc);
     this.localMedia = new LocalMediaControls(this.trtc);
     this.effects = new EffectsControls(this.trtc, params);

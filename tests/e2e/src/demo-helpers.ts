@@ -72,3 +72,27 @@ export async function startDemoFixture(): Promise<{ server: TestServer; browser:
   mkdirSync(ARTIFACTS, { recursive: true });
   return { server, browser };
 }
+
+/** A button as Chromium's accessibility tree gives it to a screen reader: its role, name and pressed state. */
+export interface AxButton {
+  readonly role: string;
+  readonly name: string;
+  /** 'true' / 'false' for a toggle (aria-pressed), undefined for a plain button. */
+  readonly pressed: string | undefined;
+}
+
+/** The page's buttons, read from Chromium's own accessibility tree (DevTools protocol), not from the DOM. */
+export async function accessibleButtons(page: Page): Promise<AxButton[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    return nodes
+      .filter((node) => !node.ignored && /button/i.test(String(node.role?.value ?? '')))
+      .map((node) => {
+        const pressed = node.properties?.find((property) => property.name === 'pressed')?.value.value as unknown;
+        return { role: String(node.role?.value), name: String(node.name?.value ?? ''), pressed: pressed === undefined ? undefined : String(pressed) };
+      });
+  } finally {
+    await cdp.detach();
+  }
+}

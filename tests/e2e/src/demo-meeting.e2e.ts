@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
-import { ARTIFACTS, coverage, DESKTOP, expectFitted, framesIn, PHONE, settledGeometry, startDemoFixture, videoWidthIn } from './demo-helpers.js';
+import { accessibleButtons, ARTIFACTS, coverage, DESKTOP, expectFitted, framesIn, PHONE, settledGeometry, startDemoFixture, videoWidthIn } from './demo-helpers.js';
 import { axeViolations, joinDemo, joinDemoUrl, stageGeometry } from './harness/demo-page.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, type LaunchedBrowser } from './harness/browser.js';
 import type { TestServer } from './harness/server.js';
@@ -61,6 +61,31 @@ describe('the demo as a meeting app: pre-join and stage (issue 27, Must show)', 
     expect(await page.getByTestId('toggle-camera').getAttribute('data-state')).toBe('off');
     console.log(`[demo bench] open URL → see yourself: ${seeYourselfMs} ms`);
     expect(seeYourselfMs).toBeLessThan(15_000);
+    await page.close();
+  });
+
+  it('41 the pre-join microphone and camera are toggles named "Microphone" and "Camera" (English and Chinese), not more join buttons: Chromium\'s accessibility tree, roles and axe', async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize(DESKTOP);
+    for (const [lang, words] of [['en', { mic: 'Microphone', camera: 'Camera', join: /join/i }], ['zh', { mic: '麦克风', camera: '摄像头', join: /加入/ }]] as const) {
+      await page.goto(`${server.url}/?lang=${lang}`);
+      await page.getByTestId('join-form').waitFor();
+      const toggles = async () => (await accessibleButtons(page)).filter((button) => button.name === words.mic || button.name === words.camera);
+      // What a screen reader hears: two toggle buttons (Chromium's role is button, with a pressed state), on, and one button that joins.
+      expect(await toggles(), lang).toEqual([
+        { role: 'button', name: words.mic, pressed: 'true' },
+        { role: 'button', name: words.camera, pressed: 'true' },
+      ]);
+      expect((await accessibleButtons(page)).filter((button) => words.join.test(button.name)).map((button) => button.name), lang).toHaveLength(1);
+      // Pressing a toggle changes its state, not its name.
+      await page.getByRole('button', { name: words.mic, exact: true, pressed: true }).click();
+      await page.getByRole('button', { name: words.mic, exact: true, pressed: false }).waitFor();
+      expect(await page.getByTestId('join-mic').getAttribute('aria-pressed')).toBe('false');
+      await page.getByRole('button', { name: words.camera, exact: true, pressed: true }).click();
+      await expect.poll(() => page.getByTestId('prejoin-preview').getAttribute('data-state')).toBe('off');
+      expect((await toggles()).map((button) => button.pressed), lang).toEqual(['false', 'false']);
+      expect(await axeViolations(page), lang).toEqual([]);
+    }
     await page.close();
   });
 

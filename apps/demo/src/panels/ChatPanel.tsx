@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useT } from '../i18n';
-import type { RoomInsights } from '../insights';
+import type { RoomChat } from '../chat';
 
 /** The room's chat: custom messages (cmdId 1) sent to everyone in the room. */
-export function ChatPanel({ insights, canSend, active }: { insights: RoomInsights; canSend: boolean; active: boolean }) {
-  const { chat } = useSyncExternalStore(insights.subscribe, insights.getSnapshot);
+export function ChatPanel({ chat, canSend, active }: { chat: RoomChat; canSend: boolean; active: boolean }) {
+  const lines = useSyncExternalStore(chat.subscribe, chat.getSnapshot);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -19,13 +19,13 @@ export function ChatPanel({ insights, canSend, active }: { insights: RoomInsight
   useEffect(() => {
     const element = list.current;
     if (element) element.scrollTop = element.scrollHeight;
-  }, [chat.length, active]);
+  }, [lines.length, active]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = text.trim();
     if (!trimmed) return;
-    const refused = insights.sendChat(trimmed);
+    const refused = chat.send(trimmed);
     setError(refused);
     if (!refused) setText('');
   };
@@ -33,12 +33,12 @@ export function ChatPanel({ insights, canSend, active }: { insights: RoomInsight
   return (
     <div className="chat" data-testid="chat-panel">
       <ol className="chat-lines" ref={list} aria-live="polite" data-testid="chat-lines">
-        {chat.map((line) => (
+        {lines.map((line) => (
           <li key={line.id} className={line.mine ? 'chat-line mine' : 'chat-line'} data-testid="chat-line" data-user-id={line.userId}>
             <strong>{line.mine ? t('chat.you') : line.userId}</strong> <span>{line.text}</span>
           </li>
         ))}
-        {chat.length === 0 && <li className="chat-empty">{t('chat.empty')}</li>}
+        {lines.length === 0 && <li className="chat-empty">{t('chat.empty')}</li>}
       </ol>
       <form className="chat-form" onSubmit={submit}>
         <label className="visually-hidden" htmlFor="chat-input">{t('chat.message')}</label>

@@ -70,11 +70,11 @@ export function PreviewCard({ name, camera, mic, setCamera, setMic, devices, set
         )}
         <div className="preview-controls">
           <button type="button" className={`round-button${mic ? '' : ' is-off'}`} data-testid="join-mic" aria-pressed={mic}
-            aria-label={mic ? t('preview.joinMicOff') : t('preview.joinMicOn')} title={mic ? t('people.micOn') : t('people.micOff')} onClick={() => setMic(!mic)}>
+            aria-label={t('preview.micToggle')} title={mic ? t('people.micOn') : t('people.micOff')} onClick={() => setMic(!mic)}>
             <Icon name={mic ? 'mic' : 'mic-off'} />
           </button>
           <button type="button" className={`round-button${camera ? '' : ' is-off'}`} data-testid="join-camera" aria-pressed={camera}
-            aria-label={camera ? t('preview.joinCameraOff') : t('preview.joinCameraOn')} title={camera ? t('people.cameraOn') : t('people.cameraOff')} onClick={() => setCamera(!camera)}>
+            aria-label={t('preview.cameraToggle')} title={camera ? t('people.cameraOn') : t('people.cameraOff')} onClick={() => setCamera(!camera)}>
             <Icon name={camera ? 'camera' : 'camera-off'} />
           </button>
         </div>

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { Icon } from '../Icon';
 import { useT } from '../i18n';
-import { SPEAKING_VOLUME } from '../insights';
+import { SPEAKING_VOLUME } from '../stats';
 import type { RemoteUser, RoomSession } from '../session';
 import { arrangeTiles } from './layout';
 import { LocalTile, RemoteCameraTile, RemoteScreenTile } from './tiles';
@@ -48,7 +48,7 @@ export interface StageProps {
  */
 export function Stage({ session, pinned, setPinned, showStats }: StageProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
-  const { volumes } = useSyncExternalStore(session.insights.subscribe, session.insights.getSnapshot);
+  const { volumes } = useSyncExternalStore(session.stats.subscribe, session.stats.getSnapshot);
   const [box, size] = useBoxSize();
   const [page, setPage] = useState(0);
 

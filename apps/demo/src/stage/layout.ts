@@ -134,6 +134,3 @@ export function arrangeTiles(keys: readonly string[], focusKey: string | null, w
   });
   return { rects, mode: 'grid', page: current, pages, hiddenInStrip: 0 };
 }
-
-/** Tiles narrower than this receive the remote's small stream (when the choice is automatic). */
-export const SMALL_STREAM_BELOW_PX = 400;

@@ -17,7 +17,7 @@ interface CommonProps {
 }
 
 function useQuality(session: RoomSession, direction: 'uplink' | 'downlink'): number | null {
-  const { quality } = useSyncExternalStore(session.insights.subscribe, session.insights.getSnapshot);
+  const { quality } = useSyncExternalStore(session.stats.subscribe, session.stats.getSnapshot);
   if (!quality) return null;
   return direction === 'uplink' ? quality.uplinkNetworkQuality : quality.downlinkNetworkQuality;
 }
@@ -33,7 +33,7 @@ export function LocalTile({ session, showStats, rect, pinned, onPin, volume, act
       volume={volume} activeSpeaker={activeSpeaker} quality={useQuality(session, 'uplink')} qualityLabel={t('tile.myUpload')}
       viewRef={session.setLocalView} rect={rect} pinned={pinned} onPin={onPin}
       tileTestId="local-tile" nameTestId="local-name" videoTestId="local-video"
-      stats={<div className="tile-stats" hidden={!showStats}><StatsOverlay insights={session.insights} userId="" /></div>}
+      stats={<div className="tile-stats" hidden={!showStats}><StatsOverlay stats={session.stats} userId="" /></div>}
     />
   );
 }
@@ -71,8 +71,8 @@ export function RemoteCameraTile({ session, showStats, rect, pinned, onPin, user
       }
       stats={
         <div className="tile-stats" hidden={!showStats}>
-          <StatsOverlay insights={session.insights} userId={userId} />
-          <SpeakingIndicator insights={session.insights} userId={userId} />
+          <StatsOverlay stats={session.stats} userId={userId} />
+          <SpeakingIndicator stats={session.stats} userId={userId} />
         </div>
       }
     />

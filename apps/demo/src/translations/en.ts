@@ -26,10 +26,9 @@ export const DEMO_EN = {
   'preview.cameraUnavailable': 'Camera unavailable',
   'preview.cameraStarting': 'Starting camera…',
   'preview.cameraOff': 'Camera is off',
-  'preview.joinMicOff': 'Join with microphone off',
-  'preview.joinMicOn': 'Join with microphone on',
-  'preview.joinCameraOff': 'Join with camera off',
-  'preview.joinCameraOn': 'Join with camera on',
+  // The pre-join toggles' names: a toggle says what it switches, its state is aria-pressed (not a second join button).
+  'preview.micToggle': 'Microphone',
+  'preview.cameraToggle': 'Camera',
   'preview.micLevel': 'Microphone level',
   'device.camera': 'Camera',
   'device.microphone': 'Microphone',

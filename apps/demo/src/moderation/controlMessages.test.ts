@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseControl } from './roomControl';
+import { parseControl } from './controlMessages';
 
 const bytes = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value)).buffer;
 
