@@ -69,8 +69,7 @@ export class TRTC extends TRTCCore {
       if (config.quickStart && !quickStartOf(config)) log.info('quickStart dropped: it is for the live scene or an audience');
       try {
         // With enableSEI the SEI steps must be in the frame pipes before the room's links are made.
-        await this._sei.ready();
-        await this._room.join(config, target);
+        await this._room.join(config, target, this._sei.ready());
       } catch (error) {
         log.warn('enterRoom failed:', error);
         throw error;

@@ -251,9 +251,11 @@ export class Room {
 
   /**
    * Joins (docs/behaviour.md §4): schedule, connect, join, within the join time-out. A failure that is not a
-   * server refusal is retried once after a reset, with a fresh schedule and a fresh channel.
+   * server refusal is retried once after a reset, with a fresh schedule and a fresh channel. `ready` is what must
+   * be in place before the first link is made (SEI's frame steps); it is awaited inside the join, so an exitRoom
+   * meanwhile aborts the join as at any other step.
    */
-  async join(config: EnterRoomConfig, target: RoomTarget): Promise<void> {
+  async join(config: EnterRoomConfig, target: RoomTarget, ready?: Promise<void>): Promise<void> {
     this.machine.set('joining');
     this._config = config;
     this._target = target;
@@ -266,6 +268,7 @@ export class Room {
       this._abortJoin = reject;
     });
     const attempt = async () => {
+      await ready;
       try {
         return await this._joins.once(config, target, true);
       } catch (error) {
