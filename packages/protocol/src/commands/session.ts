@@ -51,6 +51,8 @@ export const joinReply = z.object({
   iceServers: z.array(iceServer),
   /** The room's audience members now, this user included when it is one (Conclave only; see push `audience-count`). */
   audienceCount: z.int().min(0).optional(),
+  /** The client's public address as the server sees it (the original's clientIp): the SDK remembers a TURN/TCP switch for it. */
+  clientIp: z.string().max(64).optional(),
 });
 
 /**

@@ -38,9 +38,13 @@ export const scheduleResponse = z.object({
       scheduleCache: z.boolean().optional(),
       /**
        * Relay switching (docs/behaviour.md §4): the client tries TURN (over TCP when offered) once the media path's
-       * round trip exceeds signalling's by `rttRatioThreshold` times and `rttThreshold` ms for 5 checks.
+       * round trip exceeds signalling's by `rttRatioThreshold` times and `rttThreshold` ms for 5 checks, or (with `loss`)
+       * once media loss exceeds `loss` % for `lossCount` checks (default 5) while signalling's round trip stays under 100 ms.
        */
-      useTurnTcpInfo: z.object({ rttRatioThreshold: z.number().positive(), rttThreshold: z.number().nonnegative() }).optional(),
+      useTurnTcpInfo: z.object({
+        rttRatioThreshold: z.number().positive(), rttThreshold: z.number().nonnegative(),
+        loss: z.number().min(0).max(100).optional(), lossCount: z.int().positive().optional(),
+      }).optional(),
     }),
   }).optional(),
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { preferTurnTcp, RELAY_CHECK_INTERVAL_MS, RELAY_SWITCH_TIMEOUT_MS, RelayRttRule, RelaySwitch, type RelaySwitchHost } from './relay-switch.js';
+import { preferTurnTcp, RELAY_CHECK_INTERVAL_MS, RELAY_MEMORY_MS, RELAY_SWITCH_TIMEOUT_MS, RelayRttRule, RelaySwitch, relayMemory, type RelaySwitchHost } from './relay-switch.js';
 import { MediaRttMeter, selectedPair } from './media-rtt.js';
 
 const thresholds = { rttRatioThreshold: 3, rttThreshold: 400 };
@@ -20,6 +20,22 @@ describe('RelayRttRule (docs/behaviour.md §4)', () => {
     for (let i = 0; i < 4; i++) expect(rule.check(500, 20)).toBe(false);
     expect(rule.check(undefined, 20)).toBe(false);
     expect(rule.check(500, 20)).toBe(true);
+  });
+});
+
+describe('RelayRttRule: the loss rule (docs/behaviour.md §4.9)', () => {
+  it('40 media loss above the share for lossCount checks switches, only while signalling stays under 100 ms', () => {
+    const rule = new RelayRttRule({ ...thresholds, loss: 20, lossCount: 3 });
+    expect(rule.check(undefined, 10, 30)).toBe(false);
+    expect(rule.check(undefined, 10, 10)).toBe(false); // at or under the share: the series restarts
+    expect(rule.check(undefined, 10, 30)).toBe(false);
+    expect(rule.check(undefined, 10, undefined)).toBe(false); // no statistics: skipped
+    expect(rule.check(undefined, 10, 30)).toBe(false);
+    expect(rule.check(undefined, 10, 30)).toBe(true);
+    const slowSignal = new RelayRttRule({ ...thresholds, loss: 20, lossCount: 3 });
+    for (let i = 0; i < 10; i++) expect(slowSignal.check(undefined, 150, 50)).toBe(false); // signalling suffers too: not the UDP path's
+    const noLossRule = new RelayRttRule(thresholds);
+    for (let i = 0; i < 10; i++) expect(noLossRule.check(undefined, 10, 90)).toBe(false);
   });
 });
 
@@ -59,7 +75,7 @@ describe('RelaySwitch', () => {
 
   function host(media: number, linkState: RTCPeerConnectionState = 'connected') {
     const rebuilds: number[] = [];
-    const h: RelaySwitchHost & { rebuilds: number[]; media: number } = {
+    const h: RelaySwitchHost & { rebuilds: number[]; media: number; loss?: number } = {
       media,
       rebuilds,
       thresholds: () => thresholds,
@@ -67,6 +83,7 @@ describe('RelaySwitch', () => {
       relayImposed: () => false,
       mediaRttMs: async () => h.media,
       signalRttMs: () => 10,
+      lossPct: () => h.loss,
       links: () => [{ connectionState: linkState } as RTCPeerConnection],
       rebuild: () => rebuilds.push(Date.now()),
     };
@@ -117,6 +134,41 @@ describe('RelaySwitch', () => {
       await tick(10);
       expect(relay.state).toBe('direct');
       relay.stop();
+    }
+  });
+
+  it('40 a switch whose relay connects is remembered for the client address for 7 days; the next join starts on relay; a failed relay forgets it', async () => {
+    const store = new Map<string, string>();
+    vi.stubGlobal('localStorage', { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v), removeItem: (k: string) => store.delete(k) });
+    try {
+      const h = host(10);
+      h.loss = 50;
+      h.thresholds = () => ({ ...thresholds, loss: 20, lossCount: 3 });
+      const first = new RelaySwitch(h);
+      first.joined('203.0.113.7');
+      expect(first.state).toBe('direct'); // nothing remembered yet
+      first.start();
+      await tick(3);
+      expect(first.state).toBe('relay');
+      expect(relayMemory.has('203.0.113.7')).toBe(false); // not before the relay is seen to connect
+      await vi.advanceTimersByTimeAsync(RELAY_SWITCH_TIMEOUT_MS);
+      expect(relayMemory.has('203.0.113.7')).toBe(true);
+      expect(relayMemory.has('198.51.100.1')).toBe(false);
+      first.stop();
+
+      const next = { ...host(10), thresholds: h.thresholds };
+      const second = new RelaySwitch(next);
+      second.joined('203.0.113.7');
+      expect(second.relayForced).toBe(true);
+      expect(next.rebuilds).toHaveLength(0); // the links are built after the join, already on relay
+      expect(second.linkFailed()).toBe(true);
+      expect(relayMemory.has('203.0.113.7')).toBe(false);
+
+      relayMemory.set('203.0.113.7', true);
+      vi.advanceTimersByTime(RELAY_MEMORY_MS + 1);
+      expect(relayMemory.has('203.0.113.7')).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
     }
   });
 });

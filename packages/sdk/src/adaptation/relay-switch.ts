@@ -6,7 +6,37 @@ export interface RttThresholds {
   rttRatioThreshold: number;
   /** Media round trip must exceed this many ms. */
   rttThreshold: number;
+  /** Media loss (%) that, sustained for `lossCount` checks (5) while signalling is fast, switches too; unset: no loss rule. */
+  loss?: number;
+  lossCount?: number;
 }
+
+/** Signalling round trip under which media loss is the UDP path's own (the original's default, docs/behaviour.md §4.9). */
+export const LOSS_SIGNAL_RTT_MS = 100;
+/** How long a switch is remembered for the client's address (7 days, as the original). */
+export const RELAY_MEMORY_MS = 7 * 864e5;
+const MEMORY_KEY = 'TRTC_WEB_FORCE_TURN_CLIENT_IP';
+
+/** The remembered switch (localStorage): the next join from the same address starts on TURN/TCP (docs/behaviour.md §4.9). */
+export const relayMemory = {
+  has(ip: string | undefined): boolean {
+    try {
+      // Only a truthy address is stored; an entry without its time is no memory (NaN compares false).
+      const saved = JSON.parse(localStorage.getItem(MEMORY_KEY) ?? '{}') as { clientIp?: string; updatedAt?: number };
+      return saved.clientIp === ip && Date.now() - Number(saved.updatedAt) < RELAY_MEMORY_MS;
+    } catch {
+      return false;
+    }
+  },
+  set(ip: string | undefined, remember: boolean): void {
+    try {
+      if (remember && ip) localStorage.setItem(MEMORY_KEY, JSON.stringify({ clientIp: ip, updatedAt: Date.now() }));
+      else localStorage.removeItem(MEMORY_KEY);
+    } catch {
+      log.debug('relay not remembered');
+    }
+  },
+};
 
 /** Consecutive slow checks before relay is tried (docs/behaviour.md §4). */
 export const RELAY_SLOW_CHECKS = 5;
@@ -23,18 +53,19 @@ export const RELAY_SWITCH_TIMEOUT_MS = 10_000;
 export class RelayRttRule {
   private readonly _thresholds: RttThresholds;
   private _slow = 0;
+  private _lossy = 0;
 
   constructor(thresholds: RttThresholds) {
     this._thresholds = thresholds;
   }
 
-  /** Feeds one check; true when this check completes the series of slow checks. */
-  check(mediaRttMs: number | undefined, signalRttMs: number | undefined): boolean {
-    const { rttRatioThreshold, rttThreshold } = this._thresholds;
-    if (mediaRttMs === undefined || signalRttMs === undefined) return false;
-    const slow = mediaRttMs > rttThreshold && mediaRttMs > Math.max(signalRttMs, 1) * rttRatioThreshold;
-    this._slow = slow ? this._slow + 1 : 0;
-    return this._slow >= RELAY_SLOW_CHECKS;
+  /** Feeds one check; true when this check completes a series of slow (or lossy, with a fast signalling) checks. */
+  check(mediaRttMs: number | undefined, signalRttMs: number | undefined, lossPct?: number): boolean {
+    const { rttRatioThreshold, rttThreshold, loss, lossCount = RELAY_SLOW_CHECKS } = this._thresholds;
+    if (signalRttMs === undefined) return false;
+    if (mediaRttMs !== undefined) this._slow = mediaRttMs > rttThreshold && mediaRttMs > Math.max(signalRttMs, 1) * rttRatioThreshold ? this._slow + 1 : 0;
+    if (loss !== undefined && lossPct !== undefined) this._lossy = lossPct > loss && signalRttMs < LOSS_SIGNAL_RTT_MS ? this._lossy + 1 : 0;
+    return this._slow >= RELAY_SLOW_CHECKS || this._lossy >= lossCount;
   }
 }
 
@@ -58,6 +89,8 @@ export interface RelaySwitchHost {
   relayImposed(): boolean;
   /** Round trip of the media path (the uplink's or downlink's selected pair), undefined when unknown. */
   mediaRttMs(): Promise<number | undefined>;
+  /** Media loss (%) of the last statistics, undefined before any. */
+  lossPct(): number | undefined;
   /** Round trip of signalling (its ping), undefined when unknown. */
   signalRttMs(): number | undefined;
   /** The media links now, to check after the switch time-out. */
@@ -81,6 +114,7 @@ export class RelaySwitch {
   private _timer: ReturnType<typeof setInterval> | undefined;
   private _timeout: ReturnType<typeof setTimeout> | undefined;
   private _checking = false;
+  private _ip: string | undefined;
 
   constructor(host: RelaySwitchHost) {
     this._host = host;
@@ -93,6 +127,17 @@ export class RelaySwitch {
   /** True while the links must go through relay because of this switch. */
   get relayForced(): boolean {
     return this._state === 'relay';
+  }
+
+  /**
+   * A join was answered, with the client's address: a switch remembered for it puts the links (built after the
+   * join) on relay at once.
+   */
+  joined(clientIp: string | undefined): void {
+    this._ip = clientIp;
+    if (this._state !== 'direct' || this._host.relayImposed() || !this._host.hasTurn() || !this._host.thresholds() || !relayMemory.has(clientIp)) return;
+    log.warn(`relay remembered for ${clientIp}`);
+    this._toRelay(false);
   }
 
   /** Starts the checks (after a join); a repeated start keeps the running ones. */
@@ -128,7 +173,11 @@ export class RelaySwitch {
     try {
       const media = await this._host.mediaRttMs();
       const signal = this._host.signalRttMs();
-      if (this._state === 'direct' && this._rule.check(media, signal)) this._switchToRelay(media, signal);
+      const loss = this._host.lossPct();
+      if (this._state === 'direct' && this._rule.check(media, signal, loss)) {
+        log.warn(`rtt ${media}/${signal} ms, loss ${loss} %: switching the links to relay`);
+        this._toRelay(true);
+      }
     } catch (error) {
       log.debug('relay check failed:', error);
     } finally {
@@ -136,17 +185,17 @@ export class RelaySwitch {
     }
   }
 
-  private _switchToRelay(media: number | undefined, signal: number | undefined): void {
+  private _toRelay(rebuild: boolean): void {
     this._state = 'relay';
-    log.warn(`media round trip ${Math.round(media ?? 0)} ms vs signalling ${Math.round(signal ?? 0)} ms for ${RELAY_SLOW_CHECKS} checks: switching the links to relay`);
-    this._host.rebuild();
+    if (rebuild) this._host.rebuild();
     clearTimeout(this._timeout);
     this._timeout = setTimeout(() => {
       this._timeout = undefined;
       if (this._state !== 'relay') return;
       const links = this._host.links();
-      if (links.length > 0 && links.every((pc) => pc.connectionState === 'connected')) {
+      if (links.every((pc) => pc.connectionState === 'connected')) {
         log.info('links connected through relay');
+        relayMemory.set(this._ip, true);
         return;
       }
       this._switchBack(`links not connected ${RELAY_SWITCH_TIMEOUT_MS} ms after the switch`);
@@ -158,6 +207,7 @@ export class RelaySwitch {
     clearTimeout(this._timeout);
     this._timeout = undefined;
     log.warn(`relay failed (${reason}): switching the links back to direct`);
+    relayMemory.set(this._ip, false);
     this._host.rebuild();
   }
 }

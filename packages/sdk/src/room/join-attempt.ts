@@ -27,7 +27,7 @@ export interface JoinSession {
   /** Closes and forgets the session's channel (a join elsewhere follows). */
   dropSignal(): void;
   /** The server admitted the join: the session's token and the room's audience count. */
-  joined(sessionToken: string, audienceCount: number | undefined): void;
+  joined(sessionToken: string, audienceCount: number | undefined, clientIp?: string): void;
 }
 
 /** What a join attempt ends with: the users already in the room and whether the earlier session was resumed. */
@@ -100,7 +100,7 @@ export class JoinAttempts {
     const timeoutMs = seconds >= 1 ? seconds * 1000 : LIMITS.JOIN_TIMEOUT_MS;
     // The request's own time-out is the join time-out (a busy server's waits included); joinError() maps it to 'join room timeout'.
     const reply = await requestJoinAdmitted(signal, joinRequest(config, target, { role: session.role(), scene: session.scene(), version: SDK_VERSION, resumeToken }), timeoutMs);
-    session.joined(reply.sessionToken, reply.audienceCount);
+    session.joined(reply.sessionToken, reply.audienceCount, reply.clientIp);
     return { peers: reply.userList, resumed: reply.resumed };
   }
 }

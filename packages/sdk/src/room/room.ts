@@ -128,9 +128,10 @@ export class Room {
         this._listen(signal);
       },
       dropSignal: () => this._dropSignal(),
-      joined: (sessionToken, audienceCount) => {
+      joined: (sessionToken, audienceCount, clientIp) => {
         this._sessionToken = sessionToken;
         this.audience.set(audienceCount);
+        this._adaptation.relay.joined(clientIp);
       },
     });
     const ctx: RoomContext = {
@@ -157,6 +158,7 @@ export class Room {
       iceServers: () => this.iceServers,
       relayImposed: () => this._imposedPolicy === 'relay',
       signal: () => this._signal,
+      events,
       uplink: () => this.publisher.peerConnection,
       downlink: () => this.remotes.subscriptions.peerConnection,
       rebuild: () => this._flow.rebuildAll(),

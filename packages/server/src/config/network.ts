@@ -12,13 +12,17 @@ export interface TurnConfig {
   ttlSeconds: number;
   /**
    * When clients switch to TURN (docs/behaviour.md §4): media round trip above `rttRatioThreshold` × signalling's and
-   * above `rttThreshold` ms for 5 checks (default ratio 3, 400 ms). Sent as the schedule's useTurnTcpInfo.
+   * above `rttThreshold` ms for 5 checks (default ratio 3, 400 ms), or media loss above `loss` % for `lossCount` checks
+   * while signalling stays fast (default 30 %, 5). Sent as the schedule's useTurnTcpInfo.
    */
-  useTurnTcpInfo?: { rttRatioThreshold: number; rttThreshold: number };
+  useTurnTcpInfo?: TurnTcpInfo;
 }
 
-/** Default relay-switch thresholds: a media path 3× slower than signalling and above 400 ms. */
-export const DEFAULT_TURN_TCP_INFO = { rttRatioThreshold: 3, rttThreshold: 400 } as const;
+/** The schedule's useTurnTcpInfo: the relay switch's thresholds (docs/behaviour.md §4.9). */
+export interface TurnTcpInfo { rttRatioThreshold: number; rttThreshold: number; loss?: number; lossCount?: number }
+
+/** Default relay-switch thresholds: a media path 3× slower than signalling and above 400 ms, or 30 % loss for 5 checks. */
+export const DEFAULT_TURN_TCP_INFO = { rttRatioThreshold: 3, rttThreshold: 400, loss: 30, lossCount: 5 } as const;
 
 /** Cluster, TLS, TURN and public-address settings (all optional: without them one process serves everything). */
 export interface NetworkConfig {
@@ -46,7 +50,10 @@ export const turnSchema = z.strictObject({
   urls: z.array(TURN_URL).min(1, 'must list at least one URL'),
   secret: z.string().min(8, 'must be at least 8 characters'),
   ttlSeconds: z.number().int().min(60).max(7 * 24 * 3600),
-  useTurnTcpInfo: z.strictObject({ rttRatioThreshold: z.number().min(1).max(100), rttThreshold: z.number().int().min(0).max(10_000) }).optional(),
+  useTurnTcpInfo: z.strictObject({
+    rttRatioThreshold: z.number().min(1).max(100), rttThreshold: z.number().int().min(0).max(10_000),
+    loss: z.number().min(0).max(100).optional(), lossCount: z.number().int().min(1).max(100).optional(),
+  }).optional(),
 });
 
 /** One trusted proxy of `trustProxy`: an IPv4 or IPv6 address, or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
@@ -126,7 +133,15 @@ export function networkFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, default
     const rtt = Number(env.CONCLAVE_TURN_RTT_MS ?? turn.useTurnTcpInfo?.rttThreshold ?? DEFAULT_TURN_TCP_INFO.rttThreshold);
     if (!(ratio >= 1 && ratio <= 100)) fail(`CONCLAVE_TURN_RTT_RATIO must be a number between 1 and 100, got '${env.CONCLAVE_TURN_RTT_RATIO}'`);
     if (!Number.isInteger(rtt) || rtt < 0 || rtt > 10_000) fail(`CONCLAVE_TURN_RTT_MS must be an integer between 0 and 10000, got '${env.CONCLAVE_TURN_RTT_MS}'`);
-    turn = { ...turn, useTurnTcpInfo: { rttRatioThreshold: ratio, rttThreshold: rtt } };
+    turn = { ...turn, useTurnTcpInfo: { ...turn.useTurnTcpInfo, rttRatioThreshold: ratio, rttThreshold: rtt } };
+  }
+  if (turn && (env.CONCLAVE_TURN_LOSS || env.CONCLAVE_TURN_LOSS_COUNT)) {
+    const loss = Number(env.CONCLAVE_TURN_LOSS ?? turn.useTurnTcpInfo?.loss ?? DEFAULT_TURN_TCP_INFO.loss);
+    const lossCount = Number(env.CONCLAVE_TURN_LOSS_COUNT ?? turn.useTurnTcpInfo?.lossCount ?? DEFAULT_TURN_TCP_INFO.lossCount);
+    if (!(loss >= 0 && loss <= 100)) fail(`CONCLAVE_TURN_LOSS must be a percentage between 0 and 100, got '${env.CONCLAVE_TURN_LOSS}'`);
+    if (!Number.isInteger(lossCount) || lossCount < 1 || lossCount > 100) fail(`CONCLAVE_TURN_LOSS_COUNT must be an integer between 1 and 100, got '${env.CONCLAVE_TURN_LOSS_COUNT}'`);
+    const base = turn.useTurnTcpInfo ?? { rttRatioThreshold: DEFAULT_TURN_TCP_INFO.rttRatioThreshold, rttThreshold: DEFAULT_TURN_TCP_INFO.rttThreshold };
+    turn = { ...turn, useTurnTcpInfo: { ...base, loss, lossCount } };
   }
   const redisUrl = pick('redisUrl', 'CONCLAVE_REDIS_URL');
   const nodeId = pick('nodeId', 'CONCLAVE_NODE_ID');

@@ -68,6 +68,11 @@ function encodePush<P extends PushName>(push: P, data: PushMap[P]): string {
 export class SignalSession {
   readonly #ctx: SignalDeps;
   readonly #transport: SessionTransport;
+
+  /** The join reply's clientIp: the client's address as this server sees it (the SDK keys its TURN/TCP memory by it, docs/behaviour.md §4.9). */
+  #clientIp(): { clientIp?: string } {
+    return this.#transport.address ? { clientIp: this.#transport.address } : {};
+  }
   #participant: Participant | undefined;
   #room: Room | undefined;
   #scene: 1 | 2 = SCENE_CODE.rtc;
@@ -249,7 +254,7 @@ export class SignalSession {
       this.#scene = joinedScene.get(previous) ?? data.trtcScene;
       const others = room.peersOf(previous);
       this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'resumed');
-      return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [], audienceCount: room.roleCounts().audience };
+      return { tinyId: previous.tinyId, sessionToken: previous.sessionToken, resumed: true, userList: others, iceServers: [], audienceCount: room.roleCounts().audience, ...this.#clientIp() };
     }
     // The same userId joining again replaces the earlier session.
     previous?.link.evict({ reason: 'kick', message: 'the same userId joined the room from another client' });
@@ -265,7 +270,7 @@ export class SignalSession {
     this.#ctx.engine.joinRoom(participant.id, room.key);
     room.add(participant);
     this.#ctx.logger.info({ room: room.key, userId: data.userId }, 'joined');
-    return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [], audienceCount: room.roleCounts().audience };
+    return { tinyId: participant.tinyId, sessionToken: participant.sessionToken, resumed: false, userList: existing, iceServers: [], audienceCount: room.roleCounts().audience, ...this.#clientIp() };
   }
 
   readonly #handlers: { [C in Command]: Handler<C> } = {

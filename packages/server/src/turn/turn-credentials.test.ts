@@ -26,8 +26,8 @@ describe('relay-switch thresholds (schedule config.useTurnTcpInfo, docs/behaviou
 
   it('are sent with TURN only, with defaults unless configured', () => {
     expect(scheduledTurnTcpInfo(undefined)).toEqual({});
-    expect(scheduledTurnTcpInfo(turn)).toEqual({ useTurnTcpInfo: { rttRatioThreshold: 3, rttThreshold: 400 } });
-    expect(scheduledTurnTcpInfo({ ...turn, useTurnTcpInfo: { rttRatioThreshold: 2, rttThreshold: 150 } })).toEqual({ useTurnTcpInfo: { rttRatioThreshold: 2, rttThreshold: 150 } });
+    expect(scheduledTurnTcpInfo(turn)).toEqual({ useTurnTcpInfo: { rttRatioThreshold: 3, rttThreshold: 400, loss: 30, lossCount: 5 } });
+    expect(scheduledTurnTcpInfo({ ...turn, useTurnTcpInfo: { rttRatioThreshold: 2, rttThreshold: 150 } })).toEqual({ useTurnTcpInfo: { rttRatioThreshold: 2, rttThreshold: 150, loss: 30, lossCount: 5 } });
   });
 
   it('CONCLAVE_TURN_RTT_RATIO / CONCLAVE_TURN_RTT_MS set them; bad values are refused', () => {
@@ -35,5 +35,13 @@ describe('relay-switch thresholds (schedule config.useTurnTcpInfo, docs/behaviou
     expect(networkFromEnv(env, {}, {}, fail).turn?.useTurnTcpInfo).toEqual({ rttRatioThreshold: 2.5, rttThreshold: 250 });
     expect(() => networkFromEnv({ ...env, CONCLAVE_TURN_RTT_RATIO: '0.5' }, {}, {}, fail)).toThrow(/CONCLAVE_TURN_RTT_RATIO/);
     expect(() => networkFromEnv({ ...env, CONCLAVE_TURN_RTT_MS: 'x' }, {}, {}, fail)).toThrow(/CONCLAVE_TURN_RTT_MS/);
+  });
+
+  it('40 the loss threshold: CONCLAVE_TURN_LOSS / CONCLAVE_TURN_LOSS_COUNT set the share and the checks; bad values are refused', () => {
+    const env = { CONCLAVE_TURN_URLS: 'turn:a:3478', CONCLAVE_TURN_SECRET: 'abcdefgh', CONCLAVE_TURN_LOSS: '12.5', CONCLAVE_TURN_LOSS_COUNT: '3' };
+    expect(networkFromEnv(env, {}, {}, fail).turn?.useTurnTcpInfo).toEqual({ rttRatioThreshold: 3, rttThreshold: 400, loss: 12.5, lossCount: 3 });
+    expect(scheduledTurnTcpInfo(networkFromEnv(env, {}, {}, fail).turn).useTurnTcpInfo).toMatchObject({ loss: 12.5, lossCount: 3 });
+    expect(() => networkFromEnv({ ...env, CONCLAVE_TURN_LOSS: '101' }, {}, {}, fail)).toThrow(/CONCLAVE_TURN_LOSS/);
+    expect(() => networkFromEnv({ ...env, CONCLAVE_TURN_LOSS_COUNT: '0' }, {}, {}, fail)).toThrow(/CONCLAVE_TURN_LOSS_COUNT/);
   });
 });

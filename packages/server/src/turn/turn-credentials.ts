@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { IceServerInfo } from '@conclave/protocol';
 import type { TurnConfig } from '../config/config.js';
-import { DEFAULT_TURN_TCP_INFO } from '../config/network.js';
+import { DEFAULT_TURN_TCP_INFO, type TurnTcpInfo } from '../config/network.js';
 
 /**
  * TURN REST credentials as coturn's `use-auth-secret` checks them: the username is
@@ -33,6 +33,6 @@ export function scheduledIce(config: { turn?: TurnConfig }, app: { iceTransportP
  * Relay-switch thresholds for the schedule's config.useTurnTcpInfo (docs/behaviour.md §4): only when TURN is configured,
  * since the client's switch goes through it.
  */
-export function scheduledTurnTcpInfo(turn: TurnConfig | undefined): { useTurnTcpInfo?: { rttRatioThreshold: number; rttThreshold: number } } {
-  return turn ? { useTurnTcpInfo: { ...(turn.useTurnTcpInfo ?? DEFAULT_TURN_TCP_INFO) } } : {};
+export function scheduledTurnTcpInfo(turn: TurnConfig | undefined): { useTurnTcpInfo?: TurnTcpInfo } {
+  return turn ? { useTurnTcpInfo: { ...DEFAULT_TURN_TCP_INFO, ...turn.useTurnTcpInfo } } : {};
 }

@@ -81,6 +81,14 @@ export class NetNamespace {
     this.#drop(['-p', 'udp']);
   }
 
+  /**
+   * Drops a random share (0–1) of the UDP in and out of the namespace, TCP untouched: a lossy media path with a
+   * fast signalling. iptables' statistic match, so no netem is needed. restore() ends it.
+   */
+  loseUdp(share: number): void {
+    this.#drop(['-p', 'udp', '-m', 'statistic', '--mode', 'random', '--probability', String(share)]);
+  }
+
   #drop(match: string[]): void {
     if (this.#cut) return;
     this.#rules = [['INPUT', ...match, '!', '-i', 'lo', '-j', 'DROP'], ['OUTPUT', ...match, '!', '-o', 'lo', '-j', 'DROP']];
