@@ -195,10 +195,13 @@ describe.concurrent('hostile input: oversized and slow requests are refused with
   it('a WebSocket frame over the limit closes that connection (1009) without being buffered; one over the message limit is answered', async () => {
     const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/signal`);
     await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-    const replies: { code: number }[] = [];
-    socket.on('message', (raw) => replies.push(JSON.parse(raw.toString()) as { code: number }));
+    // The first reply, awaited on the socket's own event (a bounded wait, no poll).
+    const firstReply = new Promise<{ code: number }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no reply to the oversized message within 5 s')), 5_000);
+      socket.once('message', (raw) => { clearTimeout(timer); resolve(JSON.parse(raw.toString()) as { code: number }); });
+    });
     socket.send('x'.repeat(LIMITS.MAX_MESSAGE_BYTES + 1));
-    await expect.poll(() => replies[0]?.code, { timeout: 5_000 }).toBe(SERVER_CODE.MESSAGE_TOO_LARGE);
+    expect((await firstReply).code).toBe(SERVER_CODE.MESSAGE_TOO_LARGE);
     const started = performance.now();
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     socket.send(Buffer.alloc(64 * 1024 * 1024, 0x78)); // 64 MiB in one frame
