@@ -143,6 +143,8 @@ export class Subscriber {
       await this.pc.setLocalDescription(await this.pc.createAnswer());
       const reply = await this.client.request('downlink-answer', { seq, sdp: this.answerer(this.pc.localDescription!.sdp) });
       if (reply.code !== 0) this.answerCodes.push(reply.code);
+      // The fuzz's hostile offers may fail in this client's own werift before any reply: that is the attacker's
+      // side breaking, not the server; the server's answers are judged by answerCodes and the bystanders.
     }).catch(() => undefined);
   }
 

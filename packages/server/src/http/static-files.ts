@@ -75,6 +75,7 @@ async function serve(root: string, single: boolean, req: IncomingMessage, res: S
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const segments = segmentsOf(req.url);
   if (!segments) return false;
+  // A build folder that is missing (not built yet) serves nothing: the caller answers 404, as for any missing file.
   const realRoot = await realpath(root).catch(() => undefined);
   if (!realRoot) return false;
   const path = segments.join('/');

@@ -134,7 +134,7 @@ export class AudioPlayerInstance implements AudioPlayerContext {
       return;
     }
     const ctx = this._context.audio.audioContext();
-    if (ctx.state === 'suspended') ctx.resume().catch(() => undefined);
+    if (ctx.state === 'suspended') ctx.resume().catch((error: unknown) => this._context.log.warn(`audioPlayer ${this.id}: the audio context did not resume:`, error));
     this._pcm?.start();
     this._track?.start();
     if (!this._url) return;
