@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import conclave from './tests/repo/no-silent-catch.js';
 
 /** Sources that belong to a TypeScript project (type-aware rules need the types). */
 const TYPED_SOURCES = [
@@ -43,6 +44,13 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
     },
+  },
+  {
+    // No failure dropped silently (docs/architecture.md "Failures"): production code only; tests catch to assert.
+    files: ['packages/*/src/**/*.ts', 'apps/demo/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', 'packages/server/src/test-support/**', 'packages/server/src/engine/conformance/**'],
+    plugins: { conclave },
+    rules: { 'conclave/no-silent-catch': 'error' },
   },
   {
     // The SDK ships to browsers at es2020 (see packages/sdk/build-options.mjs): private members are

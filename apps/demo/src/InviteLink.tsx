@@ -21,6 +21,7 @@ export function InviteLink({ link }: { link: string }) {
       await navigator.clipboard.writeText(link);
       setState('copied');
     } catch {
+      // Clipboard refused (no permission, not focused): the link is selected for the user to copy, and said so.
       inputRef.current?.select();
       setState('manual');
     }

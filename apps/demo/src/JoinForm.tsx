@@ -115,6 +115,7 @@ export function JoinForm({ values, setValues, devApp, autoJoin, onAutoJoinHandle
   const chooseDevices = (next: DeviceChoice) => {
     setDevices(next);
     // The speaker is the page's output, not a capture: set it now so the room plays through it.
+    // A refused speaker (no setSinkId, a device gone) leaves the default output: the room still plays.
     if (next.speakerId !== devices.speakerId && next.speakerId) void TRTC.setCurrentSpeaker(next.speakerId).catch(() => undefined);
   };
 

@@ -37,7 +37,7 @@ function storedLang(): string | null {
   try {
     return window.localStorage.getItem(STORAGE_KEY);
   } catch {
-    return null;
+    return null; // storage blocked (private mode, a sandboxed frame): the browser's language is used
   }
 }
 

@@ -97,6 +97,7 @@ export class LocalMediaControls {
 
   /** Reads the device lists (without asking for permission: the session's capture does that). */
   async refreshDevices(): Promise<void> {
+    // A list the browser refuses shows as empty: the picker then offers the default device only.
     const list = async (get: (ask: boolean) => Promise<MediaDeviceInfo[]>) => (await get(false).catch(() => []))
       .map((d) => ({ deviceId: d.deviceId, label: d.label }));
     const [cameras, microphones, speakers] = await Promise.all([

@@ -43,7 +43,7 @@ export function useDevApp(): DevAppState {
       return parseDevApp(await response.json());
     };
     void load()
-      .catch(() => null)
+      .catch(() => null) // unreachable, timed out or aborted: shown as 'unavailable' (the form asks for credentials)
       .then((app) => {
         if (active) setState(app ? { status: 'available', app } : { status: 'unavailable' });
       })

@@ -20,7 +20,10 @@ async function main(): Promise<void> {
     const forcedExitMs = SHUTDOWN_GRACE_MS + (server.nodeId ? config.drainTimeoutMs : 0);
     const lateMs = watchdog.arm(forcedExitMs);
     process.stdout.write(`conclave-server: ${signal}: ${server.nodeId ? 'draining, then ' : ''}telling clients to reconnect and shutting down (forced exit after ${forcedExitMs / 1000} s${lateMs >= 100 ? `, of which the event loop's recent delay took ${(lateMs / 1000).toFixed(1)} s` : ''})\n`);
-    server.drain().then(() => server.close()).then(() => process.exit(0), () => process.exit(1));
+    server.drain().then(() => server.close()).then(() => process.exit(0), (error: unknown) => {
+      process.stderr.write(`conclave-server: ${signal}: shutting down failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      process.exit(1);
+    });
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

@@ -108,7 +108,7 @@ function isPrivateMapKeyUserBuf(userbuf: Uint8Array): boolean {
     parsePrivateMapKeyUserBuf(userbuf);
     return true;
   } catch {
-    return false;
+    return false; // not a privateMapKey's userbuf: the answer to the question asked
   }
 }
 

@@ -151,6 +151,6 @@ export async function devAdminCredentials(server: string): Promise<{ sdkAppId: n
     const body = (await response.json()) as { sdkAppId?: unknown; adminKey?: unknown };
     return typeof body.sdkAppId === 'number' && typeof body.adminKey === 'string' ? { sdkAppId: body.sdkAppId, adminKey: body.adminKey } : null;
   } catch {
-    return null;
+    return null; // no dev app reachable: the page asks for the credentials instead
   }
 }

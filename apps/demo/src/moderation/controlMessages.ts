@@ -25,7 +25,7 @@ export function parseControl(data: ArrayBuffer): ControlMessage | null {
   try {
     value = JSON.parse(new TextDecoder().decode(data));
   } catch {
-    return null;
+    return null; // another app's custom message on the same command id: not ours, as documented above
   }
   if (typeof value !== 'object' || value === null) return null;
   const m = value as Record<string, unknown>;

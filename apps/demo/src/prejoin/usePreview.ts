@@ -22,6 +22,7 @@ const NO_DEVICES: PreviewDevices = { cameras: [], microphones: [], speakers: [] 
 
 /** Device lists from the SDK (TRTC.getCameraList…), read after a capture was allowed so they carry labels. */
 async function readDevices(): Promise<PreviewDevices> {
+  // A list the browser refuses shows as empty: the picker then offers the default device only.
   const list = async (get: () => Promise<MediaDeviceInfo[]>) => (await get().catch(() => []))
     .map((device) => ({ deviceId: device.deviceId, label: device.label }));
   const [cameras, microphones, speakers] = await Promise.all([

@@ -25,7 +25,7 @@ export const relayMemory = {
       const saved = JSON.parse(localStorage.getItem(MEMORY_KEY) ?? '{}') as { clientIp?: string; updatedAt?: number };
       return saved.clientIp === ip && Date.now() - Number(saved.updatedAt) < RELAY_MEMORY_MS;
     } catch {
-      return false;
+      return false; // no storage, or not ours to read: nothing remembered
     }
   },
   set(ip: string | undefined, remember: boolean): void {

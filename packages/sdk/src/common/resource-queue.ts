@@ -10,13 +10,13 @@ export class SerialQueue {
   /** Queues `run`; resolves or rejects with its outcome. */
   run<T>(run: () => Promise<T>): Promise<T> {
     const next = this._tail.then(run, run);
-    this._tail = next.catch(() => undefined);
+    this._tail = next.catch(() => undefined); // only orders the next run: the caller gets `next`
     return next;
   }
 
   /** Resolves once everything queued so far has run. */
   idle(): Promise<void> {
-    return this._tail.then(() => undefined, () => undefined);
+    return this._tail.then(() => undefined, () => undefined); // idle, not success: a failure went to its own caller
   }
 }
 
@@ -52,7 +52,7 @@ export class ResourceQueue {
     this._pendingStop = undefined;
     const started = this._enqueue(run);
     this._pendingStart = started;
-    started.catch(() => {
+    started.catch(() => { // the caller gets `started`; this only forgets the intent
       if (this._pendingStart === started) {
         this._intended = 'stopped';
         this._pendingStart = undefined;
@@ -68,7 +68,7 @@ export class ResourceQueue {
     const start = this._pendingStart;
     return this._enqueue(async () => {
       if (start) {
-        const failed = await start.then(() => false, () => true);
+        const failed = await start.then(() => false, () => true); // the start's failure went to its caller; told here as the cancel below
         if (failed) throw operationAbort(`${functionName}() cancelled: the ${this._name} failed to start`, functionName);
       }
       await run();

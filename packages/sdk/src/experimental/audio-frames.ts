@@ -67,14 +67,14 @@ class Tap {
     this._source.connect(this._node);
     this._node.connect(this._sink);
     this._sink.connect(this._ctx.destination);
-    this._ctx.resume().catch(() => undefined);
+    this._ctx.resume().catch(() => undefined); // a context the page may not start yet: frames flow once it may
   }
 
   stop(): void {
     this._node.onaudioprocess = null;
     this._source.disconnect();
     this._node.disconnect();
-    void this._ctx.close().catch(() => undefined);
+    void this._ctx.close().catch(() => undefined); // closed already: nothing to release
   }
 }
 

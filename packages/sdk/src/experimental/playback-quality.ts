@@ -95,15 +95,15 @@ export class PlaybackQuality {
     try {
       await this._host.startRemoteVideo({ ...from.config, userId: to.userId, streamType: to.streamType, view: staging });
       if (!await this._firstFrame(to)) {
-        await this._host.stopRemoteVideo({ userId: to.userId, streamType: to.streamType }).catch(() => undefined);
+        await this._host.stopRemoteVideo({ userId: to.userId, streamType: to.streamType }).catch(() => undefined); // best effort: the timeout below is what the caller hears
         throw operationFailed(undefined, `switch playback quality to ${to.userId} timed out`, FN);
       }
       // Shown: the old stream leaves the view, the new one moves in (no new subscription).
       await this._host.stopRemoteVideo({ userId: from.userId, streamType: from.streamType });
       await this._host.updateRemoteVideo({ userId: to.userId, streamType: to.streamType, view: views });
       if (from.streamType === 'main' && to.streamType === 'main') {
-        await this._host.muteRemoteAudio(to.userId, false).catch(() => undefined);
-        await this._host.muteRemoteAudio(from.userId, true).catch(() => undefined);
+        await this._host.muteRemoteAudio(to.userId, false).catch(() => undefined); // the user left meanwhile: no audio to move
+        await this._host.muteRemoteAudio(from.userId, true).catch(() => undefined); // likewise
       }
     } finally {
       staging.remove();

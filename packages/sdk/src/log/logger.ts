@@ -46,7 +46,7 @@ function textOf(arg: unknown): string {
   try {
     return JSON.stringify(arg) ?? String(arg);
   } catch {
-    return String(arg);
+    return String(arg); // a value JSON cannot write (a cycle, a BigInt): its String form
   }
 }
 

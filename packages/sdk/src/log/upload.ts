@@ -36,7 +36,7 @@ async function gzip(text: string): Promise<Uint8Array<ArrayBuffer> | undefined> 
     const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
     return new Uint8Array(await new Response(stream).arrayBuffer());
   } catch {
-    return undefined;
+    return undefined; // documented above: the body goes as text
   }
 }
 
@@ -69,7 +69,7 @@ async function post(url: string, body: { data: string | Uint8Array<ArrayBuffer>;
     });
     return res.ok;
   } catch {
-    return false;
+    return false; // not taken (offline, timed out): the caller retries, then keeps the lines for the next batch
   } finally {
     clearTimeout(timer);
   }
@@ -149,7 +149,7 @@ export class LogUploader {
     setTimeout(() => {
       const recent = this._buffer.slice(-LOG_UPLOAD.MAX_BATCH).map(formatEntry).join('\n');
       void this._send(identity, 'jssdk_event', `error ${error.code ?? ''}: ${error.message ?? ''}\n${recent}`,
-        { message: error.message?.slice(0, 4096), stack: error.stack?.slice(0, 16384) }, 0).catch(() => undefined);
+        { message: error.message?.slice(0, 4096), stack: error.stack?.slice(0, 16384) }, 0).catch(() => undefined); // documented above: errors ignored (logging the log upload would feed it)
     }, LOG_UPLOAD.EVENT_DELAY_MS);
   }
 
@@ -196,7 +196,7 @@ export class LogUploader {
     const rest = this._buffer.splice(0);
     this._identity = undefined;
     if (!identity) return beacon;
-    return Promise.all([beacon, this._upload(identity, rest, true).catch(() => undefined)]).then(() => undefined);
+    return Promise.all([beacon, this._upload(identity, rest, true).catch(() => undefined)]).then(() => undefined); // the last upload is best effort: the session is over
   }
 }
 

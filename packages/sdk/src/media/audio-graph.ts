@@ -29,9 +29,9 @@ export class AudioGraph {
     this.setSource(track);
     // A context created without a user gesture starts suspended; resume on the next click.
     if (this._ctx.state === 'suspended') {
-      this._ctx.resume().catch(() => undefined);
+      this._ctx.resume().catch(() => undefined); // refused without a gesture: the click below resumes it
       const resume = () => {
-        this._ctx.resume().catch(() => undefined);
+        this._ctx.resume().catch(() => undefined); // refused again: the next capture's context tries anew
       };
       document.addEventListener('click', resume, { once: true });
     }
@@ -94,6 +94,6 @@ export class AudioGraph {
     this._source?.disconnect();
     this._bus?.processor?.output.disconnect();
     if (this._bus) this._bus.mixIn.disconnect(this._destination);
-    else this._ctx.close().catch(() => undefined);
+    else this._ctx.close().catch(() => undefined); // closed already: nothing to release
   }
 }

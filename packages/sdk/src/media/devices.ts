@@ -112,7 +112,7 @@ export class DeviceWatcher {
     this._started = true;
     media.enumerateDevices().then((list) => {
       this._devices = list;
-    }, () => undefined);
+    }, () => undefined); // no list yet (no permission): the devicechange below or the next call reads it
     if ('ondevicechange' in media) media.addEventListener('devicechange', this._onChange);
     else this._timer = setInterval(this._onChange, DEVICE_POLL_MS);
   }
@@ -128,13 +128,13 @@ export class DeviceWatcher {
   async active(kind: 'camera' | 'microphone', track: MediaStreamTrack): Promise<void> {
     const deviceId = track.getSettings?.().deviceId;
     if (!deviceId || typeof navigator === 'undefined') return;
-    const list = await navigator.mediaDevices.enumerateDevices().catch(() => [] as MediaDeviceInfo[]);
+    const list = await navigator.mediaDevices.enumerateDevices().catch(() => [] as MediaDeviceInfo[]); // no list: no 'active' event for this capture
     const device = list.find((d) => d.deviceId === deviceId && d.kind === (kind === 'camera' ? 'videoinput' : 'audioinput'));
     if (device) this._emit({ type: kind, action: 'active', device });
   }
 
   private async _refresh(): Promise<void> {
-    const list = await navigator.mediaDevices.enumerateDevices().catch(() => undefined);
+    const list = await navigator.mediaDevices.enumerateDevices().catch(() => undefined); // no list now: the next devicechange reads it
     if (!list) return;
     const changes = diffDevices(this._devices, list);
     this._devices = list;

@@ -95,7 +95,7 @@ export class CaptureRecovery {
     const old = this._track;
     this._unwatch();
     old?.stop();
-    const devices = await this._host.listDevices().catch(() => []);
+    const devices = await this._host.listDevices().catch(() => []); // no list: the plan retries the same device
     const plan = recoveryPlan(this._host.deviceId(), devices);
     try {
       for (let i = 0; i < plan.length && !this._stopped; i++) {

@@ -74,7 +74,7 @@ export function orientTrack(source: MediaStreamTrack, o: Orientation): DerivedTr
         controller.enqueue(turned);
       },
     });
-    processor.readable.pipeThrough(turn, { signal: abort.signal }).pipeTo(generator.writable, { signal: abort.signal }).catch(() => undefined);
+    processor.readable.pipeThrough(turn, { signal: abort.signal }).pipeTo(generator.writable, { signal: abort.signal }).catch(() => undefined); // ends with the abort or the track
     return {
       track: generator,
       stop() {
@@ -103,7 +103,7 @@ function canvasTrack(frameRate: number, draw: (ctx: CanvasRenderingContext2D, ca
   video.playsInline = true;
   if (source) {
     video.srcObject = new MediaStream([source]);
-    video.play().catch(() => undefined);
+    video.play().catch(() => undefined); // muted, so autoplay allows it; a play cut short means the source went first
   }
   const stream = canvas.captureStream(frameRate);
   const timer = setInterval(() => {

@@ -25,7 +25,7 @@ function audioContext(): SinkContext | undefined {
   if (!context) {
     const ctx = new AudioContext() as SinkContext;
     context = ctx;
-    if (defaultSpeaker) ctx.setSinkId?.(defaultSpeaker === 'default' ? '' : defaultSpeaker).catch(() => undefined);
+    if (defaultSpeaker) ctx.setSinkId?.(defaultSpeaker === 'default' ? '' : defaultSpeaker).catch(() => undefined); // a speaker gone: the default output plays
     const watch = () => {
       const state = ctx.state as AudioContextState | 'interrupted';
       if (state === 'interrupted') resumeAudioContext();
@@ -80,7 +80,7 @@ export class AudioPlayer {
       },
     });
     players.add(this);
-    if (defaultSpeaker) this.setSinkId(defaultSpeaker).catch(() => undefined);
+    if (defaultSpeaker) this.setSinkId(defaultSpeaker).catch(() => undefined); // a speaker gone: the default output plays
     void this._core.play();
   }
 
@@ -188,5 +188,5 @@ export function resumeAudioContext(): void {
     return;
   }
   lastResumeAt = now;
-  context.resume().catch(() => undefined);
+  context.resume().catch(() => undefined); // refused without a gesture: the next play, click or interruption calls this again
 }

@@ -157,7 +157,7 @@ export function checkDecode(track: MediaStreamTrack, userId: string, streamType:
       });
       if (received === 0 || decoded > 0) return;
       for (const start of starters) if (start(track, userId, streamType)) return;
-    }, () => undefined);
+    }, () => undefined); // no stats from a receiver that closed: nothing to check
   }, DECODE_CHECK_MS);
   return () => clearTimeout(timer);
 }

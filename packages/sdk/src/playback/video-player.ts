@@ -96,7 +96,7 @@ export class VideoPlayer {
       view.appendChild(video);
       this._elements.push(video);
       if (this._elements.length === 1) this._drive(video);
-      else video.play().catch(() => undefined);
+      else video.play().catch(() => undefined); // a muted copy of the driven element: the first element's play tells the app of a refusal
     }
     if (this._canvases.length > 0) this._attachRenderers();
   }
@@ -207,7 +207,7 @@ export class VideoPlayer {
 
   /** Resumes a paused or refused player. */
   resume(): Promise<void> {
-    for (const video of this._elements.slice(1)) video.play().catch(() => undefined);
+    for (const video of this._elements.slice(1)) video.play().catch(() => undefined); // copies: the first element's resume below reports
     return this._core?.resume() ?? Promise.resolve();
   }
 
@@ -238,7 +238,7 @@ export class VideoPlayer {
     this._elements.forEach((video, index) => {
       video.srcObject = new MediaStream([track]);
       if (index === 0) this._drive(video);
-      else video.play().catch(() => undefined);
+      else video.play().catch(() => undefined); // a muted copy of the driven element: the first element's play tells the app of a refusal
     });
   }
 

@@ -40,8 +40,8 @@ export class AudioBus implements AudioPluginContext {
       this._ctx = ctx;
       // A context created without a user gesture starts suspended; resume on the next click.
       if (ctx.state === 'suspended') {
-        ctx.resume().catch(() => undefined);
-        document.addEventListener('click', () => void ctx.resume().catch(() => undefined), { once: true });
+        ctx.resume().catch(() => undefined); // refused without a gesture: the click below resumes it
+        document.addEventListener('click', () => void ctx.resume().catch(() => undefined), { once: true }); // refused again: the plugin's next start tries anew
       }
     }
     return this._ctx;
@@ -106,7 +106,7 @@ export class AudioBus implements AudioPluginContext {
 
   close(): void {
     this._listeners.clear();
-    this._ctx?.close().catch(() => undefined);
+    this._ctx?.close().catch(() => undefined); // closed already: nothing to release
     this._ctx = undefined;
     this._mixIn = undefined;
   }

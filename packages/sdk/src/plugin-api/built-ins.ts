@@ -44,7 +44,7 @@ export async function importWithRetries<T = { default: TRTCPlugin }>(url: string
         }),
       ]);
     } catch (error) {
-      lastError = error;
+      lastError = error; // thrown after the last attempt
     } finally {
       clearTimeout(timer);
     }
@@ -57,7 +57,7 @@ export function importOnce<T>(url: string): Promise<T> {
   let promise = loaded.get(url) as Promise<T> | undefined;
   if (!promise) {
     promise = importWithRetries<T>(url);
-    promise.catch(() => loaded.delete(url));
+    promise.catch(() => loaded.delete(url)); // forgotten so the next call retries; the caller gets the rejection
     loaded.set(url, promise);
   }
   return promise;
@@ -76,6 +76,6 @@ export function debugRequested(): boolean {
     if (typeof location !== 'undefined' && new URLSearchParams(location.search).has('trtcDebug')) return true;
     return typeof sessionStorage !== 'undefined' && sessionStorage.getItem('TRTC_ENABLE_DEBUG_PLUGIN') === 'true';
   } catch {
-    return false;
+    return false; // storage blocked: the debug plugin is not asked for
   }
 }

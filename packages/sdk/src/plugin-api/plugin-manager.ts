@@ -105,7 +105,7 @@ export class PluginManager {
   }
 
   destroy(): void {
-    for (const instance of this._instances.values()) instance.then((i) => i.destroy?.(), () => undefined);
+    for (const instance of this._instances.values()) instance.then((i) => i.destroy?.(), () => undefined); // one that failed to load was reported to its start call
     this._instances.clear();
     this._log.close();
     this.audio.close();

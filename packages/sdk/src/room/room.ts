@@ -374,7 +374,7 @@ export class Room {
 
   /** Switches role in the live scene (role-switch.ts), once a join in progress is done. */
   async switchRole(role: 'anchor' | 'audience', option: SwitchRoleOption = {}): Promise<void> {
-    if (this.machine.state === 'joining') await this._joining?.catch(() => undefined);
+    if (this.machine.state === 'joining') await this._joining?.catch(() => undefined); // the join's caller gets its failure; the switch goes on after it either way
     await switchRole(this, this._signal, role, option);
   }
 

@@ -49,7 +49,7 @@ export class ScheduleCache {
       }
       return item.value;
     } catch {
-      return undefined;
+      return undefined; // storage blocked or an entry not ours: not cached, the scheduler is asked
     }
   }
 

@@ -9,7 +9,7 @@ export function httpOrigin(signalUrl: string | undefined): string | undefined {
     url.protocol = url.protocol === 'wss:' ? 'https:' : url.protocol === 'ws:' ? 'http:' : url.protocol;
     return url.origin;
   } catch {
-    return undefined;
+    return undefined; // not a URL: no scheduler, the signalling URL is used as it is
   }
 }
 

@@ -68,7 +68,7 @@ export class RetryWait {
   }
 
   private async _probeOnce(): Promise<void> {
-    const answered = await this._options.probe!().catch(() => false);
+    const answered = await this._options.probe!().catch(() => false); // a probe that fails is a server not answering
     if (this._finished) return;
     if (!answered) this._armed = true;
     else if (this._armed) {

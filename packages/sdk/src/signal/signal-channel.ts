@@ -194,7 +194,7 @@ export class SignalChannel extends Emitter<ChannelEvents> {
       const sentAt = performance.now();
       this.request('heartbeat', {}).then(() => {
         this._rttMs = performance.now() - sentAt;
-      }, () => undefined);
+      }, () => undefined); // a lost heartbeat: the PING_TIMEOUT_MS check above judges the link
     }, LIMITS.PING_INTERVAL_MS);
   }
 

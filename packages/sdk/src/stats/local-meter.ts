@@ -27,14 +27,14 @@ export class LocalMeter {
     this._track = track;
     try {
       this._context ??= new AudioContext();
-      if (this._context.state === 'suspended') void this._context.resume().catch(() => undefined);
+      if (this._context.state === 'suspended') void this._context.resume().catch(() => undefined); // refused without a gesture: the level reads 0 until a later resume
       this._analyser ??= this._context.createAnalyser();
       this._analyser.fftSize = 2048;
       this._samples = new Float32Array(this._analyser.fftSize);
       this._source = this._context.createMediaStreamSource(new MediaStream([track]));
       this._source.connect(this._analyser);
     } catch {
-      this._source = undefined;
+      this._source = undefined; // no audio graph here: the level reads 0
     }
   }
 
@@ -42,7 +42,7 @@ export class LocalMeter {
     this._source?.disconnect();
     this._source = undefined;
     this._track = undefined;
-    void this._context?.close().catch(() => undefined);
+    void this._context?.close().catch(() => undefined); // closed already: nothing to release
     this._context = undefined;
     this._analyser = undefined;
   }

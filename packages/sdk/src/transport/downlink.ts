@@ -53,7 +53,7 @@ export class Downlink {
       return this._pc.localDescription?.sdp ?? '';
     };
     const result = this._queue.then(run, run);
-    this._queue = result.catch(() => undefined);
+    this._queue = result.catch(() => undefined); // only orders the next run: the caller gets `result`
     return result;
   }
 

@@ -6,6 +6,7 @@
  * created with encoded streams only when SEI is on or a cipher is set at that moment: a browser takes a
  * sender's / receiver's streams once, so a cipher set later cannot reach a link made without them.
  */
+import { log } from '../log/logger.js';
 import { pipedDecodeTap } from '../playback/decode-tap.js';
 
 /** An encoded frame as the encoded-transform API hands it over. */
@@ -61,23 +62,22 @@ type AnyStep = (frame: EncodedFrame) => boolean | void | Promise<boolean>;
 /** Pipes a sender's / receiver's encoded frames through `steps` in order; a step returning false drops the frame. */
 function pipe(target: WithEncodedStreams, steps: (AnyStep | undefined)[]): void {
   const chain = steps.filter((step): step is AnyStep => step !== undefined);
-  if (typeof target.createEncodedStreams !== 'function') return;
-  let streams: EncodedStreams;
-  try {
-    streams = target.createEncodedStreams();
-  } catch {
-    return;
-  }
-  streams.readable.pipeThrough(new TransformStream<EncodedFrame, EncodedFrame>({
-    async transform(frame, controller) {
-      for (const step of chain) {
-        const result = step(frame);
-        // Synchronous steps (SEI, the tap) stay synchronous; only a cipher's promise is awaited.
-        if ((result instanceof Promise ? await result : result) === false) return;
-      }
-      controller.enqueue(frame);
-    },
-  })).pipeTo(streams.writable).catch(() => undefined);
+  // Up to its first await the function runs now, so the streams are taken at once. No failure may go unseen: streams
+  // missing, taken already or refused (the link's frames pass unpiped: no SEI, no cipher; links get these hooks only
+  // where senders have encoded streams), or a step that threw (the link's media stops).
+  void (async () => {
+    const streams = target.createEncodedStreams!();
+    await streams.readable.pipeThrough(new TransformStream<EncodedFrame, EncodedFrame>({
+      async transform(frame, controller) {
+        for (const step of chain) {
+          const result = step(frame);
+          // Synchronous steps (SEI, the tap) stay synchronous; only a cipher's promise is awaited.
+          if ((result instanceof Promise ? await result : result) === false) return;
+        }
+        controller.enqueue(frame);
+      },
+    })).pipeTo(streams.writable);
+  })().catch((error: unknown) => log.warn('encoded frames failed:', error));
 }
 
 /** One room's frame pipes: SEI's steps (set by the client with enableSEI) and a plugin's cipher. */

@@ -91,6 +91,6 @@ export function useHWEncoder(uplink: Uplink, enable: boolean, slot: HWSlot): Pro
     }
   };
   const next = state.switching.then(run, run);
-  state.switching = next.catch(() => undefined);
+  state.switching = next.catch(() => undefined); // only orders the next switch: the caller gets `next`
   return next;
 }

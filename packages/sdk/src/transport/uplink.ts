@@ -163,7 +163,7 @@ export class Uplink {
       await this._pc.setLocalDescription(await this._pc.createOffer());
       await this._pc.setRemoteDescription({ type: 'answer', sdp });
     } catch (error) {
-      if ((this._pc.signalingState as RTCSignalingState) === 'have-local-offer') await this._pc.setLocalDescription({ type: 'rollback' }).catch(() => undefined);
+      if ((this._pc.signalingState as RTCSignalingState) === 'have-local-offer') await this._pc.setLocalDescription({ type: 'rollback' }).catch(() => undefined); // the error below is the one to report
       throw error;
     }
     return sdp;

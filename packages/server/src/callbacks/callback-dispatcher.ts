@@ -182,6 +182,7 @@ export class CallbackDispatcher {
       await response.body?.cancel();
       return response.ok ? undefined : `status ${response.status}`;
     } catch (error) {
+      // The reason is returned: the caller logs it, counts it and retries.
       const cause = (error as { cause?: { code?: string } }).cause?.code;
       return (error as Error).name === 'TimeoutError' ? `no answer in ${CALLBACK_TIMEOUT_MS} ms` : cause ?? (error as Error).message;
     }

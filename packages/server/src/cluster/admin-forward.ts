@@ -71,7 +71,7 @@ export async function forwardAdmin(host: ForwardHost, req: IncomingMessage, res:
     try {
       key = decodeURIComponent(room[2]);
     } catch {
-      return false;
+      return false; // a malformed room in the path: not forwarded, the local handler answers it with its code
     }
     const id = parseRoomRef(key);
     if (!id) return false;

@@ -48,7 +48,7 @@ export class DataLink {
       channel.send(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
       return true;
     } catch {
-      return false;
+      return false; // the channel closed since the check: not sent, like a message to a full channel (unreliable by design)
     }
   }
 

@@ -35,7 +35,7 @@ function segmentsOf(url: string | undefined): string[] | undefined {
   try {
     path = decodeURIComponent(new URL(url ?? '/', 'http://localhost').pathname);
   } catch {
-    return undefined;
+    return undefined; // a malformed path names no file: the caller answers 404
   }
   const segments = path.split('/').filter((s) => s !== '');
   return segments.every((s) => !s.startsWith('.') && !/[\\\0]/.test(s)) ? segments : undefined;
@@ -51,7 +51,7 @@ async function fileInside(root: string, candidate: string): Promise<{ path: stri
     const info = await stat(real);
     return info.isFile() ? { path: real, size: info.size, mtimeMs: info.mtimeMs } : undefined;
   } catch {
-    return undefined;
+    return undefined; // no such file (or a link out of the root that does not resolve): the caller answers 404
   }
 }
 
@@ -65,6 +65,7 @@ export function staticFiles(root: string, options: { single?: boolean } = {}): S
     void serve(root, options.single ?? false, req, res).then((served) => {
       if (!served) notFound();
     }, () => {
+      // serve() answers the expected failures itself (no such file, a client gone): what is left broke the response.
       if (!res.headersSent) notFound();
       else res.destroy();
     });

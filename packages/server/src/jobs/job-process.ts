@@ -97,13 +97,13 @@ export class JobProcess {
     let resolveStarted!: () => void;
     let rejectStarted!: (error: Error) => void;
     this.#started = new Promise<void>((resolve, reject) => { resolveStarted = resolve; rejectStarted = reject; });
-    this.#started.catch(() => undefined);
+    this.#started.catch(() => undefined); // awaited by start(), which reports it: no unhandled rejection before
     createInterface({ input: this.#child.stdout }).on('line', (line) => {
       let event: ControllerEvent;
       try {
         event = JSON.parse(line) as ControllerEvent;
       } catch {
-        return;
+        return; // the controller writes one JSON event a line; a library's stray output on stdout is no event
       }
       if (event.event === 'input' && event.id !== undefined) {
         this.#pendingInputs.get(event.id)?.({ videoPort: event.videoPort ?? 0, audioPort: event.audioPort ?? 0 });
@@ -163,7 +163,7 @@ export class JobProcess {
   input(id: string, layout: PadLayout | undefined): Promise<InputPorts> {
     const ports = new Promise<InputPorts>((resolve, reject) => {
       this.#pendingInputs.set(id, resolve);
-      this.#exited.then(() => reject(new Error('media job ended')), () => undefined);
+      this.#exited.then(() => reject(new Error('media job ended')), () => undefined); // #exited never rejects; typed as if
     });
     this.#send({ cmd: 'input', id, layout });
     return ports;

@@ -35,7 +35,7 @@ export class AppFolders {
     try {
       names = readdirSync(this.root);
     } catch {
-      return [];
+      return []; // no folder yet: no app has stored anything
     }
     return names.filter((name) => /^\d{1,10}$/.test(name)).map(Number);
   }
@@ -45,7 +45,7 @@ export class AppFolders {
     try {
       return readdirSync(this.of(sdkAppId));
     } catch {
-      return [];
+      return []; // no folder yet: the app has stored nothing
     }
   }
 }

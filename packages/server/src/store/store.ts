@@ -310,7 +310,7 @@ export class Store {
     try {
       return !this.#closed && (this.#db.prepare('SELECT 1 AS ok').get() as { ok: number }).ok === 1;
     } catch {
-      return false;
+      return false; // reported: the health check answers unhealthy
     }
   }
 

@@ -59,14 +59,14 @@ export class LineRecognizer implements Recognizer {
     let markReady!: () => void;
     let refuse!: (error: Error) => void;
     const ready = new Promise<void>((resolve, reject) => { markReady = resolve; refuse = reject; });
-    ready.catch(() => undefined);
+    ready.catch(() => undefined); // handed to the owner below, which awaits and reports it: no unhandled rejection before
     const timer = setTimeout(() => { refuse(new Error(`${this.name}: not ready within ${READY_TIMEOUT_MS} ms`)); child.kill('SIGKILL'); }, READY_TIMEOUT_MS);
     createInterface({ input: child.stdout }).on('line', (text) => {
       let line: Line;
       try {
         line = JSON.parse(text) as Line;
       } catch {
-        return;
+        return; // the recognizer writes one JSON line each; a library's stray output on stdout is no line
       }
       if (line.type === 'ready') {
         isReady = true;

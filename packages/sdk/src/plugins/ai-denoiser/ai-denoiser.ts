@@ -73,7 +73,7 @@ export class AIDenoiser {
         }
       });
       byPath.set(url, loading);
-      loading.catch(() => byPath.delete(url));
+      loading.catch(() => byPath.delete(url)); // forgotten so the next start retries; the caller gets the rejection
     }
     try {
       await loading;
@@ -100,7 +100,7 @@ export class AIDenoiser {
     this._node = node;
     node.port.postMessage({ type: 'mode', value: options.mode ?? 0 });
     this._ctx.audio.setProcessor({ input: node, output: node });
-    await audioContext.resume().catch(() => undefined);
+    await audioContext.resume().catch(() => undefined); // a context the page may not start yet: the denoiser runs once it does
     this._ctx.log.info('AIDenoiser: started');
   }
 

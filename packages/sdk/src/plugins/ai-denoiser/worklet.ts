@@ -70,7 +70,7 @@ const rnnoise: Promise<RnnoiseExports> = (async () => {
           memory.grow(pages);
           return 1;
         } catch {
-          return 0;
+          return 0; // emscripten's answer for a heap that cannot grow: the module's allocation fails and it says so
         }
       },
       b: (dest: number, src: number, num: number) => {

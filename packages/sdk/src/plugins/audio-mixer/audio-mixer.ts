@@ -31,7 +31,7 @@ export class AudioMixer {
     }
     this._music.set(options.id, music);
     music.apply({ volume: 1, ...options });
-    await audio.audioContext().resume().catch(() => undefined);
+    await audio.audioContext().resume().catch(() => undefined); // a context the page may not start yet: the music plays once it does
     await music.play();
     this._ctx.log.info(`audioMixer: started ${options.id}`);
   }

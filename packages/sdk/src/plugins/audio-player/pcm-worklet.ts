@@ -68,7 +68,7 @@ export function addPcmWorklet(ctx: BaseAudioContext): Promise<void> {
   if (!loading) {
     const url = URL.createObjectURL(new Blob([PCM_WORKLET_SOURCE], { type: 'text/javascript' }));
     loading = ctx.audioWorklet.addModule(url).finally(() => URL.revokeObjectURL(url));
-    loading.catch(() => registered.delete(ctx));
+    loading.catch(() => registered.delete(ctx)); // forgotten so the next call retries; the caller gets the rejection
     registered.set(ctx, loading);
   }
   return loading;

@@ -9,6 +9,7 @@ async function whyNotPlayable(url: string): Promise<{ message: string } | { blob
   try {
     response = await fetch(url);
   } catch {
+    // Reported: the message goes to the caller's error.
     return { message: `CORS error: Failed to fetch audio resource. Ensure the server allows cross-origin requests for: ${url}` };
   }
   if (!response.ok) return { message: `HTTP ${response.status}: Failed to load audio resource: ${url}` };

@@ -93,7 +93,7 @@ export class CDNStreaming {
 
   private _serial(mode: string, task: () => Promise<void>): Promise<void> {
     const previous = this._queues.get(mode) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(task);
+    const next = previous.catch(() => undefined).then(task); // the previous task's caller got its failure
     this._queues.set(mode, next);
     return next;
   }

@@ -83,7 +83,7 @@ export class CrossRoom {
         }
       }
     };
-    const next = this._queue.catch(() => undefined).then(task);
+    const next = this._queue.catch(() => undefined).then(task); // the previous task's caller got its failure
     this._queue = next;
     return next;
   }

@@ -48,7 +48,7 @@ async function aesGcm(key: Uint8Array, salt: Uint8Array): Promise<RegionCipher> 
       try {
         return new Uint8Array(await crypto.subtle.decrypt(params(iv), cryptoKey, sealed.slice(0, sealed.length - IV_BYTES)));
       } catch {
-        return undefined;
+        return undefined; // a frame that does not open (wrong key, damaged): undefined drops it before the decoder
       }
     },
   };
@@ -74,7 +74,7 @@ function sm4Gcm(key: Uint8Array, salt: Uint8Array): RegionCipher {
       try {
         return sm4.decrypt(sealed.subarray(0, tagAt), keyCopy, { mode: 'gcm', iv: sealed.subarray(ivAt), tag: sealed.subarray(tagAt, ivAt), associatedData: salt, padding: 'none', output: 'array' });
       } catch {
-        return undefined;
+        return undefined; // a frame that does not open (wrong key, damaged): undefined drops it before the decoder
       }
     },
   };
@@ -100,7 +100,7 @@ export function customCipher(cryptors: CustomCryptors): RegionCipher {
         const opened = cryptors.decryptor(sealed.slice());
         return opened instanceof Uint8Array ? opened : undefined;
       } catch {
-        return undefined;
+        return undefined; // a frame that does not open (wrong key, damaged): undefined drops it before the decoder
       }
     },
   };

@@ -56,7 +56,7 @@ export class Debug {
   start(): void {
     if (this._view) return;
     this._view = new DebugView(['Room', 'States', 'Statistics'], {
-      copy: () => void navigator.clipboard?.writeText(this._logText()).catch(() => undefined),
+      copy: () => void navigator.clipboard?.writeText(this._logText()).catch(() => undefined), // clipboard refused (no focus or permission): the download button saves the same text
       download: () => {
         const link = document.createElement('a');
         link.href = URL.createObjectURL(new Blob([this._logText()], { type: 'text/plain' }));

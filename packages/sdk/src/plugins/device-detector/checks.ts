@@ -2,7 +2,7 @@
 
 /** The MediaDeviceInfo a track was captured from (or a stand-in naming the kind when none is listed). */
 export async function deviceOf(track: MediaStreamTrack | undefined, kind: MediaDeviceKind): Promise<MediaDeviceInfo> {
-  const devices = await navigator.mediaDevices.enumerateDevices().catch(() => [] as MediaDeviceInfo[]);
+  const devices = await navigator.mediaDevices.enumerateDevices().catch(() => [] as MediaDeviceInfo[]); // no list: the stand-in below names the kind
   const id = track?.getSettings().deviceId;
   const found = devices.find((d) => d.kind === kind && (id === undefined || d.deviceId === id)) ?? devices.find((d) => d.kind === kind);
   return found ?? standIn(kind);
@@ -22,7 +22,7 @@ export class LevelMeter {
 
   constructor(track: MediaStreamTrack) {
     this._ctx = new AudioContext();
-    this._ctx.resume().catch(() => undefined);
+    this._ctx.resume().catch(() => undefined); // a context the page may not start yet: the meter reads 0 until it does
     const source = this._ctx.createMediaStreamSource(new MediaStream([track]));
     this._analyser = this._ctx.createAnalyser();
     this._analyser.fftSize = 1024;
@@ -39,7 +39,7 @@ export class LevelMeter {
   }
 
   close(): void {
-    this._ctx.close().catch(() => undefined);
+    this._ctx.close().catch(() => undefined); // closed already: nothing to release
   }
 }
 
@@ -59,6 +59,6 @@ export async function playTestTone(): Promise<void> {
       osc.onended = () => resolve();
     });
   } finally {
-    await ctx.close().catch(() => undefined);
+    await ctx.close().catch(() => undefined); // closed already: nothing to release
   }
 }

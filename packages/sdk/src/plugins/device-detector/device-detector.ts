@@ -154,7 +154,7 @@ export class DeviceDetector {
       playTestTone().catch((error: unknown) => this._ctx.log.warn('DeviceDetector: the test tone failed:', error));
     });
     const answer = await this._ask('speaker', 2, [play, para(text.speakerAsk)], allowSkip, text);
-    const devices = await navigator.mediaDevices.enumerateDevices().catch(() => [] as MediaDeviceInfo[]);
+    const devices = await navigator.mediaDevices.enumerateDevices().catch(() => [] as MediaDeviceInfo[]); // no list: the stand-in names the kind
     return { isSuccess: answer === true, device: devices.find((d) => d.kind === 'audiooutput') ?? standIn('audiooutput') };
   }
 

@@ -47,8 +47,9 @@ export async function runNetworkTest(create: () => TestClient, info: NonNullable
   } catch {
     // A failed join: quality stays unknown (isSuccess false).
   } finally {
+    // The test's own clients: a failure to end them changes no result, and they are destroyed below.
     await up.stopLocalVideo().catch(() => undefined);
-    await Promise.all([up.exitRoom().catch(() => undefined), down?.exitRoom().catch(() => undefined)]);
+    await Promise.all([up.exitRoom().catch(() => undefined), down?.exitRoom().catch(() => undefined)]); // likewise
     up.destroy();
     down?.destroy();
   }

@@ -99,7 +99,7 @@ export class LEBPlayer {
     if (callback.onStats) {
       const reader = new MediaStatsReader();
       playing.stats = setInterval(() => {
-        reader.read(session.pc).then((stats) => playing.callback.onStats?.(stats), () => undefined);
+        reader.read(session.pc).then((stats) => playing.callback.onStats?.(stats), () => undefined); // no stats from a closing connection: the next tick reads again
       }, STATS_INTERVAL_MS);
     }
     this._ctx.log.info(`LEBPlayer: playing ${options.url.replace(/access_token=[^&]*/, 'access_token=…')}`);
@@ -179,8 +179,8 @@ export class LEBPlayer {
     this._playing = undefined;
     clearInterval(playing.stats);
     playing.detach();
-    if (document.pictureInPictureElement === playing.view.video) await document.exitPictureInPicture().catch(() => undefined);
-    if (document.fullscreenElement === playing.view.box) await document.exitFullscreen().catch(() => undefined);
+    if (document.pictureInPictureElement === playing.view.video) await document.exitPictureInPicture().catch(() => undefined); // left it meanwhile: nothing to undo
+    if (document.fullscreenElement === playing.view.box) await document.exitFullscreen().catch(() => undefined); // left it meanwhile: nothing to undo
     playing.view.remove();
     playing.session.close();
     for (const type of ['video', 'audio'] as const) playing.callback.onPlayStateChanged?.({ type, state: 'STOPPED', reason: 'stop' });

@@ -80,13 +80,13 @@ export class PlayerView {
     if (!track || typeof AudioContext === 'undefined') return undefined;
     try {
       const ctx = this._audioContext();
-      if (ctx.state !== 'running') ctx.resume().catch(() => undefined);
+      if (ctx.state !== 'running') ctx.resume().catch(() => undefined); // a context the page may not start yet: the gain plays once it does
       const source = ctx.createMediaStreamSource(new MediaStream([track]));
       const gain = ctx.createGain();
       source.connect(gain).connect(ctx.destination);
       return { source, gain };
     } catch {
-      return undefined;
+      return undefined; // documented above: the element plays at most at full volume
     }
   }
 

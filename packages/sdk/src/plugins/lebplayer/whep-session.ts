@@ -70,7 +70,7 @@ export class WhepSession {
 
   /** Ends the session: DELETE on its resource (best effort), then closes the connection. */
   close(): void {
-    if (this._resource) void fetch(this._resource, { method: 'DELETE' }).catch(() => undefined);
+    if (this._resource) void fetch(this._resource, { method: 'DELETE' }).catch(() => undefined); // best effort, as documented above
     this._resource = undefined;
     this.pc.close();
   }

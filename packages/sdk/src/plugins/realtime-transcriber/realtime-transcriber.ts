@@ -104,7 +104,7 @@ export class RealtimeTranscriber {
       if (!saved || typeof saved !== 'object') return undefined;
       return new Map(Object.entries(saved).flatMap(([robot, v]) => typeof v?.taskId === 'string' ? [[robot, v.taskId] as [string, string]] : []));
     } catch {
-      return undefined;
+      return undefined; // storage blocked or an entry not ours: no saved tasks
     }
   }
 

@@ -80,7 +80,7 @@ export class VoiceChanger {
       const url = URL.createObjectURL(new Blob([workletSource()], { type: 'text/javascript' }));
       loading = audioContext.audioWorklet.addModule(url).finally(() => URL.revokeObjectURL(url));
       loadedContexts.set(audioContext, loading);
-      loading.catch(() => loadedContexts.delete(audioContext));
+      loading.catch(() => loadedContexts.delete(audioContext)); // forgotten so the next start retries; the caller gets the rejection
     }
     try {
       await loading;

@@ -171,7 +171,7 @@ export class ForwardSource {
       // What is kept from an earlier request is too old to replay: start afresh.
       if (Date.now() - this.#lastKeyframeRequest >= KEEP_AFTER_REQUEST_MS) this.#recentRestart = true;
       this.#lastKeyframeRequest = Date.now();
-      this.#receiver.sendRtcpPLI(ssrc).catch(() => undefined);
+      this.#receiver.sendRtcpPLI(ssrc).catch(() => undefined); // the uplink is closing; the retry below asks again if not
       this.#scheduleRetry();
     }
   }

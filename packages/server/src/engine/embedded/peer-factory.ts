@@ -52,11 +52,11 @@ export function closePeer(pc: RTCPeerConnection): void {
     const { connection } = transport;
     connection.stateChanged.subscribe((state) => {
       // Deferred: the transport's own listener must first have seen the late state, then sees 'closed'.
-      if (state !== 'closed') queueMicrotask(() => { connection.close().catch(() => undefined); });
+      if (state !== 'closed') queueMicrotask(() => { connection.close().catch(() => undefined); }); // closing anyway
     });
     keepClosed(transport);
   }
-  pc.close().catch(() => undefined);
+  pc.close().catch(() => undefined); // closing a connection that is failing or closed already: nothing is left to release
 }
 
 /**

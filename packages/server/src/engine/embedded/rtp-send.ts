@@ -153,7 +153,7 @@ export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket): void {
   const transport = s.dtlsTransport;
   const codec = s.codec;
   if (s.stopped || !codec || transport?.state !== 'connected') {
-    if (s.pendingRtpEnabled) sender.sendRtp(rtp).catch(() => undefined);
+    if (s.pendingRtpEnabled) sender.sendRtp(rtp).catch(() => undefined); // a lost packet on a link not (or no longer) up: RTP tolerates it
     return;
   }
   const source = rtp.header;
@@ -164,7 +164,7 @@ export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket): void {
   if (!extensions || !context || s.pendingRtpEnabled || s.redRedundantPayloadType !== undefined || source.csrc.length > 0 ||
     source.padding || source.extensions.length > 0 || (profile !== ONE_BYTE && profile !== TWO_BYTE) ||
     (profile === ONE_BYTE && plan.longest > 16) || transport.config.debug?.outboundPacketLoss) {
-    sender.sendRtp(rtp).catch(() => undefined);
+    sender.sendRtp(rtp).catch(() => undefined); // a packet lost on a closing link: RTP tolerates it, the link's state tells the rest
     return;
   }
 

@@ -141,7 +141,7 @@ export class TransportCcFeedback {
       this.#fbPktCount = (this.#fbPktCount + 1) & 0xff;
       this.#nextSeq = base + count;
       this.sent++;
-      this.#transport.sendRtcp([{ serialize: () => packet }] as unknown as Parameters<FeedbackTransport['sendRtcp']>[0]).catch(() => undefined);
+      this.#transport.sendRtcp([{ serialize: () => packet }] as unknown as Parameters<FeedbackTransport['sendRtcp']>[0]).catch(() => undefined); // lost feedback: the next one covers it
       start = end;
     }
   }

@@ -44,7 +44,7 @@ export class JanusAdmin {
       })));
       return { sessions: sessions.length, handles, peerConnections: ready.filter(Boolean).length };
     } catch {
-      return undefined;
+      return undefined; // documented above: the report is "unknown" and /metrics shows no Janus figures for this scrape
     } finally {
       ws?.close();
     }

@@ -108,6 +108,7 @@ export class JanusClient {
       throw error;
     }
     client.#keepalive = setInterval(() => {
+      // A session Janus dropped for want of keepalives ends its connection: the engine logs that loss (#lost).
       client.#request({ janus: 'keepalive', session_id: client.#sessionId }).catch(() => undefined);
     }, KEEPALIVE_MS);
     client.#keepalive.unref();
@@ -141,6 +142,7 @@ export class JanusClient {
   detach(handleId: number): void {
     this.#listeners.delete(handleId);
     if (this.#closed) return;
+    // A handle Janus removed already (its peer hung up) refuses the detach: it is gone either way.
     this.#request({ janus: 'detach', session_id: this.#sessionId, handle_id: handleId }).catch(() => undefined);
   }
 
@@ -182,7 +184,7 @@ export class JanusClient {
     try {
       message = JSON.parse(text) as JanusMessage;
     } catch {
-      return;
+      return; // Janus speaks JSON only: a frame that is not is no message, and no request waits on it
     }
     const pending = message.transaction ? this.#pending.get(message.transaction) : undefined;
     if (pending) {

@@ -83,7 +83,10 @@ export class JanusConnection {
     if (this.#process || this.#closed) return; // the supervisor restarts it and calls #connect
     const retry = () => {
       if (this.#closed) return;
-      this.#connect(endpoint).catch(() => setTimeout(retry, RECONNECT_MS).unref());
+      this.#connect(endpoint).catch((error: unknown) => {
+        this.#options.logger.debug({ err: error }, `janus: reconnecting to the external Janus failed; trying again in ${RECONNECT_MS} ms`);
+        setTimeout(retry, RECONNECT_MS).unref();
+      });
     };
     setTimeout(retry, RECONNECT_MS).unref();
   }
@@ -121,6 +124,6 @@ function residentBytes(pid: number | undefined): number | undefined {
     const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb === undefined ? undefined : Number(kb) * 1024;
   } catch {
-    return undefined;
+    return undefined; // the process exited meanwhile, or no /proc: unknown, as documented
   }
 }

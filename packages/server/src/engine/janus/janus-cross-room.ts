@@ -107,6 +107,7 @@ export class JanusCrossRoom {
       share = made;
       this.#shares.set(key(sourceId, groupId), share);
     }
+    // Made ahead of time; a failure shows again in feedFor, which the subscription awaits and reports.
     if (publisher) this.#remotize(share, publisher).catch(() => undefined);
   }
 
@@ -126,7 +127,7 @@ export class JanusCrossRoom {
   /** The source published again: its shares are fed from the new publisher. */
   published(sourceId: string, publisher: JanusPublisher): void {
     for (const share of this.#shares.values()) {
-      if (share.sourceId === sourceId) this.#remotize(share, publisher).catch(() => undefined);
+      if (share.sourceId === sourceId) this.#remotize(share, publisher).catch(() => undefined); // as in share(): feedFor reports
     }
   }
 
@@ -155,7 +156,7 @@ export class JanusCrossRoom {
   }
 
   #run<T>(share: Share, task: () => Promise<T>): Promise<T> {
-    const next = share.queue.catch(() => undefined).then(task);
+    const next = share.queue.catch(() => undefined).then(task); // the previous task's caller got its failure
     share.queue = next;
     return next;
   }

@@ -212,7 +212,7 @@ export class JanusDownlink {
       return task();
     };
     const result = this.#queue.then(run, run);
-    this.#queue = result.catch(() => undefined);
+    this.#queue = result.catch(() => undefined); // only orders the next task: the caller gets `result`
     return result;
   }
 
@@ -226,7 +226,7 @@ export class JanusDownlink {
         resolve(sdp);
       };
     });
-    offer.catch(() => undefined);
+    offer.catch(() => undefined); // the caller awaits `offer` later, or cancels it: no unhandled rejection meanwhile
     return {
       offer,
       cancel: () => {

@@ -49,7 +49,8 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   /** Each subscriber's one downlink. */
   readonly #downlinks = new SubscriberDownlinks<JanusDownlink>(this.#events);
   /** Feeds to media jobs (VideoRoom RTP forwarders), re-issued on each new publisher. */
-  readonly #forwards = new JanusForwards((detail) => this.#cleanupFailed('rtp-forward-stop', detail));
+  readonly #forwards = new JanusForwards((detail) => this.#cleanupFailed('rtp-forward-stop', detail),
+    (detail) => this.#options.logger.warn({ detail }, 'janus: a feed to a media job did not start; the job gets no media from this publisher'));
   /** Client-offered playback links (WHEP), by viewer: relays through a subscription of the viewer. */
   readonly #playbacks = new Map<string, { playback: JanusPlayback; sourceId: string }>();
   /** Sources shared with other rooms (cross-room links: VideoRoom remote publishers). */
@@ -134,12 +135,12 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
       void this.#republished(participantId, publisher, old);
       publisher.whenUp(LATE_UP_MS).then(() => {
         if (this.#publishers.get(participantId) === publisher) this.#events.emit({ type: 'feed-up', participantId });
-      }, () => undefined);
+      }, () => undefined); // a feed not up is #republished's to log (it waits on the same whenUp)
       this.#members.published(participantId);
       return answer;
     };
     const result = previous.then(run, run);
-    this.#publishing.set(participantId, result.catch(() => undefined));
+    this.#publishing.set(participantId, result.catch(() => undefined)); // only orders the next publish: the caller gets `result`
     return result;
   }
 
@@ -189,7 +190,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
       room = this.#members.roomOf(subscriberId);
       if (room === this.#members.roomOf(sourceId)) return Promise.resolve(publisher);
     } catch {
-      return undefined;
+      return undefined; // one of them left meanwhile: there is no feed to move to
     }
     return this.#cross.view(sourceId, room) ? this.#cross.feedFor(sourceId, room, publisher) : undefined;
   }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { RTP_FORWARD_PAYLOAD_TYPE } from '../media-engine.js';
 import { publishAndSend, waitFor } from '../../test-support/engine-peers.js';
 import { realJanus } from '../../test-support/janus-media.js';
-import { forwarderIds, forwardStreams, randomSsrc, rtpForwardRequest, stopRtpForwardRequest, type ForwardedPublisher } from './janus-forwarder.js';
+import { forwarderIds, forwardStreams, JanusForward, randomSsrc, rtpForwardRequest, stopRtpForwardRequest, type ForwardedPublisher } from './janus-forwarder.js';
+import type { JanusPublisher } from './janus-publisher.js';
 
 const ssrcs = { video: 1111, audio: 2222 };
 const publisher = (codecs: ForwardedPublisher['codecs'] = { audio: 'opus', video: 'h264', small: 'h264', aux: 'h264' }): ForwardedPublisher => ({
@@ -41,6 +42,21 @@ describe('Janus RTP forwarding requests', () => {
 
   it('SSRCs are never 0 (Janus would keep the publisher\'s own)', () => {
     expect(Array.from({ length: 1000 }, randomSsrc).every((ssrc) => ssrc > 0 && ssrc <= 0xffffffff)).toBe(true);
+  });
+
+  it('41 no silent catch: a feed Janus refuses to start is reported, not lost in the forward\'s queue', async () => {
+    // Janus's refusal is what is under test, so its client is a stand-in that refuses every request.
+    const refusing = {
+      ...publisher(), handleId: 5, closed: false, requestKeyframe: () => undefined, whenUp: () => Promise.resolve(true),
+      client: { closed: false, message: () => Promise.reject(new Error('Janus 436: no such feed')) },
+    } as unknown as JanusPublisher;
+    const started: string[] = [];
+    const stopped: string[] = [];
+    const forward = new JanusForward({ stream: 'main', videoPort: 5000, audioPort: 5002 }, () => undefined, (d) => stopped.push(d), (d) => started.push(d));
+    forward.setPublisher(refusing);
+    await waitFor(() => started.length > 0, 2000, 'the start failure reported');
+    expect(started).toEqual(['rtp_forward to ports 5000/5002: Janus 436: no such feed']);
+    expect(stopped).toEqual([]);
   });
 });
 

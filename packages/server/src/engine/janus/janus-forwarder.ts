@@ -86,6 +86,7 @@ export class JanusForward implements RtpForward {
   readonly #ssrcs: ForwardSsrcs = { video: randomSsrc(), audio: randomSsrc() };
   readonly #onStop: (forward: JanusForward) => void;
   readonly #onStopFailed: (detail: string) => void;
+  readonly #onStartFailed: (detail: string) => void;
   /** The publisher the forward should be on (the latest one). */
   #target: JanusPublisher | undefined;
   /** The publisher its forwarders are on, and their ids. */
@@ -93,11 +94,16 @@ export class JanusForward implements RtpForward {
   #queue: Promise<void> = Promise.resolve();
   #stopped = false;
 
-  /** `onStopFailed` hears of a forwarder Janus did not stop (it may keep sending to the job's port). */
-  constructor(targets: RtpForwardTargets, onStop: (forward: JanusForward) => void, onStopFailed: (detail: string) => void) {
+  /**
+   * `onStopFailed` hears of a forwarder Janus did not stop (it may keep sending to the job's port), `onStartFailed`
+   * of one it did not start (the job gets no media from this publisher).
+   */
+  constructor(targets: RtpForwardTargets, onStop: (forward: JanusForward) => void, onStopFailed: (detail: string) => void,
+    onStartFailed: (detail: string) => void) {
     this.#targets = targets;
     this.#onStop = onStop;
     this.#onStopFailed = onStopFailed;
+    this.#onStartFailed = onStartFailed;
   }
 
   /** The SSRCs this forward uses (for tests and logs). */
@@ -113,6 +119,7 @@ export class JanusForward implements RtpForward {
       this.#active = undefined;
       return;
     }
+    // A publisher that never comes up has nothing to forward; its next publish calls this again.
     publisher.whenUp(UP_TIMEOUT_MS).then(() => this.#enqueue(() => this.#start(publisher)), () => undefined);
   }
 
@@ -136,7 +143,10 @@ export class JanusForward implements RtpForward {
   }
 
   #enqueue(step: () => Promise<void>): void {
-    this.#queue = this.#queue.then(step).catch(() => undefined);
+    // #stopActive reports its own failures: what fails here is a start.
+    this.#queue = this.#queue.then(step).catch((error: unknown) => {
+      if (!this.#stopped) this.#onStartFailed(`rtp_forward to ports ${this.#targets.videoPort ?? '-'}/${this.#targets.audioPort ?? '-'}: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   async #start(publisher: JanusPublisher): Promise<void> {
@@ -172,9 +182,11 @@ export class JanusForward implements RtpForward {
 export class JanusForwards {
   readonly #byParticipant = new Map<string, Set<JanusForward>>();
   readonly #onStopFailed: (detail: string) => void;
+  readonly #onStartFailed: (detail: string) => void;
 
-  constructor(onStopFailed: (detail: string) => void) {
+  constructor(onStopFailed: (detail: string) => void, onStartFailed: (detail: string) => void) {
     this.#onStopFailed = onStopFailed;
+    this.#onStartFailed = onStartFailed;
   }
 
   /** A new feed of `participantId`, on `current` (its publisher, if it has one) and every later one. */
@@ -183,7 +195,7 @@ export class JanusForwards {
       const set = this.#byParticipant.get(participantId);
       set?.delete(stopped);
       if (set?.size === 0) this.#byParticipant.delete(participantId);
-    }, this.#onStopFailed);
+    }, this.#onStopFailed, this.#onStartFailed);
     const set = this.#byParticipant.get(participantId) ?? new Set();
     set.add(forward);
     this.#byParticipant.set(participantId, set);

@@ -99,6 +99,7 @@ export class JanusPlayback {
     });
     if (!video) return;
     const pli = () => {
+      // A PLI lost on a closing link: the retries below or the player's own PLI ask again.
       if (!this.#closed && from.track.ssrc !== undefined) from.receiver.sendRtcpPLI(from.track.ssrc).catch(() => undefined);
     };
     sender.onPictureLossIndication.subscribe(pli);
@@ -116,7 +117,8 @@ export class JanusPlayback {
   close(): void {
     this.#closed = true;
     clearInterval(this.#timer);
+    // Closing connections that may be failing or closed already: nothing is left to release.
     this.#upstream.close().catch(() => undefined);
-    this.#player.close().catch(() => undefined);
+    this.#player.close().catch(() => undefined); // likewise
   }
 }

@@ -110,7 +110,7 @@ export class JanusProcess {
       try {
         return await this.#startOnce(await freePort(), await freePort());
       } catch (error) {
-        lastError = error;
+        lastError = error; // thrown after the last attempt
         if (this.#stopping) break;
       }
     }

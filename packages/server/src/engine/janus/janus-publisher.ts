@@ -119,7 +119,7 @@ export class JanusPublisher {
    * (Janus sends a PLI). Failures are ignored: the handle may be gone already.
    */
   requestKeyframe(): void {
-    this.client.message(this.handleId, { request: 'configure', keyframe: true }).catch(() => undefined);
+    this.client.message(this.handleId, { request: 'configure', keyframe: true }).catch(() => undefined); // see above: the handle may be gone
   }
 
   /** Leaves the room (its subscribers' streams go idle) and closes the handle. */

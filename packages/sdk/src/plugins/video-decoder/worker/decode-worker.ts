@@ -122,7 +122,7 @@ async function start(config: Extract<ToWorker, { type: 'init' }>): Promise<void>
       fail(2, `webCodecs decoder creation failed: ${String(error)}`);
       return;
     }
-    const support = config.fail === 'config' ? { supported: false } : await VideoDecoder.isConfigSupported({ codec: config.codec }).catch(() => ({ supported: false }));
+    const support = config.fail === 'config' ? { supported: false } : await VideoDecoder.isConfigSupported({ codec: config.codec }).catch(() => ({ supported: false })); // a codec string it cannot parse is one it does not support
     if (!support.supported) {
       fail(3, `unsupported decoder config ${config.codec}`);
       return;

@@ -61,7 +61,7 @@ export class FaceMesher {
     this._solution.send({ image }).then(() => {
       this._busy = false;
     }, () => {
-      this._busy = false;
+      this._busy = false; // a failed inference keeps the last landmarks; the next frame tries again
     });
   }
 
@@ -69,6 +69,6 @@ export class FaceMesher {
     if (this._closed) return;
     this._closed = true;
     this.landmarks = undefined;
-    this._solution.close().catch(() => undefined);
+    this._solution.close().catch(() => undefined); // a model that failed or closed: nothing left to free
   }
 }

@@ -68,7 +68,7 @@ export class Beauty {
 
   /** Frees the face model. */
   destroy(): void {
-    this._mesher?.then((mesher) => mesher.close(), () => undefined);
+    this._mesher?.then((mesher) => mesher.close(), () => undefined); // one that failed to load was reported to its start call: nothing to free
     this._mesher = undefined;
   }
 

@@ -98,6 +98,6 @@ export class FaceDetector {
   }
 
   close(): void {
-    this._solution.close().catch(() => undefined);
+    this._solution.close().catch(() => undefined); // a model that failed or closed: nothing left to free
   }
 }

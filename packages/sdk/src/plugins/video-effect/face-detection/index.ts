@@ -82,7 +82,7 @@ export class FaceDetection {
   /** Stops and frees the model. */
   destroy(): void {
     this._halt();
-    this._detector?.then((detector) => detector.close(), () => undefined);
+    this._detector?.then((detector) => detector.close(), () => undefined); // one that failed to load was reported to its start call: nothing to free
     this._detector = undefined;
   }
 
@@ -145,7 +145,7 @@ export class FaceDetection {
     if (this._track !== camera.track) {
       this._track = camera.track;
       this._video.srcObject = new MediaStream([camera.track]);
-      this._video.play().catch(() => undefined);
+      this._video.play().catch(() => undefined); // muted, so autoplay allows it; a play cut short means the track changed first
     }
     return this._video;
   }

@@ -29,12 +29,17 @@ export function insertableLoop(source: MediaStreamTrack, render: (frame: VideoFr
   const processor = new insertable.MediaStreamTrackProcessor!({ track: source, maxBufferSize: 1 });
   const generator = new insertable.MediaStreamTrackGenerator!({ kind: 'video' });
   const abort = new AbortController();
+  let reported = false;
   const transform = new TransformStream<VideoFrame, VideoFrame>({
     transform(frame, controller) {
       let canvas: CanvasImageSource | undefined;
       try {
         canvas = render(frame);
-      } catch {
+      } catch (error) {
+        // The frame is dropped (the track holds the last one). The loop's first failure is reported as an uncaught
+        // error would be (the element loop's are uncaught), not every frame's.
+        if (!reported) reportError(error);
+        reported = true;
         canvas = undefined;
       }
       if (canvas) {
@@ -44,7 +49,7 @@ export function insertableLoop(source: MediaStreamTrack, render: (frame: VideoFr
       frame.close();
     },
   });
-  processor.readable.pipeThrough(transform, { signal: abort.signal }).pipeTo(generator.writable, { signal: abort.signal }).catch(() => undefined);
+  processor.readable.pipeThrough(transform, { signal: abort.signal }).pipeTo(generator.writable, { signal: abort.signal }).catch(() => undefined); // ends with the abort or the track
   return {
     track: generator,
     stop() {
@@ -64,7 +69,7 @@ export function elementLoop(source: MediaStreamTrack, canvas: HTMLCanvasElement,
   video.muted = true;
   video.playsInline = true;
   video.srcObject = new MediaStream([source]);
-  video.play().catch(() => undefined);
+  video.play().catch(() => undefined); // muted, so autoplay allows it; a play cut short means the source went first
   const track = canvas.captureStream(frameRate).getVideoTracks()[0];
   let stopped = false;
   const withCallback = video as HTMLVideoElement & { requestVideoFrameCallback?: (cb: () => void) => number };

@@ -28,14 +28,14 @@ export class FrameTap {
       video.muted = true;
       video.playsInline = true;
       video.srcObject = new MediaStream([track]);
-      video.play().catch(() => undefined);
+      video.play().catch(() => undefined); // muted, so autoplay allows it; a play cut short means the track went first
       this._video = video;
     }
   }
 
   private async _pump(): Promise<void> {
     while (!this._closed && this._reader) {
-      const { value, done } = await this._reader.read().catch(() => ({ value: undefined, done: true }));
+      const { value, done } = await this._reader.read().catch(() => ({ value: undefined, done: true })); // the track ended or the tap closed: the pump stops
       if (done || !value) break;
       this._frame?.close();
       this._frame = value;
@@ -61,7 +61,7 @@ export class FrameTap {
 
   close(): void {
     this._closed = true;
-    this._reader?.cancel().catch(() => undefined);
+    this._reader?.cancel().catch(() => undefined); // cancelled or ended already
     this._frame?.close();
     this._frame = undefined;
     if (this._video) this._video.srcObject = null;

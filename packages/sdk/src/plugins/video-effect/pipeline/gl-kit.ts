@@ -54,7 +54,7 @@ export function createGl2(canvas: HTMLCanvasElement | OffscreenCanvas): WebGL2Re
     const gl = canvas.getContext('webgl2', { alpha: false, antialias: false, depth: false, stencil: false, premultipliedAlpha: false, preserveDrawingBuffer: false });
     return (gl as WebGL2RenderingContext | null) ?? undefined;
   } catch {
-    return undefined;
+    return undefined; // documented above: no WebGL2 here, the pipeline falls back to its 2D renderer
   }
 }
 

@@ -58,7 +58,7 @@ export async function createSolution<R>(assetsPath: string, folder: string, glob
       return Solution;
     })();
     classes.set(base, loading);
-    loading.catch(() => classes.delete(base));
+    loading.catch(() => classes.delete(base)); // forgotten so the next call retries; the caller gets the rejection
   }
   const Solution = await loading;
   return new Solution({ locateFile: (file) => `${base}${file}` });

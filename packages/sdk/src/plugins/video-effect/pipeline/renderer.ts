@@ -76,7 +76,7 @@ export class GlRenderer implements Renderer {
     try {
       return new GlRenderer(canvas, new GlKit(gl));
     } catch {
-      return undefined;
+      return undefined; // documented above (a shader this GPU refuses): the pipeline falls back to its 2D renderer
     }
   }
 

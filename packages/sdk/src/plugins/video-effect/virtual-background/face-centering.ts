@@ -89,7 +89,7 @@ export class FaceCenteringStage implements EffectStage {
       } else if (performance.now() - this._lastFace > FACE_LOST_MS) {
         this._target = WHOLE_FRAME;
       }
-    }, () => undefined).finally(() => {
+    }, () => undefined).finally(() => { // a failed detection keeps the last window; the next frame tries again
       this._busy = false;
     });
   }

@@ -131,9 +131,9 @@ export class VirtualBackground {
 
   /** Frees the model. */
   destroy(): void {
-    this._segmenter?.then((segmenter) => segmenter.close(), () => undefined);
+    this._segmenter?.then((segmenter) => segmenter.close(), () => undefined); // one that failed to load was reported to its start call: nothing to free
     this._segmenter = undefined;
-    this._detector?.then((detector) => detector.close(), () => undefined);
+    this._detector?.then((detector) => detector.close(), () => undefined); // likewise
     this._detector = undefined;
   }
 
@@ -182,8 +182,8 @@ export class VirtualBackground {
     segmenter.onSlow = (error) => {
       // Too slow for this device: stop the effect (the camera goes out plain again) and tell the app.
       const video = videoContextOf(this._core, 'startPlugin');
-      removeStage(video, 'FaceCentering', 'startPlugin').catch(() => undefined);
-      removeStage(video, 'VirtualBackground', 'startPlugin').catch(() => undefined);
+      removeStage(video, 'FaceCentering', 'startPlugin').catch(() => undefined); // the camera may be off by now: no stage to remove
+      removeStage(video, 'VirtualBackground', 'startPlugin').catch(() => undefined); // likewise; the app hears of the slowness below
       this.destroy();
       this._onAbort?.(operationFailed(EXTRA_CODE.VIDEO_CONTEXT_ERROR, `VirtualBackground aborted: ${error.message}`, 'startPlugin', error));
     };

@@ -124,6 +124,6 @@ export class Segmenter {
   close(): void {
     if (this._closed) return;
     this._closed = true;
-    this._solution.close().catch(() => undefined);
+    this._solution.close().catch(() => undefined); // a model that failed or closed: nothing left to free
   }
 }
