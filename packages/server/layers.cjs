@@ -6,7 +6,7 @@
 /** The folders of src/ in each layer (a new folder goes in one of these lists). */
 const TRANSPORTS = ['signal', 'http', 'admin', 'ops', 'data-link', 'cloud-api', 'callbacks', 'whep'];
 const DOMAIN = ['room', 'jobs', 'recording', 'cluster', 'auth', 'transcriber'];
-const ENGINE = ['engine'];
+const ENGINE = ['engine', 'webrtc'];
 const BASE = ['config', 'log', 'limits', 'store', 'lifecycle', 'tls', 'turn', 'ids'];
 const folders = (names) => `^src/(${names.join('|')})/`;
 

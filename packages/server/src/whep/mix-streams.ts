@@ -1,9 +1,9 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { MediaStreamTrack, RtpPacket, type RTCRtpReceiver } from 'werift';
-import { ForwardSource } from '../engine/embedded/forward-source.js';
+import { ForwardSource } from '../webrtc/forward-source.js';
 import type { PlaybackWants } from '../engine/client-offer.js';
-import type { PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
-import { PlaybackLink } from '../engine/embedded/playback-link.js';
+import type { PeerNetworkOptions } from '../webrtc/peer-factory.js';
+import { PlaybackLink } from '../webrtc/playback-link.js';
 import type { PublisherSources } from '../engine/embedded/uplink.js';
 import type { RoomId } from '../ids/room-ref.js';
 import type { JobManager } from '../jobs/job-manager.js';

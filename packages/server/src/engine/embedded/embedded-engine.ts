@@ -4,16 +4,16 @@ import {
   type RtpForward, type RtpForwardTargets, type SourceSlot, type UplinkMedia,
 } from '../media-engine.js';
 import type { ClientOfferPlayback, PlaybackStream, PlaybackWants } from '../client-offer.js';
-import { PlaybackLink } from './playback-link.js';
+import { PlaybackLink } from '../../webrtc/playback-link.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
 import { SubscriberDownlinks } from '../subscriber-downlinks.js';
-import type { ForwardCounter } from './downlink-group.js';
+import type { ForwardCounter } from '../../webrtc/downlink-group.js';
 import { SubscriberDownlink } from './subscriber-downlink.js';
 import { forwardRtp } from './rtp-forwarder.js';
-import { ForwardSource } from './forward-source.js';
-import type { PeerNetworkOptions } from './peer-factory.js';
-import { PeerCensus } from './peer-census.js';
+import { ForwardSource } from '../../webrtc/forward-source.js';
+import type { PeerNetworkOptions } from '../../webrtc/peer-factory.js';
+import { PeerCensus } from '../../webrtc/peer-census.js';
 import { Uplink, type PublisherSources } from './uplink.js';
 
 export interface EmbeddedEngineOptions extends PeerNetworkOptions {

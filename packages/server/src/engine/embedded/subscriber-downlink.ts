@@ -1,8 +1,8 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants, type LinkState } from '../media-engine.js';
-import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
-import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
-import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
+import { DownlinkGroup, type ForwardCounter } from '../../webrtc/downlink-group.js';
+import { watchSendLink, type SendLinkWatch } from '../../webrtc/consent-guard.js';
+import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from '../../webrtc/peer-factory.js';
 import type { PublisherSources } from './uplink.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
 

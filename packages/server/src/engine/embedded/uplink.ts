@@ -1,11 +1,11 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
 import type { MediaStreamTrack, RTCDtlsTransport, RTCPeerConnection } from 'werift';
-import { uplinkCodecs, uplinkHeaderExtensions } from './codecs.js';
-import type { ForwardSource } from './forward-source.js';
-import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
-import { guardConsentWhileBrowserSends } from './consent-guard.js';
+import { uplinkCodecs, uplinkHeaderExtensions } from '../../webrtc/codecs.js';
+import type { ForwardSource } from '../../webrtc/forward-source.js';
+import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from '../../webrtc/peer-factory.js';
+import { guardConsentWhileBrowserSends } from '../../webrtc/consent-guard.js';
 import { TRANSPORT_CC_URI, TransportCcFeedback } from './transport-cc.js';
-import { boundNackGaps } from './werift-input-guards.js';
+import { boundNackGaps } from '../../webrtc/werift-input-guards.js';
 
 /** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
 export interface PublisherSources {

@@ -1,9 +1,9 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
-import { playbackWants, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
+import { playbackWants, type PlaybackStream, type PlaybackWants } from '../engine/client-offer.js';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
 import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
-import type { PublisherSources } from './uplink.js';
+import type { PublisherSources } from '../engine/embedded/uplink.js';
 
 /**
  * A client-offered playback link (WHEP): a werift peer connection answering the client's receive-only offer,

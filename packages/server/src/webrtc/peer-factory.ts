@@ -1,5 +1,5 @@
 import { RTCPeerConnection, type RTCIceTransport, type RTCRtpCodecParameters } from 'werift';
-import type { LinkState } from '../media-engine.js';
+import type { LinkState } from '../engine/media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
 import './werift-input-guards.js'; // for every peer connection of the server (werift parses an RTP header before SRTP checks it)

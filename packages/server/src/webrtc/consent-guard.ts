@@ -1,5 +1,5 @@
 import type { RTCDtlsTransport, RTCPeerConnection } from 'werift';
-import type { LinkState } from '../media-engine.js';
+import type { LinkState } from '../engine/media-engine.js';
 import { linkState } from './peer-factory.js';
 
 /**
