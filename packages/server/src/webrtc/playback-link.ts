@@ -3,7 +3,7 @@ import { playbackWants, type PlaybackStream, type PlaybackWants } from '../engin
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
 import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
-import type { PublisherSources } from '../engine/embedded/uplink.js';
+import type { PublisherSources } from './forward-source.js';
 
 /**
  * A client-offered playback link (WHEP): a werift peer connection answering the client's receive-only offer,

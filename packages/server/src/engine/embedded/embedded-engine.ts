@@ -4,17 +4,13 @@ import {
   type RtpForward, type RtpForwardTargets, type SourceSlot, type UplinkMedia,
 } from '../media-engine.js';
 import type { ClientOfferPlayback, PlaybackStream, PlaybackWants } from '../client-offer.js';
-import { PlaybackLink } from '../../webrtc/playback-link.js';
+import { ForwardSource, PeerCensus, PlaybackLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources } from '../../webrtc/index.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
 import { SubscriberDownlinks } from '../subscriber-downlinks.js';
-import type { ForwardCounter } from '../../webrtc/downlink-group.js';
 import { SubscriberDownlink } from './subscriber-downlink.js';
 import { forwardRtp } from './rtp-forwarder.js';
-import { ForwardSource } from '../../webrtc/forward-source.js';
-import type { PeerNetworkOptions } from '../../webrtc/peer-factory.js';
-import { PeerCensus } from '../../webrtc/peer-census.js';
-import { Uplink, type PublisherSources } from './uplink.js';
+import { Uplink } from './uplink.js';
 
 export interface EmbeddedEngineOptions extends PeerNetworkOptions {
   /** How long a subscription waits for its source to publish (default DEFAULT_SOURCE_WAIT_MS). */
