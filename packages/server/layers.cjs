@@ -37,6 +37,7 @@ module.exports = {
     forbid('engine-internals-private', "Outside src/engine/, an engine is used through its contract: of its folder only its front (embedded-engine.ts, janus-engine.ts) is imported.", '^src/(?!engine/)', '^src/engine/(embedded|janus)/(?!(embedded-engine|janus-engine)\\.ts$)'),
     forbid('embedded-not-janus', 'Neither engine imports the other: what both need is in the contract or the toolkit.', '^src/engine/embedded/', '^src/engine/janus/'),
     forbid('janus-not-embedded', 'Neither engine imports the other (the Janus playback relay uses the toolkit).', '^src/engine/janus/', '^src/engine/embedded/'),
+    forbid('observed-not-calling-metrics', 'Signalling, the admin API and the cloud API tell their observers; the metrics subscribe (docs/architecture.md "Observers"): they import nothing of ops/, so no Deps of theirs carries Metrics.', '^src/(signal|admin|cloud-api)/', '^src/ops/'),
     forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(server|context|cli|index)\\.ts$)(?!(${[...TRANSPORTS, ...DOMAIN, ...ENGINE, ...BASE, 'test-support'].join('|')})/)`),
   ],
   options: {

@@ -68,6 +68,22 @@ describe('server layers (dependency-cruiser)', () => {
       'werift-only-in-the-toolkit: src/whep/mix-streams.ts → werift',
     ]);
   }, 60_000);
+
+  it('41 metrics through observers: signalling, the admin API and the cloud API importing the metrics (a Deps carrying Metrics) fail the rules', async () => {
+    const metrics = 'export class Metrics { error(): void {} }\n';
+    const deps = (folder: string) => `import type { Metrics } from '../ops/metrics.js';\nexport interface Deps { metrics: Metrics }\n`.replace('Deps', `${folder}Deps`);
+    expect(await fixtureViolations({
+      'src/ops/metrics.ts': metrics,
+      'src/signal/signal-deps.ts': deps('Signal'),
+      'src/admin/admin-deps.ts': deps('Admin'),
+      'src/cloud-api/cloud-api-deps.ts': deps('CloudApi'),
+      'src/context.ts': "export { Metrics } from './ops/metrics.js';\n",
+    })).toEqual([
+      'observed-not-calling-metrics: src/admin/admin-deps.ts → src/ops/metrics.ts',
+      'observed-not-calling-metrics: src/cloud-api/cloud-api-deps.ts → src/ops/metrics.ts',
+      'observed-not-calling-metrics: src/signal/signal-deps.ts → src/ops/metrics.ts',
+    ]);
+  }, 60_000);
 });
 
 /** The violations, sorted, of a fixture tree of `files` (path → text). */
