@@ -38,6 +38,7 @@ module.exports = {
     forbid('embedded-not-janus', 'Neither engine imports the other: what both need is in the contract or the toolkit.', '^src/engine/embedded/', '^src/engine/janus/'),
     forbid('janus-not-embedded', 'Neither engine imports the other (the Janus playback relay uses the toolkit).', '^src/engine/janus/', '^src/engine/embedded/'),
     forbid('observed-not-calling-metrics', 'Signalling, the admin API and the cloud API tell their observers; the metrics subscribe (docs/architecture.md "Observers"): they import nothing of ops/, so no Deps of theirs carries Metrics.', '^src/(signal|admin|cloud-api)/', '^src/ops/'),
+    forbid('ops-not-transports', 'The metrics read the domain and the engine and import no other transport: parts that still hand them a count import ops, never the reverse, so no circle goes through ops.', '^src/ops/', folders(TRANSPORTS.filter((name) => name !== 'ops'))),
     forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(server|context|cli|index)\\.ts$)(?!(${[...TRANSPORTS, ...DOMAIN, ...ENGINE, ...BASE, 'test-support'].join('|')})/)`),
   ],
   options: {

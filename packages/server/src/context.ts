@@ -15,7 +15,6 @@ import type { Recognizer } from './transcriber/recognizer.js';
 import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
-import { observeParts } from './ops/observed-metrics.js';
 import { Observer } from './lifecycle/observer.js';
 import type { AdminEvent, AdminObserver } from './admin/admin-observer.js';
 import type { CloudApiEvent, CloudApiObserver } from './cloud-api/cloud-api-observer.js';
@@ -93,7 +92,20 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     admin: new Observer<AdminEvent>(listenerFailed('admin')),
     cloudApi: new Observer<CloudApiEvent>(listenerFailed('cloud-api')),
   };
-  observeParts(metrics, observers);
+  // The metrics follow the parts' observers (docs/architecture.md "Observers"); the parts never call them.
+  observers.signal.on((event) => {
+    switch (event.type) {
+      case 'message': metrics.signalMessage(); break;
+      case 'refused': metrics.error('signal', event.code); break;
+      case 'connection-refused':
+        metrics.connectionRefused(event.reason);
+        metrics.error('signal', event.code);
+        break;
+      case 'connection-closed': metrics.connectionClosed(event.reason); break;
+    }
+  });
+  observers.admin.on((event) => metrics.adminAction(event.action));
+  observers.cloudApi.on((event) => metrics.adminAction(`cloudapi.${event.action}`));
   metrics.trackJobs(() => jobs.snapshot());
   metrics.trackLogStorage(() => store.logBytes().total);
   const net = {

@@ -69,7 +69,7 @@ describe('server layers (dependency-cruiser)', () => {
     ]);
   }, 60_000);
 
-  it('41 metrics through observers: signalling, the admin API and the cloud API importing the metrics (a Deps carrying Metrics) fail the rules', async () => {
+  it('41 metrics through observers: signalling, the admin API and the cloud API importing the metrics (a Deps carrying Metrics), and the metrics importing a transport, fail the rules', async () => {
     const metrics = 'export class Metrics { error(): void {} }\n';
     const deps = (folder: string) => `import type { Metrics } from '../ops/metrics.js';\nexport interface Deps { metrics: Metrics }\n`.replace('Deps', `${folder}Deps`);
     expect(await fixtureViolations({
@@ -78,10 +78,13 @@ describe('server layers (dependency-cruiser)', () => {
       'src/admin/admin-deps.ts': deps('Admin'),
       'src/cloud-api/cloud-api-deps.ts': deps('CloudApi'),
       'src/context.ts': "export { Metrics } from './ops/metrics.js';\n",
+      'src/whep/whep-quota.ts': 'export interface WhepSnapshot { open: number }\n',
+      'src/ops/whep-gauges.ts': "import type { WhepSnapshot } from '../whep/whep-quota.js';\nexport type Read = () => WhepSnapshot;\n",
     })).toEqual([
       'observed-not-calling-metrics: src/admin/admin-deps.ts → src/ops/metrics.ts',
       'observed-not-calling-metrics: src/cloud-api/cloud-api-deps.ts → src/ops/metrics.ts',
       'observed-not-calling-metrics: src/signal/signal-deps.ts → src/ops/metrics.ts',
+      'ops-not-transports: src/ops/whep-gauges.ts → src/whep/whep-quota.ts',
     ]);
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import { httpJson, joined, metricsText, startTestServer, type WsClient } from '.
 
 /*
  * Issue 41: signalling, the admin API and the cloud API tell their observers what happens; /metrics follows those
- * events (ops subscribes in the composition root, nothing calls it). The Deps carrying observers instead of Metrics
+ * events (the composition root subscribes the metrics, the parts never call them). The Deps carrying observers instead of Metrics
  * is the layer rule's (layers.test.ts).
  */
 
