@@ -1,6 +1,6 @@
 import type { RTCRtpSender, RtpPacket } from 'werift';
-import { chooseLayer, type Layer } from '../engine/layers.js';
-import type { SubscriptionWants } from '../engine/media-engine.js';
+import { chooseLayer, type Layer } from './layers.js';
+import type { SubscriptionWants } from '@conclave/protocol/media';
 import type { PacketSink, PublisherSources } from './forward-source.js';
 import { KeyframePrefetch } from './keyframe-prefetch.js';
 import { sendForwarded } from './rtp-send.js';

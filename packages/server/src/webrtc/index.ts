@@ -17,6 +17,7 @@ export { boundNackGaps, REFUSED_MEDIA_INPUTS } from './werift-input-guards.js';
 // Forwarding: a source's fan-out, a link's senders on it, the send path, a client-offered playback link.
 export { ForwardSource, type PacketSink, type PublisherSources } from './forward-source.js';
 export { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
+export { chooseLayer, type Layer } from './layers.js';
 export { sendForwarded } from './rtp-send.js';
 export { PlaybackLink } from './playback-link.js';
 export { RtpFeed, type RtpFeedInit } from './rtp-feed.js';
