@@ -1,5 +1,5 @@
 import { ForwardSource, PlaybackLink, RtpFeed, type PeerNetworkOptions, type PublisherSources } from '../webrtc/index.js';
-import type { PlaybackWants } from '../engine/client-offer.js';
+import { playbackWants, type PlaybackWants } from '../engine/client-offer.js';
 import type { RoomId } from '../ids/room-ref.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { MediaJob } from '../jobs/media-job.js';
@@ -76,7 +76,7 @@ export class MixStream {
    */
   async answer(viewerId: string, offerSdp: string, onEnded: () => void, allowed?: PlaybackWants): Promise<string> {
     if (this.#closed) throw new Error('the mix has ended');
-    const { link, answer } = await PlaybackLink.answer(this.#net, this.#counter, this.#sources, 'main', offerSdp, () => this.end(viewerId), allowed);
+    const { link, answer } = await PlaybackLink.answer(this.#net, this.#counter, this.#sources, playbackWants('main', allowed), offerSdp, () => this.end(viewerId));
     if (this.#closed) {
       link.close();
       throw new Error('the mix has ended');

@@ -3,7 +3,7 @@ import {
   type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type RtpForward, type RtpForwardTargets, type SourceSlot, type UplinkMedia,
 } from '../media-engine.js';
-import type { ClientOfferPlayback, PlaybackStream, PlaybackWants } from '../client-offer.js';
+import { playbackWants, type ClientOfferPlayback, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
 import { ForwardSource, PeerCensus, PlaybackLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources } from '../../webrtc/index.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
@@ -122,11 +122,11 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#closePlayback(viewerId);
     let made: { link: PlaybackLink; answer: string };
     try {
-      made = await PlaybackLink.answer(this.#net, this.#counter, this.#sourcesOf(sourceId), stream, offerSdp, (detail) => {
+      made = await PlaybackLink.answer(this.#net, this.#counter, this.#sourcesOf(sourceId), playbackWants(stream, wants), offerSdp, (detail) => {
         if (this.#playbacks.get(viewerId)?.sourceId !== sourceId) return;
         this.#closePlayback(viewerId);
         this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
-      }, wants);
+      });
     } catch (error) {
       throw EngineError.from(error, 'negotiation-failed');
     }
