@@ -17,7 +17,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { MediaStreamTrack, RTCPeerConnection, RtpHeader, RtpPacket, useH264, type RTCRtpSender } from 'werift';
-import { headerExtensions } from '../../packages/server/src/engine/embedded/codecs.js';
+import { headerExtensions } from '../../packages/server/src/webrtc/codecs.js';
 
 type Message = { kind: 'offer' | 'answer'; index: number; sdp: string } | { kind: 'ready' } | { kind: 'count'; received?: number };
 
@@ -53,9 +53,9 @@ function cpuMicros(): number {
 async function main(): Promise<void> {
   const mode = process.env.BENCH_SENDER_PLAIN === '1' ? 'plain' : process.env.BENCH_SENDER_MODE ?? 'forward';
   if (!['forward', 'werift', 'plain'].includes(mode)) throw new Error(`BENCH_SENDER_MODE: forward, werift or plain, not ${mode}`);
-  if (mode === 'werift') await import('../../packages/server/src/engine/embedded/werift-patches.js');
+  if (mode === 'werift') await import('../../packages/server/src/webrtc/werift-patches.js');
   const send: (sender: RTCRtpSender, rtp: RtpPacket) => void = mode === 'forward'
-    ? (await import('../../packages/server/src/engine/embedded/rtp-send.js')).sendForwarded
+    ? (await import('../../packages/server/src/webrtc/rtp-send.js')).sendForwarded
     : (sender, rtp) => { sender.sendRtp(rtp).catch(() => undefined); };
   const links = Number(process.env.BENCH_SENDER_LINKS ?? 20);
   const windows_ = Math.max(2, Number(process.env.BENCH_SENDER_WINDOWS ?? 6));

@@ -85,8 +85,8 @@ function extensionId(extensions: { id: number; uri: string }[], fragment: string
 }
 
 /**
- * Inputs the fuzz found that blocked the node or cost it far more than their bytes (engine/embedded/
- * werift-input-guards.ts): kept as regression cases, each sent at the start of every round.
+ * Inputs the fuzz found that blocked the node or cost it far more than their bytes (webrtc/werift-input-guards.ts):
+ * kept as regression cases, each sent at the start of every round.
  */
 function regressions(t: LinkTarget): { link: 'up-bare' | 'up-rtp' | 'up-rtcp' | 'down-rtcp'; bytes: Buffer }[] {
   const runaway = Buffer.alloc(40); // a 65,535-word header extension in 40 bytes: ~10 min of werift's parser, unauthenticated

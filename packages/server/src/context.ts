@@ -15,6 +15,10 @@ import type { Recognizer } from './transcriber/recognizer.js';
 import { RecordingManager } from './recording/recording-manager.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { Metrics } from './ops/metrics.js';
+import { Observer } from './lifecycle/observer.js';
+import type { AdminEvent, AdminObserver } from './admin/admin-observer.js';
+import type { CloudApiEvent, CloudApiObserver } from './cloud-api/cloud-api-observer.js';
+import type { SignalEvent, SignalObserver } from './signal/signal-observer.js';
 import { BanList } from './room/ban-list.js';
 import { recordCalls } from './room/call-records.js';
 import { RoomRegistry } from './room/room.js';
@@ -38,6 +42,12 @@ export interface ServerContext {
   /** Admin-API bans. */
   bans: BanList;
   metrics: Metrics;
+  /** Signalling's observer: messages, refusals, closed connections (the metrics subscribe). */
+  signalObserver: SignalObserver;
+  /** The admin API's observer: its actions. */
+  adminObserver: AdminObserver;
+  /** The cloud API's observer: its actions. */
+  cloudApiObserver: CloudApiObserver;
   /** Open signalling connections per client address. */
   connections: ConnectionTracker;
   /** Joins and reconnections admitted at a bounded rate (limits.joinsPerSecond, limits.joinBurst). */
@@ -75,6 +85,27 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const logger = parts.logger ?? createLogger(config.logLevel);
   const metrics = new Metrics({ rooms, engine: parts.engine, connections: () => connections.total });
   const jobs = new JobManager({ engine: parts.engine, rooms, logger, limits: { perUser: limits.jobsPerUser, perApp: limits.jobsPerApp, perNode: limits.jobsPerNode } });
+  // A listener's failure (a metrics bug) is logged; the part that told goes on.
+  const listenerFailed = (part: string) => (err: unknown, event: { type: string }) => logger.error({ err, part, event: event.type }, 'an observer listener failed');
+  const observers = {
+    signal: new Observer<SignalEvent>(listenerFailed('signal')),
+    admin: new Observer<AdminEvent>(listenerFailed('admin')),
+    cloudApi: new Observer<CloudApiEvent>(listenerFailed('cloud-api')),
+  };
+  // The metrics follow the parts' observers (docs/architecture.md "Observers"); the parts never call them.
+  observers.signal.on((event) => {
+    switch (event.type) {
+      case 'message': metrics.signalMessage(); break;
+      case 'refused': metrics.error('signal', event.code); break;
+      case 'connection-refused':
+        metrics.connectionRefused(event.reason);
+        metrics.error('signal', event.code);
+        break;
+      case 'connection-closed': metrics.connectionClosed(event.reason); break;
+    }
+  });
+  observers.admin.on((event) => metrics.adminAction(event.action));
+  observers.cloudApi.on((event) => metrics.adminAction(`cloudapi.${event.action}`));
   metrics.trackJobs(() => jobs.snapshot());
   metrics.trackLogStorage(() => store.logBytes().total);
   const net = {
@@ -105,6 +136,9 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
     store,
     bans,
     metrics,
+    signalObserver: observers.signal,
+    adminObserver: observers.admin,
+    cloudApiObserver: observers.cloudApi,
     connections,
     admission: new JoinAdmission({ perSecond: limits.joinsPerSecond, burst: limits.joinBurst }),
     customMessages,

@@ -120,7 +120,7 @@ export class AdminApi {
 
   /** An admin action done: counted, filed with the room's logs, and logged. */
   #audit(action: string, app: AppConfig, ref: string, userId: string, text: string): void {
-    this.#ctx.metrics.adminAction(action);
+    this.#ctx.adminObserver.emit({ type: 'action', action });
     this.#ctx.store.insertLog({ sdkAppId: app.sdkAppId, roomRef: ref, userId, cmdType: 'server_event', version: 'server', clientTime: null, receivedAt: Date.now(), log: `admin: ${text}` });
     this.#ctx.logger.info({ sdkAppId: app.sdkAppId, room: ref, userId }, `admin: ${text}`);
   }

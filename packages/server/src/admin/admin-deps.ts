@@ -4,13 +4,13 @@ import type { CallbackStatus } from '../callbacks/callback-dispatcher.js';
 import type { ServerConfig } from '../config/config.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { MixImages } from '../jobs/mix-images.js';
-import type { Metrics } from '../ops/metrics.js';
 import type { RecordingManager } from '../recording/recording-manager.js';
 import type { BanList } from '../room/ban-list.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { RoomRegistry } from '../room/room.js';
 import type { Store } from '../store/store.js';
 import type { TranscriberManager } from '../transcriber/transcriber-manager.js';
+import type { AdminObserver } from './admin-observer.js';
 
 /** What the admin API works with (the composition root hands it these parts, nothing more). */
 export interface AdminDeps extends LeaveDeps {
@@ -20,7 +20,8 @@ export interface AdminDeps extends LeaveDeps {
   bans: BanList;
   store: Store;
   logger: Logger;
-  metrics: Metrics;
+  /** Told each action done: the metrics subscribe. */
+  adminObserver: AdminObserver;
   jobs: JobManager;
   recordings: RecordingManager;
   mixImages: MixImages;

@@ -38,7 +38,7 @@ export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<Med
         const job = ctx.jobs.get(input.params.jobId);
         if (!job || job.options.sdkAppId !== access.app(input).sdkAppId) throw notFound(`no job ${input.params.jobId}`);
         await ctx.jobs.stop(job.id);
-        ctx.metrics.adminAction('stop_job');
+        ctx.adminObserver.emit({ type: 'action', action: 'stop_job' });
         return { stopped: true, jobId: job.id };
       },
     },
@@ -49,7 +49,7 @@ export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<Med
         const body = await input.body();
         const mode = body.mode ?? 'mixed';
         ctx.recordings.startRoom(room, mode, body.userDefineRecordId);
-        ctx.metrics.adminAction('start_recording');
+        ctx.adminObserver.emit({ type: 'action', action: 'start_recording' });
         return { recording: true, roomKey: room.ref, mode };
       },
     },
@@ -57,7 +57,7 @@ export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<Med
       before,
       handle: async (input) => {
         await ctx.recordings.stopRoom(access.roomKey(access.app(input), input.params.roomKey));
-        ctx.metrics.adminAction('stop_recording');
+        ctx.adminObserver.emit({ type: 'action', action: 'stop_recording' });
         return { recording: false as const, roomKey: input.params.roomKey };
       },
     },
@@ -84,7 +84,7 @@ export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<Med
         const { recordingId } = input.params;
         if (writing(sdkAppId).has(recordingId)) throw new HttpError(409, SERVER_CODE.INVALID_PARAMETER, 'this recording is still being written; stop its job first');
         if (!ctx.recordings.files.delete(sdkAppId, recordingId)) throw notFound(`no recording ${recordingId}`);
-        ctx.metrics.adminAction('delete_recording');
+        ctx.adminObserver.emit({ type: 'action', action: 'delete_recording' });
         return { deleted: true, recordingId };
       },
     },
@@ -98,7 +98,7 @@ export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<Med
         const data = await input.body();
         try {
           const image = ctx.mixImages.put(sdkAppId, input.params.name, data);
-          ctx.metrics.adminAction('put_mix_image');
+          ctx.adminObserver.emit({ type: 'action', action: 'put_mix_image' });
           return image;
         } catch (error) {
           if (error instanceof MixImageError) throw new HttpError(error.limit ? 409 : 400, SERVER_CODE.INVALID_PARAMETER, error.message);
@@ -111,7 +111,7 @@ export function mediaBindings(ctx: AdminDeps, access: AdminAccess): Bindings<Med
       handle: (input) => {
         const { sdkAppId } = access.app(input);
         if (!ctx.mixImages.delete(sdkAppId, input.params.name)) throw notFound(`no mix image ${input.params.name}`);
-        ctx.metrics.adminAction('delete_mix_image');
+        ctx.adminObserver.emit({ type: 'action', action: 'delete_mix_image' });
         return { deleted: true, name: input.params.name };
       },
     },

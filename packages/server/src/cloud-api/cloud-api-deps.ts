@@ -1,10 +1,10 @@
 import type { ServerConfig } from '../config/config.js';
 import type { JobManager } from '../jobs/job-manager.js';
-import type { Metrics } from '../ops/metrics.js';
 import type { RecordingManager } from '../recording/recording-manager.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { Store } from '../store/store.js';
 import type { CloudApiCluster } from './cloud-api-route.js';
+import type { CloudApiObserver } from './cloud-api-observer.js';
 
 /** What the cloud API works with (the composition root hands it these parts, nothing more). */
 export interface CloudApiDeps extends LeaveDeps {
@@ -12,8 +12,8 @@ export interface CloudApiDeps extends LeaveDeps {
   config: ServerConfig;
   /** The audit trail: what each action did is filed with the room's logs. */
   store: Store;
-  /** Actions done are counted with the admin actions (`cloudapi.<Action>`). */
-  metrics: Metrics;
+  /** Told each action done (the metrics count them with the admin actions, `cloudapi.<Action>`). */
+  cloudApiObserver: CloudApiObserver;
   /** Cloud recording tasks start and stop room recordings and list their files. */
   recordings: RecordingManager;
   /** CDN relay tasks are media jobs. */

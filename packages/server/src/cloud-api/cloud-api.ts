@@ -130,7 +130,7 @@ export class CloudApi {
       app, params,
       audit: (roomRef, userId, text) => {
         const log = `cloud-api ${action}: ${text} (SecretId ${secretId}, RequestId ${requestId})`;
-        this.#deps.metrics.adminAction(`cloudapi.${action}`);
+        this.#deps.cloudApiObserver.emit({ type: 'action', action });
         this.#deps.store.insertLog({ sdkAppId: app.sdkAppId, roomRef, userId, cmdType: 'server_event', version: 'server', clientTime: null, receivedAt: Date.now(), log });
         this.#deps.logger.info({ sdkAppId: app.sdkAppId, room: roomRef, userId, secretId, action, requestId }, log);
       },

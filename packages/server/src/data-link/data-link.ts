@@ -1,7 +1,5 @@
 import { DATA_CHANNEL_LABEL } from '@conclave/protocol';
-import type { RTCDataChannel, RTCPeerConnection } from 'werift';
-import { audioCodecs, headerExtensions, videoCodecs } from '../engine/embedded/codecs.js';
-import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
+import { audioCodecs, closePeer, createPeer, headerExtensions, localSdp, videoCodecs, type PeerNetworkOptions, type RTCDataChannel, type RTCPeerConnection } from '../webrtc/index.js';
 
 /** Most bytes queued on a data channel before further messages to that client are dropped (a stalled reader). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { DATA_CHANNEL_LABEL } from '@conclave/protocol';
 import { RTCPeerConnection } from 'werift';
 import { describe, expect, it } from 'vitest';
-import { PeerCensus } from '../engine/embedded/peer-census.js';
+import { PeerCensus } from '../webrtc/peer-census.js';
 import { EngineError } from '../engine/media-engine.js';
 import { DataLinks } from './data-links.js';
 

@@ -1,6 +1,6 @@
 import { DataLink } from './data-link.js';
 import { EngineError } from '../engine/media-engine.js';
-import type { PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
+import type { PeerNetworkOptions } from '../webrtc/index.js';
 
 /** What signalling uses of the data links (a test may stand in for it). */
 export type DataLinkPort = Pick<DataLinks, 'open' | 'send' | 'close' | 'closeAll'>;

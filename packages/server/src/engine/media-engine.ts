@@ -131,8 +131,8 @@ export type SourceSlot = UplinkSlot;
 /** What a publisher's uplink carries (MediaEngine.uplinkMedia). */
 export type UplinkMedia = 'none' | 'idle' | 'flowing';
 
-/** Connection state of one peer connection, as the engine reports it. */
-export type LinkState = 'connecting' | 'connected' | 'failed' | 'closed';
+/** Connection state of one peer connection, as the engine reports it: the WebRTC toolkit's reading of a link. */
+export type { LinkState } from '../webrtc/index.js';
 
 /** Payload types of the RTP a media job receives from forwardRtp: H264 video, opus audio. */
 export const RTP_FORWARD_PAYLOAD_TYPE = Object.freeze({ video: 96, audio: 111 } as const);

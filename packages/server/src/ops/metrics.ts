@@ -4,7 +4,6 @@ import type { EngineListener, EngineStats, MediaEngine } from '../engine/media-e
 import type { JobsSnapshot } from '../jobs/job-manager.js';
 import type { RoomRegistry } from '../room/room.js';
 import type { TranscribersSnapshot } from '../transcriber/transcriber-manager.js';
-import type { WhepSnapshot } from '../whep/whep-quota.js';
 import { registerResourceGauges } from './resource-metrics.js';
 
 /** What the metrics read when scraped. */
@@ -233,7 +232,7 @@ export class Metrics {
    * WHEP / WHIP metrics, read from `source` when scraped: conclave_whep_sessions{kind} (whep, mix, whip) and
    * conclave_whep_quota_refusals_total{scope} (app, node: limits.whepSessionsPerApp / PerNode).
    */
-  trackWhep(source: () => WhepSnapshot): void {
+  trackWhep(source: () => { sessions: Record<string, number>; refusals: Record<string, number> }): void {
     new Gauge({
       name: 'conclave_whep_sessions', help: 'Open WHEP playbacks (of a user, of a mix) and WHIP publishes, by kind', labelNames: ['kind'], registers: [this.registry],
       collect() {

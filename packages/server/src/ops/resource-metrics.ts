@@ -1,6 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { PROCESS_PEERS } from '../engine/embedded/peer-census.js';
-import { REFUSED_MEDIA_INPUTS } from '../engine/embedded/werift-input-guards.js';
+import { PROCESS_PEERS, REFUSED_MEDIA_INPUTS } from '../webrtc/index.js';
 import type { EngineStats, MediaEngine } from '../engine/media-engine.js';
 
 /** What the resource gauges read of the engine. */

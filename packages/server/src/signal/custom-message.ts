@@ -15,7 +15,7 @@ export function relayCustomMessage(ctx: SignalDeps, sender: Participant, room: R
   if (!records || !payload || payload.value.length === 0 || payload.value.length > LIMITS.MAX_CUSTOM_MESSAGE_BYTES) return;
   const verdict = ctx.customMessages.check(sender.id, payload.value.length);
   if (!verdict.ok) {
-    ctx.metrics.error('signal', verdict.code);
+    ctx.signalObserver.emit({ type: 'refused', code: verdict.code });
     ctx.logger.debug({ room: room.key, userId: sender.userId }, verdict.message);
     return;
   }

@@ -3,7 +3,7 @@ import { RTCPeerConnection } from 'werift';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../config/config.js';
 import { closeContext, createContext, type ServerContext } from '../context.js';
-import { PROCESS_PEERS } from '../engine/embedded/peer-census.js';
+import { PROCESS_PEERS } from '../webrtc/peer-census.js';
 import { createLogger } from '../log/logger.js';
 import { joinData } from '../test-support/clients.js';
 import { RecordingEngine } from '../test-support/recording-engine.js';

@@ -99,7 +99,7 @@ export class SignalSession {
   /** Handles one raw message from the client. */
   async handle(raw: string): Promise<void> {
     if (this.#closed) return;
-    this.#ctx.metrics.signalMessage();
+    this.#ctx.signalObserver.emit({ type: 'message' });
     if (Buffer.byteLength(raw) > LIMITS.MAX_MESSAGE_BYTES) {
       this.#reply({ id: -1, code: SERVER_CODE.MESSAGE_TOO_LARGE, message: `message exceeds ${LIMITS.MAX_MESSAGE_BYTES} bytes` });
       return;
@@ -167,7 +167,7 @@ export class SignalSession {
 
   /** Closes the connection after the reply under way is written (a refusal that ends it). */
   #closeConnection(code: number, reason: string): void {
-    this.#ctx.metrics.connectionClosed(reason);
+    this.#ctx.signalObserver.emit({ type: 'connection-closed', reason });
     setImmediate(() => this.#transport.close(code, reason));
   }
 
@@ -183,7 +183,7 @@ export class SignalSession {
   }
 
   #reply(reply: ReplyMessage): void {
-    if (reply.code !== SERVER_CODE.OK) this.#ctx.metrics.error('signal', reply.code);
+    if (reply.code !== SERVER_CODE.OK) this.#ctx.signalObserver.emit({ type: 'refused', code: reply.code });
     if (!this.#closed) this.#transport.send(JSON.stringify(reply));
   }
 

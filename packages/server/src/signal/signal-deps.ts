@@ -9,13 +9,13 @@ import type { MixImages } from '../jobs/mix-images.js';
 import type { ConnectionTracker } from '../limits/connection-tracker.js';
 import type { JoinAdmission } from '../limits/join-admission.js';
 import type { CustomMessageLimiter } from '../limits/rate-limiter.js';
-import type { Metrics } from '../ops/metrics.js';
 import type { BanList } from '../room/ban-list.js';
 import type { CrossRooms } from '../room/cross-room.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { RoomRegistry } from '../room/room.js';
 import type { TranscriberManager } from '../transcriber/transcriber-manager.js';
 import type { MixStreams } from '../whep/mix-streams.js';
+import type { SignalObserver } from './signal-observer.js';
 
 /** What signalling works with (the composition root hands it these parts, nothing more). */
 export interface SignalDeps extends LeaveDeps {
@@ -27,7 +27,8 @@ export interface SignalDeps extends LeaveDeps {
   dataLinks: DataLinkPort;
   logger: Logger;
   bans: BanList;
-  metrics: Metrics;
+  /** Told what happens on the connections (messages, refusals, closings): the metrics subscribe. */
+  signalObserver: SignalObserver;
   /** Open signalling connections per client address. */
   connections: ConnectionTracker;
   /** The node's join rate (joins and reconnections). */

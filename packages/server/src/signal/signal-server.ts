@@ -62,8 +62,7 @@ export class SignalServer {
 
   #refuse(socket: WebSocket, address: string): void {
     const { connectionsPerIp } = this.#ctx.config.limits;
-    this.#ctx.metrics.connectionRefused('per-address');
-    this.#ctx.metrics.error('signal', SERVER_CODE.TOO_MANY_CONNECTIONS);
+    this.#ctx.signalObserver.emit({ type: 'connection-refused', reason: 'per-address', code: SERVER_CODE.TOO_MANY_CONNECTIONS });
     this.#ctx.logger.warn({ address, limit: connectionsPerIp }, 'signalling connection refused: too many from this address');
     const message = `too many connections from this address (${connectionsPerIp})`;
     const timer = setTimeout(() => socket.close(4029, 'too many connections'), REFUSED_CONNECTION_MS);
@@ -121,7 +120,7 @@ export class SignalServer {
    * either, so an idle reader holds no more than the limit of the node's memory.
    */
   #overflow(socket: WebSocket, address: string): void {
-    this.#ctx.metrics.connectionClosed('send buffer full');
+    this.#ctx.signalObserver.emit({ type: 'connection-closed', reason: 'send buffer full' });
     this.#ctx.logger.warn({ address, bufferedBytes: socket.bufferedAmount, limit: this.#ctx.config.limits.signalSendBufferBytes }, 'signalling connection closed: the client does not read');
     socket.close(SEND_BUFFER_CLOSE_CODE, 'send buffer full');
     setTimeout(() => socket.terminate(), SEND_BUFFER_CLOSE_MS).unref();

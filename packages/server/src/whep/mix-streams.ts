@@ -1,10 +1,5 @@
-import { createSocket, type Socket } from 'node:dgram';
-import { MediaStreamTrack, RtpPacket, type RTCRtpReceiver } from 'werift';
-import { ForwardSource } from '../engine/embedded/forward-source.js';
-import type { PlaybackWants } from '../engine/client-offer.js';
-import type { PeerNetworkOptions } from '../engine/embedded/peer-factory.js';
-import { PlaybackLink } from '../engine/embedded/playback-link.js';
-import type { PublisherSources } from '../engine/embedded/uplink.js';
+import { ForwardSource, PlaybackLink, RtpFeed, type PeerNetworkOptions, type PublisherSources } from '../webrtc/index.js';
+import { playbackWants, type PlaybackWants } from '../engine/client-offer.js';
 import type { RoomId } from '../ids/room-ref.js';
 import type { JobManager } from '../jobs/job-manager.js';
 import type { MediaJob } from '../jobs/media-job.js';
@@ -13,66 +8,10 @@ import type { MediaJob } from '../jobs/media-job.js';
 const CODECS = { video: 'video/H264', audio: 'audio/opus' } as const;
 
 /**
- * One stream of a mix's rtp output fed into a ForwardSource, as a publisher's track feeds it: a loopback UDP
- * socket whose packets become the track's, and whose key-frame requests (the ForwardSource's PLIs) ask the
- * job's encoder. A new SSRC (the job restarted) is a new track, so players' senders rewrite their RTP state.
- */
-class RtpFeed {
-  readonly #socket: Socket;
-  readonly #source: ForwardSource;
-  readonly #kind: 'video' | 'audio';
-  readonly #receiver: RTCRtpReceiver;
-  #track: MediaStreamTrack | undefined;
-
-  constructor(kind: 'video' | 'audio', source: ForwardSource, socket: Socket, keyframe: () => void) {
-    this.#kind = kind;
-    this.#source = source;
-    this.#socket = socket;
-    // The only part of a receiver a ForwardSource uses: its PLI, which here asks the job's encoder.
-    this.#receiver = { sendRtcpPLI: () => { keyframe(); return Promise.resolve(); } } as unknown as RTCRtpReceiver;
-    socket.on('message', (buffer) => this.#receive(buffer));
-  }
-
-  #receive(buffer: Buffer): void {
-    let rtp: RtpPacket;
-    try {
-      rtp = RtpPacket.deSerialize(buffer);
-    } catch {
-      return; // not RTP: nothing else is sent to this port
-    }
-    if (this.#track?.ssrc !== rtp.header.ssrc) {
-      this.#track = new MediaStreamTrack({ kind: this.#kind, ssrc: rtp.header.ssrc, remote: true });
-      this.#source.attach(this.#track, this.#receiver, CODECS[this.#kind]);
-      // A player that came before the first packet asked for a key frame nobody could send yet: ask now.
-      if (this.#kind === 'video') this.#source.linkUp();
-    }
-    this.#track.onReceiveRtp.execute(rtp);
-  }
-
-  close(): void {
-    this.#source.detach();
-    this.#socket.close();
-  }
-}
-
-/** Binds a UDP socket on a free loopback port. */
-function bindLoopback(): Promise<{ socket: Socket; port: number }> {
-  return new Promise((resolve, reject) => {
-    const socket = createSocket('udp4');
-    socket.once('error', reject);
-    socket.bind(0, '127.0.0.1', () => {
-      socket.removeListener('error', reject);
-      socket.on('error', () => undefined);
-      resolve({ socket, port: socket.address().port });
-    });
-  });
-}
-
-/**
  * A CDN mix played over WHEP by its streamId: a hidden source of no room (no user sees it, no mix includes it)
- * fed by the mix job's rtp output on two loopback UDP ports. Each player gets a PlaybackLink on its sources, the
- * embedded engine's WHEP link (the same forwarding: key frames held until connected, PLIs turned into key-frame
- * requests of the job's encoder). The link is the server's own werift peer whatever the engine: on Janus too,
+ * fed by the mix job's rtp output on two loopback UDP ports (the toolkit's RtpFeeds). Each player gets a
+ * PlaybackLink on its sources, the toolkit's client-offered link the embedded engine answers WHEP with too (the same
+ * forwarding: key frames held until connected, PLIs turned into key-frame requests of the job's encoder). The link is the server's own werift peer whatever the engine: on Janus too,
  * where it is the player-facing half of the engine's WHEP relay (the mix never passes through Janus).
  */
 export class MixStream {
@@ -87,38 +26,42 @@ export class MixStream {
   readonly #feeds: RtpFeed[];
   readonly #links = new Map<string, { link: PlaybackLink; onEnded: () => void }>();
   readonly #counter = { packets: 0, bytes: 0 };
-  #job: MediaJob | undefined;
+  /** The mix job that feeds this source, once bound (its encoder is asked for key frames). */
+  readonly #job: { current?: MediaJob };
   #closed = false;
   readonly #onClose: () => void;
 
-  private constructor(init: { sdkAppId: number; streamId: string; room: RoomId; net: PeerNetworkOptions; video: { socket: Socket; port: number }; audio: { socket: Socket; port: number }; onClose: () => void }) {
+  private constructor(init: { sdkAppId: number; streamId: string; room: RoomId; net: PeerNetworkOptions; sources: PublisherSources; feeds: { video: RtpFeed; audio: RtpFeed }; job: { current?: MediaJob }; onClose: () => void }) {
     this.sdkAppId = init.sdkAppId;
     this.streamId = init.streamId;
     this.room = init.room;
     this.#net = init.net;
     this.#onClose = init.onClose;
-    this.videoPort = init.video.port;
-    this.audioPort = init.audio.port;
-    this.#sources = { audio: new ForwardSource(), video: new ForwardSource(), small: new ForwardSource(), aux: new ForwardSource() };
-    const keyframe = () => this.#job?.requestOutputKeyframe();
-    this.#feeds = [new RtpFeed('video', this.#sources.video, init.video.socket, keyframe), new RtpFeed('audio', this.#sources.audio, init.audio.socket, keyframe)];
+    this.#sources = init.sources;
+    this.#job = init.job;
+    this.videoPort = init.feeds.video.port;
+    this.audioPort = init.feeds.audio.port;
+    this.#feeds = [init.feeds.video, init.feeds.audio];
   }
 
   /** Binds the two ports (the rtp output of the mix job to start). */
   static async open(init: { sdkAppId: number; streamId: string; room: RoomId; net: PeerNetworkOptions; onClose: () => void }): Promise<MixStream> {
-    const [video, audio] = await Promise.all([bindLoopback(), bindLoopback()]);
-    return new MixStream({ ...init, video, audio });
+    const sources: PublisherSources = { audio: new ForwardSource(), video: new ForwardSource(), small: new ForwardSource(), aux: new ForwardSource() };
+    const job: { current?: MediaJob } = {};
+    const keyframe = () => job.current?.requestOutputKeyframe();
+    const [video, audio] = await Promise.all((['video', 'audio'] as const).map((kind) => RtpFeed.open({ kind, codecMimeType: CODECS[kind], source: sources[kind], keyframe })));
+    return new MixStream({ ...init, sources, feeds: { video, audio }, job });
   }
 
   /** The mix job that feeds this source (started): key frames are asked of it, and its end closes the source. */
   bindJob(job: MediaJob): void {
-    this.#job = job;
+    this.#job.current = job;
     if (job.state === 'stopped' || job.state === 'failed') this.close();
   }
 
   /** The id of the job that feeds this source. */
   get jobId(): string | undefined {
-    return this.#job?.id;
+    return this.#job.current?.id;
   }
 
   /** Players now. */
@@ -133,7 +76,7 @@ export class MixStream {
    */
   async answer(viewerId: string, offerSdp: string, onEnded: () => void, allowed?: PlaybackWants): Promise<string> {
     if (this.#closed) throw new Error('the mix has ended');
-    const { link, answer } = await PlaybackLink.answer(this.#net, this.#counter, this.#sources, 'main', offerSdp, () => this.end(viewerId), allowed);
+    const { link, answer } = await PlaybackLink.answer(this.#net, this.#counter, this.#sources, playbackWants('main', allowed), offerSdp, () => this.end(viewerId));
     if (this.#closed) {
       link.close();
       throw new Error('the mix has ended');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { janusMainConfig } from '../janus/janus-config.js';
-import { announceCandidates } from './peer-factory.js';
+import { announceCandidates } from '../../webrtc/peer-factory.js';
 
 describe('CONCLAVE_ANNOUNCED_ADDRESS (1:1 NAT)', () => {
   it('embedded: IPv4 host candidates carry the public address, same port; other lines untouched', () => {

@@ -3,18 +3,14 @@ import {
   type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type RtpForward, type RtpForwardTargets, type SourceSlot, type UplinkMedia,
 } from '../media-engine.js';
-import type { ClientOfferPlayback, PlaybackStream, PlaybackWants } from '../client-offer.js';
-import { PlaybackLink } from './playback-link.js';
+import { playbackWants, type ClientOfferPlayback, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
+import { ForwardSource, PeerCensus, PlaybackLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources } from '../../webrtc/index.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
 import { SubscriberDownlinks } from '../subscriber-downlinks.js';
-import type { ForwardCounter } from './downlink-group.js';
 import { SubscriberDownlink } from './subscriber-downlink.js';
 import { forwardRtp } from './rtp-forwarder.js';
-import { ForwardSource } from './forward-source.js';
-import type { PeerNetworkOptions } from './peer-factory.js';
-import { PeerCensus } from './peer-census.js';
-import { Uplink, type PublisherSources } from './uplink.js';
+import { Uplink } from './uplink.js';
 
 export interface EmbeddedEngineOptions extends PeerNetworkOptions {
   /** How long a subscription waits for its source to publish (default DEFAULT_SOURCE_WAIT_MS). */
@@ -126,11 +122,11 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#closePlayback(viewerId);
     let made: { link: PlaybackLink; answer: string };
     try {
-      made = await PlaybackLink.answer(this.#net, this.#counter, this.#sourcesOf(sourceId), stream, offerSdp, (detail) => {
+      made = await PlaybackLink.answer(this.#net, this.#counter, this.#sourcesOf(sourceId), playbackWants(stream, wants), offerSdp, (detail) => {
         if (this.#playbacks.get(viewerId)?.sourceId !== sourceId) return;
         this.#closePlayback(viewerId);
         this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
-      }, wants);
+      });
     } catch (error) {
       throw EngineError.from(error, 'negotiation-failed');
     }

@@ -1,9 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
-import type { RtpPacket } from 'werift';
+import type { ForwardSource, PublisherSources, RtpPacket } from '../../webrtc/index.js';
 import type { RtpForward, RtpForwardTargets } from '../media-engine.js';
 import { RTP_FORWARD_PAYLOAD_TYPE } from '../media-engine.js';
-import type { ForwardSource } from './forward-source.js';
-import type { PublisherSources } from './uplink.js';
 
 /** Timestamp step inserted when a stream restarts (one frame at 30 fps, one 20 ms opus packet). */
 const RESTART_STEP = { video: 3000, audio: 960 } as const;

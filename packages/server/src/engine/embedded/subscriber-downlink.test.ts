@@ -6,8 +6,8 @@ import { EmbeddedEngine } from './embedded-engine.js';
 
 /** Every server-side peer connection a subscriber's downlink got in this file, in order (to reach its ICE connection). */
 const created = vi.hoisted(() => [] as unknown[]);
-vi.mock('./peer-factory.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./peer-factory.js')>();
+vi.mock('../../webrtc/peer-factory.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../webrtc/peer-factory.js')>();
   return { ...actual, createSendPeer: (...args: Parameters<typeof actual.createSendPeer>) => {
     const pc = actual.createSendPeer(...args);
     created.push(pc);

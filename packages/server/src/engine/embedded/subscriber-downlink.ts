@@ -1,9 +1,5 @@
-import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
+import { closePeer, createSendPeer, DownlinkGroup, localSdp, watchSendLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection, type RTCRtpTransceiver, type SendLinkWatch } from '../../webrtc/index.js';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants, type LinkState } from '../media-engine.js';
-import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
-import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
-import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
-import type { PublisherSources } from './uplink.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
 
 /**

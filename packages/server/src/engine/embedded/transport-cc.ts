@@ -1,4 +1,4 @@
-import type { RTCDtlsTransport, RtpPacket } from 'werift';
+import type { RTCDtlsTransport, RtpPacket } from '../../webrtc/index.js';
 
 /** RTP header extension of transport-wide sequence numbers (draft-holmer-rmcat-transport-wide-cc-extensions-01). */
 export const TRANSPORT_CC_URI = 'http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01';

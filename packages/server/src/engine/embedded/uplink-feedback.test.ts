@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ForwardSource } from './forward-source.js';
+import { ForwardSource } from '../../webrtc/forward-source.js';
 import { Uplink } from './uplink.js';
 
 /**

@@ -1,20 +1,6 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
-import type { MediaStreamTrack, RTCDtlsTransport, RTCPeerConnection } from 'werift';
-import { uplinkCodecs, uplinkHeaderExtensions } from './codecs.js';
-import type { ForwardSource } from './forward-source.js';
-import { closePeer, createPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
-import { guardConsentWhileBrowserSends } from './consent-guard.js';
+import { boundNackGaps, closePeer, createPeer, guardConsentWhileBrowserSends, localSdp, uplinkCodecs, uplinkHeaderExtensions, type ForwardSource, type MediaStreamTrack, type PeerNetworkOptions, type PublisherSources, type RTCDtlsTransport, type RTCPeerConnection } from '../../webrtc/index.js';
 import { TRANSPORT_CC_URI, TransportCcFeedback } from './transport-cc.js';
-import { boundNackGaps } from './werift-input-guards.js';
-
-/** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
-export interface PublisherSources {
-  audio: ForwardSource;
-  video: ForwardSource;
-  small: ForwardSource;
-  aux: ForwardSource;
-}
-
 
 /** A publisher's receive-only peer connection: attaches each incoming track to its forward source. */
 export class Uplink {

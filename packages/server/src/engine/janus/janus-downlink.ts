@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { chooseLayer, type Layer } from '../layers.js';
+import { chooseLayer, type Layer } from '../../webrtc/index.js';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants } from '../media-engine.js';
 import { JanusError, type HandleEvent, type JanusClient, type PluginReply } from './janus-client.js';
 import { VIDEOROOM, type JanusFeed } from './janus-publisher.js';

@@ -1,8 +1,6 @@
-import type { MediaStreamTrack, RTCPeerConnection, RTCRtpReceiver, RTCRtpSender, RTCRtpTransceiver } from 'werift';
+import { createSendPeer, linkState, localSdp, sendForwarded, type MediaStreamTrack, type PeerNetworkOptions, type RTCPeerConnection, type RTCRtpReceiver, type RTCRtpSender, type RTCRtpTransceiver } from '../../webrtc/index.js';
 import { playbackWants, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
 import type { DownlinkMids, DownlinkNegotiator, SubscriptionWants } from '../media-engine.js';
-import { createSendPeer, linkState, localSdp, type PeerNetworkOptions } from '../embedded/peer-factory.js';
-import { sendForwarded } from '../embedded/rtp-send.js';
 
 /** How the relay subscribes: the engine's own server-offered subscribe, for the viewer. */
 export type RelaySubscribe = (wants: SubscriptionWants, negotiate: DownlinkNegotiator) => Promise<DownlinkMids>;

@@ -1,6 +1,6 @@
 import { RTCPeerConnection, RtpHeader, RtpPacket, TransportWideCC, type RTCRtpReceiver } from 'werift';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serializeTransportCc } from './transport-cc.js';
+import { serializeTransportCc } from '../engine/embedded/transport-cc.js';
 import { boundNackGaps, originalRtpHeaderDeSerialize, originalTransportCcDeSerialize, REFUSED_MEDIA_INPUTS } from './werift-input-guards.js';
 
 /**

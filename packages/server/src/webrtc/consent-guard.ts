@@ -1,6 +1,5 @@
 import type { RTCDtlsTransport, RTCPeerConnection } from 'werift';
-import type { LinkState } from '../media-engine.js';
-import { linkState } from './peer-factory.js';
+import { linkState, type LinkState } from './peer-factory.js';
 
 /**
  * Packets from the browser this recent prove the path alive. A downlink carries only the browser's RTCP (receiver

@@ -1,10 +1,9 @@
 import type { RTCRtpSender, RtpPacket } from 'werift';
-import { chooseLayer, type Layer } from '../layers.js';
-import type { SubscriptionWants } from '../media-engine.js';
-import type { PacketSink } from './forward-source.js';
+import { chooseLayer, type Layer } from './layers.js';
+import type { SubscriptionWants } from '@conclave/protocol/media';
+import type { PacketSink, PublisherSources } from './forward-source.js';
 import { KeyframePrefetch } from './keyframe-prefetch.js';
 import { sendForwarded } from './rtp-send.js';
-import type { PublisherSources } from './uplink.js';
 
 /** Counts what downlinks forward, for metrics. */
 export interface ForwardCounter {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseLayer } from '../layers.js';
+import { chooseLayer } from './layers.js';
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
 
 const wants = (bigVideo: boolean, smallVideo: boolean) => ({ audio: true, bigVideo, smallVideo, auxVideo: false });

@@ -1,6 +1,6 @@
 import { MediaStreamTrack, type RTCRtpReceiver, type RtpPacket } from 'werift';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { delta, H264, keyframe, packet } from '../../test-support/h264-rtp.js';
+import { delta, H264, keyframe, packet } from '../test-support/h264-rtp.js';
 import { ForwardSource, type PacketSink } from './forward-source.js';
 
 /** A source fed by a werift track; the receiver only counts the key-frame requests (PLIs) it is asked to send. */

@@ -1,5 +1,5 @@
 import { RtpHeader, RtpPacket } from 'werift';
-import { delta, fuIdr, H264, keyframe, packet, stapSpsPps } from '../../test-support/h264-rtp.js';
+import { delta, fuIdr, H264, keyframe, packet, stapSpsPps } from '../test-support/h264-rtp.js';
 import { describe, expect, it } from 'vitest';
 import { framePart, KeyframePrefetch } from './keyframe-prefetch.js';
 

@@ -1,9 +1,9 @@
 import type { RTCPeerConnection, RTCRtpTransceiver } from 'werift';
-import { playbackWants, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
+import type { SubscriptionWants } from '@conclave/protocol/media';
 import { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
 import { watchSendLink, type SendLinkWatch } from './consent-guard.js';
 import { closePeer, createSendPeer, localSdp, type PeerNetworkOptions } from './peer-factory.js';
-import type { PublisherSources } from './uplink.js';
+import type { PublisherSources } from './forward-source.js';
 
 /**
  * A client-offered playback link (WHEP): a werift peer connection answering the client's receive-only offer,
@@ -24,12 +24,12 @@ export class PlaybackLink {
   }
 
   /**
-   * Answers `offerSdp`, carrying at most `allowed` of the sources; `onFailed` is told once when the link fails.
-   * Throws on an offer it cannot answer.
+   * Answers `offerSdp`, carrying what `wanted` names of the sources (the engine contract's playbackWants: one video,
+   * the main or the auxiliary); `onFailed` is told once when the link fails. Throws on an offer it cannot answer.
    */
-  static async answer(net: PeerNetworkOptions, counter: ForwardCounter, sources: PublisherSources, stream: PlaybackStream,
-    offerSdp: string, onFailed: (detail: string) => void, allowed?: PlaybackWants): Promise<{ link: PlaybackLink; answer: string }> {
-    const codec = (stream === 'aux' ? sources.aux : sources.video).codecMimeType ?? sources.video.codecMimeType ?? sources.aux.codecMimeType;
+  static async answer(net: PeerNetworkOptions, counter: ForwardCounter, sources: PublisherSources, wanted: SubscriptionWants,
+    offerSdp: string, onFailed: (detail: string) => void): Promise<{ link: PlaybackLink; answer: string }> {
+    const codec = (wanted.auxVideo ? sources.aux : sources.video).codecMimeType ?? sources.video.codecMimeType ?? sources.aux.codecMimeType;
     const pc = createSendPeer(net, codec);
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
@@ -38,7 +38,7 @@ export class PlaybackLink {
       const video = transceivers.find((t) => t.kind === 'video');
       const first = video ?? audio;
       if (!first) throw new Error('the offer has no audio or video m-line');
-      const wants = playbackWants(stream, allowed);
+      const wants = { ...wanted };
       if (!audio) wants.audio = false;
       if (!video) Object.assign(wants, { bigVideo: false, auxVideo: false });
       // An m-line with nothing it may carry is answered inactive: the answer says what the player gets.

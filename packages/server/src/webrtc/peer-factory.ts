@@ -1,5 +1,4 @@
 import { RTCPeerConnection, type RTCIceTransport, type RTCRtpCodecParameters } from 'werift';
-import type { LinkState } from '../media-engine.js';
 import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
 import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
 import './werift-input-guards.js'; // for every peer connection of the server (werift parses an RTP header before SRTP checks it)
@@ -111,7 +110,10 @@ export function keepCandidatesOn(sdp: string, address: string): string {
   }).join('\r\n');
 }
 
-/** Maps werift's connection state onto the engine's. */
+/** A link's state as the server reads it (the engine contract's, media-engine.ts, is this one). */
+export type LinkState = 'connecting' | 'connected' | 'failed' | 'closed';
+
+/** Maps werift's connection state onto a LinkState. */
 export function linkState(state: string): LinkState {
   switch (state) {
     case 'connected': return 'connected';

@@ -211,3 +211,11 @@ export class ForwardSource {
     this.#retryTimer = undefined;
   }
 }
+
+/** The four slots of a publisher, in uplink m-line order (0 audio, 1 big video, 2 small video, 3 auxiliary). */
+export interface PublisherSources {
+  audio: ForwardSource;
+  video: ForwardSource;
+  small: ForwardSource;
+  aux: ForwardSource;
+}

@@ -1,4 +1,4 @@
-import type { SubscriptionWants } from './media-engine.js';
+import type { SubscriptionWants } from '@conclave/protocol/media';
 
 /** Which of the publisher's camera layers feeds a downlink's main-video m-line. */
 export type Layer = 'video' | 'small';
