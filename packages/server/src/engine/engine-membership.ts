@@ -12,6 +12,14 @@ class EngineMember {
   readonly subscriptions = new Map<string, OwnedSubscription>();
 }
 
+/** A publish under way (EngineMembership.beginPublish). */
+export interface PublishStart {
+  /** Hands the negotiated uplink to the participant's record: its handle, closed (and released) when overtaken. */
+  adopt(answerSdp: string, release: HandleRelease): OwnedUplink;
+  /** Why the publish is overtaken (its participant left, or unpublished since it started); undefined while it is not. */
+  overtaken(): HandleCloseReason | undefined;
+}
+
 /**
  * What every engine keeps about its participants, whatever its media machinery: which engine room each
  * participant joined, who waits for a source to publish, and the handles each participant owns (its uplink, its
@@ -40,20 +48,20 @@ export class EngineMembership {
   }
 
   /**
-   * Starts a publish of the participant (throws 'not-joined' before join): the returned function hands the
-   * negotiated uplink to the participant's record as its handle, replacing its earlier one ('replaced'). When the
-   * participant left meanwhile, or unpublished after this call, the handle comes back closed and `release` has
+   * Starts a publish of the participant (throws 'not-joined' before join): `adopt` hands the negotiated uplink to
+   * the participant's record as its handle, replacing its earlier one ('replaced'). When the participant left
+   * meanwhile, or unpublished after this call (`overtaken` tells), the handle comes back closed and `release` has
    * been called: nothing of the publish stays.
    */
-  beginPublish(participantId: string): (answerSdp: string, release: HandleRelease) => OwnedUplink {
+  beginPublish(participantId: string): PublishStart {
     this.roomOf(participantId);
     const member = this.#members.get(participantId)!;
     const unpublishes = member.unpublishes;
-    return (answerSdp, release) => {
+    const overtaken = () => member.gone ?? (member.unpublishes !== unpublishes ? 'unpublished' : undefined);
+    const adopt = (answerSdp: string, release: HandleRelease): OwnedUplink => {
       const handle = new OwnedUplink(participantId, answerSdp, release, this.#report);
-      const overtaken = member.gone ?? (member.unpublishes !== unpublishes ? 'unpublished' : undefined);
-      if (overtaken) {
-        void handle.release(overtaken);
+      if (overtaken()) {
+        void handle.release(overtaken()!);
         return handle;
       }
       member.uplink?.end('replaced');
@@ -61,6 +69,7 @@ export class EngineMembership {
       handle.onClose(() => { if (member.uplink === handle) member.uplink = undefined; });
       return handle;
     };
+    return { adopt, overtaken };
   }
 
   /** The participant's uplink handle, if it has one open. */

@@ -24,7 +24,7 @@ export class RecordingEngine implements MediaEngine {
   protected async negotiating(): Promise<void> {}
 
   async publish(participantId: string): Promise<UplinkHandle> {
-    const adopt = this.#members.beginPublish(participantId);
+    const { adopt } = this.#members.beginPublish(participantId);
     await this.negotiating();
     this.published.push(participantId);
     return adopt('v=0 answer', () => undefined);

@@ -69,7 +69,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
 
   async publish(participantId: string, offerSdp: string): Promise<UplinkHandle> {
     this.#open();
-    const adopt = this.#members.beginPublish(participantId);
+    const { adopt } = this.#members.beginPublish(participantId);
     void this.#members.uplinkOf(participantId)?.release('replaced');
     let negotiated: { uplink: Uplink; answer: string };
     try {

@@ -108,7 +108,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   }
 
   async publish(participantId: string, offerSdp: string): Promise<UplinkHandle> {
-    const adopt = this.#members.beginPublish(participantId);
+    const { adopt, overtaken } = this.#members.beginPublish(participantId);
     const previous = this.#publishing.get(participantId) ?? Promise.resolve();
     const run = async () => {
       const client = await this.#janus.ready();
@@ -117,11 +117,12 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
         const room = await this.#rooms.roomOf(client, participantId);
         joined = await JanusPublisher.join(client, room, this.#rooms.nextFeedId(), offerSdp);
       } catch (error) {
+        // Left meanwhile, its VideoRoom room destroyed under the join ("No such room"): closed, not failed.
+        if (overtaken()) return adopt('', () => undefined);
         throw EngineError.from(error, client.closed ? 'unavailable' : 'negotiation-failed');
       }
       const { publisher, answer } = joined;
-      // Left or unpublished meanwhile: the handle comes back closed, the publisher (and a room made for it) with it.
-      const handle = adopt(answer, () => this.#closePublisher(participantId, publisher));
+      const handle = adopt(answer, () => this.#closePublisher(participantId, publisher)); // overtaken: closed, released
       if (handle.closed) return handle.closeReason === 'unpublished' ? handle : this.#rooms.leave(client, participantId).then(() => handle);
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
@@ -198,11 +199,11 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     return this.#cross.view(sourceId, room) ? this.#cross.feedFor(sourceId, room, publisher) : undefined;
   }
 
-  async unpublish(participantId: string): Promise<void> {
-    await this.#members.unpublish(participantId);
+  unpublish(participantId: string): Promise<void> {
+    return this.#members.unpublish(participantId);
   }
 
-  /** Releases an uplink's handle: its publisher closes, and the participant publishes nothing if it was the current one. */
+  /** Releases an uplink's handle: its publisher closes; the participant publishes nothing if it was the current one. */
   #closePublisher(participantId: string, publisher: JanusPublisher): void {
     publisher.close();
     if (this.#publishers.get(participantId) !== publisher) return;
@@ -261,8 +262,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     // took the second offer as an ICE restart of a link whose DTLS was up, and that handle never got a
     // handshake ("DTLS taking too much time", no media for that page).
     const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) => new JanusDownlink(client, room, this.#options.logger, onFailed));
-    const mids = await downlink.subscribe(sourceId, feed, wants, negotiate);
-    // Either side left while the streams were added: the handle comes back closed, its streams ended.
+    const mids = await downlink.subscribe(sourceId, feed, wants, negotiate); // either side left meanwhile: closed, its streams ended
     return adopt(mids, () => this.#downlinks.get(subscriberId) === downlink ? this.#endStreams(downlink, sourceId, `${subscriberId}'s subscription`) : undefined);
   }
 
