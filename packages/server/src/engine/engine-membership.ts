@@ -88,7 +88,8 @@ export class EngineMembership {
   /**
    * Starts a subscription (both sides must have joined): the returned function hands the subscription to the
    * subscriber's record as its handle (replacing one to the same source: 'replaced'). When either side left
-   * meanwhile the handle comes back closed ('left', 'source-left') and `release` has been called.
+   * meanwhile, or the cross-room share that let the subscriber reach the source ended, the handle comes back
+   * closed ('left', 'source-left', 'unshared') and `release` has been called.
    */
   beginSubscribe(subscriberId: string, sourceId: string): (mids: DownlinkMids, release: HandleRelease) => OwnedSubscription {
     this.assertSameRoom(subscriberId, sourceId);
@@ -96,7 +97,7 @@ export class EngineMembership {
     const source = this.#members.get(sourceId)!;
     return (mids, release) => {
       const handle = new OwnedSubscription(subscriberId, sourceId, mids, release, this.#report);
-      const overtaken = subscriber.gone ?? (source.gone ? 'source-left' : undefined);
+      const overtaken = subscriber.gone ?? (source.gone ? 'source-left' : !this.#reaches(subscriberId, sourceId) ? 'unshared' : undefined);
       if (overtaken) {
         void handle.release(overtaken);
         return handle;
@@ -140,10 +141,17 @@ export class EngineMembership {
 
   /** Throws 'not-joined' unless both participants joined the same room, or the source is shared with the subscriber's. */
   assertSameRoom(subscriberId: string, sourceId: string): void {
-    const room = this.roomOf(subscriberId);
-    if (room !== this.roomOf(sourceId) && !this.#shares.get(sourceId)?.has(room)) {
+    this.roomOf(subscriberId);
+    this.roomOf(sourceId);
+    if (!this.#reaches(subscriberId, sourceId)) {
       throw new EngineError('not-joined', `participants ${subscriberId} and ${sourceId} are in different engine rooms`);
     }
+  }
+
+  /** Whether the subscriber's room holds the source, or the source is shared with it. */
+  #reaches(subscriberId: string, sourceId: string): boolean {
+    const room = this.#roomOf.get(subscriberId);
+    return room !== undefined && (room === this.#roomOf.get(sourceId) || this.#shares.get(sourceId)?.has(room) === true);
   }
 
   /** Lets the members of `roomId` subscribe to `sourceId` (a cross-room link); rejects 'not-joined' when the source has no room. */

@@ -19,6 +19,9 @@
  *   when the subscriber wants only the small one (and the publisher sends it).
  * - What happens without a call (a downlink failing, a feed coming up, the engine losing its state) is
  *   told through `onEvent`, so signalling can tell the client instead of the client guessing.
+ * - What publish and subscribe make comes back as a handle (EngineHandle) owned by the participant's engine-side
+ *   record: its leave, its room's end or what holds it closes it, and an operation that completes after its
+ *   participant left resolves to a closed handle, so callers ask the handle, never the room, after an await.
  */
 
 import type { DownlinkMids, SubscriptionWants, UplinkSlot } from '@conclave/protocol/media';

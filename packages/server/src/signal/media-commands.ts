@@ -43,7 +43,8 @@ function closedPublish(reason: HandleCloseReason | undefined, audience: boolean)
 
 /** Why a subscription whose handle the engine handed back closed is refused. */
 function closedSubscription(reason: HandleCloseReason | undefined, sourceUserId: string): CommandError {
-  if (reason === 'source-left') return new CommandError(SERVER_CODE.NOT_JOINED, `${sourceUserId} left the room meanwhile`);
+  // 'unshared': a cross-room visitor whose link ended meanwhile is no longer in this room either.
+  if (reason === 'source-left' || reason === 'unshared') return new CommandError(SERVER_CODE.NOT_JOINED, `${sourceUserId} left the room meanwhile`);
   if (reason === 'left' || reason === 'room-ended') return new CommandError(SERVER_CODE.NOT_JOINED, 'left the room while subscribing');
   return new CommandError(SERVER_CODE.MEDIA_ERROR, `subscription to ${sourceUserId} closed while it was made (${reason ?? 'closed'})`);
 }
