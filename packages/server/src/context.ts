@@ -114,6 +114,11 @@ export function createContext(config: ServerConfig, parts: { engine: MediaEngine
   const dataLinks = new DataLinks(net);
   rooms.events.onListenerError((err, event) => logger.error({ err, event: event.type, room: event.roomKey }, 'a room event listener failed'));
   const stopRecordingCalls = recordCalls(rooms.events, store.callRecords);
+  // The room's end reaches the engine: what its members still hold there closes (docs/architecture.md "The media-engine contract").
+  rooms.events.on((event) => {
+    if (event.type !== 'room-dismissed') return;
+    parts.engine.endRoom(event.roomKey).catch((error: unknown) => logger.error({ err: error, room: event.roomKey }, 'media engine: ending a room failed'));
+  });
   const recordings = new RecordingManager({ jobs, apps: config.apps, media: config.media, logger });
   const transcribers = new TranscriberManager({ engine: parts.engine, rooms, logger, recognizer: parts.recognizer ?? recognizerFromEnv(), limits });
   metrics.trackTranscribers(() => transcribers.snapshot());

@@ -23,7 +23,7 @@ function userView(p: Participant): AdminUser {
     streams: { audio: f.hasAudio, video: f.hasVideo, small: f.hasSmall, aux: f.hasAuxiliary, audioMuted: f.audioMuted, videoMuted: f.videoMuted, auxMuted: f.auxMuted },
     connected: !p.detached,
     joinedAt: new Date(p.joinedAt).toISOString(),
-    subscriptions: [...p.subscriptions],
+    subscriptions: [...p.subscriptions.keys()],
   };
 }
 

@@ -19,6 +19,9 @@
  *   when the subscriber wants only the small one (and the publisher sends it).
  * - What happens without a call (a downlink failing, a feed coming up, the engine losing its state) is
  *   told through `onEvent`, so signalling can tell the client instead of the client guessing.
+ * - What publish and subscribe make comes back as a handle (EngineHandle) owned by the participant's engine-side
+ *   record: its leave, its room's end or what holds it closes it, and an operation that completes after its
+ *   participant left resolves to a closed handle, so callers ask the handle, never the room, after an await.
  */
 
 import type { DownlinkMids, SubscriptionWants, UplinkSlot } from '@conclave/protocol/media';
@@ -78,8 +81,8 @@ export type EngineEvent =
    * subscription being ended): it may leak on a long-running server, so it is logged and counted. */
   | { type: 'cleanup-failed'; operation: CleanupOperation; detail: string };
 
-/** What an engine releases in the background. */
-export type CleanupOperation = 'unsubscribe' | 'room-destroy' | 'rtp-forward-stop' | 'handle-detach';
+/** What an engine releases in the background ('handle-close': what an EngineHandle's close set off). */
+export type CleanupOperation = 'unsubscribe' | 'room-destroy' | 'rtp-forward-stop' | 'handle-detach' | 'handle-close';
 
 /** Listens to engine events. */
 export type EngineListener = (event: EngineEvent) => void;
@@ -155,6 +158,52 @@ export interface RtpForward {
   stop(): void;
 }
 
+/**
+ * Why an engine handle closed: its owner closed it (`closed`), or it went with what holds it — replaced by a later
+ * one of the same participant (`replaced`), ended by an operation (`unpublished`, `unsubscribed`), its
+ * participant's leave (`left`), its source's leave (`source-left`), the end of its room (`room-ended`), the
+ * subscriber's downlink that carried it (`downlink-closed`: reset or failed), a cross-room share ended
+ * (`unshared`), or the engine (`engine-restarted`, `engine-closed`).
+ */
+export type HandleCloseReason =
+  | 'closed' | 'replaced' | 'unpublished' | 'unsubscribed' | 'left' | 'source-left' | 'room-ended'
+  | 'downlink-closed' | 'unshared' | 'engine-restarted' | 'engine-closed';
+
+/**
+ * What an engine operation made (an uplink, a subscription), owned by its participant's engine-side record: the
+ * participant's leave, its room's end or whatever holds it closes it (a cascade, as mediasoup's Producer and Consumer
+ * close with their transport), and an operation that completes after its participant left resolves to a handle
+ * already closed, its resources released (docs/architecture.md "The media-engine contract").
+ */
+export interface EngineHandle {
+  /** True once closed, whoever closed it; a closed handle never opens again. */
+  readonly closed: boolean;
+  /** Why it closed; undefined while open. */
+  readonly closeReason: HandleCloseReason | undefined;
+  /**
+   * Closes it and releases what it holds in the engine (as unpublish or unsubscribe would); idempotent, never
+   * rejects: a release that fails is told as a `cleanup-failed` event.
+   */
+  close(): Promise<void>;
+  /** Calls `listener` once when it closes (at once when it is closed already); returns the removal. */
+  onClose(listener: (reason: HandleCloseReason) => void): () => void;
+}
+
+/** A publisher's uplink (MediaEngine.publish). */
+export interface UplinkHandle extends EngineHandle {
+  readonly participantId: string;
+  /** The engine's answer to the client's offer. */
+  readonly answerSdp: string;
+}
+
+/** One subscription on a subscriber's downlink (MediaEngine.subscribe). */
+export interface SubscriptionHandle extends EngineHandle {
+  readonly subscriberId: string;
+  readonly sourceId: string;
+  /** Its m-lines on the downlink. */
+  readonly mids: DownlinkMids;
+}
+
 /** How long a subscription waits for its source's uplink to come up, unless an engine is told otherwise. */
 export const DEFAULT_SOURCE_WAIT_MS = 10_000;
 
@@ -166,24 +215,32 @@ export interface MediaEngine {
    */
   joinRoom(participantId: string, roomId: string): void;
   /**
-   * Negotiates `participantId`'s uplink from the client's offer; resolves to the answer SDP. Replaces any
-   * earlier uplink. Rejects 'not-joined' before joinRoom, 'negotiation-failed' on a bad offer,
-   * 'unavailable' when the media server is down. Emits `feed-up` once the uplink carries media.
+   * Negotiates `participantId`'s uplink from the client's offer; resolves to its handle, carrying the answer SDP.
+   * Replaces any earlier uplink (whose handle closes 'replaced'). Rejects 'not-joined' before joinRoom,
+   * 'negotiation-failed' on a bad offer, 'unavailable' when the media server is down. Emits `feed-up` once the
+   * uplink carries media. A publish that completes after its participant left resolves to a handle closed 'left',
+   * one overtaken by an unpublish (called after it started) to a handle closed 'unpublished': nothing of it stays.
    */
-  publish(participantId: string, offerSdp: string): Promise<string>;
-  /** Closes the participant's uplink; its subscribers keep their downlinks and stop receiving. Resolves when there was none. */
+  publish(participantId: string, offerSdp: string): Promise<UplinkHandle>;
+  /**
+   * Closes the participant's uplink (its handle closes 'unpublished'), and any publish of it still negotiating;
+   * its subscribers keep their downlinks and stop receiving. Resolves when there was none.
+   */
   unpublish(participantId: string): Promise<void>;
   /**
    * Carries `sourceId`'s media to `subscriberId` on the subscriber's downlink (created on first use).
    * A source that has not published yet is waited for (the engine's source wait, DEFAULT_SOURCE_WAIT_MS),
    * then the call rejects 'not-published'. When m-lines must be added, the engine calls `negotiate` with
-   * its offer (one negotiation at a time per downlink). Resolves with the subscription's mids once they are
-   * usable: at once for reused m-lines, once the offer adding them was handed to `negotiate` otherwise.
+   * its offer (one negotiation at a time per downlink). Resolves with the subscription's handle (its mids) once
+   * they are usable: at once for reused m-lines, once the offer adding them was handed to `negotiate` otherwise.
    * Rejects 'not-joined' when either side has not joined the same room. A client answer that fails (after
    * the mids resolved, or before: then the call rejects 'negotiation-failed') drops the whole downlink and
-   * emits `downlink-failed`; the next subscribe makes a new one.
+   * emits `downlink-failed`; the next subscribe makes a new one. The handle closes with the subscriber's leave
+   * ('left'), the source's ('source-left'), the downlink ('downlink-closed'), unsubscribe ('unsubscribed') or a
+   * later subscribe to the same source ('replaced', which carries it on); a subscription that completes after
+   * either side left resolves to a closed handle.
    */
-  subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids>;
+  subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<SubscriptionHandle>;
   /**
    * Changes which streams flow for an existing subscription (no renegotiation). Rejects 'not-subscribed'
    * when there is no such subscription, 'refused' when the media server refused the change.
@@ -193,8 +250,16 @@ export interface MediaEngine {
   unsubscribe(subscriberId: string, sourceId: string): Promise<void>;
   /** Closes the subscriber's downlink and every subscription on it (the client builds a new one). Resolves when there was none. */
   resetDownlink(subscriberId: string): Promise<void>;
-  /** Closes every link of a participant (uplink, downlink), as publisher and as subscriber, and leaves its room. Idempotent. */
+  /**
+   * Closes every link of a participant (uplink, downlink), as publisher and as subscriber, and leaves its room: its
+   * handles close 'left', its subscribers' handles to it 'source-left'. Idempotent.
+   */
   removeParticipant(participantId: string): Promise<void>;
+  /**
+   * The room ended (dismissed): removes every participant of engine room `roomId` (their handles close
+   * 'room-ended') and ends the shares of other rooms' sources with it. Resolves when there was none.
+   */
+  endRoom(roomId: string): Promise<void>;
   /**
    * Feeds `participantId`'s RTP (its audio and its main or auxiliary video) to a media job's UDP ports, with
    * RTP_FORWARD_PAYLOAD_TYPE payload types and one SSRC per stream; requests a key frame at once. The embedded
@@ -234,6 +299,6 @@ export interface MediaEngine {
    * no admin access); never rejects.
    */
   inspect?(): Promise<MediaServerReport | undefined>;
-  /** Closes everything; later operations reject 'closed'. */
+  /** Closes everything (every handle closes 'engine-closed'); later operations reject 'closed'. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { EngineEvents } from './engine-events.js';
+import type { EngineMembership } from './engine-membership.js';
 import { EngineError } from './media-engine.js';
 
 /** What the engines' downlinks have in common. */
@@ -10,14 +11,17 @@ export interface EngineDownlink {
 
 /**
  * Each subscriber's one downlink, whatever the engine: made on a first subscription, dropped on a reset, and
- * dropped and told (`downlink-failed`) when it fails, so the next subscription makes a new one.
+ * dropped and told (`downlink-failed`) when it fails, so the next subscription makes a new one. A downlink that
+ * goes takes its subscriptions along: their handles close ('downlink-closed', or the engine's reason) first.
  */
 export class SubscriberDownlinks<D extends EngineDownlink> {
   readonly #byId = new Map<string, D>();
   readonly #events: EngineEvents;
+  readonly #members: EngineMembership;
 
-  constructor(events: EngineEvents) {
+  constructor(events: EngineEvents, members: EngineMembership) {
     this.#events = events;
+    this.#members = members;
   }
 
   get(subscriberId: string): D | undefined {
@@ -38,12 +42,14 @@ export class SubscriberDownlinks<D extends EngineDownlink> {
   #failed(subscriberId: string, downlink: D, detail: string): void {
     if (this.#byId.get(subscriberId) !== downlink) return;
     this.#byId.delete(subscriberId);
+    this.#members.endSubscriptions(subscriberId, 'downlink-closed');
     downlink.close();
     this.#events.emit({ type: 'downlink-failed', subscriberId, detail });
   }
 
   /** Closes and forgets the subscriber's downlink. */
   close(subscriberId: string): void {
+    this.#members.endSubscriptions(subscriberId, 'downlink-closed');
     this.#byId.get(subscriberId)?.close();
     this.#byId.delete(subscriberId);
   }

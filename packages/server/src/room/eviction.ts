@@ -15,8 +15,8 @@ export interface LeaveDeps {
 export function removeParticipant(ctx: LeaveDeps, room: Room, participant: Participant, reason: LeaveReason): void {
   participant.dispose();
   if (room.get(participant.userId) !== participant) return;
+  // The engine's leave closes the subscriptions' handles to it: they leave the others' subscriptions.
   ctx.releaseParticipant(participant.id);
-  for (const other of room.participants()) other.subscriptions.delete(participant.userId);
   room.remove(participant, reason);
   ctx.rooms.release(room);
   ctx.logger.info({ room: room.key, userId: participant.userId, reason }, 'left');

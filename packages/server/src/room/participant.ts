@@ -1,5 +1,6 @@
 import type { PeerInfo, PushMap, PushName, RoleCode } from '@conclave/protocol';
 import { PRIVILEGE } from '@conclave/usersig';
+import type { SubscriptionHandle } from '../engine/media-engine.js';
 
 /** The participant's signalling connection, as the room sees it. */
 export interface ParticipantLink {
@@ -33,12 +34,10 @@ export class Participant {
   /** It publishes end-to-end encrypted media (publish `encrypted`): forwarded only to subscribers that decrypt, never mixed or recorded. */
   encrypted = false;
   /**
-   * The last uplink command to arrive: a publish that finishes negotiating with 'unpublish' here was unpublished
-   * meanwhile (and nothing published since), so it must not leave its uplink behind.
+   * What this participant receives, by source user: the engine's handles, each leaving this map when it closes
+   * (the source's leave, the downlink's loss, an unsubscribe): see `receive`.
    */
-  lastUplinkCommand: 'publish' | 'unpublish' | undefined;
-  /** Source users this participant receives from. */
-  readonly subscriptions = new Set<string>();
+  readonly subscriptions = new Map<string, SubscriptionHandle>();
   /** What the session may do: PRIVILEGE bits of its privateMapKey (all of them when it joined without one). */
   privileges: number = PRIVILEGE.ALL;
   /** What the client told about itself when it joined (call records). */
@@ -57,6 +56,14 @@ export class Participant {
     this.tinyId = tinyId;
     this.role = role;
     this.link = link;
+  }
+
+  /** Records a subscription to `sourceUserId` until its handle closes. */
+  receive(sourceUserId: string, handle: SubscriptionHandle): void {
+    this.subscriptions.set(sourceUserId, handle);
+    handle.onClose(() => {
+      if (this.subscriptions.get(sourceUserId) === handle) this.subscriptions.delete(sourceUserId);
+    });
   }
 
   /** Sends a push to this participant. */

@@ -20,8 +20,8 @@ export interface EnginePushDeps {
 export function pushEngineEvents({ engine, rooms, logger }: EnginePushDeps): () => void {
   const participants = (): Participant[] => [...rooms.rooms()].flatMap((room) => [...room.participants()]);
   const closeDownlink = (participant: Participant, reason: 'failed' | 'engine-restarted', message: string) => {
+    // The engine closed the downlink's subscription handles before telling: they left participant.subscriptions.
     downlinkSignal(participant).cancel();
-    participant.subscriptions.clear();
     participant.push('downlink-closed', { reason, message: message.slice(0, 1024) });
   };
   return engine.onEvent((event: EngineEvent) => {

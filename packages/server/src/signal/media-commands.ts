@@ -1,4 +1,5 @@
 import { ROLE_CODE, SCENE_CODE, SERVER_CODE, type CommandMap, type SubscriptionWants } from '@conclave/protocol';
+import type { HandleCloseReason } from '../engine/media-engine.js';
 import type { SignalDeps } from './signal-deps.js';
 import type { AppConfig } from '../config/config.js';
 import type { RoleCaller } from './role-commands.js';
@@ -7,7 +8,7 @@ import type { Participant } from '../room/participant.js';
 import { allowedWants, deniedFlagParts, maySend } from '../auth/privileges.js';
 import { downlinkSignal } from './downlink-signal.js';
 import { relayCustomMessage } from './custom-message.js';
-import { CommandError, engineCall, engineFailure } from './command-error.js';
+import { CommandError, engineCall } from './command-error.js';
 
 /** What the media commands need of their session: its room and the scene it joined with. */
 export type MediaCaller = Pick<RoleCaller, 'joined' | 'scene'>;
@@ -29,28 +30,35 @@ function allowsEncryptedMedia(app: AppConfig | undefined): boolean {
 }
 
 /**
- * After an engine call: a participant that left the room meanwhile (leave, drop, kick) must not keep
- * links the call created, so its media is removed again and the request fails.
+ * Why a publish whose uplink the engine handed back closed is refused: the user left meanwhile (leave, drop, kick:
+ * its engine record closed what the publish made), or an unpublish came while it was negotiated — its own, or
+ * the one of a switch to audience.
  */
-export function stillIn(ctx: Pick<SignalDeps, 'releaseParticipant'>, room: Room, ...participants: Participant[]): void {
-  const gone = participants.filter((p) => room.get(p.userId) !== p);
-  for (const p of gone) ctx.releaseParticipant(p.id);
-  if (gone.length > 0) throw new CommandError(SERVER_CODE.NOT_JOINED, `${gone.map((p) => p.userId).join(', ')} left the room meanwhile`);
+function closedPublish(reason: HandleCloseReason | undefined, audience: boolean): CommandError {
+  if (reason === 'left' || reason === 'room-ended') return new CommandError(SERVER_CODE.NOT_JOINED, 'left the room while the publish was negotiated');
+  if (reason === 'unpublished' && audience) return new CommandError(SERVER_CODE.PERMISSION_DENIED, AUDIENCE_MAY_NOT_PUBLISH);
+  if (reason === 'unpublished') return new CommandError(SERVER_CODE.MEDIA_ERROR, 'publish cancelled: an unpublish came while it was negotiated');
+  return new CommandError(SERVER_CODE.MEDIA_ERROR, `publish cancelled: its uplink closed while it was negotiated (${reason ?? 'closed'})`);
 }
 
-/** Ends the participant's uplink and tells the room it publishes nothing (unpublish, switch to audience). */
+/** Why a subscription whose handle the engine handed back closed is refused. */
+function closedSubscription(reason: HandleCloseReason | undefined, sourceUserId: string): CommandError {
+  // 'unshared': a cross-room visitor whose link ended meanwhile is no longer in this room either.
+  if (reason === 'source-left' || reason === 'unshared') return new CommandError(SERVER_CODE.NOT_JOINED, `${sourceUserId} left the room meanwhile`);
+  if (reason === 'left' || reason === 'room-ended') return new CommandError(SERVER_CODE.NOT_JOINED, 'left the room while subscribing');
+  return new CommandError(SERVER_CODE.MEDIA_ERROR, `subscription to ${sourceUserId} closed while it was made (${reason ?? 'closed'})`);
+}
+
+/**
+ * Ends the participant's uplink and tells the room it publishes nothing (unpublish, switch to audience). A publish
+ * still negotiating is overtaken too: its uplink comes back closed (MediaEngine.unpublish).
+ */
 export async function stopPublishing(ctx: Pick<SignalDeps, 'engine' | 'logger'>, participant: Participant, room: Room): Promise<void> {
-  participant.lastUplinkCommand = 'unpublish';
   await engineCall(ctx, 'unpublish', () => ctx.engine.unpublish(participant.id));
   if (participant.flag !== 0) {
     participant.flag = 0;
     room.announceFlags(participant);
   }
-}
-
-/** Whether the participant's last uplink command is an unpublish (read after a publish's await: not narrowed). */
-function unpublishedSince(participant: Participant): boolean {
-  return participant.lastUplinkCommand === 'unpublish';
 }
 
 /** A user `srcUserId` whose streams members may receive: not a hidden audience (docs/behaviour.md §3.5). */
@@ -84,18 +92,10 @@ export function mediaCommandHandlers(context: () => SignalDeps, caller: MediaCal
         throw new CommandError(SERVER_CODE.ENCRYPTED_MEDIA_REFUSED, 'this app does not take end-to-end encrypted media: its rooms are recorded (or allowEncryptedMedia is false); publish without CustomEncryption');
       }
       participant.encrypted = data.encrypted === true;
-      participant.lastUplinkCommand = 'publish';
-      const sdp = await engineCall(ctx, 'publish', () => ctx.engine.publish(participant.id, data.sdp));
-      stillIn(ctx, room, participant);
-      // Switched to audience, or unpublished with nothing published since, while negotiating: the uplink goes too.
-      const refusal = audience(participant) ? new CommandError(SERVER_CODE.PERMISSION_DENIED, AUDIENCE_MAY_NOT_PUBLISH)
-        : unpublishedSince(participant) ? new CommandError(SERVER_CODE.MEDIA_ERROR, 'publish cancelled: an unpublish came while it was negotiated')
-          : undefined;
-      if (refusal) {
-        await engineCall(ctx, 'unpublish', () => ctx.engine.unpublish(participant.id));
-        throw refusal;
-      }
-      return { sdp };
+      const uplink = await engineCall(ctx, 'publish', () => ctx.engine.publish(participant.id, data.sdp));
+      // Left, unpublished or switched to audience while negotiating: the engine closed the uplink already.
+      if (uplink.closed) throw closedPublish(uplink.closeReason, audience(participant));
+      return { sdp: uplink.answerSdp };
     },
     unpublish: async () => {
       const { participant, room } = caller.joined();
@@ -121,17 +121,20 @@ export function mediaCommandHandlers(context: () => SignalDeps, caller: MediaCal
       if (source.encrypted && data.decrypts !== true) {
         throw new CommandError(SERVER_CODE.PERMISSION_DENIED, `${source.userId} publishes end-to-end encrypted media: start CustomEncryption with the room's key to receive it`);
       }
-      const mids: CommandMap['subscribe']['reply'] = await engineCall(ctx, 'subscribe', () =>
+      const subscription = await engineCall(ctx, 'subscribe', () =>
         ctx.engine.subscribe(participant.id, source.id, wantsOf(ctx, room, source, participant, data), downlinkSignal(participant).negotiate));
-      stillIn(ctx, room, participant);
-      if (room.source(source.userId) !== source) throw new CommandError(SERVER_CODE.NOT_JOINED, `${source.userId} left the room meanwhile`);
+      // Either side left meanwhile: the engine closed the subscription already. One 'replaced' goes on under the
+      // handle of a later subscribe to the same source (sent at once), which records it.
+      const replaced = subscription.closeReason === 'replaced';
+      if (subscription.closed && !replaced) throw closedSubscription(subscription.closeReason, source.userId);
       if (!isVisible(source)) {
-        // It became an audience meanwhile: its other subscriptions ended then, the one just made ends now.
-        await ctx.engine.unsubscribe(participant.id, source.id).catch((error: unknown) => engineFailure(ctx, error, 'unsubscribe'));
+        // A signalling rule, not the engine's: a hidden audience is received by nobody (docs/behaviour.md §3.5). It
+        // became one meanwhile: its other subscriptions ended then, the one just made ends now.
+        await subscription.close();
         throw new CommandError(SERVER_CODE.STREAM_NOT_EXIST, `${source.userId} became an audience meanwhile`);
       }
-      participant.subscriptions.add(source.userId);
-      return mids;
+      if (!replaced) participant.receive(source.userId, subscription);
+      return subscription.mids;
     },
     'downlink-answer': async (data) => {
       const { participant } = caller.joined();
@@ -144,7 +147,7 @@ export function mediaCommandHandlers(context: () => SignalDeps, caller: MediaCal
       const ctx = context();
       const { participant } = caller.joined();
       downlinkSignal(participant).cancel();
-      participant.subscriptions.clear();
+      // The engine's reset closes the subscriptions' handles: they leave participant.subscriptions.
       await engineCall(ctx, 'downlink-reset', () => ctx.engine.resetDownlink(participant.id));
       return {};
     },
@@ -166,8 +169,8 @@ export function mediaCommandHandlers(context: () => SignalDeps, caller: MediaCal
     'data-link': async (data) => {
       const ctx = context();
       const { participant, room } = caller.joined();
+      // DataLinks.open refuses (not-joined) a link whose user left while it was answered: nothing to check here.
       const sdp = await engineCall(ctx, 'data-link', () => ctx.dataLinks.open(participant.id, data.sdp, (bytes) => relayCustomMessage(ctx, participant, room, bytes)));
-      stillIn(ctx, room, participant);
       return { sdp };
     },
   };

@@ -21,13 +21,9 @@ type RoleHandlers = { 'switch-role': (data: CommandMap['switch-role']['data']) =
  * Ends every member's subscription to `source`, which the others no longer see (it became an audience): their
  * clients forgot it on its peer-leave without unsubscribing, so the server lets the engine go of those links.
  */
-export function dropSubscriptionsTo(context: Pick<SignalDeps, 'engine' | 'logger'>, room: Room, source: Participant): void {
-  for (const member of room.participants()) {
-    if (member === source || !member.subscriptions.delete(source.userId)) continue;
-    context.engine.unsubscribe(member.id, source.id).catch((error: unknown) => {
-      context.logger.warn({ err: error, room: room.key, userId: member.userId, source: source.userId }, 'ending a subscription to a user who became an audience failed');
-    });
-  }
+export function dropSubscriptionsTo(room: Room, source: Participant): void {
+  // A handle's close never rejects: a failed release is the engine's cleanup-failed event (logged, counted).
+  for (const member of room.participants()) if (member !== source) void member.subscriptions.get(source.userId)?.close();
 }
 
 /**
@@ -56,7 +52,7 @@ export function roleCommandHandlers(context: () => SignalDeps, caller: RoleCalle
       room.changeRole(participant, data.role);
       if (data.role === ROLE_CODE.audience) {
         ctx.crossRooms.demoted(participant);
-        dropSubscriptionsTo(ctx, room, participant);
+        dropSubscriptionsTo(room, participant);
         await caller.stopPublishing(participant, room);
       }
       return {};

@@ -23,14 +23,8 @@ class GatedEngine extends RecordingEngine {
     this.running--;
   }
 
-  override async publish(participantId: string): Promise<string> {
-    await this.#hold();
-    return super.publish(participantId);
-  }
-
-  override async subscribe(...args: Parameters<RecordingEngine['subscribe']>): ReturnType<RecordingEngine['subscribe']> {
-    await this.#hold();
-    return super.subscribe(...args);
+  protected override negotiating(): Promise<void> {
+    return this.#hold();
   }
 
   get held(): number {

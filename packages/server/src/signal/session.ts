@@ -16,7 +16,7 @@ import { transcriberCommandHandlers } from './transcriber-commands.js';
 import { crossRoomCommandHandlers } from './cross-room-commands.js';
 import { roleCommandHandlers } from './role-commands.js';
 import { CommandError } from './command-error.js';
-import { mediaCommandHandlers, stillIn, stopPublishing } from './media-commands.js';
+import { mediaCommandHandlers, stopPublishing } from './media-commands.js';
 import { admitJoin, JoinCredentials } from './admission.js';
 import { CommandGate } from './command-gate.js';
 
@@ -311,7 +311,8 @@ export class SignalSession {
       try {
         // Every refusal comes before the user leaves: a refused switch keeps the user where it was.
         const place = await this.#admission(target, await this.#credentials.check(target));
-        stillIn(this.#ctx, room, participant);
+        // Not an engine matter: a user removed while its switch was admitted (kick, drop) must not enter the target room.
+        if (room.get(participant.userId) !== participant) throw new CommandError(SERVER_CODE.NOT_JOINED, `${participant.userId} left the room meanwhile`);
         downlinkSignal(participant).cancel();
         this.#participant = undefined;
         this.#room = undefined;

@@ -1,5 +1,5 @@
 import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, type RTCRtpTransceiver } from 'werift';
-import type { DownlinkNegotiator, MediaEngine } from '../engine/media-engine.js';
+import type { DownlinkNegotiator, UplinkHandle } from '../engine/media-engine.js';
 
 /* Test helpers for the engine tests: werift peers standing in for the SDK's links. */
 
@@ -25,9 +25,9 @@ export async function uplink(videoCodec: 'H264' | 'VP8'): Promise<{ pc: RTCPeerC
 }
 
 /** Publishes an uplink and sends a packet per 20 ms on its audio and main video until the returned stop. */
-export async function publishAndSend(engine: Pick<MediaEngine, 'publish'>, participantId: string, videoCodec: 'H264' | 'VP8' = 'H264'): Promise<{ pc: RTCPeerConnection; plis: () => number; stop: () => Promise<void> }> {
+export async function publishAndSend(engine: { publish(participantId: string, offerSdp: string): Promise<Pick<UplinkHandle, 'answerSdp'>> }, participantId: string, videoCodec: 'H264' | 'VP8' = 'H264'): Promise<{ pc: RTCPeerConnection; plis: () => number; stop: () => Promise<void> }> {
   const up = await uplink(videoCodec);
-  await up.pc.setRemoteDescription({ type: 'answer', sdp: await engine.publish(participantId, up.offer) });
+  await up.pc.setRemoteDescription({ type: 'answer', sdp: (await engine.publish(participantId, up.offer)).answerSdp });
   let plis = 0;
   up.video.sender.onRtcp.subscribe((rtcp) => { if (rtcp.type === 206) plis++; });
   const stopSending = sendPackets(up);

@@ -1,33 +1,49 @@
 /**
  * A media engine for signalling tests with no media: records what signalling asks of it and follows the
- * contract's bookkeeping (rooms, subscriptions). Not an engine the conformance suite is meant to pass.
+ * contract's bookkeeping (rooms, subscriptions, handles). Not an engine the conformance suite is meant to pass.
  */
 import { EngineEvents } from '../engine/engine-events.js';
-import { EngineError, type DownlinkMids, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine } from '../engine/media-engine.js';
+import { EngineMembership } from '../engine/engine-membership.js';
+import {
+  EngineError, type EngineListener, type EngineStats, type SubscriptionHandle, type SubscriptionWants, type MediaEngine, type UplinkHandle,
+} from '../engine/media-engine.js';
 
 export class RecordingEngine implements MediaEngine {
   readonly published: string[] = [];
   readonly subscriptions: { subscriberId: string; sourceId: string; wants: SubscriptionWants }[] = [];
   readonly rooms = new Map<string, string>();
   readonly events = new EngineEvents();
+  readonly #members = new EngineMembership((detail) => this.events.emit({ type: 'cleanup-failed', operation: 'handle-close', detail }));
 
   joinRoom(participantId: string, roomId: string): void {
     this.rooms.set(participantId, roomId);
+    this.#members.join(participantId, roomId);
   }
 
-  async publish(participantId: string): Promise<string> {
+  /** Where a real engine negotiates (a subclass may hold it): between the start of an operation and its handle. */
+  protected async negotiating(): Promise<void> {}
+
+  async publish(participantId: string): Promise<UplinkHandle> {
+    const { adopt } = this.#members.beginPublish(participantId);
+    await this.negotiating();
     this.published.push(participantId);
-    return 'v=0 answer';
+    return adopt('v=0 answer', () => undefined);
   }
 
-  async unpublish(): Promise<void> {}
+  async unpublish(participantId: string): Promise<void> {
+    await this.#members.unpublish(participantId);
+  }
 
-  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<DownlinkMids> {
+  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<SubscriptionHandle> {
+    const adopt = this.#members.beginSubscribe(subscriberId, sourceId);
+    await this.negotiating();
     this.subscriptions.push({ subscriberId, sourceId, wants: { ...wants } });
-    return { audio: '0', video: '1', aux: '2' };
+    return adopt({ audio: '0', video: '1', aux: '2' }, () => undefined);
   }
 
-  async resetDownlink(): Promise<void> {}
+  async resetDownlink(subscriberId: string): Promise<void> {
+    this.#members.endSubscriptions(subscriberId, 'downlink-closed');
+  }
 
   async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
     if (!this.subscriptions.some((s) => s.subscriberId === subscriberId && s.sourceId === sourceId)) {
@@ -36,10 +52,17 @@ export class RecordingEngine implements MediaEngine {
     this.subscriptions.push({ subscriberId, sourceId, wants: { ...wants } });
   }
 
-  async unsubscribe(): Promise<void> {}
+  async unsubscribe(subscriberId: string, sourceId: string): Promise<void> {
+    this.#members.endSubscription(subscriberId, sourceId, 'unsubscribed');
+  }
 
   async removeParticipant(participantId: string): Promise<void> {
     this.rooms.delete(participantId);
+    await this.#members.leave(participantId);
+  }
+
+  async endRoom(roomId: string): Promise<void> {
+    await Promise.all(this.#members.membersOf(roomId).map((id) => this.removeParticipant(id)));
   }
 
   onEvent(listener: EngineListener): () => void {

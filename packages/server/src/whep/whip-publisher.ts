@@ -73,8 +73,10 @@ export class WhipPublisher {
     target.add(participant);
     deps.logger.info({ room: target.key, userId }, 'WHIP publisher joined');
     try {
-      const answer = toClientAnswer(await deps.engine.publish(participant.id, uplink.offer), uplink.plan);
-      if (target.get(userId) !== participant) throw new EngineError('not-joined', `${userId} left the room while publishing`);
+      const published = await deps.engine.publish(participant.id, uplink.offer);
+      // Removed while publishing (a kick, a DELETE): the engine closed the uplink already.
+      if (published.closed) throw new EngineError('not-joined', `${userId} left the room while publishing`);
+      const answer = toClientAnswer(published.answerSdp, uplink.plan);
       participant.flag = offerFlag(offerSdp);
       target.announceFlags(participant);
       return { publisher, answer };

@@ -29,7 +29,7 @@ const ALL: SubscriptionWants = { audio: true, bigVideo: true, smallVideo: false,
 const AUDIO_ONLY: SubscriptionWants = { audio: true, bigVideo: false, smallVideo: false, auxVideo: false };
 
 /** Asserts that `promise` rejects with an EngineError of `reason`. */
-async function rejectsWith(promise: Promise<unknown>, reason: EngineRefusal): Promise<void> {
+export async function rejectsWith(promise: Promise<unknown>, reason: EngineRefusal): Promise<void> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
   expect(error, `expected a rejection with '${reason}'`).toBeInstanceOf(EngineError);
   expect((error as EngineError).reason).toBe(reason);
@@ -52,7 +52,7 @@ async function publisher(ctx: CaseContext, name: string, room: string): Promise<
 }
 
 /** A subscriber peer in `room`. */
-function subscriber(ctx: CaseContext, name: string, room: string): { id: string; peer: ReturnType<typeof subscriberPeer> } {
+export function subscriber(ctx: CaseContext, name: string, room: string): { id: string; peer: ReturnType<typeof subscriberPeer> } {
   const id = ctx.id(name);
   ctx.engine.joinRoom(id, room);
   const peer = subscriberPeer();
@@ -141,7 +141,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
       const room = ctx.id('room');
       const pub = await publisher(ctx, 'pub', room);
       const sub = subscriber(ctx, 'sub', room);
-      const mids = await ctx.engine.subscribe(sub.id, pub, ALL, sub.peer.negotiate);
+      const { mids } = await ctx.engine.subscribe(sub.id, pub, ALL, sub.peer.negotiate);
       expect(new Set([mids.audio, mids.video, mids.aux]).size).toBe(3);
       await waitFor(() => sub.peer.byKind.audio > 20 && sub.peer.byKind.video > 20, 15_000, 'audio and video at the subscriber').catch((e: unknown) => {
         throw new Error(`${String(e)} (audio ${sub.peer.byKind.audio}, video ${sub.peer.byKind.video})`);
@@ -181,7 +181,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
       const subscribed = ctx.engine.subscribe(sub.id, late, ALL, sub.peer.negotiate).then(() => undefined, (e: unknown) => e);
       await ctx.engine.removeParticipant(sub.id);
       // The source's link comes up (Janus waits for its PeerConnection before it subscribes anyone to it).
-      await up.pc.setRemoteDescription({ type: 'answer', sdp: await ctx.engine.publish(late, up.offer) });
+      await up.pc.setRemoteDescription({ type: 'answer', sdp: (await ctx.engine.publish(late, up.offer)).answerSdp });
       const error = await subscribed;
       expect(error, 'the subscription of a participant gone').toBeInstanceOf(EngineError);
       // not-joined once the source is up; Janus also waits for the source's PeerConnection, which may take
@@ -210,7 +210,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
       await rejectsWith(engine.shareSource(ctx.id('nobody'), roomB), 'not-joined');
       await engine.shareSource(pub, roomB);
       const before = engine.stats().subscriptions;
-      const mids = await engine.subscribe(sub.id, pub, ALL, sub.peer.negotiate);
+      const { mids } = await engine.subscribe(sub.id, pub, ALL, sub.peer.negotiate);
       expect(new Set([mids.audio, mids.video, mids.aux]).size).toBe(3);
       await waitFor(() => sub.peer.byKind.audio > 20 && sub.peer.byKind.video > 20, 15_000, 'the shared source\'s audio and video in the other room');
       await rejectsWith(engine.subscribe(stranger.id, pub, ALL, stranger.peer.negotiate), 'not-joined');

@@ -6,6 +6,7 @@ import { JanusEngine } from '../janus/janus-engine.js';
 import type { SubscriptionWants, MediaEngine } from '../media-engine.js';
 import { CONFORMANCE_CASES, CONFORMANCE_SOURCE_WAIT_MS, type CaseContext, type ConformanceCase } from './conformance-cases.js';
 import { PLAYBACK_CASES } from './playback-cases.js';
+import { HANDLE_CASES } from './handle-cases.js';
 
 /** Runs one case with its own ids and clean-ups. */
 async function runCase(engine: MediaEngine, testCase: ConformanceCase, prefix: string): Promise<void> {
@@ -24,7 +25,7 @@ function conformance(name: string, start: () => Promise<MediaEngine>, skip = fal
     let engine: MediaEngine;
     beforeAll(async () => { engine = await start(); }, 30_000);
     afterAll(async () => { await engine?.close(); });
-    [...CONFORMANCE_CASES, ...PLAYBACK_CASES].forEach((testCase, index) => {
+    [...CONFORMANCE_CASES, ...HANDLE_CASES, ...PLAYBACK_CASES].forEach((testCase, index) => {
       it(testCase.name, () => runCase(engine, testCase, `${name}-${index}`), 60_000);
     });
   });

@@ -1,7 +1,7 @@
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
-  type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
-  type RtpForward, type RtpForwardTargets, type SourceSlot, type UplinkMedia,
+  type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
+  type RtpForward, type RtpForwardTargets, type SourceSlot, type SubscriptionHandle, type UplinkHandle, type UplinkMedia,
 } from '../media-engine.js';
 import { playbackWants, type ClientOfferPlayback, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
 import { ForwardSource, PeerCensus, PlaybackLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources } from '../../webrtc/index.js';
@@ -25,12 +25,12 @@ export interface EmbeddedEngineOptions extends PeerNetworkOptions {
 export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   readonly #net: PeerNetworkOptions;
   readonly #sourceWaitMs: number;
-  readonly #members = new EngineMembership();
   readonly #events = new EngineEvents();
+  readonly #members = new EngineMembership((detail) => this.#events.emit({ type: 'cleanup-failed', operation: 'handle-close', detail }));
   readonly #sources = new Map<string, PublisherSources>();
   readonly #uplinks = new Map<string, Uplink>();
   /** Each subscriber's one downlink. */
-  readonly #downlinks = new SubscriberDownlinks<SubscriberDownlink>(this.#events);
+  readonly #downlinks = new SubscriberDownlinks<SubscriberDownlink>(this.#events, this.#members);
   /** Client-offered playback links (WHEP), by viewer. */
   readonly #playbacks = new Map<string, { link: PlaybackLink; sourceId: string }>();
   readonly #counter: ForwardCounter = { packets: 0, bytes: 0 };
@@ -63,10 +63,10 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#members.join(participantId, roomId);
   }
 
-  async publish(participantId: string, offerSdp: string): Promise<string> {
+  async publish(participantId: string, offerSdp: string): Promise<UplinkHandle> {
     this.#open();
-    this.#members.roomOf(participantId);
-    this.#closeUplink(participantId);
+    const { adopt } = this.#members.beginPublish(participantId);
+    void this.#members.uplinkOf(participantId)?.release('replaced');
     let negotiated: { uplink: Uplink; answer: string };
     try {
       // Only the uplink in use is told of (one a later publish replaced closes silently).
@@ -79,20 +79,25 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     } catch (error) {
       throw EngineError.from(error, 'negotiation-failed');
     }
+    const { uplink } = negotiated;
+    // Left or unpublished meanwhile: the handle comes back closed, and the uplink with it.
+    const handle = adopt(negotiated.answer, () => this.#closeUplink(participantId, uplink));
+    if (handle.closed) return handle;
     this.#uplinks.get(participantId)?.close(); // a concurrent publish: the last one wins
-    this.#uplinks.set(participantId, negotiated.uplink);
+    this.#uplinks.set(participantId, uplink);
     this.#members.published(participantId);
-    return negotiated.answer;
+    return handle;
   }
 
-  #closeUplink(participantId: string): void {
-    this.#uplinks.get(participantId)?.close();
+  #closeUplink(participantId: string, uplink: Uplink): void {
+    uplink.close();
+    if (this.#uplinks.get(participantId) !== uplink) return;
     this.#uplinks.delete(participantId);
     this.#members.unpublished(participantId);
   }
 
   async unpublish(participantId: string): Promise<void> {
-    this.#closeUplink(participantId);
+    await this.#members.unpublish(participantId);
   }
 
   uplinkMedia(participantId: string): UplinkMedia {
@@ -101,17 +106,19 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     return sources && Object.values(sources).some((source) => source.carried) ? 'flowing' : 'idle';
   }
 
-  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<SubscriptionHandle> {
     this.#open();
-    this.#members.assertSameRoom(subscriberId, sourceId);
+    const adopt = this.#members.beginSubscribe(subscriberId, sourceId);
     await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
     this.#open();
-    // Either side may have left while the source was waited for (churn): no subscription to a participant gone.
+    // Either side may have left while the source was waited for (churn): no downlink made for a participant gone.
     this.#members.assertSameRoom(subscriberId, sourceId);
     const sources = this.#sourcesOf(sourceId);
     const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) =>
       new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType));
-    return downlink.subscribe(sourceId, sources, wants, negotiate);
+    const mids = await downlink.subscribe(sourceId, sources, wants, negotiate);
+    // Either side left while the m-lines were added: the handle comes back closed, its group freed.
+    return adopt(mids, () => { if (this.#downlinks.get(subscriberId) === downlink) downlink.unsubscribe(sourceId); });
   }
 
   async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string> {
@@ -147,6 +154,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   }
 
   async unsubscribe(subscriberId: string, sourceId: string): Promise<void> {
+    this.#members.endSubscription(subscriberId, sourceId, 'unsubscribed');
     this.#downlinks.get(subscriberId)?.unsubscribe(sourceId);
   }
 
@@ -155,13 +163,23 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   }
 
   async removeParticipant(participantId: string): Promise<void> {
-    this.#closeUplink(participantId);
-    await this.resetDownlink(participantId);
+    await this.#remove(participantId, 'left');
+  }
+
+  /** The leave's cascade (EngineMembership.leave) closes its handles: its uplink, its subscriptions, those to it. */
+  async #remove(participantId: string, reason: 'left' | 'room-ended' | 'engine-closed'): Promise<void> {
+    const released = this.#members.leave(participantId, reason);
+    const reset = this.resetDownlink(participantId);
+    // Subscriptions to it still adding their m-lines (no handle yet) are dropped too.
     for (const downlink of this.#downlinks.values()) downlink.unsubscribe(participantId);
     this.#closePlayback(participantId);
     for (const [viewerId, playback] of this.#playbacks) if (playback.sourceId === participantId) this.#closePlayback(viewerId);
     this.#sources.delete(participantId);
-    this.#members.leave(participantId);
+    await Promise.all([released, reset]);
+  }
+
+  endRoom(roomId: string): Promise<void> {
+    return this.#members.endRoom(roomId, (sourceId) => this.unshareSource(sourceId, roomId), (id) => this.#remove(id, 'room-ended'));
   }
 
   forwardRtp(participantId: string, targets: RtpForwardTargets): RtpForward {
@@ -176,7 +194,10 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
 
   async unshareSource(sourceId: string, roomId: string): Promise<void> {
     if (!this.#members.unshare(sourceId, roomId)) return;
-    for (const id of this.#members.membersOf(roomId)) this.#downlinks.get(id)?.unsubscribe(sourceId);
+    for (const id of this.#members.membersOf(roomId)) {
+      this.#members.endSubscription(id, sourceId, 'unshared');
+      this.#downlinks.get(id)?.unsubscribe(sourceId);
+    }
   }
 
   onEvent(listener: EngineListener): () => void {
@@ -201,6 +222,6 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   async close(): Promise<void> {
     this.#closed = true;
     const ids = new Set([...this.#sources.keys(), ...this.#downlinks.ids(), ...this.#members.participants()]);
-    await Promise.all([...ids].map((id) => this.removeParticipant(id)));
+    await Promise.all([...ids].map((id) => this.#remove(id, 'engine-closed')));
   }
 }

@@ -56,7 +56,7 @@ describe('uplink: two publishes at once (a reconnection racing a link rebuild)',
     cleanups.push(() => first.pc.close(), () => second.pc.close());
     const settled: typeof first[] = [];
     await Promise.all([first, second].map(async (up) => {
-      const answer = await engine.publish('publisher', up.offer);
+      const { answerSdp: answer } = await engine.publish('publisher', up.offer);
       settled.push(up);
       await up.pc.setRemoteDescription({ type: 'answer', sdp: answer });
     }));

@@ -31,7 +31,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus downlink under churn (real
     process = new JanusProcess({ iceAddress: '127.0.0.1', logger });
     const endpoint = await process.start();
     client = await JanusClient.connect(endpoint.url, endpoint.secret);
-    const rooms = new JanusRooms();
+    const rooms = new JanusRooms((detail) => { throw new Error(detail); });
     rooms.place('anyone', 'churn');
     room = await rooms.roomOf(client, 'anyone');
   }, 30_000);
@@ -49,7 +49,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus downlink under churn (real
       publish: async (_id, offer) => {
         const result = await JanusPublisher.join(client, room, Math.floor(Math.random() * 1e9), offer);
         joined = result.publisher;
-        return result.answer;
+        return { answerSdp: result.answer };
       },
     }, 'feed');
     cleanups.push(sender.stop);

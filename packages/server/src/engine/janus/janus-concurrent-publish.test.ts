@@ -28,8 +28,8 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus: two publishes at once (re
   it('a subscriber of the first feed keeps receiving once the second replaced it and the first was closed', async () => {
     const { engine, cleanups, first, second, sub } = await racingPublishes('a');
     const [firstAnswer, secondAnswer] = await Promise.all([engine.publish('pub-a', first.offer), engine.publish('pub-a', second.offer)]);
-    await first.pc.setRemoteDescription({ type: 'answer', sdp: firstAnswer });
-    await second.pc.setRemoteDescription({ type: 'answer', sdp: secondAnswer });
+    await first.pc.setRemoteDescription({ type: 'answer', sdp: firstAnswer.answerSdp });
+    await second.pc.setRemoteDescription({ type: 'answer', sdp: secondAnswer.answerSdp });
     // Both links send video for a moment (the client has not yet dropped the loser).
     const stopFirst = sendPackets(first, { audio: false });
     const stopSecond = sendPackets(second, { audio: false });
@@ -50,7 +50,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus: two publishes at once (re
     const secondDone = engine.publish('pub-b', second.offer);
     await firstDone;
     const subscribed = engine.subscribe('sub-b', 'pub-b', WANTS, sub.negotiate);
-    await second.pc.setRemoteDescription({ type: 'answer', sdp: await secondDone });
+    await second.pc.setRemoteDescription({ type: 'answer', sdp: (await secondDone).answerSdp });
     const stop = sendPackets(second, { audio: false });
     cleanups.push(async () => stop());
     await subscribed;

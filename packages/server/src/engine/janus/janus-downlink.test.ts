@@ -26,7 +26,7 @@ describe.skipIf(!existsSync('/usr/bin/janus'))('Janus downlink (real Janus)', ()
     for (const id of ['pub-a', 'pub-b']) await engine.subscribe('early', id, wants, early.negotiate);
     const sub = subscriberPeer();
     cleanups.push(() => sub.pc.close());
-    const [a, b] = await Promise.all([engine.subscribe('sub', 'pub-a', wants, sub.negotiate), engine.subscribe('sub', 'pub-b', wants, sub.negotiate)]);
+    const [a, b] = (await Promise.all([engine.subscribe('sub', 'pub-a', wants, sub.negotiate), engine.subscribe('sub', 'pub-b', wants, sub.negotiate)])).map((handle) => handle.mids);
     expect(new Set([a.audio, a.video, a.aux, b.audio, b.video, b.aux]).size).toBe(6);
     expect(engine.stats().downlinks).toBe(2);
     expect(new Set(sub.offers.flatMap(iceUfrags)).size).toBe(1);

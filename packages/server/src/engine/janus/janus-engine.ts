@@ -3,8 +3,8 @@ import { EngineMembership } from '../engine-membership.js';
 import { SubscriberDownlinks } from '../subscriber-downlinks.js';
 import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
-  type CleanupOperation, type DownlinkMids, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
-  type MediaServerReport, type RtpForward, type RtpForwardTargets, type UplinkMedia,
+  type CleanupOperation, type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
+  type MediaServerReport, type RtpForward, type RtpForwardTargets, type SubscriptionHandle, type UplinkHandle, type UplinkMedia,
 } from '../media-engine.js';
 import { JanusConnection, type JanusConnectionOptions } from './janus-connection.js';
 import { JanusPublisher } from './janus-publisher.js';
@@ -40,14 +40,14 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   readonly #options: JanusEngineOptions;
   /** The session with Janus (spawned and supervised, or reached at its URL). */
   readonly #janus: JanusConnection;
-  readonly #rooms = new JanusRooms();
+  readonly #rooms = new JanusRooms((detail) => this.#cleanupFailed('room-destroy', detail));
   readonly #publishers = new Map<string, JanusPublisher>();
   readonly #publishing = new Map<string, Promise<unknown>>();
-  readonly #members = new EngineMembership();
+  readonly #members = new EngineMembership((detail) => this.#cleanupFailed('handle-close', detail));
   readonly #events = new EngineEvents();
   readonly #sourceWaitMs: number;
   /** Each subscriber's one downlink. */
-  readonly #downlinks = new SubscriberDownlinks<JanusDownlink>(this.#events);
+  readonly #downlinks = new SubscriberDownlinks<JanusDownlink>(this.#events, this.#members);
   /** Feeds to media jobs (VideoRoom RTP forwarders), re-issued on each new publisher. */
   readonly #forwards = new JanusForwards((detail) => this.#cleanupFailed('rtp-forward-stop', detail),
     (detail) => this.#options.logger.warn({ detail }, 'janus: a feed to a media job did not start; the job gets no media from this publisher'));
@@ -92,8 +92,9 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   /** Janus went away: every handle and room with it. */
   #lost(): void {
     this.#options.logger.error({ publishers: this.#publishers.size, downlinks: this.#downlinks.size }, 'lost the Janus session; media links must be negotiated again');
+    // Every handle went with Janus: their holders are told, with nothing to release; nobody publishes.
+    this.#members.endMedia(this.#closed ? 'engine-closed' : 'engine-restarted');
     this.#publishers.clear();
-    for (const id of this.#members.participants()) this.#members.unpublished(id);
     this.#forwards.forgetAll();
     this.#cross.forgetAll();
     this.#downlinks.forgetAll();
@@ -107,8 +108,8 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     this.#rooms.place(participantId, roomId);
   }
 
-  async publish(participantId: string, offerSdp: string): Promise<string> {
-    this.#members.roomOf(participantId);
+  async publish(participantId: string, offerSdp: string): Promise<UplinkHandle> {
+    const { adopt, overtaken } = this.#members.beginPublish(participantId);
     const previous = this.#publishing.get(participantId) ?? Promise.resolve();
     const run = async () => {
       const client = await this.#janus.ready();
@@ -117,9 +118,13 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
         const room = await this.#rooms.roomOf(client, participantId);
         joined = await JanusPublisher.join(client, room, this.#rooms.nextFeedId(), offerSdp);
       } catch (error) {
+        // Left meanwhile, its VideoRoom room destroyed under the join ("No such room"): closed, not failed.
+        if (overtaken()) return adopt('', () => undefined);
         throw EngineError.from(error, client.closed ? 'unavailable' : 'negotiation-failed');
       }
       const { publisher, answer } = joined;
+      const handle = adopt(answer, () => this.#closePublisher(participantId, publisher)); // overtaken: closed, released
+      if (handle.closed) return handle.closeReason === 'unpublished' ? handle : this.#rooms.leave(client, participantId).then(() => handle);
       const old = this.#publishers.get(participantId);
       this.#publishers.set(participantId, publisher);
       old?.retire();
@@ -137,7 +142,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
         if (this.#publishers.get(participantId) === publisher) this.#events.emit({ type: 'feed-up', participantId });
       }, () => undefined); // a feed not up is #republished's to log (it waits on the same whenUp)
       this.#members.published(participantId);
-      return answer;
+      return handle;
     };
     const result = previous.then(run, run);
     this.#publishing.set(participantId, result.catch(() => undefined)); // only orders the next publish: the caller gets `result`
@@ -195,8 +200,14 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     return this.#cross.view(sourceId, room) ? this.#cross.feedFor(sourceId, room, publisher) : undefined;
   }
 
-  async unpublish(participantId: string): Promise<void> {
-    this.#publishers.get(participantId)?.close();
+  unpublish(participantId: string): Promise<void> {
+    return this.#members.unpublish(participantId);
+  }
+
+  /** Releases an uplink's handle: its publisher closes; the participant publishes nothing if it was the current one. */
+  #closePublisher(participantId: string, publisher: JanusPublisher): void {
+    publisher.close();
+    if (this.#publishers.get(participantId) !== publisher) return;
     this.#publishers.delete(participantId);
     this.#members.unpublished(participantId);
     this.#forwards.setPublisher(participantId, undefined);
@@ -231,8 +242,8 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     }
   }
 
-  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
-    this.#members.assertSameRoom(subscriberId, sourceId);
+  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<SubscriptionHandle> {
+    const adopt = this.#members.beginSubscribe(subscriberId, sourceId);
     const client = await this.#janus.ready();
     const publisher = await this.#publisherOf(sourceId);
     let room: number;
@@ -252,7 +263,15 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     // took the second offer as an ICE restart of a link whose DTLS was up, and that handle never got a
     // handshake ("DTLS taking too much time", no media for that page).
     const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) => new JanusDownlink(client, room, this.#options.logger, onFailed));
-    return downlink.subscribe(sourceId, feed, wants, negotiate);
+    const mids = await downlink.subscribe(sourceId, feed, wants, negotiate); // either side left meanwhile: closed, its streams ended
+    return adopt(mids, () => this.#downlinks.get(subscriberId) === downlink ? this.#endStreams(downlink, sourceId, `${subscriberId}'s subscription`) : undefined);
+  }
+
+  /** Ends a subscription's streams on a downlink; a failure is told (cleanup-failed). */
+  #endStreams(downlink: JanusDownlink, sourceId: string, what: string): Promise<void> {
+    return downlink.unsubscribe(sourceId).catch((error: unknown) => {
+      this.#cleanupFailed('unsubscribe', `${what} to ${sourceId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   /** A relay (JanusPlayback): VideoRoom subscribers cannot take a client's offer. */
@@ -263,7 +282,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
     const playerNet = { ...(iceAddress ? { iceAddress } : {}), ...(announcedAddress ? { announcedAddress } : {}), ...(portRange ? { icePortRange: portRange } : {}) };
     let made: { playback: JanusPlayback; answer: string };
     try {
-      made = await JanusPlayback.answer((wants, negotiate) => this.subscribe(viewerId, sourceId, wants, negotiate), stream, offerSdp, relayNet, playerNet, (detail) => {
+      made = await JanusPlayback.answer((wants, negotiate) => this.subscribe(viewerId, sourceId, wants, negotiate).then((handle) => handle.mids), stream, offerSdp, relayNet, playerNet, (detail) => {
         if (this.#playbacks.get(viewerId)?.playback !== made.playback) return;
         this.#closePlayback(viewerId);
         this.#events.emit({ type: 'downlink-failed', subscriberId: viewerId, detail });
@@ -289,6 +308,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
   }
 
   async unsubscribe(subscriberId: string, sourceId: string): Promise<void> {
+    this.#members.endSubscription(subscriberId, sourceId, 'unsubscribed');
     try {
       await this.#downlinks.get(subscriberId)?.unsubscribe(sourceId);
     } catch (error) {
@@ -317,30 +337,37 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
 
   async unshareSource(sourceId: string, roomId: string): Promise<void> {
     if (!this.#members.unshare(sourceId, roomId)) return;
+    for (const id of this.#members.membersOf(roomId)) this.#members.endSubscription(id, sourceId, 'unshared');
     await Promise.all(this.#members.membersOf(roomId).map((id) => this.unsubscribe(id, sourceId).catch((error: unknown) => {
       this.#cleanupFailed('unsubscribe', `${sourceId}'s cross-room subscription: ${error instanceof Error ? error.message : String(error)}`);
     })));
     await this.#cross.unshare(sourceId, roomId);
   }
 
-  async removeParticipant(participantId: string): Promise<void> {
+  removeParticipant(participantId: string): Promise<void> {
+    return this.#remove(participantId, 'left');
+  }
+
+  /** The room ended: its shares end and its members are removed, their handles closed 'room-ended'. */
+  endRoom(roomId: string): Promise<void> {
+    return this.#members.endRoom(roomId, (sourceId) => this.unshareSource(sourceId, roomId), (id) => this.#remove(id, 'room-ended'));
+  }
+
+  /** The leave's cascade (EngineMembership.leave) closes its handles: its uplink, its subscriptions, those to it. */
+  async #remove(participantId: string, reason: 'left' | 'room-ended'): Promise<void> {
     this.#closePlayback(participantId);
     // A playback of a source that leaves ends with it, as on the embedded engine.
     for (const [viewerId, { sourceId }] of this.#playbacks) if (sourceId === participantId) void this.removeParticipant(viewerId);
     const shared = this.#cross.removeSource(participantId);
     this.#forwards.remove(participantId);
-    await this.unpublish(participantId);
-    await this.resetDownlink(participantId);
-    this.#members.leave(participantId);
+    const released = this.#members.leave(participantId, reason);
+    this.#downlinks.close(participantId);
     this.#publishing.delete(participantId);
-    const unsubscribed = [...this.#downlinks.values()].map((downlink) => downlink.unsubscribe(participantId).catch((error: unknown) => {
-      this.#cleanupFailed('unsubscribe', `${participantId}'s subscription: ${error instanceof Error ? error.message : String(error)}`);
-    }));
-    const left = this.#rooms.leave(this.#janus.client, participantId).catch((error: unknown) => {
-      this.#cleanupFailed('room-destroy', `room of ${participantId}: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    await Promise.all([...unsubscribed, left, shared]);
+    // Subscriptions to it still adding their streams (no handle yet) end too.
+    const unsubscribed = [...this.#downlinks.entries()].map(([id, downlink]) => this.#endStreams(downlink, participantId, `${id}'s subscription`));
+    await Promise.all([...unsubscribed, this.#rooms.leave(this.#janus.client, participantId), shared, released]);
   }
+
 
   onEvent(listener: EngineListener): () => void {
     return this.#events.on(listener);
@@ -368,6 +395,7 @@ export class JanusEngine implements MediaEngine, ClientOfferPlayback {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#members.endMedia('engine-closed');
     await this.#janus.close();
   }
 }

@@ -34,10 +34,16 @@ interface RoomEntry {
  * leaves, so publishers are only announced to their own room's publishers.
  */
 export class JanusRooms {
+  readonly #cleanupFailed: (detail: string) => void;
   readonly #groups = new Map<string, RoomEntry>();
   readonly #groupOf = new Map<string, string>();
   #nextRoomId = 1;
   #nextFeedId = 1;
+
+  /** `cleanupFailed` is told when a room's destroy fails (nobody waits for it). */
+  constructor(cleanupFailed: (detail: string) => void) {
+    this.#cleanupFailed = cleanupFailed;
+  }
 
   /** Puts a participant in a group (no Janus call). */
   place(participantId: string, groupId: string): void {
@@ -81,8 +87,14 @@ export class JanusRooms {
     return entry.id;
   }
 
-  /** A participant left; the last one out destroys the room (rejects when Janus refused the destroy). */
-  async leave(client: JanusClient | undefined, participantId: string): Promise<void> {
+  /** A participant left; the last one out destroys the room (a failed destroy is told to `cleanupFailed`; never rejects). */
+  leave(client: JanusClient | undefined, participantId: string): Promise<void> {
+    return this.#leave(client, participantId).catch((error: unknown) => {
+      this.#cleanupFailed(`room of ${participantId}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  async #leave(client: JanusClient | undefined, participantId: string): Promise<void> {
     const groupId = this.#groupOf.get(participantId);
     if (groupId === undefined) return;
     this.#groupOf.delete(participantId);
