@@ -133,11 +133,6 @@ export class LocalVideo {
     return this._cameraId;
   }
 
-  /** The small stream's profile while one is published. */
-  get smallProfile(): VideoProfile | undefined {
-    return this._small;
-  }
-
   /** The preview's video element (for snapshots). */
   get element(): HTMLVideoElement | undefined {
     return this._player?.elements[0];

@@ -168,12 +168,6 @@ export class Subscriptions {
     return this._downlink?.peerConnection;
   }
 
-  /** True when what carries `user`'s media is gone or failed (it is rebuilt after a reconnection). */
-  linkDead(user: RemoteUser): boolean {
-    const state = this._links.has(user) ? this._downlink?.peerConnection.connectionState : undefined;
-    return state === undefined || state === 'failed' || state === 'closed';
-  }
-
   /** A server offer for the downlink: applied in order, answered at once. */
   onOffer(offer: DownlinkOffer): void {
     if (this._resetting) return; // meant for the downlink being discarded
