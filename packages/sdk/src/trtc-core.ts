@@ -74,7 +74,7 @@ export abstract class TRTCCore extends TRTCStatic {
     this._plugins.frames = this._room.frames;
     // The decoder fallback: a tapped remote video that does not decode starts TRTCVideoDecoder.
     this._offDecodeFailure = onDecodeFailure((track, userId, streamType) => {
-      if (this._room.remoteUsers.get(userId)?.videoPlayers[streamType]?.player.track !== track) return false;
+      if (this._room.remotes.playback.players(userId)?.[streamType]?.player.track !== track) return false;
       log.warn(`remote ${streamType} video of ${userId} does not decode: falling back to TRTCVideoDecoder`);
       // As the original: the app hears 5507 naming the user and stream, and the fallback decoder takes over.
       this._events.emit('error', decodeFailed('video', userId, streamType));

@@ -320,7 +320,7 @@ export class TRTC extends TRTCCore {
       const { userId, streamType } = validateTrackQuery(config, 'getVideoSnapshot');
       return snapshotOf(this._isLocal(userId)
         ? (streamType === 'main' ? this._local.camera.current?.element : undefined)
-        : this._room.remotes.videoElement(userId, streamType));
+        : this._room.remotes.playback.players(userId)?.[streamType]?.player.elements[0]);
     });
   }
 

@@ -1,15 +1,20 @@
 import { log } from '../log/logger.js';
-import type { Publisher } from '../room/publisher.js';
 import { switchEncoder } from '../transport/hw-encoder-loader.js';
-import type { HWSlot } from '../transport/uplink.js';
+import type { HWSlot, SlotEncoding, Uplink } from '../transport/uplink.js';
 import { EncodeHealthMonitor } from './encode-health.js';
+
+/** What the monitor reads of the room's publisher (room/publisher.ts): adaptation sits below the room. */
+export interface PublishedVideos {
+  readonly uplink: Uplink | undefined;
+  local(slot: HWSlot): Readonly<{ track: MediaStreamTrack; encoding?: SlotEncoding }> | undefined;
+}
 
 /**
  * The encode-health monitor of the room's published videos (camera and screen), wired to the encoder
  * switch: a bad-health event (docs/behaviour.md §4) moves that slot back to the default payload, H264 42e01f — the
  * software encoder — as the original's onBadHealth → useHWEncoder(false). Events are at least 30 s apart.
  */
-export function encodeHealthFor(publisher: Publisher): EncodeHealthMonitor {
+export function encodeHealthFor(publisher: PublishedVideos): EncodeHealthMonitor {
   return new EncodeHealthMonitor({
     videos: () => {
       const uplink = publisher.uplink;

@@ -55,8 +55,4 @@ export class Emitter<Events extends { [K in keyof Events]: (...args: never[]) =>
       }
     }
   }
-
-  listenerCount(event: keyof Events): number {
-    return this._listeners.get(event)?.length ?? 0;
-  }
 }

@@ -14,6 +14,7 @@ export function experimentalOf(events: Emitter<TRTCEventTypes>, room: Room, loca
     events,
     log,
     remoteUsers: () => room.remoteUsers.values(),
+    playback: room.remotes.playback,
     localAudioTrack: () => local.microphone.current?.track,
     remoteAudioTrack: audioOf,
     remoteUsersWithAudio: () => [...room.remoteUsers.keys()].filter((userId) => audioOf(userId)),

@@ -93,9 +93,10 @@ export class ExperimentalApi {
       const main = options.streamType !== 'sub';
       const sub = options.streamType !== 'main';
       const players: { pause(): void; resume(): Promise<void> }[] = [];
-      if (main && user.audioPlayer) players.push(user.audioPlayer);
-      if (main && user.videoPlayers.main) players.push(user.videoPlayers.main.player);
-      if (sub && user.videoPlayers.sub) players.push(user.videoPlayers.sub.player);
+      const of = this._host.playback.players(user.userId);
+      if (main && of?.audio) players.push(of.audio);
+      if (main && of?.main) players.push(of.main.player);
+      if (sub && of?.sub) players.push(of.sub.player);
       for (const player of players) {
         if (action === 'pause') player.pause();
         else work.push(player.resume());
@@ -107,7 +108,7 @@ export class ExperimentalApi {
   /** The first remote main video playing (the original's choice for picture-in-picture and full screen). */
   private _firstVideo(fn: string): { element: HTMLVideoElement; userId: string; streamType: 'main' | 'sub' } {
     for (const user of this._host.remoteUsers()) {
-      const element = user.videoPlayers.main?.player.elements[0];
+      const element = this._host.playback.players(user.userId)?.main?.player.elements[0];
       if (element && user.videoAvailable) return { element, userId: user.userId, streamType: 'main' };
     }
     throw invalidOperation(undefined, 'no available remote video', fn);
@@ -119,8 +120,7 @@ export class ExperimentalApi {
    */
   async remoteVideoOptions(userId: string, streamType: 'main' | 'sub', option: { pictureInPicture?: boolean; fullScreen?: boolean; draggable?: boolean } | undefined): Promise<void> {
     if (!option) return;
-    const user = [...this._host.remoteUsers()].find((u) => u.userId === userId);
-    const element = user?.videoPlayers[streamType]?.player.elements[0];
+    const element = this._host.playback.players(userId)?.[streamType]?.player.elements[0];
     if (!element) return;
     const target = { element, userId, streamType };
     if (option.draggable !== undefined) makeDraggable(element.parentElement, option.draggable);

@@ -1,7 +1,7 @@
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { envNotSupported, invalidParameter } from '../errors/catalogue.js';
-import { importOnce } from '../plugin-api/built-ins.js';
+import { importOnce } from '../loader/import-once.js';
 import type { ExperimentalApi, ExperimentalHost } from './experimental-api.js';
 import type { ExperimentalAPIFunctionMap } from './types.js';
 

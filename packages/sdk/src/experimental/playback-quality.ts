@@ -1,6 +1,7 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidParameter, operationFailed } from '../errors/catalogue.js';
 import type { log } from '../log/logger.js';
+import type { Players } from '../playback/remote-playback.js';
 import type { RemoteUser } from '../room/remote-user.js';
 import type { RemoteVideoConfig } from '../types.js';
 import type { PlaybackQualityStream, ResolutionConfig, SwitchPlaybackQualityOptions } from './types.js';
@@ -12,6 +13,8 @@ const SWITCH_TIMEOUT_MS = 10_000;
 /** What a quality switch drives: the client's own remote video calls. */
 export interface PlaybackQualityHost {
   remoteUsers(): Iterable<RemoteUser>;
+  /** Remote playback: the players of each user are its own record. */
+  readonly playback: { players(userId: string): Players | undefined };
   startRemoteVideo(config: RemoteVideoConfig): Promise<void>;
   updateRemoteVideo(config: RemoteVideoConfig): Promise<void>;
   stopRemoteVideo(config: { userId: string; streamType: 'main' | 'sub' }): Promise<void>;
@@ -75,7 +78,7 @@ export class PlaybackQuality {
     for (const stream of this._list) {
       const user = [...this._host.remoteUsers()].find((u) => u.userId === stream.userId);
       const request = user?.videoRequests[stream.streamType];
-      if (!user?.videoPlayers[stream.streamType] || !request) continue;
+      if (!this._host.playback.players(stream.userId)?.[stream.streamType] || !request) continue;
       const config: RemoteVideoConfig = {
         userId: stream.userId, streamType: stream.streamType, view: request.views,
         option: { fillMode: request.fillMode, mirror: request.mirror, canvasRender: request.canvasRender, poster: request.poster },
@@ -115,8 +118,7 @@ export class PlaybackQuality {
   private async _firstFrame(to: ResolutionConfig): Promise<boolean> {
     const deadline = Date.now() + SWITCH_TIMEOUT_MS;
     while (Date.now() < deadline) {
-      const user = [...this._host.remoteUsers()].find((u) => u.userId === to.userId);
-      if ((user?.videoPlayers[to.streamType]?.player.framesRendered ?? 0) > 0) return true;
+      if ((this._host.playback.players(to.userId)?.[to.streamType]?.player.framesRendered ?? 0) > 0) return true;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return false;

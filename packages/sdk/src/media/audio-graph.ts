@@ -1,4 +1,13 @@
-import type { AudioBus } from '../plugin-api/audio.js';
+/**
+ * The plugins' shared audio nodes as the microphone's graph uses them (the plugin API's AudioBus): media sits below
+ * the plugin API, which builds on it.
+ */
+export interface AudioBus {
+  audioContext(): AudioContext;
+  readonly mixIn: GainNode;
+  /** A plugin's processing stage on the microphone path, if any. */
+  readonly processor: { readonly input: AudioNode; readonly output: AudioNode } | null;
+}
 
 /**
  * The microphone's Web Audio path: source → [plugin processor] → capture gain → the published track, and

@@ -1,14 +1,21 @@
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidParameter } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
-import type { AudioBus } from '../plugin-api/audio.js';
 import type { LocalAudioConfig, UpdateLocalAudioConfig } from '../types.js';
-import { AudioGraph } from './audio-graph.js';
+import { AudioGraph, type AudioBus } from './audio-graph.js';
 import { captureMicrophone } from './capture.js';
 import { recoveryCandidates } from './devices.js';
 import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
 import { AUDIO_PROFILES, DEFAULT_AUDIO_PROFILE, type AudioProfile } from './profiles.js';
 import { CaptureRecovery } from './recovery.js';
+
+/** The plugins' audio context as the microphone uses it (the plugin API's AudioBus; media sits below the plugin API). */
+export interface MicrophoneBus extends AudioBus {
+  /** True while some plugin uses the bus: the microphone then goes through the shared graph. */
+  readonly active: boolean;
+  setMicrophone(on: boolean): void;
+  onChange(listener: () => void): () => void;
+}
 
 /** Checks start/updateLocalAudio's options (docs/behaviour.md §5). */
 export function validateLocalAudioConfig(config: LocalAudioConfig | undefined, functionName: string): void {
@@ -72,10 +79,10 @@ export class LocalAudio {
   private readonly _publisher: SlotPublisher;
   private readonly _env: LocalMediaEnv;
   /** The audio plugins' side (mixer, denoiser): when one is active the microphone goes through the graph. */
-  private readonly _bus: AudioBus | undefined;
+  private readonly _bus: MicrophoneBus | undefined;
   private _unwatchBus: (() => void) | undefined;
 
-  constructor(publisher: SlotPublisher, env: LocalMediaEnv, bus?: AudioBus) {
+  constructor(publisher: SlotPublisher, env: LocalMediaEnv, bus?: MicrophoneBus) {
     this._publisher = publisher;
     this._env = env;
     this._bus = bus;

@@ -6,7 +6,6 @@ import { resolveView } from '../playback/view.js';
 import type { LocalVideoConfig, VideoProfileName } from '../types.js';
 import { captureCamera } from './capture.js';
 import { recoveryCandidates } from './devices.js';
-import type { VideoBus } from '../plugin-api/video.js';
 import type { LocalMediaEnv, SlotPublisher } from './local-media-env.js';
 import {
   applyResolutionRules, DEFAULT_SMALL_PROFILE, DEFAULT_VIDEO_PROFILE, degradationPreferenceOf, VIDEO_PROFILES, type VideoProfile,
@@ -86,6 +85,13 @@ export function mirrorParts(mirror: Mirror): { view: boolean; publish: boolean }
   };
 }
 
+/** The plugins' video context as the camera uses it (the plugin API's VideoBus; media sits below the plugin API). */
+export interface CameraBus {
+  readonly cameraProcessor: TrackProcessor | undefined;
+  attach(camera: LocalVideo): void;
+  detach(camera: LocalVideo): void;
+}
+
 /** The local camera: capture, preview, and what is published (big and small stream). */
 export class LocalVideo {
   /** The camera (or custom) track: what the local view shows. */
@@ -116,9 +122,9 @@ export class LocalVideo {
   private readonly _smallSlot: SlotPublisher;
   private readonly _env: LocalMediaEnv;
   /** The plugins' video context: effects put their pipeline on the camera through it. */
-  private readonly _bus: VideoBus | undefined;
+  private readonly _bus: CameraBus | undefined;
 
-  constructor(main: SlotPublisher, small: SlotPublisher, env: LocalMediaEnv, bus?: VideoBus) {
+  constructor(main: SlotPublisher, small: SlotPublisher, env: LocalMediaEnv, bus?: CameraBus) {
     this._main = main;
     this._smallSlot = small;
     this._env = env;
@@ -131,11 +137,6 @@ export class LocalVideo {
 
   get cameraId(): string | undefined {
     return this._cameraId;
-  }
-
-  /** The small stream's profile while one is published. */
-  get smallProfile(): VideoProfile | undefined {
-    return this._small;
   }
 
   /** The preview's video element (for snapshots). */

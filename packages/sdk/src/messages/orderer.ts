@@ -40,11 +40,6 @@ export class StreamOrderer<T> {
     this._timers = timers;
   }
 
-  /** Messages held back, waiting for a gap to fill. */
-  get held(): number {
-    return this._held.size;
-  }
-
   push(seq: number, item: T): void {
     if (this._expected === undefined) {
       this._held.set(seq, item);

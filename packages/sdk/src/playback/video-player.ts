@@ -1,6 +1,6 @@
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import { log } from '../log/logger.js';
-import { importOnce } from '../plugin-api/built-ins.js';
+import { importOnce } from '../loader/import-once.js';
 import { CANVAS_FPS_STEPS, snapCanvasFps } from './canvas-fps.js';
 import type { CanvasRenderer } from './canvas-renderer.js';
 import { PlaybackCore, type PlayerHooks } from './playback-core.js';

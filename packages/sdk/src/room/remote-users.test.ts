@@ -5,8 +5,9 @@ import { Emitter } from '../common/emitter.js';
 import { SignalReplyError, type SignalChannel } from '../signal/signal-channel.js';
 import type { Downlink } from '../transport/downlink.js';
 import type { EnterRoomConfig, TRTCEventTypes } from '../types.js';
-import { computeWants, SMALL_SWITCH_RETRIES, type WantsInput } from './remote-user.js';
 import { RemoteUsers, SUBSCRIBE_TIMEOUT_MS } from './remote-users.js';
+import { SMALL_SWITCH_RETRIES } from './subscriptions.js';
+import { computeWants, type WantsInput } from './wants.js';
 
 const base: WantsInput = {
   state: { hasAudio: true, hasVideo: true, hasSmall: true, hasAuxiliary: true, audioMuted: false, videoMuted: false, auxMuted: false },
@@ -67,10 +68,10 @@ async function setup(reply: (r: Request) => Promise<unknown>) {
   const user = remotes.get('a')!;
   // Already subscribed to the audio.
   remotes.onPublishList({ userList: [{ userId: 'a', tinyId: '1', role: 20, flag: FLAG.AUDIO | FLAG.VIDEO | FLAG.SMALL }] });
-  await user.queue.idle();
+  await remotes.subscriptions.sync(user);
   // One subscribe; its reply names the m-lines on the one downlink.
   expect(requests.map((r) => r.cmd)).toEqual(['subscribe']);
-  expect(user.sent).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
+  expect(remotes.subscriptions.sent(user)).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
   requests.length = 0;
   return { remotes, user, requests };
 }
@@ -88,8 +89,8 @@ describe('subscriptions on the wire (docs/behaviour.md §4, §7)', () => {
     requests.length = 0;
     remotes.rebuildDownlink(); // what the room does on the server's downlink-closed push
     await vi.waitFor(() => expect(requests.map((r) => r.cmd)).toEqual(['downlink-reset', 'subscribe']));
-    await user.queue.idle();
-    expect(user.sent).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
+    await remotes.subscriptions.sync(user);
+    expect(remotes.subscriptions.sent(user)).toEqual({ audio: true, bigVideo: false, smallVideo: false, auxVideo: false });
   });
 
   it('startRemoteVideo sends a subscription change with a 10 s time-out; small:true asks for the small stream', async () => {
@@ -101,7 +102,7 @@ describe('subscriptions on the wire (docs/behaviour.md §4, §7)', () => {
     expect(requests[1]!.data).toMatchObject({ bigVideo: true, smallVideo: false });
     // Nothing left: unsubscribe.
     await remotes.muteRemoteAudio('a', true);
-    remotes.get('a')!.flag = FLAG.VIDEO;
+    remotes.onPublishList({ userList: [{ userId: 'a', tinyId: '1', role: 20, flag: FLAG.VIDEO }] });
     await remotes.stopRemoteVideo('a', 'main');
     expect(requests.at(-1)).toMatchObject({ cmd: 'unsubscribe', data: { srcUserId: 'a' } });
   });
@@ -112,15 +113,15 @@ describe('subscriptions on the wire (docs/behaviour.md §4, §7)', () => {
       if (r.cmd === 'subscribe-change' && r.data.smallVideo) throw new Error('switch refused');
       return {};
     });
-    user.videoRequests.main = { views: [] };
-    user.sent = { audio: true, bigVideo: true, smallVideo: false, auxVideo: false };
+    await remotes.startRemoteVideo('a', 'main', { views: [] });
+    expect(remotes.subscriptions.sent(user)).toMatchObject({ bigVideo: true, smallVideo: false });
     await expect(remotes.updateRemoteVideo('a', 'main', {}, true)).rejects.toMatchObject({ code: 5500 });
     for (let i = 0; i < SMALL_SWITCH_RETRIES + 3; i++) await vi.advanceTimersByTimeAsync(1000);
     const tries = requests.filter((r) => r.cmd === 'subscribe-change' && r.data.smallVideo);
     expect(tries.length).toBe(SMALL_SWITCH_RETRIES);
     expect(SMALL_SWITCH_RETRIES).toBe(10);
     expect(user.preference).toBeUndefined();
-    expect(user.sent).toMatchObject({ bigVideo: true, smallVideo: false });
+    expect(remotes.subscriptions.sent(user)).toMatchObject({ bigVideo: true, smallVideo: false });
   });
 
   it('a subscription change refused because the server dropped the downlink meanwhile (its downlink-closed push came first) subscribes afresh: startRemoteVideo succeeds', async () => {
@@ -134,8 +135,8 @@ describe('subscriptions on the wire (docs/behaviour.md §4, §7)', () => {
     await remotes.startRemoteVideo('a', 'main', { views: [] });
     expect(requests.map((r) => r.cmd)).toEqual(['subscribe-change', 'downlink-reset', 'subscribe']);
     expect(requests[2]!.data).toMatchObject({ srcUserId: 'a', bigVideo: true });
-    await user.queue.idle();
-    expect(user.sent).toMatchObject({ bigVideo: true });
+    await remotes.subscriptions.sync(user);
+    expect(remotes.subscriptions.sent(user)).toMatchObject({ bigVideo: true });
   });
 
   it("a stream unpublished meanwhile: 'remoteStream does not exist because it has been unpublished' (OPERATION_ABORT)", async () => {
@@ -168,11 +169,11 @@ describe('subscriptions on the wire (docs/behaviour.md §4, §7)', () => {
       if (r.cmd === 'unsubscribe') throw new SignalReplyError('unsubscribe', 1, 'refused');
       return {};
     });
-    user.videoRequests.main = { views: [] };
-    user.flag = FLAG.VIDEO; // audio gone: the main video is all that is wanted
     await remotes.startRemoteVideo('a', 'main', { views: [] });
+    remotes.onPublishList({ userList: [{ userId: 'a', tinyId: '1', role: 20, flag: FLAG.VIDEO }] }); // audio gone: the main video is all that is wanted
+    await remotes.subscriptions.sync(user);
     await expect(remotes.stopRemoteVideo('a', 'main')).rejects.toMatchObject({ name: 'RtcError', code: 5500, message: expect.stringContaining('unsubscribe failed') });
-    expect(user.sent).toBeUndefined();
+    expect(remotes.subscriptions.sent(user)).toBeUndefined();
     expect(remotes.subscriptions.peerConnections()).toEqual([]);
   });
 });

@@ -3,10 +3,10 @@ import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidOperation, MESSAGE, operationAbort, operationFailed } from '../errors/catalogue.js';
 import { RtcError } from '../errors/rtc-error.js';
 import { log } from '../log/logger.js';
-import type { FreezeStats } from '../playback/freeze.js';
 import { RemotePlayback } from '../playback/remote-playback.js';
 import { SignalReplyError } from '../signal/signal-channel.js';
-import { RemoteUser, SMALL_SWITCH_RETRIES, type VideoRequest } from './remote-user.js';
+import type { VideoRequest } from '../playback/video-request.js';
+import { RosterUser, type RemoteUser } from './remote-user.js';
 import type { RoomContext } from './room-context.js';
 import { Subscriptions, type DownlinkFactory } from './subscriptions.js';
 
@@ -20,15 +20,16 @@ type StreamType = 'main' | 'sub';
 /**
  * The other users of the room (the roster): their publish flags and the events these give, and the
  * remote-media calls of the API, carried out by `subscriptions` (what is received) and `playback`
- * (how it plays). Users missing after a reconnection get a grace period before remote-user-exit, so
- * a quick return is seamless.
+ * (how it plays). The roster owns each user's record: its methods are the only writers; the other two read
+ * it and keep their own state (docs/architecture.md "SDK remote users"). Users missing after a reconnection get
+ * a grace period before remote-user-exit, so a quick return is seamless.
  */
 export class RemoteUsers {
   private readonly _ctx: RoomContext;
-  private readonly _users = new Map<string, RemoteUser>();
+  private readonly _users = new Map<string, RosterUser>();
   private readonly _pendingExits = new Map<string, ReturnType<typeof setTimeout>>();
   readonly subscriptions: Subscriptions;
-  readonly playback: RemotePlayback;
+  readonly playback: RemotePlayback<RemoteUser>;
   /** muteRemoteAudio('*', …) / setRemoteAudioVolume('*', …): the default of users who arrive later. */
   private _allAudio: { requested?: boolean; muted?: boolean; volume?: number } = {};
   /** Set while addPeers announces: subscriptions are synced a task later (see addPeers). */
@@ -38,7 +39,6 @@ export class RemoteUsers {
     this._ctx = ctx;
     this.playback = new RemotePlayback({
       events: ctx.events,
-      users: () => this._users.values(),
       autoPlayDialog: () => ctx.config()?.enableAutoPlayDialog ?? true,
       visibilityChanged: (user) => this.subscriptions.syncLater(user, 'view visibility'),
     });
@@ -46,15 +46,16 @@ export class RemoteUsers {
       ctx,
       current: (user) => this._users.get(user.userId) === user,
       mediaChanged: (user, tracks, sent) => this.playback.refresh(user, tracks, sent),
+      hidden: (user) => this.playback.hidden(user.userId),
+      // The record is the roster's own (handed out read-only): the failed preference is dropped here.
+      switchFailed: (user) => {
+        (user as RosterUser).preference = undefined;
+      },
     }, createDownlink);
   }
 
   get(userId: string): RemoteUser | undefined {
     return this._users.get(userId);
-  }
-
-  values(): IterableIterator<RemoteUser> {
-    return this._users.values();
   }
 
   get map(): ReadonlyMap<string, RemoteUser> {
@@ -139,7 +140,7 @@ export class RemoteUsers {
       }
       return;
     }
-    const user = new RemoteUser(peer.userId, peer.tinyId);
+    const user = new RosterUser(peer.userId, peer.tinyId);
     user.audioRequested = this._allAudio.requested;
     user.audioMuted = this._allAudio.muted ?? false;
     user.volume = this._allAudio.volume ?? 100;
@@ -170,7 +171,7 @@ export class RemoteUsers {
   }
 
   /** Applies a new flag and announces what became (un)available. */
-  private _applyFlag(user: RemoteUser, flag: number): void {
+  private _applyFlag(user: RosterUser, flag: number): void {
     const before = { audio: user.audioAvailable, video: user.videoAvailable, aux: user.auxAvailable, flag: user.flag };
     user.flag = flag;
     const after = { audio: user.audioAvailable, video: user.videoAvailable, aux: user.auxAvailable };
@@ -187,20 +188,16 @@ export class RemoteUsers {
       emit(after.aux ? 'remote-video-available' : 'remote-video-unavailable', { userId, streamType: 'sub' });
     }
     if (!after.audio) this.playback.stopAudio(user);
-    if (this._deferSync) setTimeout(() => this.subscriptions.syncLater(user, 'publish change'), 0);
-    else this.subscriptions.syncLater(user, 'publish change');
-  }
-
-  /** Freeze figures of every remote video being played (docs/behaviour.md §4), for the statistics report. */
-  freezeStats(): FreezeStats[] {
-    return this.playback.freezeStats();
+    const sync = () => this.subscriptions.syncLater(user, 'publish change');
+    if (this._deferSync) setTimeout(sync, 0);
+    else sync();
   }
 
   /** Sets the big/small preference of a main video (docs/behaviour.md §4 retry rule starts afresh). */
-  private _prefer(user: RemoteUser, small: boolean | undefined): void {
+  private _prefer(user: RosterUser, small: boolean | undefined): void {
     if (small === undefined) return;
     if (small && !user.state.hasSmall) log.warn(`remote user '${user.userId}' publishes no small stream: receiving the big one until it does`);
-    user.preference = { small, retriesLeft: SMALL_SWITCH_RETRIES };
+    user.preference = { small };
   }
 
   /**
@@ -261,7 +258,7 @@ export class RemoteUsers {
     if (userId === '*') this._allAudio.volume = volume;
     for (const user of this._select(userId)) {
       user.volume = volume;
-      user.audioPlayer?.setVolume(volume);
+      this.playback.players(user.userId)?.audio?.setVolume(volume);
     }
   }
 
@@ -274,7 +271,7 @@ export class RemoteUsers {
     const users = this._select(userId);
     await Promise.all(users.map((user) => {
       user.audioMuted = mute;
-      user.audioPlayer?.setMuted(mute);
+      this.playback.players(user.userId)?.audio?.setMuted(mute);
       if (!mute && user.audioRequested !== true) {
         user.audioRequested = true;
         return this.subscriptions.sync(user).catch((error: unknown) => log.warn('audio subscription failed:', error));
@@ -288,17 +285,13 @@ export class RemoteUsers {
     const user = this._users.get(userId);
     if (!user) return undefined;
     const tracks = this.subscriptions.tracks(user);
-    if (kind === 'audio') return user.sent?.audio ? tracks.audio : undefined;
-    if (kind === 'main') return user.sent?.bigVideo || user.sent?.smallVideo ? tracks.video : undefined;
-    return user.sent?.auxVideo ? tracks.aux : undefined;
+    const sent = this.subscriptions.sent(user);
+    if (kind === 'audio') return sent?.audio ? tracks.audio : undefined;
+    if (kind === 'main') return sent?.bigVideo || sent?.smallVideo ? tracks.video : undefined;
+    return sent?.auxVideo ? tracks.aux : undefined;
   }
 
-  /** The first element a remote video plays in, if it plays. */
-  videoElement(userId: string, streamType: StreamType): HTMLVideoElement | undefined {
-    return this._users.get(userId)?.videoPlayers[streamType]?.player.elements[0];
-  }
-
-  private _select(userId: string): RemoteUser[] {
+  private _select(userId: string): RosterUser[] {
     if (userId === '*') return [...this._users.values()];
     const user = this._users.get(userId);
     return user ? [user] : [];
@@ -324,7 +317,7 @@ export class RemoteUsers {
     if (!published) throw operationAbort(MESSAGE.STREAM_UNPUBLISHED, functionName);
   }
 
-  private _remoteWithStream(userId: string, streamType: StreamType, functionName: string): RemoteUser {
+  private _remoteWithStream(userId: string, streamType: StreamType, functionName: string): RosterUser {
     if (!this._ctx.joined()) throw invalidOperation(EXTRA_CODE.NOT_JOINED, 'please call enterRoom() first', functionName);
     const user = this._users.get(userId);
     if (!user) throw invalidOperation(EXTRA_CODE.REMOTE_USER_NOT_EXIST, `remote user '${userId}' is not in the room`, functionName);

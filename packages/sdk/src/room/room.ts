@@ -165,7 +165,7 @@ export class Room {
     });
     this.messages = new CustomMessages({
       events,
-      userIdOf: (tinyId) => [...this.remotes.values()].find((user) => user.tinyId === tinyId)?.userId,
+      userIdOf: (tinyId) => [...this.remotes.map.values()].find((user) => user.tinyId === tinyId)?.userId,
       link: () => this._dataLink.link,
     });
     this._dataLink = new DataLinkSession({

@@ -1,13 +1,17 @@
+import { SerialQueue } from '../common/resource-queue.js';
 import { log } from '../log/logger.js';
 import { applyJitterTarget, jitterTargets } from '../playback/jitter-target.js';
 import { operationFailed } from '../errors/catalogue.js';
 import type { DownlinkMids, DownlinkOffer } from '@conclave/protocol';
 import { Downlink, type DownlinkSlot } from '../transport/downlink.js';
-import { computeWants, SMALL_SWITCH_RETRIES, sameWants, wantsAnything, type RemoteUser, type Wants } from './remote-user.js';
+import type { RemoteUser, SmallPreference } from './remote-user.js';
 import type { RoomContext } from './room-context.js';
+import { computeWants, sameWants, wantsAnything, type Wants } from './wants.js';
 
 /** Subscribe (exchange SDP) and subscription-change time-outs (docs/behaviour.md §7, §9: 10 s). */
 export const SUBSCRIBE_TIMEOUT_MS = 10_000;
+/** Re-subscription tries of a big/small switch before the preference is dropped (docs/behaviour.md §9: 10). */
+export const SMALL_SWITCH_RETRIES = 10;
 /** Delay between re-subscriptions of a failed big/small switch. */
 const SMALL_SWITCH_RETRY_DELAY_MS = 1_000;
 
@@ -20,16 +24,23 @@ export interface SubscriptionHost {
   current(user: RemoteUser): boolean;
   /** What is received of `user` changed (subscription or tracks): players follow. */
   mediaChanged(user: RemoteUser, tracks: Tracks, sent: Wants | undefined): void;
+  /** Which of `user`'s videos with receiveWhenViewVisible have their view out of sight. */
+  hidden(user: RemoteUser): Readonly<Partial<Record<'main' | 'sub', boolean>>>;
+  /** A big/small switch failed SMALL_SWITCH_RETRIES times: the roster drops `preference` (if still the user's). */
+  switchFailed(user: RemoteUser): void;
 }
+
+
 
 /** Makes the client's receive-only peer connection (replaceable in tests). */
 export type DownlinkFactory = (iceServers: RTCIceServer[], policy: RTCIceTransportPolicy, onTrack: () => void,
   encoded?: (mid: string, slot: DownlinkSlot, receiver: RTCRtpReceiver) => void) => Downlink;
 
-/** One subscription on the downlink: its mids and receivers. */
+/** One subscription on the downlink: its mids and receivers, and what the server sends on them. */
 interface Carried {
   mids: DownlinkMids;
   receivers: Record<DownlinkSlot, RTCRtpReceiver>;
+  sent?: Wants;
 }
 
 const newDownlink: DownlinkFactory = (iceServers, policy, onTrack, encoded) => new Downlink(iceServers, policy, onTrack, encoded);
@@ -50,6 +61,10 @@ const newDownlink: DownlinkFactory = (iceServers, policy, onTrack, encoded) => n
 export class Subscriptions {
   private readonly _host: SubscriptionHost;
   private readonly _links = new Map<RemoteUser, Carried>();
+  /** Serialises the subscription changes of each user (for as long as the roster holds it). */
+  private readonly _queues = new WeakMap<RemoteUser, SerialQueue>();
+  /** Re-subscription tries left of each big/small preference that failed to switch. */
+  private readonly _triesLeft = new WeakMap<SmallPreference, number>();
   private readonly _createDownlink: DownlinkFactory;
   private _downlink: Downlink | undefined;
   /** A downlink-reset in progress: offers are dropped until it is answered, subscriptions wait for it. */
@@ -67,6 +82,7 @@ export class Subscriptions {
   /** What should be subscribed of `user` now. */
   wants(user: RemoteUser): Wants {
     const config = this._host.ctx.config();
+    const hidden = this._host.hidden(user);
     return computeWants({
       state: user.state,
       autoReceiveAudio: config?.autoReceiveAudio ?? true,
@@ -74,8 +90,8 @@ export class Subscriptions {
       audioRequested: user.audioRequested,
       mainRequested: user.videoRequests.main !== undefined,
       subRequested: user.videoRequests.sub !== undefined,
-      mainHidden: user.hidden.main,
-      subHidden: user.hidden.sub,
+      mainHidden: hidden.main,
+      subHidden: hidden.sub,
       // The app's own big/small choice (setRemoteVideoStreamType) wins over the automatic one of CPU pressure.
       preferSmall: user.preference ? user.preference.small : this._pressureSmall,
     });
@@ -88,6 +104,11 @@ export class Subscriptions {
     for (const user of this._links.keys()) this.syncLater(user, on ? 'pressure: small stream' : 'pressure over: big stream');
   }
 
+  /** The subscription the server has of `user` now (undefined: none). */
+  sent(user: RemoteUser): Wants | undefined {
+    return this._links.get(user)?.sent;
+  }
+
   /**
    * Brings the server's subscription for `user` in line with what is wanted: subscribe, a
    * subscription change, or an unsubscribe when nothing stays subscribed. Serialised per user.
@@ -95,7 +116,9 @@ export class Subscriptions {
    * local side is released anyway).
    */
   sync(user: RemoteUser): Promise<void> {
-    return user.queue.run(async () => {
+    let queue = this._queues.get(user);
+    if (!queue) this._queues.set(user, queue = new SerialQueue());
+    return queue.run(async () => {
       const signal = this._host.ctx.signal();
       if (!signal || !this._host.current(user)) return;
       const wants = this.wants(user);
@@ -103,11 +126,12 @@ export class Subscriptions {
         if (this._links.has(user)) await this._unsubscribe(user);
         return;
       }
-      if (this._links.has(user) && !sameWants(user.sent, wants)) {
-        const switching = user.sent !== undefined && (user.sent.smallVideo !== wants.smallVideo || user.sent.bigVideo !== wants.bigVideo);
+      const sent = this.sent(user);
+      if (this._links.has(user) && !sameWants(sent, wants)) {
+        const switching = sent !== undefined && (sent.smallVideo !== wants.smallVideo || sent.bigVideo !== wants.bigVideo);
         try {
           await this._change(user, wants);
-          if (switching && user.preference) user.preference.retriesLeft = SMALL_SWITCH_RETRIES;
+          if (switching && user.preference) this._triesLeft.delete(user.preference);
         } catch (error) {
           // Unless the downlink was reset meanwhile (the server dropped it and said so before this reply, so the
           // change is moot): the user is then subscribed afresh below, as the reset's own resync would.
@@ -118,7 +142,8 @@ export class Subscriptions {
         }
       }
       if (!this._links.has(user)) await this._subscribe(user, wants);
-      user.sent = wants;
+      const carried = this._links.get(user);
+      if (carried) carried.sent = wants;
       this._mediaChanged(user);
     });
   }
@@ -132,10 +157,11 @@ export class Subscriptions {
   private _retrySwitch(user: RemoteUser): void {
     const preference = user.preference;
     if (!preference) return;
-    preference.retriesLeft--;
-    if (preference.retriesLeft <= 0) {
+    const left = (this._triesLeft.get(preference) ?? SMALL_SWITCH_RETRIES) - 1;
+    this._triesLeft.set(preference, left);
+    if (left <= 0) {
       log.warn(`switching ${user.userId} to the ${preference.small ? 'small' : 'big'} video failed ${SMALL_SWITCH_RETRIES} times; giving up`);
-      user.preference = undefined;
+      this._host.switchFailed(user);
       return;
     }
     setTimeout(() => {
@@ -144,7 +170,7 @@ export class Subscriptions {
   }
 
   private _mediaChanged(user: RemoteUser): void {
-    this._host.mediaChanged(user, this.tracks(user), user.sent);
+    this._host.mediaChanged(user, this.tracks(user), this.sent(user));
   }
 
   // ---- transport ----
@@ -157,21 +183,18 @@ export class Subscriptions {
     return { audio: audio.track, video: video.track, aux: aux.track };
   }
 
-  /** The peer connection media arrives on, with the mids of each remote user (for statistics). */
-  peerConnections(): { userId: string; pc: RTCPeerConnection; mids: DownlinkMids }[] {
+  /**
+   * The peer connection media arrives on, with the mids of each remote user and whether its main video is the
+   * small stream (for statistics: they report 'small').
+   */
+  peerConnections(): { userId: string; pc: RTCPeerConnection; mids: DownlinkMids; smallVideo: boolean }[] {
     const pc = this._downlink?.peerConnection;
-    return pc ? [...this._links].map(([user, carried]) => ({ userId: user.userId, pc, mids: carried.mids })) : [];
+    return pc ? [...this._links].map(([user, carried]) => ({ userId: user.userId, pc, mids: carried.mids, smallVideo: carried.sent?.smallVideo === true })) : [];
   }
 
   /** The downlink peer connection, if any. */
   get peerConnection(): RTCPeerConnection | undefined {
     return this._downlink?.peerConnection;
-  }
-
-  /** True when what carries `user`'s media is gone or failed (it is rebuilt after a reconnection). */
-  linkDead(user: RemoteUser): boolean {
-    const state = this._links.has(user) ? this._downlink?.peerConnection.connectionState : undefined;
-    return state === undefined || state === 'failed' || state === 'closed';
   }
 
   /** A server offer for the downlink: applied in order, answered at once. */
@@ -254,7 +277,6 @@ export class Subscriptions {
     const carried = this._links.get(user);
     if (carried) for (const slot of ['audio', 'video', 'aux'] as const) this._midUser.delete(carried.mids[slot]);
     this._links.delete(user);
-    user.sent = undefined;
     this._mediaChanged(user);
   }
 

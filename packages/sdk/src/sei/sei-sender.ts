@@ -3,7 +3,7 @@ import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import { EXTRA_CODE } from '../constants/error-code.js';
 import { envNotSupported, invalidOperation, MESSAGE } from '../errors/catalogue.js';
 import { log } from '../log/logger.js';
-import { importOnce } from '../plugin-api/built-ins.js';
+import { importOnce } from '../loader/import-once.js';
 import type { Room } from '../room/room.js';
 import { UPLINK_SLOTS } from '../transport/uplink.js';
 import type { SEIMessageOptions, TRTCEventTypes } from '../types.js';

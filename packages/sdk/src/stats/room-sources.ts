@@ -6,10 +6,9 @@ export function roomStatsSources(room: Room, localAudio: StatsSources['localAudi
   return {
     joined: () => room.machine.is('joined'),
     uplink: () => room.publisher.peerConnection,
-    // With each user, whether its main video is received as the small stream (the statistics report 'small').
-    downlinks: () => room.remotes.subscriptions.peerConnections().map((link) => ({ ...link, smallVideo: room.remotes.get(link.userId)?.sent?.smallVideo === true })),
+    downlinks: () => room.remotes.subscriptions.peerConnections(),
     dataLink: () => room.dataLinkConnection,
-    freezes: () => room.remotes.freezeStats(),
+    freezes: () => room.remotes.playback.freezeStats(),
     localAudio,
   };
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_SERVER_ORIGIN } from '../common/server-origin.js';
 import { log } from '../log/logger.js';
-import { importOnce } from '../plugin-api/built-ins.js';
+import { importOnce } from '../loader/import-once.js';
 import type * as HWEncoder from './hw-encoder.js';
 import type { HWSlot, Uplink } from './uplink.js';
 

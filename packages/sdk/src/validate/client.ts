@@ -2,7 +2,7 @@ import { EXTRA_CODE } from '../constants/error-code.js';
 import { invalidParameter } from '../errors/catalogue.js';
 import { LOG_LEVEL, type LogLevel } from '../log/logger.js';
 import { resolveView } from '../playback/view.js';
-import type { VideoRequest } from '../room/remote-user.js';
+import type { VideoRequest } from '../playback/video-request.js';
 import { isUnset, lenientRemoteVideo, lenientSwitchRoleOption } from './lenient.js';
 import type { RemoteVideoConfig, StopRemoteVideoConfig, TrackQuery, TRTCOptions } from '../types.js';
 
