@@ -26,7 +26,7 @@ export async function importWithRetries<T>(url: string): Promise<T> {
         }),
       ]);
     } catch (error) {
-      lastError = error;
+      lastError = error; // thrown after the last attempt
     } finally {
       clearTimeout(timer);
     }
