@@ -4,7 +4,7 @@
  * every part. Paths are relative to the package folder.
  */
 /** The folders of src/ in each layer (a new folder goes in one of these lists). */
-const TRANSPORTS = ['signal', 'http', 'admin', 'ops', 'data-link', 'cloud-api', 'callbacks', 'whep'];
+const TRANSPORTS = ['gateway', 'signal', 'http', 'admin', 'ops', 'data-link', 'cloud-api', 'callbacks', 'whep'];
 const DOMAIN = ['room', 'jobs', 'recording', 'cluster', 'auth', 'transcriber'];
 const ENGINE = ['engine'];
 const BASE = ['config', 'log', 'limits', 'store', 'lifecycle', 'tls', 'turn', 'ids'];

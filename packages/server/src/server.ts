@@ -7,7 +7,7 @@ import { Cluster } from './cluster/cluster.js';
 import { closeContext, createContext } from './context.js';
 import { createEngine } from './engine/create-engine.js';
 import type { EngineStats } from './engine/media-engine.js';
-import { createHttpServer } from './http/http-server.js';
+import { createHttpServer } from './gateway/gateway.js';
 import { createLogger } from './log/logger.js';
 import { CALL_RECORD_RETENTION_DAYS } from './room/call-records.js';
 import { SignalServer } from './signal/signal-server.js';

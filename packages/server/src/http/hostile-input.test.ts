@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import type { RunningServer } from '../server.js';
 import { httpJson, startTestServer } from '../test-support/clients.js';
 import { canonicalHeader, tc3Date, tc3Signature } from '../cloud-api/tc3-signature.js';
-import { HTTP_LIMITS } from './http-server.js';
+import { HTTP_LIMITS } from '../gateway/gateway.js';
 
 const CLOUD_KEY = { secretId: 'AKIDhostileinput01', secretKey: 'hostile-input-cloud-secret-0123456' };
 const APP = { sdkAppId: 1400300077, secretKey: 'hostile-input-secret-0123456789', adminKey: 'hostile-input-admin-key-012345', cloudApiKeys: [CLOUD_KEY] };
