@@ -1,10 +1,11 @@
 /**
  * The server's layer rules (docs/architecture.md "Layers"), checked by dependency-cruiser in
- * src/layers.test.ts: transports → domain → engine → base, never back; the composition root alone knows
- * every part. Paths are relative to the package folder.
+ * src/layers.test.ts: gateway → transports → domain → engine → base, never back; the composition root alone
+ * knows every part. Paths are relative to the package folder.
  */
 /** The folders of src/ in each layer (a new folder goes in one of these lists). */
-const TRANSPORTS = ['gateway', 'signal', 'http', 'admin', 'ops', 'data-link', 'cloud-api', 'callbacks', 'whep'];
+const GATEWAY = ['gateway'];
+const TRANSPORTS = ['signal', 'http', 'admin', 'ops', 'data-link', 'cloud-api', 'callbacks', 'whep'];
 const DOMAIN = ['room', 'jobs', 'recording', 'cluster', 'auth', 'transcriber'];
 const ENGINE = ['engine'];
 const BASE = ['config', 'log', 'limits', 'store', 'lifecycle', 'tls', 'turn', 'ids'];
@@ -12,6 +13,7 @@ const folders = (names) => `^src/(${names.join('|')})/`;
 
 const LAYERS = {
   root: '^src/(server|context|cli|index)\\.ts$',
+  gateway: folders(GATEWAY),
   transport: folders(TRANSPORTS),
   domain: folders(DOMAIN),
   engine: folders(ENGINE),
@@ -25,11 +27,13 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 module.exports = {
   forbidden: [
     forbid('no-root-imports', 'Only the composition root (server.ts, cli.ts, index.ts) knows the context and every part.', '^src/(?!(server|cli|index)\\.ts$)', LAYERS.root),
+    forbid('gateway-from-root-only', 'Only the composition root mounts the gateway; what it mounts never imports it back.', '^src/(?!gateway/)(?!(server|cli|index)\\.ts$)', LAYERS.gateway),
+    forbid('http-below-transports', 'http/ holds what the HTTP transports share: it imports none of them (only the metrics\' type).', '^src/http/', folders(TRANSPORTS.filter((name) => name !== 'http' && name !== 'ops'))),
     forbid('domain-not-transports', 'The domain never imports a transport (signalling, HTTP, admin, metrics, data links).', LAYERS.domain, LAYERS.transport),
     forbid('engine-not-above', 'The media engine never imports the domain or the transports.', LAYERS.engine, `${LAYERS.domain}|${LAYERS.transport}`),
     forbid('engine-not-wire', 'The media engine never imports the wire protocol (only its media facts, @conclave/protocol/media).', LAYERS.engine, 'protocol/(dist|src)/(?!media\\.)'),
     forbid('base-not-above', 'Base modules (config, log, limits, store, …) import nothing above them.', LAYERS.base, `${LAYERS.engine}|${LAYERS.domain}|${LAYERS.transport}`),
-    forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(server|context|cli|index)\\.ts$)(?!(${[...TRANSPORTS, ...DOMAIN, ...ENGINE, ...BASE, 'test-support'].join('|')})/)`),
+    forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(server|context|cli|index)\\.ts$)(?!(${[...GATEWAY, ...TRANSPORTS, ...DOMAIN, ...ENGINE, ...BASE, 'test-support'].join('|')})/)`),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,24 +1,21 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { HTTP_CODE, SIGNAL_PATH } from '@conclave/protocol';
 import { HTTP_ROUTES } from '@conclave/protocol/schemas';
 import { AdminApi } from '../admin/admin-api.js';
 import { CloudApi } from '../cloud-api/cloud-api.js';
-import { CloudApiError } from '../cloud-api/cloud-api-error.js';
-import { LOCAL_HEADER } from '../cluster/admin-forward.js';
-import { ConnectionTracker } from '../limits/connection-tracker.js';
-import type { HttpDeps } from '../http/http-deps.js';
-import type { SignalServer } from '../signal/signal-server.js';
 import { sdkEndpoints } from '../http/endpoints.js';
 import { opsEndpoints } from '../http/ops.js';
-import { isTrustedProxy } from '../http/client-address.js';
-import { BODY_READ, clientAddress, expectBody, sendJson } from '../http/respond.js';
+import { BODY_READ, clientAddress, sendJson } from '../http/respond.js';
 import { Router } from '../http/router.js';
 import { scheduleEndpoint } from '../http/schedule.js';
 import { staticFiles, type StaticFiles } from '../http/static-files.js';
+import type { SignalServer } from '../signal/signal-server.js';
 import { createListener } from '../tls/listener.js';
 import { WhepApi } from '../whep/whep-api.js';
+import { capConnections } from './connection-cap.js';
+import type { GatewayDeps } from './gateway-deps.js';
+import { nodeRequestChecked } from './node-requests.js';
 
 /**
  * Bounds on slow requests: a request's headers must arrive within headersTimeoutMs and the whole request within
@@ -38,16 +35,17 @@ export const HTTP_LIMITS = Object.freeze({
 const DEV_APP_PATH = HTTP_ROUTES.devApp.path;
 
 /** Every HTTP route of HTTP_ROUTES bound to its handler. */
-export function createRouter(ctx: HttpDeps): Router {
+export function createRouter(ctx: GatewayDeps): Router {
   return new Router(ctx, { ...scheduleEndpoint(ctx), ...sdkEndpoints(ctx), ...opsEndpoints(ctx), ...new AdminApi(ctx).bindings() });
 }
 
 /**
- * The HTTP side: the routes of HTTP_ROUTES (scheduling, log upload, AI-denoise authorisation, the
- * statistics beacon, the admin API, health and metrics, the dev-app keys), TRTC's server API (signed POSTs
- * to /), the SDK builds at /sdk/, the demo app at /, and the WebSocket upgrade for signalling.
+ * The gateway, the server's front door (docs/architecture.md "Layers"): the routes of HTTP_ROUTES (scheduling,
+ * log upload, AI-denoise authorisation, the statistics beacon, the admin API, health and metrics, the dev-app
+ * keys), TRTC's server API (signed POSTs to /), WHEP and WHIP, the SDK builds at /sdk/, the demo app at /, and
+ * the WebSocket upgrade for signalling.
  */
-export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | HttpsServer {
+export function createGateway(ctx: GatewayDeps, signal: SignalServer): Server | HttpsServer {
   const sdkFiles: StaticFiles | undefined = ctx.config.sdkDir ? staticFiles(ctx.config.sdkDir) : undefined;
   const demoFiles: StaticFiles | undefined = ctx.config.demoDir ? staticFiles(ctx.config.demoDir, { single: true }) : undefined;
   const router = createRouter(ctx);
@@ -118,63 +116,4 @@ export function createHttpServer(ctx: HttpDeps, signal: SignalServer): Server | 
     else socket.destroy();
   });
   return server;
-}
-
-/**
- * A request another node of the cluster sent (LOCAL_HEADER) must carry that node's signature with the cluster
- * secret over its method, path, body, client address and time (cluster/node-signature.ts); its body is checked
- * as it is read. Undefined when it was refused (answered here: the cloud API's shape for `/`, else 403
- * NODE_SIGNATURE_INVALID); else the client the sending node named, if any.
- */
-function nodeRequestChecked(ctx: HttpDeps, req: IncomingMessage, res: ServerResponse, url: URL, cloudApi: CloudApi): { client?: string } | undefined {
-  const header = req.headers[LOCAL_HEADER];
-  if (!ctx.cluster || header === undefined) return {};
-  const check = ctx.cluster.checkNodeRequest(req.method ?? 'GET', `${url.pathname}${url.search}`, typeof header === 'string' ? header : undefined);
-  if (check.ok) {
-    expectBody(req, check.bodySha256);
-    return check.client === undefined ? {} : { client: check.client };
-  }
-  ctx.logger.warn({ address: req.socket.remoteAddress, path: url.pathname, reason: check.reason }, 'cluster: node-to-node request refused');
-  ctx.metrics.error('http', HTTP_CODE.NODE_SIGNATURE_INVALID);
-  const message = `not a request of a node of this cluster (${check.reason})`;
-  if (CloudApi.wants(req, url.pathname)) cloudApi.refuse(res, new CloudApiError('AuthFailure.SignatureFailure', message));
-  else sendJson(res, 403, { code: HTTP_CODE.NODE_SIGNATURE_INVALID, message });
-  return undefined;
-}
-
-/**
- * At most limits.httpConnectionsPerIp open HTTP connections per client address (docs/architecture.md "Slow
- * requests and connections"), and never fewer than limits.connectionsPerIp, since each signalling WebSocket is an
- * HTTP connection until it is upgraded; an upgraded one counts under signalling's own limit instead. Past it a
- * new connection is closed at once, before anything is read, and counted (conclave_connections_refused_total
- * {reason="http-per-address"}). A trusted proxy's connections are not capped here: they carry many clients (cap
- * them at the proxy).
- */
-function capConnections(ctx: HttpDeps, server: Server | HttpsServer): void {
-  const open = new ConnectionTracker();
-  // By remote address and port: the same for a TLS connection's raw socket and the TLSSocket an upgrade hands over.
-  const counted = new Map<string, string>();
-  const { trustProxy, limits } = ctx.config;
-  const limit = Math.max(limits.httpConnectionsPerIp, limits.connectionsPerIp);
-  const keyOf = (socket: Socket) => `${socket.remoteAddress ?? ''}|${socket.remotePort ?? ''}`;
-  const release = (key: string) => {
-    const address = counted.get(key);
-    if (address === undefined) return;
-    counted.delete(key);
-    open.close(address);
-  };
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? 'unknown';
-    if (isTrustedProxy(address, trustProxy)) return;
-    if (!open.open(address, limit)) {
-      ctx.metrics.connectionRefused('http-per-address');
-      // A reset, not a close: clients see a refused connection at once (a plain close can look like a dropped keep-alive to retry).
-      socket.resetAndDestroy();
-      return;
-    }
-    const key = keyOf(socket);
-    counted.set(key, address);
-    socket.once('close', () => release(key));
-  });
-  server.on('upgrade', (_req: IncomingMessage, socket: Socket) => release(keyOf(socket)));
 }
