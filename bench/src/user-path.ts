@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { genUserSig } from '@conclave/usersig';
 import { freePort } from '../../packages/server/src/lifecycle/free-port.js';
-import { whenReady } from '../../packages/server/src/test-support/child-output.js';
+import { whenReady } from '../../packages/server/test/support/child-output.js';
 import { AppHost } from '../../tests/e2e/src/harness/client-page.js';
 import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
 import { runFirstFrame, type FirstFrameResult } from './first-frame.js';

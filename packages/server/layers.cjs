@@ -1,6 +1,6 @@
 /**
  * The server's layer rules (docs/architecture.md "Layers"), checked by dependency-cruiser in
- * src/layers.test.ts: gateway → transports → domain → engine → base, never back; the composition root alone
+ * test/layers.test.ts: gateway → transports → domain → engine → base, never back; the composition root alone
  * knows every part. Paths are relative to the package folder.
  */
 /** The folders of src/ in each layer (a new folder goes in one of these lists). */

@@ -11,7 +11,7 @@ import { AppHost, call, eventsOf } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture } from './harness/fixture.js';
 import { join } from './harness/join.js';
 import { TEST_APP, type TestServer } from './harness/server.js';
-import { nextSecond } from '../../../packages/server/src/test-support/next-second.js';
+import { nextSecond } from '../../../packages/server/test/support/next-second.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eCloudApi001', secretKey: 'conclave-e2e-cloud-api-secret-0123456' };
 const ADMIN_KEY = 'e2e-cloud-api-admin-key-012345678';

@@ -1,7 +1,7 @@
 /**
  * Faults (issue 30): Redis down and back under a cluster — the media of a call on a running node goes on.
  * The placements, the registry and the signalling are shown without a browser by
- * packages/server/src/cluster/redis-outage.test.ts; this file shows what a user sees: video keeps decoding
+ * packages/server/test/cluster/redis-outage.test.ts; this file shows what a user sees: video keeps decoding
  * while Redis is dead and after it comes back empty.
  */
 import type { ChildProcess } from 'node:child_process';

@@ -20,7 +20,7 @@ describe('38.low admin lockouts are evicted oldest first, never cleared wholesal
   const check = api.bindings().getApp.before;
   /** The status and code the key check answers `address` with (200: the key was taken). */
   const attempt = (address: string, key: string): [number, number] => {
-    const input = { address, rawParams: { sdkAppId: String(APP.sdkAppId) }, req: { headers: { authorization: `Bearer ${key}` } } as IncomingMessage } as RouteInput<'getApp'>;
+    const input = { address, rawParams: { sdkAppId: String(APP.sdkAppId) }, req: { headers: { authorization: `Bearer ${key}` } } as IncomingMessage } as unknown as RouteInput<'getApp'>;
     try {
       check?.(input);
       return [200, 0];

@@ -44,7 +44,7 @@ describe('38.6 replay and unsigned actions on the server API', () => {
   });
 
   it('38.6 a captured DescribeCloudRecording sent again as DeleteCloudRecording is refused (AuthFailure.SignatureExpire) and deletes nothing', async () => {
-    const { TaskId: taskId } = await trtc(KEY).CreateCloudRecording({ SdkAppId: APP.sdkAppId, RoomId: '3801', UserId: 'robot', UserSig: 'sig', RecordParams: { RecordMode: 2 }, StorageParams: {} });
+    const { TaskId: taskId = '' } = await trtc(KEY).CreateCloudRecording({ SdkAppId: APP.sdkAppId, RoomId: '3801', UserId: 'robot', UserSig: 'sig', RecordParams: { RecordMode: 2 }, StorageParams: {} });
     const describe = captured(KEY, { SdkAppId: APP.sdkAppId, TaskId: taskId });
     expect((await send(describe, 'DescribeCloudRecording')).Status).toBe('Idle');
 

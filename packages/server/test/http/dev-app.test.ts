@@ -37,7 +37,7 @@ describe('38.8 the dev app keys stay on the developer\'s machine', () => {
       { origin: `http://127.0.0.1:${server.port}` },
       { host: `localhost:${server.port}`, origin: 'http://localhost:5173' }, // the demo's Vite dev server
       { host: `[::1]:${server.port}` },
-    ]) {
+    ] as Record<string, string>[]) {
       const answer = await devApp(server, headers);
       expect([answer.status, JSON.parse(answer.body) as unknown], JSON.stringify(headers)).toEqual([200, { sdkAppId: DEV.sdkAppId, secretKey: DEV.secretKey, adminKey: DEV.adminKey }]);
       expect(answer.headers['access-control-allow-origin'], JSON.stringify(headers)).toBeUndefined();
@@ -56,7 +56,7 @@ describe('38.8 the dev app keys stay on the developer\'s machine', () => {
       { 'x-forwarded-proto': 'https' },
       { forwarded: 'for=203.0.113.9' },
       { 'x-real-ip': '203.0.113.9' },
-    ]) {
+    ] as Record<string, string>[]) {
       const answer = await devApp(server, headers);
       expect(answer.status, JSON.stringify(headers)).toBe(404);
       expect(answer.body).not.toContain(DEV.secretKey);

@@ -13,7 +13,10 @@ afterEach(() => { for (const store of stores.splice(0)) store.close(); });
 const APP = 1400000077;
 const place = { sdkAppId: APP, roomKey: `${APP}:i:5`, ref: '5' };
 
-function recorded(): { store: Store; tell: (event: Omit<RoomEvent, keyof typeof place | 'at'>, at: number) => void } {
+/** A room event without its place and time (each member of the union keeps its own fields). */
+type Told = RoomEvent extends infer E ? (E extends RoomEvent ? Omit<E, keyof typeof place | 'at'> : never) : never;
+
+function recorded(): { store: Store; tell: (event: Told, at: number) => void } {
   const store = Store.open(':memory:');
   stores.push(store);
   const events = new RoomEvents();

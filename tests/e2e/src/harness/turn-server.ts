@@ -3,7 +3,7 @@ import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { whenReady } from '../../../../packages/server/src/test-support/child-output.js';
+import { whenReady } from '../../../../packages/server/test/support/child-output.js';
 import { freePort } from './server-process.js';
 
 /** A free UDP port on loopback. */

@@ -48,7 +48,7 @@ function link(profile: Profile, keys: { key: Buffer; salt: Buffer }, extensions:
 function packet(seq: number, i: number, profile: number): RtpPacket {
   return new RtpPacket(new RtpHeader({
     payloadType: 96, sequenceNumber: seq & 0xffff, timestamp: (i * 3000 + 0xfffff000) >>> 0, ssrc: 0x1234, marker: i % 5 === 0,
-    extension: i % 3 !== 0, extensionProfile: profile,
+    extension: i % 3 !== 0, extensionProfile: profile as RtpHeader['extensionProfile'],
   }), randomBytes(1 + ((i * 131) % 1200)));
 }
 

@@ -1,4 +1,4 @@
-import { RTCPeerConnection, RtpHeader, RtpPacket, TransportWideCC, type RTCRtpReceiver } from 'werift';
+import { RTCPeerConnection, RtpHeader, RtpPacket, TransportWideCC } from 'werift';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serializeTransportCc } from '../../../src/engine/embedded/transport-cc.js';
 import { boundNackGaps, originalRtpHeaderDeSerialize, originalTransportCcDeSerialize, REFUSED_MEDIA_INPUTS } from '../../../src/engine/embedded/werift-input-guards.js';
@@ -101,8 +101,9 @@ describe('werift input guards: NACK bookkeeping of an uplink', () => {
   function nackOf(guarded: boolean) {
     const pc = new RTCPeerConnection({});
     pcs.push(pc);
-    const receiver = pc.addTransceiver('video', { direction: 'recvonly' }).receiver as RTCRtpReceiver & { nack: { sendNack: () => Promise<void>; setLost(seq: number, count: number): void; _lost: Record<number, number>; addPacket(p: RtpPacket): void; close(): void } };
-    const { nack } = receiver;
+    const { receiver } = pc.addTransceiver('video', { direction: 'recvonly' });
+    // werift's NACK handler, whose members its declarations keep private.
+    const { nack } = receiver as unknown as { nack: { sendNack: () => Promise<void>; setLost(seq: number, count: number): void; _lost: Record<number, number>; addPacket(p: RtpPacket): void; close(): void } };
     nack.sendNack = async () => undefined;
     let marked = 0;
     const setLost = nack.setLost.bind(nack);
