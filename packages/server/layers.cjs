@@ -19,7 +19,8 @@ const LAYERS = {
   engine: folders(ENGINE),
   base: folders(BASE),
 };
-const TESTS = '(\\.test\\.ts$|^src/test-support/|^src/engine/conformance/)';
+/** Test code: the test wing (packages/server/test/), and a test file or the old helpers' folder wherever one appears. */
+const TESTS = '(^test/|\\.test\\.ts$|test-support/)';
 
 /** A rule that `from` may not import `to`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from, pathNot: TESTS }, to: { path: to, pathNot: TESTS } });
@@ -33,11 +34,14 @@ module.exports = {
     forbid('engine-not-above', 'The media engine never imports the domain or the transports.', LAYERS.engine, `${LAYERS.domain}|${LAYERS.transport}`),
     forbid('engine-not-wire', 'The media engine never imports the wire protocol (only its media facts, @conclave/protocol/media).', LAYERS.engine, 'protocol/(dist|src)/(?!media\\.)'),
     forbid('base-not-above', 'Base modules (config, log, limits, store, …) import nothing above them.', LAYERS.base, `${LAYERS.engine}|${LAYERS.domain}|${LAYERS.transport}`),
-    forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(server|context|cli|index)\\.ts$)(?!(${[...GATEWAY, ...TRANSPORTS, ...DOMAIN, ...ENGINE, ...BASE, 'test-support'].join('|')})/)`),
+    forbid('every-module-in-a-layer', 'Every folder of src/ belongs to a layer in layers.cjs.', '^src/', `^src/(?!(server|context|cli|index)\\.ts$)(?!(${[...GATEWAY, ...TRANSPORTS, ...DOMAIN, ...ENGINE, ...BASE].join('|')})/)`),
+    // The test wing (docs/architecture.md "Testing"): tests import production code, never the reverse, and
+    // none sits in src/ (a test file there is reported by its first import).
+    { name: 'no-test-wing-imports', comment: 'Production code never imports test code (the test wing, test helpers, a test file).', severity: 'error', from: { path: '^src/', pathNot: TESTS }, to: { path: TESTS } },
+    { name: 'no-test-file-in-src', comment: 'Test files sit in the test wing (packages/server/test/), not in src/.', severity: 'error', from: { path: '^src/.*\\.test\\.ts$' }, to: {} },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: TESTS },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
