@@ -10,6 +10,7 @@ const TYPED_SOURCES = [
   'tests/e2e/src/**/*.ts',
   'bench/src/**/*.ts',
   'tests/fuzz/*.ts',
+  'tests/kit/*.ts',
   'packages/sdk/type-tests/*.ts',
 ];
 

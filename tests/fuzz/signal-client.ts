@@ -1,7 +1,8 @@
 /**
  * A bare signalling client for the fuzzers (what an attacker's script can send over the WebSocket): raw text with a
  * chosen request id, replies by id, pushes by name. Every wait is bounded. tests/fuzz builds against the server's
- * dist, so the server's own test client (packages/server/test/support/clients.ts) is not reachable from here.
+ * dist; the server's own test client (packages/server/test/support/clients.ts) is its test wing's, not shared
+ * (what test projects share is the test kit, tests/kit).
  */
 import { CDN_CODE, CROSS_ROOM_CODE, SERVER_CODE, TRANSCRIBER_CODE } from '@conclave/protocol';
 import { genUserSig } from '@conclave/usersig';

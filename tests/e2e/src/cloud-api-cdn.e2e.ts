@@ -11,7 +11,7 @@ import { join as joinRoom } from './harness/join.js';
 import { colorAt, colorName, fakeMediaArgs, grabFrame, makeFakeMedia, probe } from './harness/media-probe.js';
 import { RtmpCdn } from './harness/rtmp-cdn.js';
 import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
-import { nextSecond } from '../../../packages/server/test/support/next-second.js';
+import { nextSecond } from '../../kit/next-second.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eCdnRelay001', secretKey: 'conclave-e2e-cloud-cdn-secret-012345' };
 

@@ -6,12 +6,12 @@
 import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedBrowser } from './harness/browser.js';
-import { startCallbackSink, type CallbackSink } from './harness/callback-receiver.js';
+import { CallbackReceiver } from '../../kit/callback-receiver.js';
 import { AppHost, call, eventsOf } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture } from './harness/fixture.js';
 import { join } from './harness/join.js';
 import { TEST_APP, type TestServer } from './harness/server.js';
-import { nextSecond } from '../../../packages/server/test/support/next-second.js';
+import { nextSecond } from '../../kit/next-second.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eCloudApi001', secretKey: 'conclave-e2e-cloud-api-secret-0123456' };
 const ADMIN_KEY = 'e2e-cloud-api-admin-key-012345678';
@@ -32,7 +32,7 @@ describe('cloud API with real pages', () => {
   let browser: LaunchedBrowser;
   let app: AppHost;
   let trtc: TrtcClient;
-  let sink: CallbackSink;
+  let sink: CallbackReceiver;
   let APP: typeof TEST_APP & { adminKey: string; cloudApiKeys: (typeof KEY)[]; callback: { url: string; key: string } };
   const usersOf = async (roomKey: string): Promise<string[]> => {
     const res = await fetch(`${server.url}/admin/v1/apps/${APP.sdkAppId}/rooms/${encodeURIComponent(roomKey)}/users`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
@@ -41,7 +41,7 @@ describe('cloud API with real pages', () => {
   };
 
   beforeAll(async () => {
-    sink = await startCallbackSink(CALLBACK_KEY);
+    sink = await CallbackReceiver.start(CALLBACK_KEY);
     APP = { ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY], callback: { url: sink.url, key: CALLBACK_KEY } };
     ({ server, app, browser } = await startAppFixture({ apps: [APP] }));
     trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
@@ -49,7 +49,7 @@ describe('cloud API with real pages', () => {
 
   afterAll(async () => {
     await stopAppFixture({ server, app, browser });
-    await sink.close();
+    await sink.down();
   });
 
   it('RemoveUser kicks the named user out (the page gets kicked-out) and nobody else; refused requests change nothing', async () => {

@@ -12,8 +12,9 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, eventsOf } from './harness/client-page.js';
 import { CLUSTER_ADMIN_KEY, decodesMore } from './harness/cluster.js';
 import { join, watch } from './harness/join.js';
-import { spawnRedis } from './harness/redis-server.js';
-import { freePort, ServerCli } from './harness/server-process.js';
+import { spawnRedis } from '../../kit/redis-server.js';
+import { freePort } from '../../kit/ports.js';
+import { ServerCli } from './harness/server-process.js';
 import { TEST_APP } from './harness/server.js';
 
 async function killRedis(child: ChildProcess | undefined): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { FLAG } from '@conclave/protocol';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
-import { CallbackReceiver } from '../support/callback-receiver.js';
+import { CallbackReceiver } from '../../../../tests/kit/callback-receiver.js';
 import { httpJson, joined, metricsText, startTestServer, type WsClient } from '../support/clients.js';
 import { waitFor } from '../support/engine-peers.js';
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
 import { httpJson, joined, startTestServer, type WsClient } from '../support/clients.js';
-import { nextSecond } from '../support/next-second.js';
+import { nextSecond } from '../../../../tests/kit/next-second.js';
 
 /*
  * The cloud API's tasks (issue 29): ModifyCloudRecording on a running recording job, and TaskIds that still

@@ -8,7 +8,7 @@ import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/servi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { httpJson, joined, startTestServer, type WsClient } from '../support/clients.js';
-import { TestRedis } from '../support/redis-server.js';
+import { TestRedis } from '../../../../tests/kit/redis-server.js';
 import { KEYS } from '../../src/cluster/keys.js';
 import { LOCAL_HEADER } from '../../src/cluster/admin-forward.js';
 import { nodeSignature } from '../../src/cluster/node-signature.js';

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { httpJson, joinData, joined, startTestServer, WsClient } from '../support/clients.js';
-import { TestRedis } from '../support/redis-server.js';
+import { TestRedis } from '../../../../tests/kit/redis-server.js';
 import { KEYS } from '../../src/cluster/keys.js';
 
 /*

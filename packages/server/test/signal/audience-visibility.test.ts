@@ -1,7 +1,7 @@
 import { FLAG, LIMITS, SERVER_CODE, type PeerInfo, type PushMessage } from '@conclave/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
-import { CallbackReceiver } from '../support/callback-receiver.js';
+import { CallbackReceiver } from '../../../../tests/kit/callback-receiver.js';
 import { httpJson, joined, joinData, startTestServer, WsClient } from '../support/clients.js';
 import { waitFor } from '../support/engine-peers.js';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { joined } from '../support/clients.js';
 import { freePort } from '../../src/lifecycle/free-port.js';
-import { whenReady } from '../support/child-output.js';
+import { whenReady } from '../../../../tests/kit/child-output.js';
 import { Store } from '../../src/store/store.js';
 
 /*

@@ -1,22 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { whenReady } from '../../../../packages/server/test/support/child-output.js';
-import { freePort } from './server-process.js';
-
-/** A free UDP port on loopback. */
-function freeUdpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = createSocket('udp4');
-    socket.once('error', reject);
-    socket.bind(0, '127.0.0.1', () => {
-      const { port } = socket.address();
-      socket.close(() => resolve(port));
-    });
-  });
-}
+import { whenReady } from './child-output.js';
+import { freePort, freeUdpPort } from './ports.js';
 
 /**
  * The address coturn relays from: this machine's first external IPv4 interface when it has one. A TURN

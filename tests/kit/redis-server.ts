@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../../src/lifecycle/free-port.js';
+import { freePort } from './ports.js';
 import { whenReady } from './child-output.js';
 
 /**
