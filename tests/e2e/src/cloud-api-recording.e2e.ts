@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import type { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient } from '../../kit/official-trtc-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { CallbackReceiver } from '../../kit/callback-receiver.js';
@@ -36,7 +37,7 @@ describe('cloud recording through the TRTC server API', () => {
     server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY], callback: { url: sink.url, key: CALLBACK_KEY } }], media: { recordingPath: folder } });
     app = await AppHost.start(server.url);
     browser = await launchBrowser(fakeMediaArgs(media));
-    trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
+    trtc = officialTrtcClient(server.url, KEY);
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { FLAG, ROLE_CODE } from '@conclave/protocol';
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import type { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient } from '../../../../tests/kit/official-trtc-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { joined, startTestServer, type WsClient } from '../support/clients.js';
@@ -14,7 +15,7 @@ describe('cloud API call records (DescribeRoomInfo, DescribeUserInfo, DescribeCa
 
   beforeAll(async () => {
     server = await startTestServer({ apps: [APP], limits: { cloudApiRequestsPerSecond: 1000 } });
-    trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
+    trtc = officialTrtcClient(server.url, KEY);
   });
   afterAll(async () => {
     for (const c of clients) c.close();

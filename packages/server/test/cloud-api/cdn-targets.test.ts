@@ -1,6 +1,6 @@
 import { FLAG } from '@conclave/protocol';
 import { genPrivateMapKey, PRIVILEGE } from '@conclave/usersig';
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient, trtcRefusal } from '../../../../tests/kit/official-trtc-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CDN_FAILED } from '../../src/jobs/rtmp-target.js';
 import type { RunningServer } from '../../src/server.js';
@@ -16,21 +16,6 @@ const OPEN_KEY = { secretId: 'AKIDconclaveCdnTargets0001', secretKey: 'cdn-targe
 const LISTED_KEY = { secretId: 'AKIDconclaveCdnTargets0002', secretKey: 'cdn-targets-cloud-secret-two-012345' };
 const OPEN = { sdkAppId: 1400340001, secretKey: 'cdn-targets-open-app-key-0123456789', cloudApiKeys: [OPEN_KEY] };
 const LISTED = { sdkAppId: 1400340002, secretKey: 'cdn-targets-listed-app-key-012345678', cloudApiKeys: [LISTED_KEY], rtmpHosts: ['127.0.0.1:*'] };
-
-function client(server: RunningServer, key: { secretId: string; secretKey: string }): TrtcClient {
-  return new TrtcClient({ credential: key, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://', reqTimeout: 60 } } });
-}
-
-/** The API error a call was refused with. */
-async function refusal(call: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await call;
-    return { code: '', message: '' };
-  } catch (error) {
-    const { code, message } = error as { code?: string; message?: string };
-    return { code: String(code), message: String(message) };
-  }
-}
 
 describe('server API CDN targets', () => {
   let server: RunningServer;
@@ -59,12 +44,12 @@ describe('server API CDN targets', () => {
     const target = await tcpListener('silent');
     try {
       await publisher(OPEN, 'alice', 3401);
-      const trtc = client(server, OPEN_KEY);
+      const trtc = officialTrtcClient(server.url, OPEN_KEY, 60);
       const url = `rtmp://127.0.0.1:${target.port}/live/probe`;
       const answers = [
-        await refusal(trtc.StartPublishCdnStream(relay(OPEN, 3401, 'alice', url))),
-        await refusal(trtc.StartPublishCdnStream({ ...relay(OPEN, 3401, 'alice', url), WithTranscoding: 1, SingleSubscribeParams: undefined })),
-        await refusal(trtc.StartMCUMixTranscode({
+        await trtcRefusal(trtc.StartPublishCdnStream(relay(OPEN, 3401, 'alice', url))),
+        await trtcRefusal(trtc.StartPublishCdnStream({ ...relay(OPEN, 3401, 'alice', url), WithTranscoding: 1, SingleSubscribeParams: undefined })),
+        await trtcRefusal(trtc.StartMCUMixTranscode({
           SdkAppId: OPEN.sdkAppId, RoomId: 3401, OutputParams: { StreamId: 'probe' }, EncodeParams: { AudioSampleRate: 48000, AudioBitrate: 64, AudioChannels: 1 },
           LayoutParams: { Template: 0 }, PublishCdnParams: { BizId: 0, PublishCdnUrls: [url] },
         })),
@@ -81,8 +66,8 @@ describe('server API CDN targets', () => {
     const closed = { port: await closedPort() };
     try {
       await publisher(LISTED, 'bob', 3402);
-      const trtc = client(server, LISTED_KEY);
-      const answers = await Promise.all([closed.port, hangUp.port].map((port) => refusal(trtc.StartPublishCdnStream(relay(LISTED, 3402, 'bob', `rtmp://127.0.0.1:${port}/live/x`)))));
+      const trtc = officialTrtcClient(server.url, LISTED_KEY, 60);
+      const answers = await Promise.all([closed.port, hangUp.port].map((port) => trtcRefusal(trtc.StartPublishCdnStream(relay(LISTED, 3402, 'bob', `rtmp://127.0.0.1:${port}/live/x`)))));
       for (const answer of answers) expect(answer).toEqual({ code: 'FailedOperation', message: CDN_FAILED });
       expect(hangUp.connections()).toBeGreaterThan(0);
     } finally {
@@ -96,7 +81,7 @@ describe('server API CDN targets', () => {
       const privilegeMap = PRIVILEGE.ENTER_ROOM | PRIVILEGE.SEND_AUDIO | PRIVILEGE.RECV_AUDIO | PRIVILEGE.RECV_VIDEO;
       const c = await joined(server, LISTED, 'carol', '3403', { privateMapKey: await genPrivateMapKey({ ...LISTED, userId: 'carol', roomId: 3403, privilegeMap }) });
       clients.push(c);
-      const answer = await refusal(client(server, LISTED_KEY).StartPublishCdnStream(relay(LISTED, 3403, 'carol', `rtmp://127.0.0.1:${target.port}/live/x`)));
+      const answer = await trtcRefusal(officialTrtcClient(server.url, LISTED_KEY, 60).StartPublishCdnStream(relay(LISTED, 3403, 'carol', `rtmp://127.0.0.1:${target.port}/live/x`)));
       expect(answer).toEqual({ code: 'FailedOperation', message: 'user carol may not send its main stream (privateMapKey): nothing to relay' });
       expect(target.connections()).toBe(0);
     } finally {

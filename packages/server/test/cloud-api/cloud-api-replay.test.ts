@@ -1,4 +1,4 @@
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient } from '../../../../tests/kit/official-trtc-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { httpJson, joined, startTestServer, type WsClient } from '../support/clients.js';
@@ -24,7 +24,7 @@ type Answer = { Error?: { Code: string; Message: string }; Status?: string; Task
 describe('38.6 replay and unsigned actions on the server API', () => {
   let server: RunningServer;
   const clients: WsClient[] = [];
-  const trtc = (key: CloudKey) => new TrtcClient({ credential: key, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
+  const trtc = (key: CloudKey) => officialTrtcClient(server.url, key);
   /** A request as the official client signs it (content-type;host), captured: its headers and body, to send again. */
   const captured = (key: CloudKey, payload: Record<string, unknown>, timestamp = Math.floor(Date.now() / 1000)) => {
     const headers = { 'Content-Type': 'application/json' };

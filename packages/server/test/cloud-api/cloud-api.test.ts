@@ -1,29 +1,14 @@
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { httpJson, joined, startTestServer, type WsClient } from '../support/clients.js';
 import { sdkSigner } from '../support/cloud-api-signer.js';
+import { officialTrtcClient, trtcRefusalCode } from '../../../../tests/kit/official-trtc-client.js';
 
 const KEY = { secretId: 'AKIDconclaveTestKeyOne0001', secretKey: 'cloud-api-secret-key-one-0123456789' };
 const ROTATED = { secretId: 'AKIDconclaveTestKeyTwo0002', secretKey: 'cloud-api-secret-key-two-0123456789' };
 const OTHER = { secretId: 'AKIDconclaveOtherApp000003', secretKey: 'cloud-api-secret-key-other-01234567' };
 const APP = { sdkAppId: 1400300001, secretKey: 'cloud-api-app-user-sig-key-0123456', adminKey: 'cloud-api-admin-key-0123456789', cloudApiKeys: [KEY, ROTATED] };
 const OTHER_APP = { sdkAppId: 1400300002, secretKey: 'cloud-api-other-user-sig-key-01234', cloudApiKeys: [OTHER] };
-
-/** The official client, unchanged but for its endpoint (this server, over http). */
-function client(server: RunningServer, key: { secretId: string; secretKey: string }): TrtcClient {
-  return new TrtcClient({ credential: key, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
-}
-
-/** The API error code a call was refused with ('' when it succeeded). */
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return '';
-  } catch (error) {
-    return String((error as { code?: string }).code);
-  }
-}
 
 /** A request signed by the SDK's signer at `timestamp`, sent as its client sends one. */
 async function signedAt(server: RunningServer, key: { secretId: string; secretKey: string }, action: string, payload: Record<string, unknown>, timestamp: number) {
@@ -62,8 +47,8 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
     const remove = { SdkAppId: APP.sdkAppId, RoomId: 501, UserIds: ['alice'] };
     const now = Math.floor(Date.now() / 1000);
 
-    expect(await refusal(client(server, { secretId: KEY.secretId, secretKey: 'not-the-secret-key-0123456789' }).RemoveUser(remove))).toBe('AuthFailure.SignatureFailure');
-    expect(await refusal(client(server, { secretId: 'AKIDnobodyHasThisId00000', secretKey: KEY.secretKey }).RemoveUser(remove))).toBe('AuthFailure.SecretIdNotFound');
+    expect(await trtcRefusalCode(officialTrtcClient(server.url, { secretId: KEY.secretId, secretKey: 'not-the-secret-key-0123456789' }).RemoveUser(remove))).toBe('AuthFailure.SignatureFailure');
+    expect(await trtcRefusalCode(officialTrtcClient(server.url, { secretId: 'AKIDnobodyHasThisId00000', secretKey: KEY.secretKey }).RemoveUser(remove))).toBe('AuthFailure.SecretIdNotFound');
     const stale = await signedAt(server, KEY, 'RemoveUser', remove, now - 600);
     expect(stale.Error?.Code).toBe('AuthFailure.SignatureExpire');
     expect(stale.RequestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -92,7 +77,7 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
     const carol = track(await joined(server, APP, 'carol', '502'));
     const dave = track(await joined(server, APP, 'dave', '502'));
     const erin = track(await joined(server, APP, 'erin', '502'));
-    const answer = await client(server, ROTATED).RemoveUser({ SdkAppId: APP.sdkAppId, RoomId: 502, UserIds: ['carol', 'not-here'] });
+    const answer = await officialTrtcClient(server.url, ROTATED).RemoveUser({ SdkAppId: APP.sdkAppId, RoomId: 502, UserIds: ['carol', 'not-here'] });
     expect(answer).toEqual({ RequestId: expect.stringMatching(/^[0-9a-f-]{36}$/) as string });
     const banned = await carol.waitForPush('banned');
     expect(banned.data).toMatchObject({ reason: 'kick' });
@@ -102,7 +87,7 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
 
     const f = track(await joined(server, APP, 'frank', 'lobby', { useStringRoomId: true }));
     const g = track(await joined(server, APP, 'grace', 'lobby', { useStringRoomId: true }));
-    await client(server, KEY).DismissRoomByStrRoomId({ SdkAppId: APP.sdkAppId, RoomId: 'lobby' });
+    await officialTrtcClient(server.url, KEY).DismissRoomByStrRoomId({ SdkAppId: APP.sdkAppId, RoomId: 'lobby' });
     for (const c of [f, g]) expect((await c.waitForPush('banned')).data).toMatchObject({ reason: 'room_disband' });
     expect(await usersOf('s:lobby')).toEqual([]);
     expect(await usersOf('502')).toEqual(['dave', 'erin']);
@@ -118,31 +103,31 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
 
   it("answers bad requests with the API's codes: missing and invalid parameters, absent rooms, users and tasks, bad CDN URLs, another app, unknown actions", async () => {
     track(await joined(server, APP, 'heidi', '503'));
-    const trtc = client(server, KEY);
-    expect(await refusal(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 999 }))).toBe('FailedOperation.RoomNotExist');
-    expect(await refusal(trtc.RemoveUser({ SdkAppId: APP.sdkAppId, RoomId: 503, UserIds: ['nobody'] }))).toBe('FailedOperation.UserNotExist');
-    expect(await refusal(trtc.RemoveUser({ SdkAppId: APP.sdkAppId, RoomId: 503, UserIds: [] }))).toBe('InvalidParameter.UserIds');
-    expect(await refusal(trtc.RemoveUser({ SdkAppId: APP.sdkAppId, RoomId: 503, UserIds: Array.from({ length: 11 }, (_, i) => `u${i}`) }))).toBe('InvalidParameter.UserIdsMorethanTen');
-    expect(await refusal(trtc.request('DismissRoom', { SdkAppId: APP.sdkAppId }))).toBe('MissingParameter.RoomId');
-    expect(await refusal(trtc.request('DismissRoom', { SdkAppId: APP.sdkAppId, RoomId: '503' }))).toBe('InvalidParameter.RoomId');
-    expect(await refusal(trtc.DismissRoom({ SdkAppId: OTHER_APP.sdkAppId, RoomId: 503 }))).toBe('AuthFailure.UnauthorizedOperation');
-    expect(await refusal(client(server, OTHER).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 503 }))).toBe('AuthFailure.UnauthorizedOperation');
-    expect(await refusal(trtc.DescribeTrtcUsage({ StartTime: '2026-01-01', EndTime: '2026-01-02' }))).toBe('UnsupportedOperation');
-    expect(await refusal(trtc.request('MakeCoffee', {}))).toBe('InvalidAction');
+    const trtc = officialTrtcClient(server.url, KEY);
+    expect(await trtcRefusalCode(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 999 }))).toBe('FailedOperation.RoomNotExist');
+    expect(await trtcRefusalCode(trtc.RemoveUser({ SdkAppId: APP.sdkAppId, RoomId: 503, UserIds: ['nobody'] }))).toBe('FailedOperation.UserNotExist');
+    expect(await trtcRefusalCode(trtc.RemoveUser({ SdkAppId: APP.sdkAppId, RoomId: 503, UserIds: [] }))).toBe('InvalidParameter.UserIds');
+    expect(await trtcRefusalCode(trtc.RemoveUser({ SdkAppId: APP.sdkAppId, RoomId: 503, UserIds: Array.from({ length: 11 }, (_, i) => `u${i}`) }))).toBe('InvalidParameter.UserIdsMorethanTen');
+    expect(await trtcRefusalCode(trtc.request('DismissRoom', { SdkAppId: APP.sdkAppId }))).toBe('MissingParameter.RoomId');
+    expect(await trtcRefusalCode(trtc.request('DismissRoom', { SdkAppId: APP.sdkAppId, RoomId: '503' }))).toBe('InvalidParameter.RoomId');
+    expect(await trtcRefusalCode(trtc.DismissRoom({ SdkAppId: OTHER_APP.sdkAppId, RoomId: 503 }))).toBe('AuthFailure.UnauthorizedOperation');
+    expect(await trtcRefusalCode(officialTrtcClient(server.url, OTHER).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 503 }))).toBe('AuthFailure.UnauthorizedOperation');
+    expect(await trtcRefusalCode(trtc.DescribeTrtcUsage({ StartTime: '2026-01-01', EndTime: '2026-01-02' }))).toBe('UnsupportedOperation');
+    expect(await trtcRefusalCode(trtc.request('MakeCoffee', {}))).toBe('InvalidAction');
     const recording = { SdkAppId: APP.sdkAppId, RoomId: '503', UserId: 'robot', UserSig: 'sig', RecordParams: { RecordMode: 2 }, StorageParams: {} };
-    expect(await refusal(trtc.CreateCloudRecording({ ...recording, RoomId: '999' }))).toBe('FailedOperation.RoomNotExist');
-    expect(await refusal(trtc.CreateCloudRecording({ ...recording, RoomId: 'lobby' }))).toBe('InvalidParameter.RoomId');
-    expect(await refusal(trtc.request('CreateCloudRecording', { ...recording, RecordParams: undefined }))).toBe('MissingParameter.RecordParams');
-    expect(await refusal(trtc.CreateCloudRecording({ ...recording, RecordParams: { RecordMode: 3 } }))).toBe('InvalidParameter.RecordMode');
-    expect(await refusal(trtc.DescribeCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
-    expect(await refusal(trtc.DeleteCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
+    expect(await trtcRefusalCode(trtc.CreateCloudRecording({ ...recording, RoomId: '999' }))).toBe('FailedOperation.RoomNotExist');
+    expect(await trtcRefusalCode(trtc.CreateCloudRecording({ ...recording, RoomId: 'lobby' }))).toBe('InvalidParameter.RoomId');
+    expect(await trtcRefusalCode(trtc.request('CreateCloudRecording', { ...recording, RecordParams: undefined }))).toBe('MissingParameter.RecordParams');
+    expect(await trtcRefusalCode(trtc.CreateCloudRecording({ ...recording, RecordParams: { RecordMode: 3 } }))).toBe('InvalidParameter.RecordMode');
+    expect(await trtcRefusalCode(trtc.DescribeCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
+    expect(await trtcRefusalCode(trtc.DeleteCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
     const cdn = { SdkAppId: APP.sdkAppId, RoomId: '503', RoomIdType: 0, AgentParams: { UserId: 'robot' }, WithTranscoding: 0, PublishCdnParams: [{ PublishCdnUrl: 'rtmp://127.0.0.1:1/live/x' }] };
     const single = { UserMediaStream: { UserInfo: { UserId: 'nobody' } } };
-    expect(await refusal(trtc.request('StartPublishCdnStream', { ...cdn, RoomIdType: undefined }))).toBe('MissingParameter.RoomIdType');
-    expect(await refusal(trtc.StartPublishCdnStream({ ...cdn, SingleSubscribeParams: single, PublishCdnParams: [{ PublishCdnUrl: 'http://x/y' }] }))).toBe('InvalidParameter.PublishCdnUrl');
-    expect(await refusal(trtc.StartPublishCdnStream({ ...cdn, SingleSubscribeParams: single }))).toBe('FailedOperation.UserNotExist');
-    expect(await refusal(trtc.StartPublishCdnStream(cdn))).toBe('MissingParameter.SingleSubscribeParams');
-    expect(await refusal(trtc.StopPublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
+    expect(await trtcRefusalCode(trtc.request('StartPublishCdnStream', { ...cdn, RoomIdType: undefined }))).toBe('MissingParameter.RoomIdType');
+    expect(await trtcRefusalCode(trtc.StartPublishCdnStream({ ...cdn, SingleSubscribeParams: single, PublishCdnParams: [{ PublishCdnUrl: 'http://x/y' }] }))).toBe('InvalidParameter.PublishCdnUrl');
+    expect(await trtcRefusalCode(trtc.StartPublishCdnStream({ ...cdn, SingleSubscribeParams: single }))).toBe('FailedOperation.UserNotExist');
+    expect(await trtcRefusalCode(trtc.StartPublishCdnStream(cdn))).toBe('MissingParameter.SingleSubscribeParams');
+    expect(await trtcRefusalCode(trtc.StopPublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
     expect(await usersOf('503')).toEqual(['heidi']);
   });
 
@@ -150,10 +135,10 @@ describe('cloud API (TencentCloud API 3.0, trtc 2019-07-22)', () => {
     const limited = await startTestServer({ apps: [APP], limits: { cloudApiRequestsPerSecond: 3 } });
     try {
       // A room each: identical requests in one second would carry one signature (a replay, refused as such).
-      const codes = await Promise.all(Array.from({ length: 8 }, (_, i) => refusal(client(limited, KEY).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 1 + i }))));
+      const codes = await Promise.all(Array.from({ length: 8 }, (_, i) => trtcRefusalCode(officialTrtcClient(limited.url, KEY).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 1 + i }))));
       expect(codes.filter((c) => c === 'RequestLimitExceeded').length).toBeGreaterThanOrEqual(4);
       expect(codes.filter((c) => c === 'FailedOperation.RoomNotExist').length).toBeGreaterThanOrEqual(3);
-      expect(await refusal(client(limited, ROTATED).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 1 }))).toBe('FailedOperation.RoomNotExist');
+      expect(await trtcRefusalCode(officialTrtcClient(limited.url, ROTATED).DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 1 }))).toBe('FailedOperation.RoomNotExist');
     } finally {
       await limited.close();
     }

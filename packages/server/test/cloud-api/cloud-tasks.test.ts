@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLAG } from '@conclave/protocol';
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient, trtcRefusalCode } from '../../../../tests/kit/official-trtc-client.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { Store } from '../../src/store/store.js';
@@ -37,13 +37,7 @@ async function user(s: RunningServer, userId: string, roomId: string, flag = 0):
   return client;
 }
 
-function client(s: RunningServer): TrtcClient {
-  return new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: s.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
-}
-
-async function refusal(call: Promise<unknown>): Promise<string> {
-  return call.then(() => '', (error: unknown) => String((error as { code?: string }).code));
-}
+const client = (s: RunningServer) => officialTrtcClient(s.url, KEY);
 
 type JobInfo = { jobId: string; kind: string; state: string; inputs: { userId: string; bound: boolean }[] };
 const jobsOf = async (s: RunningServer) => (await httpJson(`${s.url}/admin/v1/apps/${APP.sdkAppId}/jobs`, { headers: { authorization: `Bearer ${APP.adminKey}` } })).body.jobs as JobInfo[];
@@ -84,15 +78,15 @@ describe('cloud API tasks', () => {
     ]);
 
     // Bad parameters, in the API's codes; the task is unchanged and still answers.
-    const modify = (extra: Record<string, unknown>) => refusal(trtc.request('ModifyCloudRecording', { SdkAppId: APP.sdkAppId, TaskId: taskId, ...extra }));
+    const modify = (extra: Record<string, unknown>) => trtcRefusalCode(trtc.request('ModifyCloudRecording', { SdkAppId: APP.sdkAppId, TaskId: taskId, ...extra }));
     expect(await modify({ MixLayoutParams: { MixLayoutMode: 7 } })).toBe('InvalidParameter.MixLayoutMode');
     expect(await modify({ MixLayoutParams: { MixLayoutMode: 4 } })).toBe('InvalidParameter.MixLayoutList');
     expect(await modify({ MixLayoutParams: { MixLayoutMode: 3, BackGroundColor: 'orange' } })).toBe('InvalidParameter.BackGroundColor');
     expect(await modify({ SubscribeStreamUserIds: { SubscribeAudioUserIds: 'bob' } })).toBe('InvalidParameter.SubscribeAudioUserIds');
-    expect(await refusal(trtc.ModifyCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
+    expect(await trtcRefusalCode(trtc.ModifyCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: 'no-such-task' }))).toBe('InvalidParameter.TaskId');
 
     await trtc.DeleteCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: taskId });
-    expect(await refusal(trtc.ModifyCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: taskId, SubscribeStreamUserIds: {} }))).toBe('FailedOperation');
+    expect(await trtcRefusalCode(trtc.ModifyCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: taskId, SubscribeStreamUserIds: {} }))).toBe('FailedOperation');
     expect((await trtc.DescribeCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: taskId })).Status).toBe('Exited');
   });
 
@@ -124,17 +118,17 @@ describe('cloud API tasks', () => {
     await expect.poll(describe, { timeout: 30_000, interval: 250 }).toBe('InProgress');
     expect(await trtc.DeleteCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: taskId })).toMatchObject({ TaskId: taskId });
     expect(await describe()).toBe('Exited');
-    expect(await refusal(trtc.ModifyCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: taskId, SubscribeStreamUserIds: {} }))).toBe('FailedOperation');
+    expect(await trtcRefusalCode(trtc.ModifyCloudRecording({ SdkAppId: APP.sdkAppId, TaskId: taskId, SubscribeStreamUserIds: {} }))).toBe('FailedOperation');
 
     // The CDN task's job died with the process: Update refuses it, Stop answers once, then the task is gone.
-    expect(await refusal(trtc.UpdatePublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'cdn-before-restart', SequenceNumber: 1, WithTranscoding: 1 }))).toBe('FailedOperation');
+    expect(await trtcRefusalCode(trtc.UpdatePublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'cdn-before-restart', SequenceNumber: 1, WithTranscoding: 1 }))).toBe('FailedOperation');
     expect(await trtc.StopPublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'cdn-before-restart' })).toMatchObject({ TaskId: 'cdn-before-restart' });
     await nextSecond(); // the same Stop again within the second would carry the same signature (refused as a replay)
-    expect(await refusal(trtc.StopPublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'cdn-before-restart' }))).toBe('InvalidParameter.TaskId');
+    expect(await trtcRefusalCode(trtc.StopPublishCdnStream({ SdkAppId: APP.sdkAppId, TaskId: 'cdn-before-restart' }))).toBe('InvalidParameter.TaskId');
     // The room's mix too: Stop answers (nothing runs), a second Stop finds no mix.
     expect(await trtc.StopMCUMixTranscode({ SdkAppId: APP.sdkAppId, RoomId: 703 })).toEqual({ RequestId: expect.any(String) as string });
     await nextSecond();
-    expect(await refusal(trtc.StopMCUMixTranscode({ SdkAppId: APP.sdkAppId, RoomId: 703 }))).toBe('FailedOperation');
+    expect(await trtcRefusalCode(trtc.StopMCUMixTranscode({ SdkAppId: APP.sdkAppId, RoomId: 703 }))).toBe('FailedOperation');
     expect((await auditOf(second)).some((l) => l.includes('it had ended when the server restarted'))).toBe(true);
   });
 });

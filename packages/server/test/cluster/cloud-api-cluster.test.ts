@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HTTP_CODE, SCHEDULE_PATH } from '@conclave/protocol';
 import { genUserSig } from '@conclave/usersig';
 import { Redis } from 'ioredis';
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient } from '../../../../tests/kit/official-trtc-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/server.js';
 import { httpJson, joined, startTestServer, type WsClient } from '../support/clients.js';
@@ -54,7 +54,7 @@ describe('cloud API across cluster nodes', () => {
     if (!host) throw new Error(`room ${roomId} was placed on no test node`);
     return host;
   };
-  const trtcVia = (node: RunningServer) => new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: node.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
+  const trtcVia = (node: RunningServer) => officialTrtcClient(node.url, KEY);
   /** An admin request answered by `node` alone, signed as another node signs it. */
   const local = (node: RunningServer, path: string, signed = nodeSignature(secret, { method: 'GET', path })) =>
     httpJson(`${node.url}${path}`, { headers: { authorization: `Bearer ${APP.adminKey}`, [LOCAL_HEADER]: signed } });
