@@ -8,8 +8,8 @@ import { KIT, kitCopies, kitNames, kitProblems } from './test-kit.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 describe('the test kit (tests/kit)', () => {
-  it('41 one test kit: ports, process readiness, Redis, coturn, the callback receiver, the official server API client and the next second are written once, in tests/kit, and no test project imports another\'s helpers', async () => {
-    expect(kitNames(ROOT)).toEqual(expect.arrayContaining(['CallbackReceiver', 'TestRedis', 'TurnServer', 'freePort', 'freeUdpPort', 'nextSecond', 'officialTrtcClient', 'spawnRedis', 'trtcRefusal', 'whenReady']));
+  it('41 one test kit: ports, process readiness, Redis, coturn, the callback receiver, the official server API client, a socket\'s close and the next second are written once, in tests/kit, and no test project imports another\'s helpers', async () => {
+    expect(kitNames(ROOT)).toEqual(expect.arrayContaining(['CallbackReceiver', 'TestRedis', 'TurnServer', 'freePort', 'freeUdpPort', 'nextSecond', 'officialTrtcClient', 'socketClosed', 'spawnRedis', 'trtcRefusal', 'whenReady']));
     expect(kitProblems(ROOT).map((p) => `${p.file}: ${p.problem}`)).toEqual([]);
     expect(await kitCopies(ROOT)).toEqual([]);
   }, 60_000);

@@ -5,6 +5,7 @@
 import type { PushMessage, ReplyMessage } from '@conclave/protocol';
 import { genUserSig } from '@conclave/usersig';
 import WebSocket from 'ws';
+import { socketClosed } from '../../../../tests/kit/socket-closed.js';
 import type { ServerOverrides } from '../../src/config/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 
@@ -113,14 +114,7 @@ export class WsClient {
 
   /** Waits for the connection to close; resolves with the close code. */
   closed(timeoutMs = 10_000): Promise<number> {
-    if (this.socket.readyState === WebSocket.CLOSED) return Promise.resolve(this.closeCode ?? 0);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for close')), timeoutMs);
-      this.socket.once('close', (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
+    return socketClosed(this.socket, this.closeCode, timeoutMs);
   }
 
   close(): void {
