@@ -6,7 +6,7 @@ import { EmbeddedEngine } from '../../../src/engine/embedded/embedded-engine.js'
 
 /** Every server-side peer connection a subscriber's downlink got in this file, in order (to reach its ICE connection). */
 const created = vi.hoisted(() => [] as unknown[]);
-vi.mock('./peer-factory.js', async (importOriginal) => {
+vi.mock('../../../src/engine/embedded/peer-factory.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../src/engine/embedded/peer-factory.js')>();
   return { ...actual, createSendPeer: (...args: Parameters<typeof actual.createSendPeer>) => {
     const pc = actual.createSendPeer(...args);
