@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests: the server's in its test wing (`packages/server/test/`, the same place as the code they test has under
-// src/; docs/architecture.md "Testing"), the other packages' and apps' next to their code (`*.test.ts` under src/); tests/repo
-// checks the repository itself (docs citations); tests/fuzz fuzzes the HTTP surfaces (schemathesis) and what a
+// Unit tests: the server's in its test wing (`packages/server/test/`, each at the place its code has under src/;
+// docs/architecture.md "Testing"), the other packages' and apps' next to their code (`*.test.ts` under src/; a
+// server test found there fails the layer rules); tests/repo checks the repository itself (docs citations, the test
+// kit); tests/fuzz fuzzes the HTTP surfaces (schemathesis) and what a
 // connected peer sends (signalling, SDP, SRTP/SRTCP); bench/src holds
 // smoke tests of bench clients. Both need the built server (npm test builds before the unit tests).
 // End-to-end tests run separately (`npm run test:e2e`) because they need builds and Chromium.
