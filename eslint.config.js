@@ -6,10 +6,12 @@ import conclave from './tests/repo/no-silent-catch.js';
 /** Sources that belong to a TypeScript project (type-aware rules need the types). */
 const TYPED_SOURCES = [
   'packages/*/src/**/*.ts',
+  'packages/server/test/**/*.ts',
   'apps/demo/src/**/*.{ts,tsx}',
   'tests/e2e/src/**/*.ts',
   'bench/src/**/*.ts',
   'tests/fuzz/*.ts',
+  'tests/kit/*.ts',
   'packages/sdk/type-tests/*.ts',
 ];
 
@@ -34,9 +36,10 @@ export default tseslint.config(
   },
   {
     // Promises are awaited, returned, or explicitly `void`ed / caught with logging; none is passed where a
-    // void callback is expected. Unit tests (outside the projects) are linted without types.
+    // void callback is expected. The server's test wing is a project of its own (packages/server/test/tsconfig.json);
+    // the other unit tests (outside the projects) are linted without types.
     files: TYPED_SOURCES,
-    ignores: ['**/*.test.ts', 'packages/server/src/test-support/**', 'packages/server/src/engine/conformance/**'],
+    ignores: ['packages/!(server)/**/*.test.ts', 'apps/**/*.test.ts', 'tests/**/*.test.ts', 'bench/**/*.test.ts'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit tests live next to the code they test (`*.test.ts` under packages/*/src and apps/*/src); tests/repo
-// checks the repository itself (docs citations); tests/fuzz fuzzes the HTTP surfaces (schemathesis) and what a
+// Unit tests: the server's in its test wing (`packages/server/test/`, each at the place its code has under src/;
+// docs/architecture.md "Testing"), the other packages' and apps' next to their code (`*.test.ts` under src/; a
+// server test found there fails the layer rules); tests/repo checks the repository itself (docs citations, the test
+// kit); tests/fuzz fuzzes the HTTP surfaces (schemathesis) and what a
 // connected peer sends (signalling, SDP, SRTP/SRTCP); bench/src holds
 // smoke tests of bench clients. Both need the built server (npm test builds before the unit tests).
 // End-to-end tests run separately (`npm run test:e2e`) because they need builds and Chromium.
@@ -11,18 +13,18 @@ import { defineConfig } from 'vitest/config';
 // ports; vitest's default on two cores is one at a time); then 'serial', the files that measure time or load the
 // CPU on purpose, one at a time, so a neighbour does not turn their bounds into failures. Unset: every file.
 const SERIAL_FILES = [
-  'packages/server/src/engine/conformance/conformance.test.ts',
-  'packages/server/src/signal/join-storm.test.ts',
-  'packages/server/src/signal/fuzz.test.ts',
-  'packages/server/src/signal/heartbeat.test.ts',
-  'packages/server/src/http/hostile-input.test.ts',
+  'packages/server/test/engine/conformance/conformance.test.ts',
+  'packages/server/test/signal/join-storm.test.ts',
+  'packages/server/test/signal/fuzz.test.ts',
+  'packages/server/test/signal/heartbeat.test.ts',
+  'packages/server/test/http/hostile-input.test.ts',
   'tests/fuzz/http-fuzz.test.ts',
   'tests/fuzz/peer-fuzz.test.ts',
   'bench/src/signal-load/signal-load.test.ts',
   // A real Chromium publisher whose bitrate ramp and back-off are measured.
-  'packages/server/src/engine/embedded/uplink-feedback.test.ts',
+  'packages/server/test/engine/embedded/uplink-feedback.test.ts',
 ];
-const ALL_FILES = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/repo/**/*.test.ts', 'bench/src/**/*.test.ts', 'tests/fuzz/**/*.test.ts'];
+const ALL_FILES = ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/repo/**/*.test.ts', 'bench/src/**/*.test.ts', 'tests/fuzz/**/*.test.ts'];
 const pass = process.env.CONCLAVE_UNIT_PASS;
 
 export default defineConfig({

@@ -5,7 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freePort } from '../../packages/server/src/lifecycle/free-port.js';
+import { freePort } from '../../tests/kit/ports.js';
 import { LOADGEN_DIR } from '../../tests/e2e/src/harness/loadgen.js';
 import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
 import { processTree, treeCpu } from './proc.js';

@@ -1,11 +1,13 @@
 /**
  * A bare signalling client for the fuzzers (what an attacker's script can send over the WebSocket): raw text with a
  * chosen request id, replies by id, pushes by name. Every wait is bounded. tests/fuzz builds against the server's
- * dist, so the server's own test client (src/test-support/clients.ts) is not reachable from here.
+ * dist; the server's own test client (packages/server/test/support/clients.ts) is its test wing's, not shared
+ * (what test projects share is the test kit, tests/kit).
  */
 import { CDN_CODE, CROSS_ROOM_CODE, SERVER_CODE, TRANSCRIBER_CODE } from '@conclave/protocol';
 import { genUserSig } from '@conclave/usersig';
 import WebSocket from 'ws';
+import { socketClosed } from '../kit/socket-closed.js';
 
 /** Every code a reply may carry: the protocol's catalogues. */
 export const KNOWN_CODES: ReadonlySet<number> = new Set([SERVER_CODE, CDN_CODE, TRANSCRIBER_CODE, CROSS_ROOM_CODE].flatMap((codes) => Object.values(codes)));
@@ -142,15 +144,8 @@ export class SignalClient {
   }
 
   /** Waits (bounded) for the connection to close; resolves with its close code. */
-  async closed(timeoutMs = 10_000): Promise<number> {
-    if (this.closeCode !== undefined) return this.closeCode;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for the close')), timeoutMs);
-      this.socket.once('close', (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
+  closed(timeoutMs = 10_000): Promise<number> {
+    return socketClosed(this.socket, this.closeCode, timeoutMs);
   }
 
   close(): void {

@@ -107,14 +107,15 @@ function walk(dir: string, out: string[]): void {
 }
 
 /**
- * The files whose citations are checked: sources under packages/*\/src, packages/*\/*.mjs, apps/*\/src,
- * tests/e2e/src and bench/src, the READMEs of packages, apps, tests and bench, and the docs themselves.
+ * The files whose citations are checked: sources under packages/*\/src and packages/*\/test, packages/*\/*.mjs, apps/*\/src,
+ * tests/e2e/src, tests/kit and bench/src, the READMEs of packages, apps, tests and bench, and the docs themselves.
  */
 export function filesToCheck(root: string): string[] {
   const files: string[] = [];
   const dirs = (parent: string) => (existsSync(join(root, parent)) ? readdirSync(join(root, parent)).map((d) => join(parent, d)) : []);
   for (const pkg of dirs('packages')) {
     walk(join(root, pkg, 'src'), files);
+    walk(join(root, pkg, 'test'), files);
     for (const name of existsSync(join(root, pkg)) ? readdirSync(join(root, pkg)) : []) {
       if (name.endsWith('.mjs') || name === 'README.md') files.push(join(root, pkg, name));
     }
@@ -124,6 +125,7 @@ export function filesToCheck(root: string): string[] {
     if (existsSync(join(root, app, 'README.md'))) files.push(join(root, app, 'README.md'));
   }
   walk(join(root, 'tests', 'e2e', 'src'), files);
+  walk(join(root, 'tests', 'kit'), files);
   walk(join(root, 'bench', 'src'), files);
   walk(join(root, 'docs'), files);
   for (const readme of ['tests/e2e/README.md', 'bench/README.md']) {

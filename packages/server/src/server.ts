@@ -7,7 +7,7 @@ import { Cluster } from './cluster/cluster.js';
 import { closeContext, createContext } from './context.js';
 import { createEngine } from './engine/create-engine.js';
 import type { EngineStats } from './engine/media-engine.js';
-import { createHttpServer } from './http/http-server.js';
+import { createGateway } from './gateway/gateway.js';
 import { createLogger } from './log/logger.js';
 import { CALL_RECORD_RETENTION_DAYS } from './room/call-records.js';
 import { SignalServer } from './signal/signal-server.js';
@@ -61,7 +61,7 @@ export async function startServer(overrides: ServerOverrides = {}, env: NodeJS.P
   }
   const signal = new SignalServer(ctx);
   const stopEnginePushes = pushEngineEvents(ctx);
-  const http = createHttpServer(ctx, signal);
+  const http = createGateway(ctx, signal);
   const purge = () => {
     const removed = ctx.store.purgeLogs(Date.now() - config.storage.logRetentionDays * 24 * 3600 * 1000);
     if (removed > 0) logger.info({ removed }, 'old logs deleted');

@@ -13,7 +13,7 @@ import { AppHost, eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
 import { NetNamespace } from './harness/netns.js';
 import { startTestServer, type TestServer } from './harness/server.js';
-import { TurnServer } from './harness/turn-server.js';
+import { TurnServer } from '../../kit/turn-server.js';
 
 const SECRET = 'conclave-e2e-relay-switch-secret';
 /** Namespace index (resilience uses 1, recovery its own). */

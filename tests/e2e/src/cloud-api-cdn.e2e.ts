@@ -3,7 +3,8 @@
  * endpoint): StartPublishCdnStream produces RTMP output that ffmpeg reads (a loopback nginx-rtmp "CDN"), and
  * UpdatePublishCdnStream moves it, StopPublishCdnStream ends it; StartMCUMixTranscodeByStrRoomId mixes the room to the ingest under its StreamId.
  */
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import type { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient } from '../../kit/official-trtc-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, eventsOf } from './harness/client-page.js';
@@ -11,7 +12,7 @@ import { join as joinRoom } from './harness/join.js';
 import { colorAt, colorName, fakeMediaArgs, grabFrame, makeFakeMedia, probe } from './harness/media-probe.js';
 import { RtmpCdn } from './harness/rtmp-cdn.js';
 import { startTestServer, TEST_APP, type TestServer } from './harness/server.js';
-import { nextSecond } from '../../../packages/server/src/test-support/next-second.js';
+import { nextSecond } from '../../kit/next-second.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eCdnRelay001', secretKey: 'conclave-e2e-cloud-cdn-secret-012345' };
 
@@ -30,7 +31,7 @@ describe('CDN relays through the TRTC server API', () => {
     server = await startTestServer({ apps: [{ ...TEST_APP, cloudApiKeys: [KEY], rtmpHosts: ['127.0.0.1:*'] }], media: { rtmpIngest: rtmp.url('') } });
     app = await AppHost.start(server.url);
     browser = await launchBrowser(fakeMediaArgs(media));
-    trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
+    trtc = officialTrtcClient(server.url, KEY);
   });
 
   afterAll(async () => {

@@ -7,10 +7,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import type { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient } from '../../kit/official-trtc-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
-import { startCallbackSink, type CallbackSink } from './harness/callback-receiver.js';
+import { CallbackReceiver } from '../../kit/callback-receiver.js';
 import { AppHost, eventsOf } from './harness/client-page.js';
 import { join as joinRoom } from './harness/join.js';
 import { colorAt, colorName, fakeMediaArgs, grabFrames, makeFakeMedia, probe } from './harness/media-probe.js';
@@ -27,23 +28,23 @@ describe('cloud recording through the TRTC server API', () => {
   let browser: LaunchedBrowser;
   let folder: string;
   let trtc: TrtcClient;
-  let sink: CallbackSink;
+  let sink: CallbackReceiver;
 
   beforeAll(async () => {
     const media = await makeFakeMedia('cloud-rec-red', 'red', 440);
     folder = mkdtempSync(join(tmpdir(), 'conclave-cloud-rec-'));
-    sink = await startCallbackSink(CALLBACK_KEY);
+    sink = await CallbackReceiver.start(CALLBACK_KEY);
     server = await startTestServer({ apps: [{ ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY], callback: { url: sink.url, key: CALLBACK_KEY } }], media: { recordingPath: folder } });
     app = await AppHost.start(server.url);
     browser = await launchBrowser(fakeMediaArgs(media));
-    trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
+    trtc = officialTrtcClient(server.url, KEY);
   });
 
   afterAll(async () => {
     await browser?.close();
     await app?.close();
     await server?.close();
-    await sink?.close();
+    await sink?.down();
     rmSync(folder, { recursive: true, force: true });
   });
 

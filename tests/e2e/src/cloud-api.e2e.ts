@@ -3,36 +3,27 @@
  * client (unchanged but for its endpoint) against real pages: RemoveUser kicks the named user out and nobody
  * else, DismissRoom empties the room, and refused requests (bad signature, unknown SecretId) change nothing.
  */
-import { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import type { Client as TrtcClient } from 'tencentcloud-sdk-nodejs/tencentcloud/services/trtc/v20190722/trtc_client.js';
+import { officialTrtcClient, trtcRefusalCode } from '../../kit/official-trtc-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedBrowser } from './harness/browser.js';
-import { startCallbackSink, type CallbackSink } from './harness/callback-receiver.js';
+import { CallbackReceiver } from '../../kit/callback-receiver.js';
 import { AppHost, call, eventsOf } from './harness/client-page.js';
 import { startAppFixture, stopAppFixture } from './harness/fixture.js';
 import { join } from './harness/join.js';
 import { TEST_APP, type TestServer } from './harness/server.js';
-import { nextSecond } from '../../../packages/server/src/test-support/next-second.js';
+import { nextSecond } from '../../kit/next-second.js';
 
 const KEY = { secretId: 'AKIDconclaveE2eCloudApi001', secretKey: 'conclave-e2e-cloud-api-secret-0123456' };
 const ADMIN_KEY = 'e2e-cloud-api-admin-key-012345678';
 const CALLBACK_KEY = 'e2eCallbackKey0123456789';
-
-/** The API error code a call was refused with ('' when it succeeded). */
-async function refusal(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return '';
-  } catch (error) {
-    return String((error as { code?: string }).code);
-  }
-}
 
 describe('cloud API with real pages', () => {
   let server: TestServer;
   let browser: LaunchedBrowser;
   let app: AppHost;
   let trtc: TrtcClient;
-  let sink: CallbackSink;
+  let sink: CallbackReceiver;
   let APP: typeof TEST_APP & { adminKey: string; cloudApiKeys: (typeof KEY)[]; callback: { url: string; key: string } };
   const usersOf = async (roomKey: string): Promise<string[]> => {
     const res = await fetch(`${server.url}/admin/v1/apps/${APP.sdkAppId}/rooms/${encodeURIComponent(roomKey)}/users`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
@@ -41,15 +32,15 @@ describe('cloud API with real pages', () => {
   };
 
   beforeAll(async () => {
-    sink = await startCallbackSink(CALLBACK_KEY);
+    sink = await CallbackReceiver.start(CALLBACK_KEY);
     APP = { ...TEST_APP, adminKey: ADMIN_KEY, cloudApiKeys: [KEY], callback: { url: sink.url, key: CALLBACK_KEY } };
     ({ server, app, browser } = await startAppFixture({ apps: [APP] }));
-    trtc = new TrtcClient({ credential: KEY, region: 'ap-guangzhou', profile: { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } } });
+    trtc = officialTrtcClient(server.url, KEY);
   });
 
   afterAll(async () => {
     await stopAppFixture({ server, app, browser });
-    await sink.close();
+    await sink.down();
   });
 
   it('RemoveUser kicks the named user out (the page gets kicked-out) and nobody else; refused requests change nothing', async () => {
@@ -60,11 +51,10 @@ describe('cloud API with real pages', () => {
     await expect.poll(() => usersOf('8101'), { timeout: 10_000 }).toEqual(['cloud-kicked', 'cloud-stays']);
 
     const request = { SdkAppId: APP.sdkAppId, RoomId: 8101, UserIds: ['cloud-kicked'] };
-    const endpoint = { httpProfile: { endpoint: server.url.replace(/^http:\/\//, ''), protocol: 'http://' } };
-    const forged = new TrtcClient({ credential: { secretId: KEY.secretId, secretKey: 'a-wrong-secret-key-0123456789' }, profile: endpoint });
-    const stranger = new TrtcClient({ credential: { secretId: 'AKIDnoSuchSecretId000000', secretKey: KEY.secretKey }, profile: endpoint });
-    expect(await refusal(forged.RemoveUser(request))).toBe('AuthFailure.SignatureFailure');
-    expect(await refusal(stranger.RemoveUser(request))).toBe('AuthFailure.SecretIdNotFound');
+    const forged = officialTrtcClient(server.url, { secretId: KEY.secretId, secretKey: 'a-wrong-secret-key-0123456789' });
+    const stranger = officialTrtcClient(server.url, { secretId: 'AKIDnoSuchSecretId000000', secretKey: KEY.secretKey });
+    expect(await trtcRefusalCode(forged.RemoveUser(request))).toBe('AuthFailure.SignatureFailure');
+    expect(await trtcRefusalCode(stranger.RemoveUser(request))).toBe('AuthFailure.SecretIdNotFound');
     expect(await usersOf('8101')).toEqual(['cloud-kicked', 'cloud-stays']);
 
     expect(await trtc.RemoveUser(request)).toEqual({ RequestId: expect.any(String) as string });
@@ -86,7 +76,7 @@ describe('cloud API with real pages', () => {
     }
     expect(await usersOf('8102')).toEqual([]);
     await nextSecond(); // the same DismissRoom signed in the same second would be refused as a replay (docs/behaviour.md §10.3)
-    expect(await refusal(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 8102 }))).toBe('FailedOperation.RoomNotExist');
+    expect(await trtcRefusalCode(trtc.DismissRoom({ SdkAppId: APP.sdkAppId, RoomId: 8102 }))).toBe('FailedOperation.RoomNotExist');
     for (const page of pages) await page.close();
   });
 

@@ -7,11 +7,11 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { call, eventsOf } from './harness/client-page.js';
 import { adminOf, hostOf, startCluster, stopCluster, type TestNode } from './harness/cluster.js';
 import { join } from './harness/join.js';
-import type { RedisServer } from './harness/redis-server.js';
+import type { TestRedis } from '../../kit/redis-server.js';
 import { TEST_APP } from './harness/server.js';
 
 describe('cluster: admin API across nodes', () => {
-  let redis: RedisServer;
+  let redis: TestRedis;
   let nodes: TestNode[];
   let browser: LaunchedBrowser;
 

@@ -10,7 +10,7 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { eventsOf } from './harness/client-page.js';
 import { decodesMore, hostOf, startCluster, stopCluster, type TestNode } from './harness/cluster.js';
 import { join, watch } from './harness/join.js';
-import type { RedisServer } from './harness/redis-server.js';
+import type { TestRedis } from '../../kit/redis-server.js';
 import { TEST_APP } from './harness/server.js';
 
 const DRAIN_MS = 12_000;
@@ -26,7 +26,7 @@ async function scheduledMain(url: string, roomId: number): Promise<string> {
 }
 
 describe('cluster: draining on SIGTERM', () => {
-  let redis: RedisServer;
+  let redis: TestRedis;
   let nodes: TestNode[];
   let browser: LaunchedBrowser;
 

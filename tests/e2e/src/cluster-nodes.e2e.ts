@@ -10,7 +10,7 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { eventsOf } from './harness/client-page.js';
 import { decodesMore, hostOf, startCluster, stopCluster, type TestNode } from './harness/cluster.js';
 import { join, watch } from './harness/join.js';
-import type { RedisServer } from './harness/redis-server.js';
+import type { TestRedis } from '../../kit/redis-server.js';
 import { TEST_APP } from './harness/server.js';
 
 const userIds = (events: { data: Record<string, unknown> }[]) => events.map((e) => e.data.userId);
@@ -28,7 +28,7 @@ async function pair(browser: LaunchedBrowser, nodes: TestNode[], roomId: number,
 }
 
 describe('cluster: two nodes and Redis', () => {
-  let redis: RedisServer;
+  let redis: TestRedis;
   let nodes: TestNode[];
   let browser: LaunchedBrowser;
 

@@ -1,7 +1,7 @@
 /**
  * Faults (issue 30): Redis down and back under a cluster — the media of a call on a running node goes on.
  * The placements, the registry and the signalling are shown without a browser by
- * packages/server/src/cluster/redis-outage.test.ts; this file shows what a user sees: video keeps decoding
+ * packages/server/test/cluster/redis-outage.test.ts; this file shows what a user sees: video keeps decoding
  * while Redis is dead and after it comes back empty.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -12,8 +12,9 @@ import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, eventsOf } from './harness/client-page.js';
 import { CLUSTER_ADMIN_KEY, decodesMore } from './harness/cluster.js';
 import { join, watch } from './harness/join.js';
-import { spawnRedis } from './harness/redis-server.js';
-import { freePort, ServerCli } from './harness/server-process.js';
+import { spawnRedis } from '../../kit/redis-server.js';
+import { freePort } from '../../kit/ports.js';
+import { ServerCli } from './harness/server-process.js';
 import { TEST_APP } from './harness/server.js';
 
 async function killRedis(child: ChildProcess | undefined): Promise<void> {

@@ -10,7 +10,7 @@ import { startAppFixture, stopAppFixture, type AppFixture } from './harness/fixt
 import { eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
 import { TEST_APP } from './harness/server.js';
-import { TurnServer } from './harness/turn-server.js';
+import { TurnServer } from '../../kit/turn-server.js';
 
 const SECRET = 'conclave-e2e-turn-static-secret';
 

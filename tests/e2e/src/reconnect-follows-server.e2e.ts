@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, eventsOf, media } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
-import { freePort, ServerCli } from './harness/server-process.js';
+import { freePort } from '../../kit/ports.js';
+import { ServerCli } from './harness/server-process.js';
 
 /** docs/behaviour.md §4: back in the room this soon after the server listens again, whatever the outage. */
 const BACK_WITHIN_MS = 3_000;

@@ -3,9 +3,10 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, type LaunchedBrowser } from './harness/browser.js';
 import { AppHost, eventsOf, media, type RecordedEvent } from './harness/client-page.js';
 import { join, watch } from './harness/join.js';
-import { freePort, ServerCli } from './harness/server-process.js';
+import { freePort } from '../../kit/ports.js';
+import { ServerCli } from './harness/server-process.js';
 import { startTestServer, type TestServer } from './harness/server.js';
-import { TurnServer } from './harness/turn-server.js';
+import { TurnServer } from '../../kit/turn-server.js';
 
 const userIds = (events: RecordedEvent[]) => events.map((e) => e.data.userId);
 const states = async (page: Page) => (await eventsOf(page, 'connection-state-changed')).map((e) => e.data.state);

@@ -2,22 +2,39 @@ import { createHmac } from 'node:crypto';
 import { SERVER_CODE, type AiDenoiseAuthReply } from '@conclave/protocol';
 import type { aiDenoiseAuthQuery } from '@conclave/protocol/schemas';
 import type { z } from 'zod';
-import type { HttpDeps } from './http-deps.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { ServerConfig } from '../config/config.js';
 import { roomRef } from '../ids/room-ref.js';
+import type { KeyedRateLimiter } from '../limits/rate-limiter.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { RoomRegistry } from '../room/room.js';
 import { LogQuotaError } from '../store/log-quota.js';
+import type { Store } from '../store/store.js';
 import { HttpError } from './respond.js';
 import type { Bindings } from './router.js';
+
+/** What the SDK's endpoints (log upload, statistics beacon, AI-denoise authorisation) work with. */
+export interface SdkEndpointDeps {
+  config: ServerConfig;
+  auth: Authenticator;
+  /** The room a user was last in, for uploads that name none. */
+  rooms: Pick<RoomRegistry, 'lastRoomOf'>;
+  store: Pick<Store, 'insertUploadedLog'>;
+  metrics: Pick<Metrics, 'logUpload' | 'logsDropped' | 'beacon'>;
+  /** Log uploads and statistics beacons per client address. */
+  uploads: KeyedRateLimiter;
+}
 
 /** Largest statistics beacon body. */
 const BEACON_LIMIT_BYTES = 64 * 1024;
 
-function limitRate(ctx: HttpDeps, address: string): void {
+function limitRate(ctx: SdkEndpointDeps, address: string): void {
   if (!ctx.uploads.take(address)) {
     throw new HttpError(429, SERVER_CODE.RATE_LIMITED, `too many uploads from this address (${ctx.config.limits.logUploadsPerMinute} per minute)`);
   }
 }
 
-function knownApp(ctx: HttpDeps, sdkAppId: number): void {
+function knownApp(ctx: SdkEndpointDeps, sdkAppId: number): void {
   if (!ctx.auth.hasApp(sdkAppId)) throw new HttpError(404, SERVER_CODE.UNKNOWN_APP, `sdkAppId ${sdkAppId} is not configured on this server`);
 }
 
@@ -32,7 +49,7 @@ const aiRefusal = (errCode: number, errMsg: string): AiDenoiseAuthReply => ({ da
  * "sdkAppId:userId:timestamp") in hex. Refusals are 200 with an errCode; past limits.credentialChecksPerMinute
  * requests from one address, errCode 3 before anything is checked.
  */
-async function authoriseAiDenoise(ctx: HttpDeps, address: string, read: () => Promise<AiDenoiseAuthFields>): Promise<AiDenoiseAuthReply> {
+async function authoriseAiDenoise(ctx: SdkEndpointDeps, address: string, read: () => Promise<AiDenoiseAuthFields>): Promise<AiDenoiseAuthReply> {
   if (!ctx.auth.limits.takeCheck('ai-denoise-auth', address)) {
     return aiRefusal(AI_ERR.SERVER, `too many authorisation requests from this address (${ctx.config.limits.credentialChecksPerMinute} per minute)`);
   }
@@ -48,7 +65,7 @@ async function authoriseAiDenoise(ctx: HttpDeps, address: string, read: () => Pr
 }
 
 /** The endpoints the SDK calls besides scheduling (docs/behaviour.md §7): log upload, statistics beacon, AI-denoise authorisation. */
-export function sdkEndpoints(ctx: HttpDeps): Bindings<'uploadLog' | 'statsBeacon' | 'aiDenoiseAuth' | 'aiDenoiseAuthForm'> {
+export function sdkEndpoints(ctx: SdkEndpointDeps): Bindings<'uploadLog' | 'statsBeacon' | 'aiDenoiseAuth' | 'aiDenoiseAuthForm'> {
   return {
     /**
      * Log upload: validated, size- and rate-limited, stored; filed under the body's room when it names one,

@@ -1,6 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { openApiDocument } from '@conclave/protocol/schemas';
-import type { HttpDeps } from './http-deps.js';
+import type { ServerConfig } from '../config/config.js';
+import type { ConnectionTracker } from '../limits/connection-tracker.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { RoomRegistry } from '../room/room.js';
+import type { Store } from '../store/store.js';
 import { HttpError } from './respond.js';
 import { HttpReply, type Bindings } from './router.js';
 import { HTTP_CODE } from '@conclave/protocol';
@@ -34,8 +38,18 @@ export function isLocalRequest(req: IncomingMessage): boolean {
   return match !== null && isLoopbackHost(match[1]);
 }
 
+/** What health, metrics and the dev app's keys read. */
+export interface OpsEndpointDeps {
+  config: ServerConfig;
+  rooms: Pick<RoomRegistry, 'rooms' | 'size'>;
+  store: Pick<Store, 'healthy'>;
+  metrics: Pick<Metrics, 'text' | 'contentType'>;
+  /** Open signalling connections per client address. */
+  connections: Pick<ConnectionTracker, 'total'>;
+}
+
 /** Health, Prometheus metrics, the OpenAPI document and the dev app's keys. */
-export function opsEndpoints(ctx: HttpDeps): Bindings<'health' | 'metrics' | 'openApi' | 'devApp'> {
+export function opsEndpoints(ctx: OpsEndpointDeps): Bindings<'health' | 'metrics' | 'openApi' | 'devApp'> {
   let openapi: Record<string, unknown> | undefined;
   return {
     health: {
@@ -58,7 +72,7 @@ export function opsEndpoints(ctx: HttpDeps): Bindings<'health' | 'metrics' | 'op
     },
     devApp: {
       handle: ({ req }) => {
-        // The dev app's key lets anyone sign in as anyone: only hand it to this machine's own browser (no CORS: http-server.ts).
+        // The dev app's key lets anyone sign in as anyone: only hand it to this machine's own browser (no CORS: gateway/gateway.ts).
         if (!ctx.config.devMode || !isLocalRequest(req)) throw new HttpError(404, HTTP_CODE.NOT_FOUND, 'not found: /api/dev/app');
         const app = ctx.config.apps[0];
         return { sdkAppId: app.sdkAppId, secretKey: app.secretKey, adminKey: app.adminKey };

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { SERVER_CODE, HTTP_CODE } from '@conclave/protocol';
-import type { HttpDeps } from './http-deps.js';
+import type { Logger } from 'pino';
+import type { Metrics } from '../ops/metrics.js';
 import { StoreFullError } from '../store/store.js';
 
 const gunzipAsync = promisify(gunzip);
@@ -23,8 +24,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(JSON.stringify(body));
 }
 
+/** What answering an error works with: the error counter and the logger (no transport's deps: they import this). */
+export interface ErrorAnswerDeps {
+  metrics: Pick<Metrics, 'error'>;
+  logger: Pick<Logger, 'error'>;
+}
+
 /** Answers an error as `{code, message}` with its status, and counts it. */
-export function sendError(ctx: Pick<HttpDeps, 'metrics' | 'logger'>, res: ServerResponse, error: unknown): void {
+export function sendError(ctx: ErrorAnswerDeps, res: ServerResponse, error: unknown): void {
   if (error instanceof HttpError) {
     ctx.metrics.error('http', error.code);
     sendJson(res, error.status, { code: error.code, message: error.message }, error.status === 413 || error.status === 408 ? { connection: 'close' } : {});
@@ -64,7 +71,7 @@ export function expectBody(req: IncomingMessage, sha256Hex: string): void {
  * Reads a request body of at most `limit` bytes. A larger body is read on (and thrown away) up to four
  * times the limit so that a client still sending it gets the 413 answer; past that (or when Content-Length
  * says so at once) the 413 goes out without more reading, and the connection is closed once it is sent
- * (http-server.ts), so a body of any size costs at most 4 × `limit` bytes read and `limit` bytes held. A body
+ * (gateway/gateway.ts), so a body of any size costs at most 4 × `limit` bytes read and `limit` bytes held. A body
  * slower than BODY_READ is refused with 408 (BODY_TIMEOUT), its connection closed the same way.
  */
 export function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {

@@ -6,8 +6,7 @@ import { HTTP_CODE, SERVER_CODE } from '@conclave/protocol';
 import { HTTP_ROUTES, type OperationId, type RouteSpec } from '@conclave/protocol/schemas';
 import type { z } from 'zod';
 import { formatIssues } from '../config/schema.js';
-import type { HttpDeps } from './http-deps.js';
-import { HttpError, readBodyAs, readRaw, sendError, sendJson } from './respond.js';
+import { HttpError, readBodyAs, readRaw, sendError, sendJson, type ErrorAnswerDeps } from './respond.js';
 
 type Spec<Op extends OperationId> = (typeof HTTP_ROUTES)[Op];
 type Infer<T> = T extends z.ZodType ? z.infer<T> : Record<string, never>;
@@ -97,11 +96,11 @@ interface Compiled {
  * `{code, message}` with their status (or the route's own 200 refusal).
  */
 export class Router {
-  readonly #ctx: HttpDeps;
+  readonly #ctx: ErrorAnswerDeps;
   readonly #bindings: Bindings;
   readonly #routes: Compiled[];
 
-  constructor(ctx: HttpDeps, bindings: Bindings) {
+  constructor(ctx: ErrorAnswerDeps, bindings: Bindings) {
     this.#ctx = ctx;
     this.#bindings = bindings;
     this.#routes = (Object.entries(HTTP_ROUTES) as [OperationId, RouteSpec][]).map(([id, spec]) => ({ id, spec, segments: spec.path.split('/') }));

@@ -1,9 +1,21 @@
 import type { IncomingMessage } from 'node:http';
 import { SERVER_CODE, SIGNAL_PATH } from '@conclave/protocol';
-import type { HttpDeps } from './http-deps.js';
+import type { Logger } from 'pino';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { Cluster } from '../cluster/cluster.js';
+import { clusterDomains } from '../cluster/schedule-domains.js';
+import type { ServerConfig } from '../config/config.js';
 import type { Bindings } from './router.js';
 import { scheduledIce, scheduledTurnTcpInfo } from '../turn/turn-credentials.js';
-import { clusterDomains } from '../cluster/schedule-domains.js';
+
+/** What scheduling works with. */
+export interface ScheduleDeps {
+  config: ServerConfig;
+  auth: Authenticator;
+  logger: Logger;
+  /** Set when this server is a node of a cluster: rooms are placed on nodes. */
+  cluster?: Cluster;
+}
 
 /** The public origin of this server as the client reached it (http or https), for building URLs. */
 export function publicOrigin(req: IncomingMessage): string {
@@ -23,7 +35,7 @@ function signalUrl(req: IncomingMessage): string {
  * domains, ICE servers and client config. Refusals are status 200 with a code; past limits.credentialChecksPerMinute
  * requests from one address, RATE_LIMITED.
  */
-export function scheduleEndpoint(ctx: HttpDeps): Bindings<'schedule'> {
+export function scheduleEndpoint(ctx: ScheduleDeps): Bindings<'schedule'> {
   return {
     schedule: {
       refuse: (error) => ({ code: error.code, msg: error.message }),

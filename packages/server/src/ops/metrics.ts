@@ -6,6 +6,15 @@ import type { RoomRegistry } from '../room/room.js';
 import type { TranscribersSnapshot } from '../transcriber/transcriber-manager.js';
 import { registerResourceGauges } from './resource-metrics.js';
 
+/**
+ * WHEP / WHIP figures for /metrics: open sessions by kind, and the quota refusals so far by scope. Declared here,
+ * where they are read, so that metrics import nothing of WHEP, which imports them (no folder circle).
+ */
+export interface WhepSnapshot {
+  sessions: { whep: number; mix: number; whip: number };
+  refusals: { app: number; node: number };
+}
+
 /** What the metrics read when scraped. */
 export interface MetricSources {
   rooms: RoomRegistry;

@@ -155,7 +155,7 @@ function loadDriver(): DatabaseConstructor {
  * transaction in a write-ahead log (WAL): it is atomic — a process killed mid-write (SIGKILL, a crash) leaves
  * the previous state, and the next open rolls the log forward to the last committed write, so nothing the
  * server acknowledged is lost and nothing is half-written (the journal plays the part of "write to a temporary
- * file, fsync, rename" for a database; src/store/crash-safety.test.ts kills a server mid-write to show it).
+ * file, fsync, rename" for a database; test/store/crash-safety.test.ts kills a server mid-write to show it).
  * `synchronous = NORMAL`: a power cut (not a process crash) may lose the last writes, never the file's
  * consistency. ':memory:' keeps everything in memory for tests.
  */

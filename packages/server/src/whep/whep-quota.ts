@@ -1,12 +1,9 @@
 import { SERVER_CODE } from '@conclave/protocol';
 import type { LimitsConfig } from '../config/config.js';
 import { HttpError } from '../http/respond.js';
+import type { WhepSnapshot } from '../ops/metrics.js';
 
-/** WHEP / WHIP figures for /metrics: open sessions by kind, and the quota refusals so far by scope. */
-export interface WhepSnapshot {
-  sessions: { whep: number; mix: number; whip: number };
-  refusals: { app: number; node: number };
-}
+export type { WhepSnapshot };
 
 /**
  * The quotas of WHEP playbacks and WHIP publishes (each holds peer connections and forwarding on this node):

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { AppHost, media } from './client-page.js';
-import { RedisServer } from './redis-server.js';
-import { freePort, ServerCli } from './server-process.js';
+import { TestRedis } from '../../../kit/redis-server.js';
+import { freePort } from '../../../kit/ports.js';
+import { ServerCli } from './server-process.js';
 
 export const CLUSTER_ADMIN_KEY = 'e2e-cluster-admin-key-0123456789';
 
@@ -14,8 +15,8 @@ export interface TestNode {
 }
 
 /** Starts redis-server and `count` server processes forming a cluster over it (node ids n0, n1…). */
-export async function startCluster(count: number, env: NodeJS.ProcessEnv = {}): Promise<{ redis: RedisServer; nodes: TestNode[] }> {
-  const redis = await RedisServer.start();
+export async function startCluster(count: number, env: NodeJS.ProcessEnv = {}): Promise<{ redis: TestRedis; nodes: TestNode[] }> {
+  const redis = await TestRedis.start();
   const nodes: TestNode[] = [];
   for (let i = 0; i < count; i++) {
     const port = await freePort();
@@ -31,7 +32,7 @@ export async function startCluster(count: number, env: NodeJS.ProcessEnv = {}): 
 }
 
 /** Stops what startCluster started (nodes already stopped are skipped). */
-export async function stopCluster(parts: { redis?: RedisServer; nodes?: TestNode[] }): Promise<void> {
+export async function stopCluster(parts: { redis?: TestRedis; nodes?: TestNode[] }): Promise<void> {
   for (const node of parts.nodes ?? []) {
     await node.app.close();
     await node.cli.kill();

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './server-process.js';
+import { freePort } from '../../../kit/ports.js';
 
 /** Debian's nginx with libnginx-mod-rtmp. */
 const NGINX = '/usr/sbin/nginx';

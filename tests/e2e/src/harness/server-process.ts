@@ -3,9 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { genUserSig } from '@conclave/usersig';
 import { E2E_ENGINE, TEST_APP } from './server.js';
 
-/** A free TCP port on loopback: the server's own helper (its Janus supervisor uses it), for every test. */
-export { freePort } from '../../../../packages/server/src/lifecycle/free-port.js';
-
 /**
  * The built server CLI (`conclave-server`) as a separate process on a fixed port, so a test can
  * kill it outright and start it again where clients expect it.
