@@ -51,7 +51,7 @@ export default tseslint.config(
   {
     // No failure dropped silently (docs/architecture.md "Failures"): production code only; tests catch to assert.
     files: ['packages/*/src/**/*.ts', 'apps/demo/src/**/*.{ts,tsx}'],
-    ignores: ['**/*.test.ts', 'packages/server/src/test-support/**', 'packages/server/src/engine/conformance/**'],
+    ignores: ['**/*.test.ts'],
     plugins: { conclave },
     rules: { 'conclave/no-silent-catch': 'error' },
   },
