@@ -64,6 +64,11 @@ export class NetNamespace {
     return new NetNamespace(name, `${subnet}.1`, `${subnet}.2`, nsIf, hostIf);
   }
 
+  /** Runs a command inside the namespace; returns its stdout. */
+  exec(cmd: string, args: string[]): string {
+    return run('ip', ['netns', 'exec', this.name, cmd, ...args]);
+  }
+
   /** An executable that runs Chromium inside the namespace (for playwright's executablePath). */
   chromiumWrapper(): string {
     const path = join(this.#dir, 'chromium');
