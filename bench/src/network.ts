@@ -104,7 +104,8 @@ const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
 function line(m: Measured, clean?: Measured): string {
   return `${m.scenario}: words ${pct(m.accuracy)}${clean ? ` (${pct(clean.accuracy > 0 ? m.accuracy / clean.accuracy : 0)} of clean)` : ''}, concealed ${(m.audio.concealedRatio * 100).toFixed(1)} %, ` +
     `${m.video.streams}× ${m.video.fps.toFixed(1)} fps, freezes ${m.video.freezeCount} / ${Math.round(m.video.freezeMs)} ms (longest ${Math.round(m.video.longestFreezeMs)}), ` +
-    `width ${m.video.minWidth}, load ${loadavg()[0]!.toFixed(1)} — "${m.transcript}"`;
+    `width ${m.video.minWidth}, sender ${m.sender ? `${m.sender.width}w ${m.sender.fps} fps ${Math.round(m.sender.targetKbit)} kbit/s limited by ${m.sender.limitation}` : '–'}, ` +
+    `dropped ${JSON.stringify(m.dropped)}, load ${loadavg()[0]!.toFixed(1)} — "${m.transcript}"`;
 }
 
 /** Rows: per scenario and figure, the engines side by side ("Conclave / LiveKit"), the goal marked per engine. */

@@ -16,7 +16,7 @@ describe('Must show 43: the quick subset of bad networks — a viewer in a names
   let driver: ConclaveDriver;
   let viewerSide: Side;
   let hostSide: Side;
-  const speech = makeSpeech(SENTENCES.slice(0, 3));
+  const speech = makeSpeech(SENTENCES.slice(0, 2));
 
   beforeAll(async () => {
     // The viewer's host end is the ICE address: a namespace reaches every host address through its default route.
@@ -44,27 +44,41 @@ describe('Must show 43: the quick subset of bad networks — a viewer in a names
     });
     afterAll(() => closeCall(call));
 
-    it('43 quick: 20 % random loss both ways on the viewer\'s link — the sentences survive and video keeps flowing', async () => {
+    it('43 quick: 20 % random loss both ways on the viewer\'s link — no video freeze over 1 s (issue 43\'s goal); words, fps and concealment are measured', async () => {
+      // The recognizer scores the clean run (the reference the goal's "95 % of clean" is read against).
       expect(clean.accuracy).toBeGreaterThan(0.3);
       expect(await waitForVideo(call.viewer)).toBe(true);
       const lossy = await measure(call, { name: '20 % loss both ways', viewer: { up: { loss: 0.2 }, down: { loss: 0.2 } } });
-      console.log(`[bad-links] ${describeRow(lossy, clean)}`);
-      expect(lossy.quality.audio.length).toBeGreaterThan(0);
-      expect(lossy.accuracy / clean.accuracy).toBeGreaterThan(0);
+      console.log(`[bad-links] ${describeRow(lossy, clean)} dropped ${JSON.stringify(lossy.dropped)} sender ${JSON.stringify(lossy.sender)}`);
+      // The loss was applied: a fifth of the media into the page and of its feedback out of it.
+      expect(lossy.dropped.viewerDown).toBeGreaterThan(50);
+      expect(lossy.dropped.viewerUp).toBeGreaterThan(0);
+      expect(lossy.video.streams).toBe(1);
       expect(lossy.video.fps).toBeGreaterThan(0);
+      expect(lossy.video.longestFreezeMs).toBeLessThanOrEqual(1000);
+      // Not asserted, goals not met today (bench/README.md "Bad networks"): words ≥ 95 % of the clean run — the
+      // receiver conceals as much audio as is lost (no FEC, no RED); ≥ 12 fps — met in some runs (14–15 fps at 640
+      // wide), not in others (the publisher's encoder down to 320 wide and 8–10 fps: see the sender line logged).
     });
   });
 
   describe('four cameras', () => {
-    it('43 quick: a 600 kbit/s downlink while four cameras publish', async () => {
+    it('43 quick: a 600 kbit/s downlink while four cameras publish — the call lives through it (audio keeps arriving) and every video is back once the cap is lifted', async () => {
       const call = await openCall(driver, { viewer: viewerSide, speaker: hostSide }, { roomId: 43_002, publishers: 4, profile: '480p', small: true, speech });
-      expect(await waitForVideo(call.viewer)).toBe(true);
-      const clean = await measure(call, { name: 'four cameras, clean' });
-      console.log(`[bad-links] ${describeRow(clean)}`);
-      const thin = await measure(call, { name: 'four cameras, 600 kbit/s downlink', viewer: { down: { rateKbit: 600 } } });
-      console.log(`[bad-links] ${describeRow(thin, clean)}`);
-      expect(thin.quality.audio.length).toBeGreaterThan(0);
-      await closeCall(call);
+      try {
+        expect(await waitForVideo(call.viewer)).toBe(true);
+        const thin = await measure(call, { name: 'four cameras, 600 kbit/s downlink', viewer: { down: { rateKbit: 600 } } }, 800, { transcribe: false });
+        console.log(`[bad-links] ${describeRow(thin)} dropped ${JSON.stringify(thin.dropped)}`);
+        // The cap was the bottleneck: its queue dropped what did not fit.
+        expect(thin.dropped.viewerDown).toBeGreaterThan(100);
+        expect(thin.video.streams).toBe(4);
+        expect(Math.max(...thin.quality.audio.map((a) => a.kbit))).toBeGreaterThan(8);
+        // Not asserted, goals not met today (bench/README.md "Bad networks"): audio intact and freeze time under 2 % —
+        // nothing moves the viewer to the small streams, so the four big ones lose packets alike and video stalls.
+        expect(await waitForVideo(call.viewer, 25_000)).toBe(true);
+      } finally {
+        await closeCall(call);
+      }
     });
   });
 });

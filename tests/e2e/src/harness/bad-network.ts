@@ -93,6 +93,10 @@ export interface Measured {
   audio: { concealedRatio: number; dropouts: number; dropoutMs: number };
   /** Recovery after each mark (ms, worst stream; undefined: some stream never recovered). */
   recoverMs: Record<string, number | undefined>;
+  /** The speaking publisher's main video as it sends it at the end of the window (why a stream got small or slow). */
+  sender: SenderVideo | undefined;
+  /** Packets the impairments dropped over the window (the links' counters), per link and direction. */
+  dropped: { viewerUp: number; viewerDown: number; speakerUp: number };
   /** When each step of the measurement ended (ms after it began): the window's own timing. */
   phases: Record<string, number>;
 }
@@ -108,9 +112,9 @@ async function impair(side: Side, links: { up?: Impairment; down?: Impairment } 
 
 /**
  * Runs one scenario: impairments on, the sentences spoken, the viewer's window and recording over them (plus
- * `tailMs` for the path's delay), impairments off. The recognizer runs after the window.
+ * `tailMs` for the path's delay), impairments off. The recognizer runs after the window (unless `transcribe: false`).
  */
-export async function measure(call: Call, scenario: Scenario, tailMs = 1200): Promise<Measured> {
+export async function measure(call: Call, scenario: Scenario, tailMs = 1200, options: { transcribe?: boolean } = {}): Promise<Measured> {
   const t0 = performance.now();
   const phases: Record<string, number> = {};
   const phase = (name: string) => { phases[name] = Math.round(performance.now() - t0); };
@@ -132,10 +136,17 @@ export async function measure(call: Call, scenario: Scenario, tailMs = 1200): Pr
   phase('spoken');
   const quality = await stopQuality(call.viewer);
   const pcm = await stopRecording(call.viewer);
+  const sender = await senderVideo(call.speaker);
   phase('stopped');
+  const dropped = {
+    viewerUp: await call.viewerSide.link?.droppedPackets('up') ?? 0,
+    viewerDown: await call.viewerSide.link?.droppedPackets('down') ?? 0,
+    speakerUp: await call.speakerSide.link?.droppedPackets('up') ?? 0,
+  };
   await impair(call.viewerSide, undefined);
   if (call.speakerSide.link) await impair(call.speakerSide, undefined);
-  const transcript = await transcribe(pcm);
+  // Without the recognizer (a quick test that asserts no words), the transcript is empty and the accuracy 0.
+  const transcript = options.transcribe === false ? '' : await transcribe(pcm);
   phase('transcribed');
   const speakerAudio = [...quality.audio].sort((a, b) => b.kbit - a.kbit)[0];
   const recoverMs: Record<string, number | undefined> = {};
@@ -153,7 +164,44 @@ export async function measure(call: Call, scenario: Scenario, tailMs = 1200): Pr
     audio: { concealedRatio: speakerAudio?.concealedRatio ?? 1, dropouts: speakerAudio?.dropouts ?? 0, dropoutMs: speakerAudio?.dropoutMs ?? 0 },
     recoverMs,
     phases,
+    dropped,
+    sender,
   };
+}
+
+/** The publisher's view of its biggest outgoing video layer (getStats outbound-rtp). */
+export interface SenderVideo {
+  width: number;
+  fps: number;
+  /** Chromium's reason the encoder is held back: 'cpu', 'bandwidth', 'other' or 'none'. */
+  limitation: string;
+  /** Seconds spent so far limited by cpu and by bandwidth. */
+  cpuLimitedS: number;
+  bandwidthLimitedS: number;
+  nacks: number;
+  plis: number;
+  /** The encoder's target (kbit/s), the sender's bandwidth estimate. */
+  targetKbit: number;
+}
+
+async function senderVideo(page: Page): Promise<SenderVideo | undefined> {
+  return page.evaluate(async () => {
+    type Out = { type: string; kind?: string; frameWidth?: number; framesPerSecond?: number; qualityLimitationReason?: string;
+      qualityLimitationDurations?: Record<string, number>; nackCount?: number; pliCount?: number; targetBitrate?: number; bytesSent?: number };
+    let best: Out | undefined;
+    for (const pc of (window as unknown as { __pcs?: RTCPeerConnection[] }).__pcs ?? []) {
+      if (pc.connectionState === 'closed') continue;
+      (await pc.getStats()).forEach((s: Out) => {
+        if (s.type === 'outbound-rtp' && s.kind === 'video' && (s.frameWidth ?? 0) >= (best?.frameWidth ?? 0)) best = s;
+      });
+    }
+    if (!best) return undefined;
+    return {
+      width: best.frameWidth ?? 0, fps: best.framesPerSecond ?? 0, limitation: best.qualityLimitationReason ?? 'none',
+      cpuLimitedS: best.qualityLimitationDurations?.cpu ?? 0, bandwidthLimitedS: best.qualityLimitationDurations?.bandwidth ?? 0,
+      nacks: best.nackCount ?? 0, plis: best.pliCount ?? 0, targetKbit: (best.targetBitrate ?? 0) / 1000,
+    };
+  });
 }
 
 /** Waits (bounded) until every received video of the page decodes again, e.g. after a scenario. */

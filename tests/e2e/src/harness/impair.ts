@@ -229,6 +229,26 @@ export class ImpairedLink {
     return this.#programs.get(direction)?.stats();
   }
 
+  /**
+   * Packets this link's impairments dropped on a direction so far in the current setting (iptables' counters of the
+   * loss rule, the rate cap's queue drops, the program's drops): proof that an impairment was applied.
+   */
+  async droppedPackets(direction: Direction): Promise<number> {
+    const listing = sh('ip', ['netns', 'exec', this.ns.name, 'iptables', '-L', CHAIN[direction].chain, '-v', '-x', '-n']);
+    let dropped = 0;
+    for (const line of listing.split('\n')) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[2] === 'DROP' && /statistic/.test(line)) dropped += Number(cols[0]) || 0;
+    }
+    if (this.#shaped.has(direction)) {
+      const args = ['-s', 'qdisc', 'show', 'dev', direction === 'up' ? this.ns.nsIf : this.ns.hostIf];
+      const qdiscs = direction === 'up' ? sh('ip', ['netns', 'exec', this.ns.name, 'tc', ...args]) : sh('tc', args);
+      for (const m of qdiscs.matchAll(/qdisc (tbf|netem) [\s\S]*?dropped (\d+)/g)) dropped += Number(m[2]);
+    }
+    dropped += (await this.programStats(direction))?.dropped ?? 0;
+    return dropped;
+  }
+
   /** Ends every impairment (the chains stay, empty). */
   async clear(): Promise<void> {
     this.#blackout = false;
