@@ -146,7 +146,7 @@ export async function measure(call: Call, scenario: Scenario, tailMs = 1200, opt
   await impair(call.viewerSide, undefined);
   if (call.speakerSide.link) await impair(call.speakerSide, undefined);
   // Without the recognizer (a quick test that asserts no words), the transcript is empty and the accuracy 0.
-  const transcript = options.transcribe === false ? '' : await transcribe(pcm);
+  const transcript = options.transcribe === false ? '' : await transcribe(pcm, call.speech.text);
   phase('transcribed');
   const speakerAudio = [...quality.audio].sort((a, b) => b.kbit - a.kbit)[0];
   const recoverMs: Record<string, number | undefined> = {};

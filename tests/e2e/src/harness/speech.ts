@@ -3,11 +3,12 @@
  * (PocketSphinx, packages/server/src/transcriber): the publisher's page speaks espeak-ng sentences (a WebAudio
  * track of a wav, played once on cue, so the receiver's window holds exactly that speech); the receiving page
  * records every remote audio track it plays (WebAudio at 16 kHz); the recognizer transcribes the recording and the
- * transcript is scored as word accuracy (1 − WER) against the sentences. A run on an impaired link is compared
+ * transcript is scored as word accuracy (1 − WER) against the sentences, the recognizer listening for the
+ * sentences' words only (wordLoopGrammar: the open language model made clean runs too uneven to compare). A run on an impaired link is compared
  * with the clean run's accuracy (the recognizer's own errors cancel), as issue 43's goals read.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -124,17 +125,43 @@ export async function stopRecording(page: Page): Promise<Buffer> {
   return Buffer.from(b64, 'base64');
 }
 
-/** The recognizer's transcript of a recording (its final sentences, joined). */
-export async function transcribe(pcm: Buffer): Promise<string> {
+/**
+ * A PocketSphinx finite-state grammar that is a loop over `vocabulary`'s words (any word, any order, uniform): the
+ * recognizer hears only the test's words, so a clean run's transcript is near the text and damage shows as words
+ * lost or swapped, where the model's open language model turned small differences of the audio into other
+ * sentences (clean runs of the same speech scored 45–75 %).
+ */
+export function wordLoopGrammar(vocabulary: string): string {
+  const words = [...new Set(vocabulary.toLowerCase().split(/[^a-z']+/).filter(Boolean))].sort();
+  const p = (1 / words.length).toFixed(4);
+  return ['FSG_BEGIN loop', 'NUM_STATES 2', 'START_STATE 0', 'FINAL_STATE 1', ...words.map((w) => `TRANSITION 0 1 ${p} ${w}`), 'TRANSITION 1 0 1.0', 'FSG_END', ''].join('\n');
+}
+
+/**
+ * The recognizer's transcript of a recording (its final sentences, joined). With `vocabulary`, the recognizer
+ * listens for those words only (wordLoopGrammar); without, with its model's open language model.
+ */
+export async function transcribe(pcm: Buffer, vocabulary?: string): Promise<string> {
   const finals: string[] = [];
   let failure: Error | undefined;
-  const stream = pocketsphinxRecognizer().open('en', {
+  let grammarDir: string | undefined;
+  const args: string[] = [];
+  if (vocabulary) {
+    grammarDir = mkdtempSync(join(tmpdir(), 'conclave-fsg-'));
+    writeFileSync(join(grammarDir, 'loop.fsg'), wordLoopGrammar(vocabulary));
+    args.push('--fsg', join(grammarDir, 'loop.fsg'));
+  }
+  const stream = pocketsphinxRecognizer(args).open('en', {
     onResult: (r) => { if (r.type === 'final' && r.text) finals.push(r.text); },
     onError: (error) => { failure = error; },
   });
-  await stream.ready;
-  stream.write(pcm);
-  await stream.end(60_000);
+  try {
+    await stream.ready;
+    stream.write(pcm);
+    await stream.end(60_000);
+  } finally {
+    if (grammarDir) rmSync(grammarDir, { recursive: true, force: true });
+  }
   if (failure) throw failure;
   return finals.join(' ');
 }
