@@ -6,7 +6,7 @@
  * Knobs: BENCH_NETWORK_ENGINES (embedded,livekit; janus too), BENCH_NETWORK_ROWS (all | quick | names, comma-separated,
  * matched as prefixes), BENCH_NETWORK_SENTENCES (4 of speech.ts's sentences: a window of ~15 s).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { closeCall, closeSide, measure, openCall, openSide, waitForVideo, type CallDriver, type Measured, type Side } from '../../tests/e2e/src/harness/bad-network.js';
 import { ConclaveDriver } from '../../tests/e2e/src/harness/conclave-call.js';
@@ -139,10 +139,35 @@ export function networkRows(results: NetworkResult[]): Row[] {
   return rows;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+/** One line per scenario, the engines side by side in each cell (bench/README.md's table). */
+export function compactTable(results: NetworkResult[]): string {
+  const engines = [...new Set(results.map((r) => r.engine))];
+  const head = `| scenario (${engines.join(' / ')}) | words (of clean) | concealed % | fps | freezes (n / s, longest s) | width | goal | load |`;
+  const lines = [head, '|---|---|---|---|---|---|---|---|'];
+  const cleanOf = (r: NetworkResult) => results.find((c) => c.engine === r.engine && c.session === r.session && c.clean)?.measured;
+  for (const name of [...new Set(results.map((r) => r.measured.scenario))]) {
+    const per = engines.map((e) => results.find((r) => r.engine === e && r.measured.scenario === name));
+    const cell = (f: (r: NetworkResult) => string) => per.map((r) => (r ? f(r) : '–')).join(' / ');
+    const goal = per.find((r) => r?.goal)?.goal;
+    lines.push(`| ${name} | ${cell((r) => { const c = cleanOf(r); return `${pct(r.measured.accuracy)} (${c && c.accuracy > 0 ? pct(r.measured.accuracy / c.accuracy) : '–'})`; })} | ` +
+      `${cell((r) => (r.measured.audio.concealedRatio * 100).toFixed(1))} | ${cell((r) => r.measured.video.fps.toFixed(1))} | ` +
+      `${cell((r) => `${r.measured.video.freezeCount} / ${(r.measured.video.freezeMs / 1000).toFixed(1)}, ${(r.measured.video.longestFreezeMs / 1000).toFixed(1)}`)} | ` +
+      `${cell((r) => String(r.measured.video.minWidth))} | ${goal ? `${goal.text}: ${cell((r) => (r.goal?.met ? 'met' : 'not met'))}` : ''} | ${cell((r) => r.load[0]!.toFixed(0))} |`);
+    for (const mark of new Set(per.flatMap((r) => Object.keys(r?.measured.recoverMs ?? {})))) {
+      lines.push(`| ↳ recovery after ${mark} (ms) | | | | ${cell((r) => { const v = r.measured.recoverMs[mark]; return v === undefined ? 'never' : String(Math.round(v)); })} | | | |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[2] === '--table') {
+  // Renders a saved run again: node --import tsx src/network.ts --table results/network.json
+  const saved = JSON.parse(readFileSync(process.argv[3] ?? new URL('../results/network.json', import.meta.url), 'utf8')) as { results: NetworkResult[] };
+  process.stdout.write(`${compactTable(saved.results)}\n`);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const engines = (process.env.BENCH_NETWORK_ENGINES ?? 'embedded,livekit').split(',').map((e) => e.trim()) as Engine[];
   const results = await runNetwork({ engines, rows: process.env.BENCH_NETWORK_ROWS ?? 'all', sentences: Number(process.env.BENCH_NETWORK_SENTENCES ?? 4) });
   mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('../results/network.json', import.meta.url), JSON.stringify({ at: new Date().toISOString(), load: loadavg(), results }, null, 2));
-  process.stdout.write(`\n${renderTable(networkRows(results))}\n\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`\n${renderTable(networkRows(results))}\n\n${compactTable(results)}\n\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
 }
