@@ -19,12 +19,15 @@ export class NetNamespace {
   readonly nsIp: string;
   /** The namespace's end of the veth pair. */
   readonly nsIf: string;
+  /** This host's end of the veth pair (where the namespace's downlink can be shaped). */
+  readonly hostIf: string;
   readonly #dir: string;
   #cut = false;
 
-  private constructor(name: string, hostIp: string, nsIp: string, nsIf: string) {
+  private constructor(name: string, hostIp: string, nsIp: string, nsIf: string, hostIf: string) {
     this.name = name;
     this.nsIf = nsIf;
+    this.hostIf = hostIf;
     this.hostIp = hostIp;
     this.nsIp = nsIp;
     this.#dir = mkdtempSync(join(tmpdir(), 'conclave-netns-'));
@@ -58,7 +61,12 @@ export class NetNamespace {
     run('ip', ['netns', 'exec', name, 'ip', 'addr', 'add', `${subnet}.2/24`, 'dev', nsIf]);
     run('ip', ['netns', 'exec', name, 'ip', 'link', 'set', nsIf, 'up']);
     run('ip', ['netns', 'exec', name, 'ip', 'link', 'set', 'lo', 'up']);
-    return new NetNamespace(name, `${subnet}.1`, `${subnet}.2`, nsIf);
+    return new NetNamespace(name, `${subnet}.1`, `${subnet}.2`, nsIf, hostIf);
+  }
+
+  /** Runs a command inside the namespace; returns its stdout. */
+  exec(cmd: string, args: string[]): string {
+    return run('ip', ['netns', 'exec', this.name, cmd, ...args]);
   }
 
   /** An executable that runs Chromium inside the namespace (for playwright's executablePath). */
