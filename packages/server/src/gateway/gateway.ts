@@ -51,6 +51,8 @@ export function createGateway(ctx: GatewayDeps, signal: SignalServer): Server | 
   const router = createRouter(ctx);
   const cloudApi = new CloudApi(ctx);
   const whep = new WhepApi(ctx);
+  // The metrics read WHEP's sessions when scraped: WHEP is handed no more of them than its refusal counter.
+  ctx.metrics.trackWhep(() => whep.snapshot());
 
   const server = createListener(ctx.config, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');

@@ -66,7 +66,6 @@ export class WhepApi {
   constructor(deps: WhepDeps) {
     this.#deps = deps;
     this.#quota = new WhepQuota(deps.config.limits);
-    deps.metrics.trackWhep(() => this.snapshot());
     // After the ban's own caller: the admin API evicts a banned WHIP publisher itself (and says it was in the room).
     this.#stopBans = deps.bans.onBan((ban) => queueMicrotask(() => this.#banned(ban)));
     // A playback whose link failed is gone: its resource too. A WHIP publisher whose uplink was lost (the client

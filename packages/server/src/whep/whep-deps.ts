@@ -1,7 +1,7 @@
 import type { Authenticator } from '../auth/authenticator.js';
 import type { ServerConfig } from '../config/config.js';
 import type { MediaEngine } from '../engine/media-engine.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { ErrorAnswerDeps } from '../http/respond.js';
 import type { BanList } from '../room/ban-list.js';
 import type { LeaveDeps } from '../room/eviction.js';
 import type { MixStreams } from './mix-streams.js';
@@ -12,7 +12,8 @@ export interface WhepDeps extends LeaveDeps {
   auth: Authenticator;
   bans: BanList;
   engine: MediaEngine;
-  metrics: Metrics;
+  /** Refusals counted by code (sendError); the sessions' gauges are read by the root (WhepApi.snapshot). */
+  metrics: ErrorAnswerDeps['metrics'];
   /** CDN mixes played by streamId. */
   mixStreams: MixStreams;
 }

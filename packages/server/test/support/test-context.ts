@@ -24,6 +24,7 @@ export async function closeEmbeddedContext(ctx: ServerContext | undefined): Prom
 /** WHEP / WHIP of a context on a loopback HTTP server of its own: its base URL, and the close. */
 export async function whepServer(ctx: ServerContext): Promise<{ api: WhepApi; base: string; close: () => Promise<void> }> {
   const api = new WhepApi(ctx);
+  ctx.metrics.trackWhep(() => api.snapshot()); // as the gateway wires it
   const http: Server = createServer((req, res) => void api.handle(req, res, new URL(req.url ?? '/', 'http://localhost')));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
