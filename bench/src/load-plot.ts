@@ -4,7 +4,7 @@
  */
 import type { LoadCurve } from './load.js';
 
-const COLORS: Record<string, string> = { embedded: '#d62728', janus: '#1f77b4', livekit: '#2ca02c' };
+const COLORS: Record<string, string> = { embedded: '#d62728', janus: '#1f77b4', livekit: '#2ca02c', floor: '#7f7f7f' };
 const W = 360;
 const H = 260;
 const PAD = 44;

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"syscall"
 	"time"
@@ -172,11 +173,13 @@ func Main(newDriver func(*Config) (Driver, error)) {
 	Event("flowing", map[string]any{"ms": report.SetupMs, "streams": stats.FlowingStreams()})
 	time.Sleep(time.Duration(cfg.WarmupSeconds * float64(time.Second)))
 	Event("window-start", nil)
+	stopProfile := startProfile()
 	cpu0 := processCPUSeconds()
 	stats.OpenWindow()
 	time.Sleep(time.Duration(cfg.WindowSeconds * float64(time.Second)))
 	report.Window = stats.CloseWindow()
 	report.CPUSeconds = processCPUSeconds() - cpu0
+	stopProfile()
 	Event("window-end", nil)
 	if pr, ok := driver.(ProblemReporter); ok {
 		report.Errors = append(report.Errors, pr.Problems()...)
@@ -184,6 +187,26 @@ func Main(newDriver func(*Config) (Driver, error)) {
 	out, _ := json.Marshal(report)
 	fmt.Println(string(out))
 	driver.Close()
+}
+
+// startProfile writes a CPU profile of the window to $LOADGEN_CPUPROFILE, if set (go tool pprof reads it).
+func startProfile() func() {
+	path := os.Getenv("LOADGEN_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "loadgen: cpu profile: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}
 }
 
 // processCPUSeconds is the process's user + system CPU time so far.
