@@ -99,8 +99,9 @@ impl Table {
         let words: Vec<&str> = line.split_ascii_whitespace().collect();
         match words.as_slice() {
             ["route", ssrc_s, key, salt] => {
+                // Idempotent: the generator resends a datagram it got no answer to, and the first may have arrived.
                 let session = Session::new(&hex::<KEY_LEN>(key)?, &hex::<SALT_LEN>(salt)?);
-                self.routes.insert(ssrc(ssrc_s)?, Route { session, index: ReplayIndex::default(), outputs: Vec::new() });
+                self.routes.entry(ssrc(ssrc_s)?).or_insert_with(|| Route { session, index: ReplayIndex::default(), outputs: Vec::new() });
             }
             ["out", in_ssrc, addr, out_ssrc, key, salt] => {
                 let addr: SocketAddrV4 = addr.parse().map_err(|e| format!("address {addr}: {e}"))?;
@@ -115,7 +116,10 @@ impl Table {
                     }
                 };
                 let route = self.routes.get_mut(&ssrc(in_ssrc)?).ok_or_else(|| format!("no route for ssrc {in_ssrc}"))?;
-                route.outputs.push(Output { addr: sockaddr(addr), ssrc: ssrc(out_ssrc)?, session });
+                let out_ssrc = ssrc(out_ssrc)?;
+                if !route.outputs.iter().any(|o| o.ssrc == out_ssrc) {
+                    route.outputs.push(Output { addr: sockaddr(addr), ssrc: out_ssrc, session });
+                }
             }
             ["stats"] => {
                 let c = &self.counters;
@@ -145,5 +149,23 @@ impl Table {
             }
         }
         reply
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resent_control_datagram_adds_nothing_twice() {
+        let mut table = Table::default();
+        let key = "11".repeat(KEY_LEN);
+        let salt = "22".repeat(SALT_LEN);
+        let msg = format!("C 1\nroute 7 {key} {salt}\nout 7 127.0.0.1:9 8 {key} {salt}\n");
+        assert_eq!(table.control(msg.as_bytes()), "A 1 ok");
+        assert_eq!(table.control(msg.as_bytes()), "A 1 ok");
+        assert_eq!(table.routes[&7].outputs.len(), 1);
+        assert_eq!(table.sessions.len(), 1);
+        assert!(table.control(b"C 2\nout 9 127.0.0.1:9 8 00 00\n").starts_with("A 2 error"));
     }
 }
