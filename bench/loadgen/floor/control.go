@@ -42,11 +42,13 @@ func controlOnce(floor *net.UDPAddr, lines []string) (string, error) {
 	msg := []byte(fmt.Sprintf("C %d\n%s\n", id, strings.Join(lines, "\n")))
 	buf := make([]byte, 4096)
 	want := fmt.Sprintf("A %d ", id)
-	for try := 0; try < 20; try++ {
+	// Resent until answered, the wait growing to 1 s: on a loaded machine the floor or this process may not run
+	// for a while (a 40 × 40 meeting at load average 12–22 saw 5 s pass without an answer). About 30 s in all.
+	for try := 0; try < 35; try++ {
 		if _, err := conn.Write(msg); err != nil {
 			return "", err
 		}
-		_ = conn.SetReadDeadline(time.Now().Add(250 * time.Millisecond))
+		_ = conn.SetReadDeadline(time.Now().Add(min(time.Duration(try+1)*250*time.Millisecond, time.Second)))
 		for {
 			n, err := conn.Read(buf)
 			if err != nil {
