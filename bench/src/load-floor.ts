@@ -31,9 +31,9 @@ export interface FloorProcess {
   close(): Promise<void>;
 }
 
-/** Starts the floor on a free loopback port; resolves once it listens. */
-export function startFloor(timeoutMs = 10_000): Promise<FloorProcess> {
-  const child = spawn(FLOOR_BINARY, ['--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Starts the floor (or `binary`, e.g. a wrapper that runs it under callgrind) on a free loopback port; resolves once it listens. */
+export function startFloor(timeoutMs = 10_000, binary = FLOOR_BINARY): Promise<FloorProcess> {
+  const child = spawn(binary, ['--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

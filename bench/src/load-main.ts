@@ -37,7 +37,7 @@ export async function benchLoad(): Promise<Row[]> {
     warmupSeconds: Number(process.env.BENCH_LOAD_WARMUP_SECONDS ?? 2),
     maxSteps: Number(process.env.BENCH_LOAD_MAX_STEPS ?? Infinity),
   });
-  const native = engines.filter((e): e is NativeEngine => e === 'janus' || e === 'livekit');
+  const native = engines.filter((e): e is NativeEngine => e === 'janus' || e === 'livekit' || e === 'floor');
   const instructions = process.env.BENCH_LOAD_CALLGRIND === '0' || native.length === 0 ? [] : await runCallgrind(native, livekit?.path);
   const dir = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(dir, { recursive: true });

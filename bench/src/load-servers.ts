@@ -106,18 +106,19 @@ async function startLivekit(binary: string, startTimeoutMs: number): Promise<Loa
   };
 }
 
-async function startFloorServer(): Promise<LoadServer> {
-  const floor = await startFloor();
+async function startFloorServer(binary: string | undefined, startTimeoutMs: number): Promise<LoadServer> {
+  const floor = await startFloor(startTimeoutMs, binary);
   return { engine: 'floor', url: floor.url, pid: floor.pid, sig: () => Promise.resolve(''), close: () => floor.close() };
 }
 
 /**
  * Starts the server of `engine` on loopback, pinned to `core`. `env` goes to Conclave's server (e.g.
- * CONCLAVE_JANUS_BIN, a wrapper the server runs Janus through); `startTimeoutMs` bounds LiveKit's start (30 s).
+ * CONCLAVE_JANUS_BIN, a wrapper the server runs Janus through); `startTimeoutMs` bounds LiveKit's and the floor's
+ * start (30 s); `floorBinary` runs the floor through a wrapper (callgrind).
  */
-export async function startLoadServer(engine: LoadEngine, core: number, livekitBinary?: string, { env = {}, startTimeoutMs = 30_000 }: { env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<LoadServer> {
+export async function startLoadServer(engine: LoadEngine, core: number, livekitBinary?: string, { env = {}, startTimeoutMs = 30_000, floorBinary }: { env?: Record<string, string>; startTimeoutMs?: number; floorBinary?: string } = {}): Promise<LoadServer> {
   const server = engine === 'livekit' ? await startLivekit(livekitBinary ?? (await buildLivekit()).path, startTimeoutMs)
-    : engine === 'floor' ? await startFloorServer() : await startConclave(engine, env);
+    : engine === 'floor' ? await startFloorServer(floorBinary, startTimeoutMs) : await startConclave(engine, env);
   await pin(server, core);
   return server;
 }
