@@ -3,7 +3,7 @@
  * shape, prints the table to stdout and writes everything to results/load.json (and a plot, load.svg).
  * Knobs: BENCH_LOAD_ENGINES (embedded,janus,livekit,floor), BENCH_LOAD_SHAPES (audio,meeting,meeting-small,livestream),
  * BENCH_LOAD_WINDOW_SECONDS (5), BENCH_LOAD_WARMUP_SECONDS (2), BENCH_LOAD_MAX_STEPS (all), BENCH_LOAD_LOSS_LIMIT (0.01),
- * BENCH_LOAD_P99_MS (50); BENCH_LOAD_CALLGRIND=0 skips the instruction counts of the native engines (load-callgrind.ts),
+ * BENCH_LOAD_P99_MS (50), BENCH_LOAD_GENERATOR_LIMIT (0.9 of the generator's core); BENCH_LOAD_CALLGRIND=0 skips the instruction counts of the native engines (load-callgrind.ts),
  * BENCH_LOAD_STEPPED=0 the stepped CPU curves.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
