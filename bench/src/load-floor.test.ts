@@ -1,25 +1,28 @@
 /**
  * The floor forwarder's smoke test (issue 42): the generator's floor mode publishes plain SRTP to the floor and
  * subscribes three times; every packet the floor authenticated arrives three times, decryptable (the generator
- * reports any that fail SRTP authentication as an error), loss 0. .ci/run builds the floor (cargo) and the
- * generator (go) before the tests: a missing build fails here rather than skipping.
+ * reports any that fail SRTP authentication as an error), loss 0. The test builds the floor (cargo) and the
+ * generator (go) itself, as the generator's e2e smoke test does (cached after the first build): a toolchain that
+ * is missing fails here rather than skipping (.ci/run installs cargo and Go).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOADGEN_DIR, runLoadgen } from '../../tests/e2e/src/harness/loadgen.js';
-import { FLOOR_BINARY, floorBuilt, floorStats, startFloor, type FloorProcess, type FloorStats } from './load-floor.js';
+import { buildLoadgen, LOADGEN_DIR, runLoadgen } from '../../tests/e2e/src/harness/loadgen.js';
+import { buildFloor, FLOOR_BINARY, floorBuilt, floorStats, startFloor, type FloorProcess, type FloorStats } from './load-floor.js';
 
 describe('floor forwarder', () => {
   let floor: FloorProcess;
 
   beforeAll(async () => {
-    // Built by .ci/run (bench/floor/build.sh, bench/loadgen/build.sh); not here, to keep the test quick.
-    if (!floorBuilt()) throw new Error(`${FLOOR_BINARY} is missing: run bench/floor/build.sh (cargo)`);
-    if (!existsSync(`${LOADGEN_DIR}bin/loadgen`)) throw new Error(`${LOADGEN_DIR}bin/loadgen is missing: run bench/loadgen/build.sh`);
+    // One after the other: two compilers side by side on two cores slow both down.
+    await buildFloor(580_000);
+    await buildLoadgen({ timeoutMs: 580_000 });
+    if (!floorBuilt()) throw new Error(`${FLOOR_BINARY} is missing after its build`);
+    if (!existsSync(`${LOADGEN_DIR}bin/loadgen`)) throw new Error(`${LOADGEN_DIR}bin/loadgen is missing after its build`);
     floor = await startFloor();
-  });
+  }, 1_200_000);
   afterAll(async () => {
     await floor?.close();
   });

@@ -20,7 +20,7 @@ export async function buildFloor(timeoutMs = 600_000): Promise<number> {
   return performance.now() - t0;
 }
 
-/** Whether the floor has been built (.ci/run builds it before the tests). */
+/** Whether the floor has been built (bench/floor/build.sh; its smoke test builds it). */
 export const floorBuilt = (): boolean => existsSync(FLOOR_BINARY);
 
 export interface FloorProcess {
