@@ -1,6 +1,6 @@
 /**
- * Instructions per forwarded packet of the native engines (issue 26; bench/README.md "Instructions per forwarded
- * packet"). CPU time on a shared machine is noisy; an instruction count is not. The engine's process (Janus, which
+ * Instructions per forwarded packet of the native engines and the floor (issue 26, 42; bench/README.md "Instructions
+ * per forwarded packet"). CPU time on a shared machine is noisy; an instruction count is not. The engine's process (Janus, which
  * Conclave's server starts through CONCLAVE_JANUS_BIN, or LiveKit) runs under valgrind's callgrind with its
  * instrumentation off; for each step size the generator runs a window with the instrumentation on for that window
  * only, and the count over the packets the subscribers received gives instructions per packet. Two step sizes give
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runLoadgen } from '../../tests/e2e/src/harness/loadgen.js';
 import { stepConfig } from './load.js';
+import { FLOOR_BINARY } from './load-floor.js';
 import { JANUS_SRTP, startLoadServer, type LoadEngine, type LoadServer } from './load-servers.js';
 import { SHAPES, type Shape, type ShapeName } from './load-shapes.js';
 import { processTree } from './proc.js';
@@ -29,7 +30,7 @@ const control = (dir: string, pid: number, ...args: string[]) =>
   run('callgrind_control', [`--vgdb-prefix=${dir}/vgdb`, ...args, String(pid)], { env: { ...process.env, ...VGDB_NAMES } });
 
 /** The engines callgrind measures: native code only (the embedded engine is JIT-compiled JavaScript). */
-export type NativeEngine = Extract<LoadEngine, 'janus' | 'livekit'>;
+export type NativeEngine = Extract<LoadEngine, 'janus' | 'livekit' | 'floor'>;
 
 export interface CallgrindStep {
   n: number;
@@ -84,7 +85,9 @@ async function dumpInstructions(dir: string, pid: number): Promise<number> {
 /** One step on a fresh instrumented engine: the window's instructions and packets. */
 async function measureStep(engine: NativeEngine, shape: Shape, n: number, windowSeconds: number, dir: string, wrapper: string): Promise<CallgrindStep> {
   // Janus under valgrind can take longer than its usual start bound (15 s) on a loaded machine.
-  const server = engine === 'janus' ? await startLoadServer('janus', 0, undefined, { env: { CONCLAVE_JANUS_BIN: wrapper, CONCLAVE_JANUS_START_TIMEOUT_MS: '80000' } }) : await startLoadServer('livekit', 0, wrapper, { startTimeoutMs: 120_000 });
+  const server = engine === 'janus' ? await startLoadServer('janus', 0, undefined, { env: { CONCLAVE_JANUS_BIN: wrapper, CONCLAVE_JANUS_START_TIMEOUT_MS: '80000' } })
+    : engine === 'floor' ? await startLoadServer('floor', 0, undefined, { floorBinary: wrapper, startTimeoutMs: 60_000 })
+    : await startLoadServer('livekit', 0, wrapper, { startTimeoutMs: 120_000 });
   try {
     const pid = callgrindPid(server);
     let on: Promise<unknown> = Promise.resolve();
@@ -113,7 +116,7 @@ async function measure(engine: NativeEngine, shapeName: ShapeName, sizes: number
   const dir = mkdtempSync(join(keep ?? tmpdir(), `conclave-callgrind-${engine}-`));
   const result: CallgrindResult = { engine, shape: shapeName, steps: [] };
   try {
-    const native = engine === 'janus' ? (await run('sh', ['-c', 'command -v janus'])).stdout.trim() : livekitBinary;
+    const native = engine === 'janus' ? (await run('sh', ['-c', 'command -v janus'])).stdout.trim() : engine === 'floor' ? FLOOR_BINARY : livekitBinary;
     if (!native) throw new Error('no LiveKit server binary');
     const wrapper = callgrindWrapper(dir, native);
     // A fresh server per step: an instrumented engine left behind by one step's users slows the next one's joins.
@@ -168,5 +171,9 @@ export function callgrindRows(results: readonly CallgrindResult[]): Row[] {
   const janus = results.find((r) => r.engine === 'janus')?.marginal;
   const livekit = results.find((r) => r.engine === 'livekit')?.marginal;
   if (janus && livekit) rows.push({ benchmark: b, figure: (livekit / janus).toFixed(2), unit: '× LiveKit, packets per instruction (janus)', notes: `LiveKit ${f(livekit)} vs Janus ${f(janus)} instructions per packet` });
+  const floor = results.find((r) => r.engine === 'floor')?.marginal;
+  for (const r of results) {
+    if (floor && r.marginal && r.engine !== 'floor') rows.push({ benchmark: b, figure: (floor / r.marginal).toFixed(2), unit: `× the floor, packets per instruction (${r.engine})`, notes: `the floor ${f(floor)} vs ${f(r.marginal)} instructions per packet` });
+  }
   return rows;
 }

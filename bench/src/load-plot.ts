@@ -1,10 +1,11 @@
 /**
  * The load bench's saturation curves as an SVG: one panel per shape, server CPU (cores) against forwarded
- * packets/s, a line per engine; steps past the limits drawn hollow.
+ * packets/s, a line per engine (the floor's in grey); steps past the limits drawn hollow; the legend gives each
+ * engine's marginal µs per packet and its packets per CPU-second as a ratio to LiveKit's and to the floor's.
  */
 import type { LoadCurve } from './load.js';
 
-const COLORS: Record<string, string> = { embedded: '#d62728', janus: '#1f77b4', livekit: '#2ca02c' };
+const COLORS: Record<string, string> = { embedded: '#d62728', janus: '#1f77b4', livekit: '#2ca02c', floor: '#7f7f7f' };
 const W = 360;
 const H = 260;
 const PAD = 44;
@@ -27,7 +28,12 @@ function panel(shape: string, curves: LoadCurve[], x0: number): string {
     parts.push(`<polyline fill="none" stroke="${color}" points="${c.steps.map((s) => `${sx(s.packetsPerSecond).toFixed(1)},${sy(s.cores).toFixed(1)}`).join(' ')}"/>`);
     for (const s of c.steps) parts.push(`<circle cx="${sx(s.packetsPerSecond).toFixed(1)}" cy="${sy(s.cores).toFixed(1)}" r="3" fill="${s.saturated ? 'none' : color}" stroke="${color}"/>`);
   }
-  curves.forEach((c, i) => parts.push(`<text x="${x0 + PAD + 6}" y="${34 + i * 14}" font-size="11" fill="${COLORS[c.engine] ?? '#555'}">${c.engine}${c.fit ? `: ${c.fit.marginalUs.toFixed(1)} µs/pkt` : ''}</text>`));
+  // Each engine's packets per CPU-second as a ratio to LiveKit's and to the floor's (the table's "× …" rows).
+  const ratio = (c: LoadCurve, reference: string, name: string) => {
+    const r = curves.find((o) => o.engine === reference)?.fit;
+    return r && c.fit && c.engine !== reference ? `, ${(r.marginalUs / c.fit.marginalUs).toFixed(2)}× ${name}` : '';
+  };
+  curves.forEach((c, i) => parts.push(`<text x="${x0 + PAD + 6}" y="${34 + i * 14}" font-size="11" fill="${COLORS[c.engine] ?? '#555'}">${c.engine}${c.fit ? `: ${c.fit.marginalUs.toFixed(1)} µs/pkt${ratio(c, 'livekit', 'LiveKit')}${ratio(c, 'floor', 'floor')}` : ''}</text>`));
   return parts.join('\n');
 }
 

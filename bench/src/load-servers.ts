@@ -8,10 +8,12 @@ import { promisify } from 'node:util';
 import { freePort } from '../../tests/kit/ports.js';
 import { LOADGEN_DIR } from '../../tests/e2e/src/harness/loadgen.js';
 import { TEST_APP } from '../../tests/e2e/src/harness/server.js';
+import { startFloor } from './load-floor.js';
 import { processTree, treeCpu } from './proc.js';
 import { ServerProcess } from './server-process.js';
 
-export type LoadEngine = 'embedded' | 'janus' | 'livekit';
+/** `floor`: the floor forwarder (load-floor.ts), the yardstick of what forwarding alone costs. */
+export type LoadEngine = 'embedded' | 'janus' | 'livekit' | 'floor';
 
 export const LIVEKIT_VERSION = 'v1.13.5';
 export const LIVEKIT_KEY = { apiKey: 'devkey', apiSecret: 'secret' };
@@ -19,7 +21,7 @@ export const LIVEKIT_KEY = { apiKey: 'devkey', apiSecret: 'secret' };
 /** A server under load: where the generator connects and the root of the process tree to measure. */
 export interface LoadServer {
   engine: LoadEngine;
-  /** Conclave: the HTTP origin; LiveKit: its ws:// URL. */
+  /** Conclave: the HTTP origin; LiveKit: its ws:// URL; the floor: udp://127.0.0.1:port. */
   url: string;
   pid: number;
   /** A userSig for Conclave users (LiveKit's tokens are minted by the generator). */
@@ -104,12 +106,19 @@ async function startLivekit(binary: string, startTimeoutMs: number): Promise<Loa
   };
 }
 
+async function startFloorServer(binary: string | undefined, startTimeoutMs: number): Promise<LoadServer> {
+  const floor = await startFloor(startTimeoutMs, binary);
+  return { engine: 'floor', url: floor.url, pid: floor.pid, sig: () => Promise.resolve(''), close: () => floor.close() };
+}
+
 /**
  * Starts the server of `engine` on loopback, pinned to `core`. `env` goes to Conclave's server (e.g.
- * CONCLAVE_JANUS_BIN, a wrapper the server runs Janus through); `startTimeoutMs` bounds LiveKit's start (30 s).
+ * CONCLAVE_JANUS_BIN, a wrapper the server runs Janus through); `startTimeoutMs` bounds LiveKit's and the floor's
+ * start (30 s); `floorBinary` runs the floor through a wrapper (callgrind).
  */
-export async function startLoadServer(engine: LoadEngine, core: number, livekitBinary?: string, { env = {}, startTimeoutMs = 30_000 }: { env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<LoadServer> {
-  const server = engine === 'livekit' ? await startLivekit(livekitBinary ?? (await buildLivekit()).path, startTimeoutMs) : await startConclave(engine, env);
+export async function startLoadServer(engine: LoadEngine, core: number, livekitBinary?: string, { env = {}, startTimeoutMs = 30_000, floorBinary }: { env?: Record<string, string>; startTimeoutMs?: number; floorBinary?: string } = {}): Promise<LoadServer> {
+  const server = engine === 'livekit' ? await startLivekit(livekitBinary ?? (await buildLivekit()).path, startTimeoutMs)
+    : engine === 'floor' ? await startFloorServer(floorBinary, startTimeoutMs) : await startConclave(engine, env);
   await pin(server, core);
   return server;
 }

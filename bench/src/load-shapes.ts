@@ -18,7 +18,7 @@ export interface Shape {
   users: (n: number) => { publishers: Omit<LoadgenPublisher, 'userSig'>[]; subscribers: Omit<LoadgenSubscriber, 'userSig'>[] };
 }
 
-const ALL: LoadEngine[] = ['embedded', 'janus', 'livekit'];
+const ALL: LoadEngine[] = ['embedded', 'janus', 'livekit', 'floor'];
 
 function range(n: number, prefix: string): string[] {
   return Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
@@ -41,7 +41,7 @@ export const SHAPES: Record<ShapeName, Shape> = {
   meeting: {
     name: 'meeting',
     describe: (n) => `${n} publishers (360p + audio) × ${n} subscribers taking all`,
-    steps: [2, 4, 6, 8, 10, 12],
+    steps: [2, 4, 6, 8, 10, 12, 16, 20, 24, 32, 40],
     engines: ALL,
     users: (n) => {
       const pubs = range(n, 'mp');
@@ -55,7 +55,7 @@ export const SHAPES: Record<ShapeName, Shape> = {
     name: 'meeting-small',
     describe: (n) => `${n} publishers (360p + 180p small + audio) × ${n} subscribers taking every small stream`,
     steps: [2, 4, 8, 12, 16],
-    engines: ['embedded', 'janus'],
+    engines: ['embedded', 'janus', 'floor'],
     users: (n) => {
       const pubs = range(n, 'sp');
       return {
@@ -67,7 +67,7 @@ export const SHAPES: Record<ShapeName, Shape> = {
   livestream: {
     name: 'livestream',
     describe: (n) => `1 publisher (360p + audio) × ${n} subscribers`,
-    steps: [10, 25, 50, 100, 160],
+    steps: [10, 25, 50, 100, 160, 250, 400, 640, 1000, 1600, 2500],
     engines: ALL,
     users: (n) => ({
       publishers: [{ userId: 'lp1', audio: true, video: true, small: false }],

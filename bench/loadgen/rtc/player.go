@@ -22,6 +22,7 @@ import (
 type Player struct {
 	clip       *media.Clip
 	track      *webrtc.TrackLocalStaticRTP
+	writer     RTPWriter
 	packetizer rtp.Packetizer
 	kind       stats.Kind
 	tag        uint64
@@ -29,19 +30,36 @@ type Player struct {
 	keyWanted  atomic.Bool
 }
 
+// RTPWriter sends a player's packets: a Pion track, or the floor's plain SRTP sender (bench/loadgen/floor).
+type RTPWriter interface {
+	WriteRTP(pkt *rtp.Packet) error
+}
+
+func codecOf(kind stats.Kind) (webrtc.RTPCodecCapability, rtp.Payloader) {
+	if kind == stats.Video {
+		return H264Codec, &codecs.H264Payloader{}
+	}
+	return OpusCodec, &codecs.OpusPayloader{}
+}
+
 // NewPlayer makes a track for clip; `source` names the publisher (the delay table's tag).
 func NewPlayer(clip *media.Clip, kind stats.Kind, source, trackID string) (*Player, error) {
-	codec, payloader := OpusCodec, rtp.Payloader(&codecs.OpusPayloader{})
-	if kind == stats.Video {
-		codec, payloader = H264Codec, &codecs.H264Payloader{}
-	}
+	codec, _ := codecOf(kind)
 	track, err := webrtc.NewTrackLocalStaticRTP(codec, trackID, source)
 	if err != nil {
 		return nil, err
 	}
+	p := NewPlayerWriting(clip, kind, source, track)
+	p.track = track
+	return p, nil
+}
+
+// NewPlayerWriting plays clip into writer, which sets the packets' SSRC and payload type.
+func NewPlayerWriting(clip *media.Clip, kind stats.Kind, source string, writer RTPWriter) *Player {
+	codec, payloader := codecOf(kind)
 	p := &Player{
 		clip:       clip,
-		track:      track,
+		writer:     writer,
 		packetizer: rtp.NewPacketizer(1200, 0, 0, payloader, rtp.NewRandomSequencer(), codec.ClockRate),
 		kind:       kind,
 		tag:        stats.Tag(source, kind),
@@ -49,7 +67,7 @@ func NewPlayer(clip *media.Clip, kind stats.Kind, source, trackID string) (*Play
 	// Publishers start at different places of the clip (a key frame for video), as real ones would.
 	p.index = rand.IntN(len(clip.Frames))
 	p.skipToKey()
-	return p, nil
+	return p
 }
 
 // Track to add to the connection.
@@ -77,7 +95,7 @@ func (p *Player) Run(ctx context.Context) {
 		p.index = (p.index + 1) % len(p.clip.Frames)
 		for _, pkt := range p.packetizer.Packetize(frame.Data, p.clip.Ticks) {
 			stats.Sent(stats.Key(p.tag, pkt.Payload), stats.Now())
-			if err := p.track.WriteRTP(pkt); err != nil && !errors.Is(err, io.ErrClosedPipe) {
+			if err := p.writer.WriteRTP(pkt); err != nil && !errors.Is(err, io.ErrClosedPipe) {
 				return
 			}
 			counters.SentPackets.Add(1)

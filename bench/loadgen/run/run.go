@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/conclave/bench/loadgen/media"
@@ -68,13 +70,21 @@ type Driver interface {
 	Close()
 }
 
+// ProblemReporter is a driver that knows of failures the counts do not show (the floor's SRTP failures).
+type ProblemReporter interface {
+	Problems() []string
+}
+
 // Report is the generator's output.
 type Report struct {
 	Publishers  int                `json:"publishers"`
 	Subscribers int                `json:"subscribers"`
 	SetupMs     float64            `json:"setupMs"`
 	Window      stats.WindowReport `json:"window"`
-	Errors      []string           `json:"errors"`
+	// CPUSeconds is the generator's own CPU time (user + system, every thread) over the window: the table
+	// prints it beside the server's, so a generator at its limit shows.
+	CPUSeconds float64  `json:"cpuSeconds"`
+	Errors     []string `json:"errors"`
 }
 
 // Event writes a progress line to stderr.
@@ -163,13 +173,49 @@ func Main(newDriver func(*Config) (Driver, error)) {
 	Event("flowing", map[string]any{"ms": report.SetupMs, "streams": stats.FlowingStreams()})
 	time.Sleep(time.Duration(cfg.WarmupSeconds * float64(time.Second)))
 	Event("window-start", nil)
+	stopProfile := startProfile()
+	cpu0 := processCPUSeconds()
 	stats.OpenWindow()
 	time.Sleep(time.Duration(cfg.WindowSeconds * float64(time.Second)))
 	report.Window = stats.CloseWindow()
+	report.CPUSeconds = processCPUSeconds() - cpu0
+	stopProfile()
 	Event("window-end", nil)
+	if pr, ok := driver.(ProblemReporter); ok {
+		report.Errors = append(report.Errors, pr.Problems()...)
+	}
 	out, _ := json.Marshal(report)
 	fmt.Println(string(out))
 	driver.Close()
+}
+
+// startProfile writes a CPU profile of the window to $LOADGEN_CPUPROFILE, if set (go tool pprof reads it).
+func startProfile() func() {
+	path := os.Getenv("LOADGEN_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "loadgen: cpu profile: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}
+}
+
+// processCPUSeconds is the process's user + system CPU time so far.
+func processCPUSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 func fail(format string, args ...any) {
