@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { graphCircles } from '../../../tests/kit/graph-circles.js';
 
 /**
  * The demo's imports form no circle (apps/demo/README.md, "Code"): not between files, and not between parts,
@@ -51,47 +52,16 @@ export function importGraph(root: string): Map<string, string[]> {
 /** The part a file belongs to: its top folder under src/ (`stage/`), or the file itself at the top. */
 const partOf = (file: string): string => (file.includes('/') ? `${file.slice(0, file.indexOf('/'))}/` : file);
 
-/** The circles of a graph: its strongly connected components of more than one node, and nodes importing themselves (Tarjan). */
-function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const found: string[][] = [];
-  const visit = (node: string): void => {
-    index.set(node, index.size);
-    low.set(node, index.get(node)!);
-    stack.push(node);
-    for (const next of graph.get(node) ?? []) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (stack.includes(next)) {
-        low.set(node, Math.min(low.get(node)!, index.get(next)!));
-      }
-    }
-    if (low.get(node) !== index.get(node)) return;
-    const component: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop()!;
-      component.push(member);
-    } while (member !== node);
-    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort());
-  };
-  for (const node of graph.keys()) if (!index.has(node)) visit(node);
-  return found;
-}
-
 /** The circles of `graph` between files and between parts, each with the imports that close it. */
 export function importCircles(graph: ReadonlyMap<string, readonly string[]>): string[] {
-  const fileCircles = circles(graph).map((files) => `files: ${files.join(' ⇄ ')}`);
+  const fileCircles = graphCircles(graph, { selfLoops: true }).map((files) => `files: ${files.join(' ⇄ ')}`);
   const parts = new Map<string, Set<string>>();
   for (const [file, targets] of graph) {
     const edges = parts.get(partOf(file)) ?? new Set<string>();
     for (const target of targets) if (partOf(target) !== partOf(file)) edges.add(partOf(target));
     parts.set(partOf(file), edges);
   }
-  const partCircles = circles(new Map([...parts].map(([part, edges]) => [part, [...edges]]))).map((members) => {
+  const partCircles = graphCircles(new Map([...parts].map(([part, edges]) => [part, [...edges]]))).map((members) => {
     const inside = new Set(members);
     const imports = [...graph].flatMap(([file, targets]) => targets
       .filter((target) => partOf(target) !== partOf(file) && inside.has(partOf(file)) && inside.has(partOf(target)))

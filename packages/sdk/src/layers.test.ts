@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseOptions } from 'dependency-cruiser';
 import { describe, expect, it } from 'vitest';
+import { graphCircles } from '../../../tests/kit/graph-circles.js';
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rules = createRequire(import.meta.url)(join(PACKAGE_DIR, 'layers.cjs')) as {
@@ -17,37 +18,6 @@ const rules = createRequire(import.meta.url)(join(PACKAGE_DIR, 'layers.cjs')) as
   options: ICruiseOptions;
   folderOf(path: string): string | undefined;
 };
-
-/** The strongly connected components (more than one folder) of a folder graph: its circles. */
-function circles(edges: Map<string, Set<string>>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const found: string[][] = [];
-  const visit = (node: string): void => {
-    index.set(node, index.size);
-    low.set(node, index.get(node)!);
-    stack.push(node);
-    for (const next of edges.get(node) ?? []) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(node, Math.min(low.get(node)!, low.get(next)!));
-      } else if (stack.includes(next)) {
-        low.set(node, Math.min(low.get(node)!, index.get(next)!));
-      }
-    }
-    if (low.get(node) !== index.get(node)) return;
-    const component: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop()!;
-      component.push(member);
-    } while (member !== node);
-    if (component.length > 1) found.push(component.sort());
-  };
-  for (const node of edges.keys()) if (!index.has(node)) visit(node);
-  return found;
-}
 
 /** The rule violations and the folder circles (each with the imports that make it) of `baseDir`'s src/. */
 async function check(baseDir: string): Promise<{ violations: string[]; circles: string[]; modules: number }> {
@@ -73,7 +43,7 @@ async function check(baseDir: string): Promise<{ violations: string[]; circles: 
       imports.set(key, [...(imports.get(key) ?? []), `${module.source} → ${dependency.resolved}`]);
     }
   }
-  const described = circles(edges).map((component) => {
+  const described = graphCircles(edges).map((component) => {
     const inside = [...imports].filter(([key]) => component.includes(key.split(' → ')[0]!) && component.includes(key.split(' → ')[1]!));
     return `${component.join(', ')}: ${inside.flatMap(([, list]) => list).join('; ')}`;
   });

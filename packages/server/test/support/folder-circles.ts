@@ -1,4 +1,5 @@
 import type { IModule } from 'dependency-cruiser';
+import { graphCircles } from '../../../../tests/kit/graph-circles.js';
 
 /** The folder of src/ a production module belongs to (undefined: a root file, a test, or outside src/). */
 function folderOf(path: string): string | undefined {
@@ -29,35 +30,7 @@ export function folderGraph(modules: readonly IModule[]): Map<string, Set<string
  */
 export function folderCircles(modules: readonly IModule[]): string[] {
   const graph = folderGraph(modules);
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const groups: string[][] = [];
-  const visit = (folder: string) => {
-    index.set(folder, index.size);
-    low.set(folder, index.get(folder)!);
-    stack.push(folder);
-    onStack.add(folder);
-    for (const next of graph.get(folder) ?? []) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(folder, Math.min(low.get(folder)!, low.get(next)!));
-      } else if (onStack.has(next)) {
-        low.set(folder, Math.min(low.get(folder)!, index.get(next)!));
-      }
-    }
-    if (low.get(folder) !== index.get(folder)) return;
-    const group: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop()!;
-      onStack.delete(member);
-      group.push(member);
-    } while (member !== folder);
-    if (group.length > 1) groups.push(group.sort());
-  };
-  for (const folder of [...graph.keys()].sort()) if (!index.has(folder)) visit(folder);
+  const groups = graphCircles(graph, { order: 'sorted' });
   return groups.map((group) => {
     const circle = circleThrough(graph, new Set(group), group[0]);
     return circle.split(' → ').length - 1 === group.length ? circle : `${circle} (one circle of ${group.length} folders that reach each other: ${group.join(', ')})`;
