@@ -16,12 +16,14 @@ const HOST_IF = `cvh${NS_INDEX}`;
 const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 
 /**
- * A poor downlink for the namespace, for real: UDP packets towards it go through a 400 kbit/s bottleneck whose
+ * A poor downlink for the namespace, for real: UDP packets towards it go through a 200 kbit/s bottleneck whose
  * queue holds them up to 600 ms (netem's delay where the kernel has netem, this box's kernel has not: the
  * queue makes the delay, its overflow the loss) and 20 % of the UDP packets it receives are dropped
- * (iptables' statistic match). TCP (signalling) is untouched. The bottleneck is too thin for the big stream
- * (480p, 900 kbit/s) and wide enough for the small one with audio (100 + ~40 kbit/s): a thinner one (96 kbit/s
- * once) left the small stream's first key frame to luck, and a CI run saw the switch made but no small frame.
+ * (iptables' statistic match). TCP (signalling) is untouched. The bottleneck overflows at once under the big stream
+ * (480p, up to 900 kbit/s; ~300 at the least when the sender's encoder scales down under load) and carries the
+ * small one with audio (100 + ~40 kbit/s). Two CI failures fixed the width: at 96 kbit/s the small stream's first
+ * key frame got through only by luck; at 400 kbit/s a big stream scaled down under load nearly fitted, and the
+ * downlink took ~10 s to look poor.
  */
 function degrade(ns: NetNamespace): () => void {
   const tc = (...args: string[]) => sh('tc', args);
@@ -32,7 +34,7 @@ function degrade(ns: NetNamespace): () => void {
   try {
     tc('qdisc', 'add', ...dev, 'parent', '1:20', 'handle', '20:', 'netem', 'delay', '300ms', 'loss', '20%');
   } catch {
-    tc('qdisc', 'add', ...dev, 'parent', '1:20', 'handle', '20:', 'tbf', 'rate', '400kbit', 'burst', '1600', 'latency', '600ms');
+    tc('qdisc', 'add', ...dev, 'parent', '1:20', 'handle', '20:', 'tbf', 'rate', '200kbit', 'burst', '1600', 'latency', '600ms');
   }
   tc('filter', 'add', ...dev, 'parent', '1:', 'protocol', 'ip', 'u32', 'match', 'ip', 'protocol', '17', '0xff', 'flowid', '1:20');
   const drop = ['INPUT', '-p', 'udp', '!', '-i', 'lo', '-m', 'statistic', '--mode', 'random', '--probability', '0.2', '-j', 'DROP'];
