@@ -74,27 +74,29 @@ async function startConclave(engine: 'embedded' | 'janus', env: Record<string, s
   return { engine, url: server.url, pid: server.pid, sig: (userId) => server.sig(userId), close: () => server.close() };
 }
 
-async function startLivekit(binary: string, startTimeoutMs: number): Promise<LoadServer> {
+/**
+ * A livekit-server in dev mode (keys devkey/secret) on free ports, bound to `bind` and announcing `nodeIp` as its
+ * ICE candidate (one UDP port, muxed), once its HTTP port answers; dev mode's default log level (debug) is replaced.
+ */
+export async function spawnLivekit(binary: string, options: { bind: string; nodeIp: string; logLevel: 'warn' | 'error'; startTimeoutMs: number }): Promise<{ port: number; pid: number; close(): Promise<void> }> {
   const [port, udpPort, tcpPort] = [await freePort(), await freePort(), await freePort()];
-  // Dev mode (keys devkey/secret, loopback), but with warn-level logs: dev mode's default is debug.
-  const config = `port: ${port}\nrtc:\n  udp_port: ${udpPort}\n  tcp_port: ${tcpPort}\n  use_external_ip: false\nlogging:\n  level: warn\n`;
-  const child: ChildProcess = spawn(binary, ['--dev', '--bind', '127.0.0.1', '--node-ip', '127.0.0.1', '--config-body', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const config = `port: ${port}\nrtc:\n  udp_port: ${udpPort}\n  tcp_port: ${tcpPort}\n  use_external_ip: false\nlogging:\n  level: ${options.logLevel}\n`;
+  const child: ChildProcess = spawn(binary, ['--dev', '--bind', options.bind, '--node-ip', options.nodeIp, '--config-body', config], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + startTimeoutMs;
+  const deadline = Date.now() + options.startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`livekit-server exited with ${child.exitCode}`);
     const ok = await fetch(url).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`livekit-server did not start within ${startTimeoutMs / 1000} s`);
+      throw new Error(`livekit-server did not start within ${options.startTimeoutMs / 1000} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   if (child.pid === undefined) throw new Error('livekit-server has no pid');
   return {
-    engine: 'livekit', url: `ws://127.0.0.1:${port}`, pid: child.pid,
-    sig: () => Promise.resolve(''),
+    port, pid: child.pid,
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -104,6 +106,11 @@ async function startLivekit(binary: string, startTimeoutMs: number): Promise<Loa
       clearTimeout(timer);
     },
   };
+}
+
+async function startLivekit(binary: string, startTimeoutMs: number): Promise<LoadServer> {
+  const server = await spawnLivekit(binary, { bind: '127.0.0.1', nodeIp: '127.0.0.1', logLevel: 'warn', startTimeoutMs });
+  return { engine: 'livekit', url: `ws://127.0.0.1:${server.port}`, pid: server.pid, sig: () => Promise.resolve(''), close: server.close };
 }
 
 async function startFloorServer(binary: string | undefined, startTimeoutMs: number): Promise<LoadServer> {

@@ -6,7 +6,7 @@
  * RED and DTX for audio, its server's congestion control and stream allocator), but the camera's encoding set
  * to Conclave's (640×480 15 fps, 900 kbit/s; a 160×120 low layer as the small stream).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -14,12 +14,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { freePort } from '../../packages/server/src/lifecycle/free-port.js';
 import type { CallDriver, PublishOptions, Side } from '../../tests/e2e/src/harness/bad-network.js';
 import { QUALITY_INIT_SCRIPT } from '../../tests/e2e/src/harness/call-quality.js';
 import { LOADGEN_DIR } from '../../tests/e2e/src/harness/loadgen.js';
 import { installSpeech } from '../../tests/e2e/src/harness/speech.js';
-import { buildLivekit, LIVEKIT_KEY } from './load-servers.js';
+import { buildLivekit, LIVEKIT_KEY, spawnLivekit } from './load-servers.js';
 
 export const LIVEKIT_CLIENT_VERSION = '2.23.0';
 
@@ -56,30 +55,8 @@ export function livekitToken(identity: string, room: string, ttlSeconds = 3600):
 
 /** LiveKit server on every address, announcing `nodeIp` as its ICE candidate (one UDP port, muxed). */
 export async function startLivekitServer(nodeIp: string): Promise<{ port: number; close(): Promise<void> }> {
-  const binary = (await buildLivekit()).path;
-  const [port, udpPort, tcpPort] = [await freePort(), await freePort(), await freePort()];
-  const config = `port: ${port}\nrtc:\n  udp_port: ${udpPort}\n  tcp_port: ${tcpPort}\n  use_external_ip: false\nlogging:\n  level: error\n`;
-  const child: ChildProcess = spawn(binary, ['--dev', '--bind', '0.0.0.0', '--node-ip', nodeIp, '--config-body', config], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const deadline = Date.now() + 30_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null) throw new Error(`livekit-server exited with ${child.exitCode}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('livekit-server did not start within 30 s');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    port,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  const { port, close } = await spawnLivekit((await buildLivekit()).path, { bind: '0.0.0.0', nodeIp, logLevel: 'error', startTimeoutMs: 30_000 });
+  return { port, close };
 }
 
 const PROFILES = { '240p': [320, 240, 400_000], '480p': [640, 480, 900_000], '720p': [1280, 720, 1_500_000] } as const;
