@@ -27,6 +27,7 @@ function silentLines(code: string): number[] {
 
 describe('41 no silent catch', () => {
   it('41 no silent catch: a catch clause or promise handler that neither calls, rethrows nor comments fails the lint', () => {
+    // Fixtures: silent catches on purpose, the ones the rule must find.
     expect(silentLines('try { f(); } catch {}')).toEqual([1]);
     expect(silentLines('try { f(); } catch (e) { return undefined; }')).toEqual([1]);
     expect(silentLines('let ok = true;\ntry { f(); } catch {\n  ok = false;\n}')).toEqual([2]);

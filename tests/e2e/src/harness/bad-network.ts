@@ -241,6 +241,7 @@ export async function openCall(driver: CallDriver, sides: { viewer: Side; speake
 
 /** Closes a call's pages (its sides stay open for the next call). */
 export async function closeCall(call: { viewer: Page; publishers: Page[] } | undefined): Promise<void> {
+  // A page that is already gone (its browser closed by a failed call) has nothing left to close.
   for (const page of [call?.viewer, ...(call?.publishers ?? [])]) await page?.close().catch(() => undefined);
 }
 
