@@ -8,19 +8,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { RECORD_PEER_CONNECTIONS } from './client-page.js';
 
-/** Records the page's RTCPeerConnections (as client-page.ts does) for pages the AppHost does not serve. */
-export const QUALITY_INIT_SCRIPT = `
-(() => {
-  if (window.__pcs) return;
-  const Original = window.RTCPeerConnection;
-  window.__pcs = [];
-  function Recorded(...args) { const pc = new Original(...args); window.__pcs.push(pc); return pc; }
-  Recorded.prototype = Original.prototype;
-  Object.setPrototypeOf(Recorded, Original);
-  window.RTCPeerConnection = Recorded;
-})();
-`;
+/** Records the page's RTCPeerConnections, for pages the AppHost does not serve (client-page.ts's recorder). */
+export const QUALITY_INIT_SCRIPT = RECORD_PEER_CONNECTIONS;
 
 const SAMPLER = `
 (() => {

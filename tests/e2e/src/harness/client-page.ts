@@ -3,8 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 
 /** Records every RTCPeerConnection the page creates, so tests can read getStats() like a user's tools would. */
-const INIT_SCRIPT = `
+/**
+ * Records the page's RTCPeerConnections in `window.__pcs` (the statistics helpers and call-quality.ts read them);
+ * once per page, whoever installs it first.
+ */
+export const RECORD_PEER_CONNECTIONS = `
 (() => {
+  if (window.__pcs) return;
   const Original = window.RTCPeerConnection;
   window.__pcs = [];
   function Recorded(...args) { const pc = new Original(...args); window.__pcs.push(pc); return pc; }
@@ -119,7 +124,7 @@ export class AppHost {
   async open(context: BrowserContext): Promise<Page> {
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error('[page error]', error.message));
-    await page.addInitScript(INIT_SCRIPT);
+    await page.addInitScript(RECORD_PEER_CONNECTIONS);
     await page.goto(this.url);
     return page;
   }
