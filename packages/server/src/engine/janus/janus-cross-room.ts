@@ -38,40 +38,14 @@ interface Share {
   /** Remotizations run one after another per share. */
   queue: Promise<unknown>;
   ended: boolean;
-  /** The pending repeats of the last key-frame request (see KEYFRAME_REPEATS_MS). */
-  repeats: ReturnType<typeof setTimeout>[];
 }
 
 /** How often a new remote publisher is checked for media. */
 const ACTIVE_POLL_MS = 100;
 /** VideoRoom's error code for a room that does not exist. */
 const NO_SUCH_ROOM = 426;
-/**
- * A key-frame request for a cross-room feed is sent again this long after it (ms). Chrome's encoder ignores a
- * request that comes within 300 ms of the last one it acted on, and every request here (a publisher `configure`
- * with `keyframe`) reaches all of the source's video encoders. So a request made for one subscriber (a resume,
- * a new subscriber) just before another subscriber's `switch` to the small layer made the small encoder ignore
- * the switch's own request; its key frame had passed before the switch and was lost. The viewer's H264 decoder
- * then decodes the small layer's delta frames on the big layer's parameters without an error, so it never asks
- * for a key frame itself and stays at the big size (issue 28: 640 wide for 20 s). A repeat after the throttle
- * always yields a key frame after the switch.
- */
-const KEYFRAME_REPEATS_MS = [400, 1200];
-
 const key = (sourceId: string, groupId: string) => `${sourceId}\n${groupId}`;
 
-/** Asks the share's source for a key frame now and again after each of KEYFRAME_REPEATS_MS (a new request restarts the repeats). */
-function requestKeyframes(share: Share): void {
-  for (const timer of share.repeats.splice(0)) clearTimeout(timer);
-  share.current?.requestKeyframe();
-  share.repeats = KEYFRAME_REPEATS_MS.map((delay) => {
-    const timer = setTimeout(() => {
-      if (!share.ended && share.current && !share.current.closed) share.current.requestKeyframe();
-    }, delay);
-    timer.unref();
-    return timer;
-  });
-}
 let remoteIds = 0;
 
 /**
@@ -96,12 +70,12 @@ export class JanusCrossRoom {
     let share = this.#shares.get(key(sourceId, groupId));
     if (!share) {
       const made: Share = {
-        sourceId, groupId, remote: undefined, remotized: undefined, current: publisher, queue: Promise.resolve(), ended: false, repeats: [],
+        sourceId, groupId, remote: undefined, remotized: undefined, current: publisher, queue: Promise.resolve(), ended: false,
         view: {
           get feedId() { return made.remote?.feedId ?? 0; },
           get mids() { return made.current?.mids ?? {}; },
           receiving: (slot) => made.current?.receiving(slot) ?? false,
-          requestKeyframe: () => requestKeyframes(made),
+          requestKeyframe: () => made.current?.requestKeyframe(),
         },
       };
       share = made;
@@ -137,7 +111,6 @@ export class JanusCrossRoom {
     if (!share) return Promise.resolve();
     this.#shares.delete(key(sourceId, groupId));
     share.ended = true;
-    for (const timer of share.repeats.splice(0)) clearTimeout(timer);
     return this.#run(share, () => this.#release(share));
   }
 

@@ -317,8 +317,8 @@ export class JanusDownlink {
       // (videoroom 'updated'), and the 'switched' event follows on its own.
       if (reply.jsep?.type === 'offer') await this.#answerJanus(reply.jsep.sdp);
       // Janus asks the feed for a key frame when it switches; asking the publisher handle as well covers a request
-      // the encoder ignored (it throttles them). A cross-room feed repeats its request after the throttle
-      // (janus-cross-room.ts, KEYFRAME_REPEATS_MS: issue 28's big→small switch that stayed big).
+      // the encoder ignored (it throttles them); the publisher repeats it after the throttle (janus-publisher.ts,
+      // KEYFRAME_REPEATS_MS).
       if (this.#webrtcUp) publisher.requestKeyframe();
     }
     const want = { audio: group.wants.audio, video: group.wants.bigVideo || group.wants.smallVideo, aux: group.wants.auxVideo };

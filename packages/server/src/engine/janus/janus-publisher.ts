@@ -21,6 +21,18 @@ interface StreamInfo {
 export type JanusFeed = Pick<JanusPublisher, 'feedId' | 'mids' | 'receiving' | 'requestKeyframe'>;
 
 /**
+ * A key-frame request is sent again this long after it (ms). Chrome's encoder ignores a request that comes within
+ * ~300 ms of the last one it acted on, and every request here (a publisher `configure` with `keyframe`) reaches all
+ * of the source's video encoders. So a request made for one switch (to the small stream, say: the big encoder makes
+ * a key frame nobody needs) made the big encoder ignore the next switch's own request if it came soon after: the
+ * viewer's H264 decoder then decodes the new stream's delta frames on the old one's parameters without an error, so
+ * it never asks for a key frame itself and stays at the old size (issue 28: a big→small switch across rooms that
+ * stayed 640 wide for 20 s; the demo's small→big switch that stayed 160 wide, one run in six under load). A repeat
+ * after the throttle always yields a key frame after the switch.
+ */
+const KEYFRAME_REPEATS_MS = [400, 1200];
+
+/**
  * One publisher in a VideoRoom: a plugin handle joined as publisher with the client's offer (its feed id
  * is ours), the mid of each slot as Janus reports it, and which slots are receiving media (Janus's
  * 'media' events), so a subscription knows whether the small video flows.
@@ -37,6 +49,8 @@ export class JanusPublisher {
   /** A newer publish of the same participant took this one's place, or it closed: it is no longer waited for. */
   #retired = false;
   readonly #upWaiters: { untilRetired: boolean; settle: (up: boolean) => void }[] = [];
+  /** The pending repeats of the last key-frame request (see KEYFRAME_REPEATS_MS). */
+  #repeats: ReturnType<typeof setTimeout>[] = [];
 
   private constructor(readonly client: JanusClient, readonly room: number, readonly handleId: number, readonly feedId: number) {}
 
@@ -116,15 +130,28 @@ export class JanusPublisher {
 
   /**
    * Asks the browser for a key frame on every video stream: a publisher `configure` with `keyframe: true`
-   * (Janus sends a PLI). Failures are ignored: the handle may be gone already.
+   * (Janus sends a PLI), now and again after each of KEYFRAME_REPEATS_MS (a new request restarts the repeats).
    */
   requestKeyframe(): void {
-    this.client.message(this.handleId, { request: 'configure', keyframe: true }).catch(() => undefined); // see above: the handle may be gone
+    for (const timer of this.#repeats.splice(0)) clearTimeout(timer);
+    this.#sendKeyframeRequest();
+    this.#repeats = KEYFRAME_REPEATS_MS.map((delay) => {
+      const timer = setTimeout(() => {
+        if (!this.closed) this.#sendKeyframeRequest();
+      }, delay);
+      timer.unref();
+      return timer;
+    });
+  }
+
+  #sendKeyframeRequest(): void {
+    this.client.message(this.handleId, { request: 'configure', keyframe: true }).catch(() => undefined); // the handle may be gone: its feed has no subscriber left to need the frame
   }
 
   /** Leaves the room (its subscribers' streams go idle) and closes the handle. */
   close(): void {
     this.#closed = true;
+    for (const timer of this.#repeats.splice(0)) clearTimeout(timer);
     this.retire();
     this.client.detach(this.handleId);
   }
