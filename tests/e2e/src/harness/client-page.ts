@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 
-/** Records every RTCPeerConnection the page creates, so tests can read getStats() like a user's tools would. */
 /**
  * Records the page's RTCPeerConnections in `window.__pcs` (the statistics helpers and call-quality.ts read them);
  * once per page, whoever installs it first.
