@@ -82,7 +82,7 @@ export type EngineEvent =
   | { type: 'cleanup-failed'; operation: CleanupOperation; detail: string };
 
 /** What an engine releases in the background ('handle-close': what an EngineHandle's close set off). */
-export type CleanupOperation = 'unsubscribe' | 'room-destroy' | 'rtp-forward-stop' | 'handle-detach' | 'handle-close';
+export type CleanupOperation = 'unsubscribe' | 'room-destroy' | 'rtp-forward-stop' | 'handle-detach' | 'handle-close' | 'relay-release';
 
 /** Listens to engine events. */
 export type EngineListener = (event: EngineEvent) => void;
@@ -116,6 +116,10 @@ export interface EngineStats {
    * undefined when the engine runs inside the server's process (its memory is the server's) or it is unknown.
    */
   mediaServerMemoryBytes?: number | undefined;
+  /** Node-to-node relay links this engine exports (exportSource); absent when it has no relay. */
+  relayExports?: number | undefined;
+  /** Sources this engine imports from other nodes (importSource); absent when it has no relay. */
+  relayImports?: number | undefined;
 }
 
 /** A media server's own account of what it holds (e.g. Janus's admin API), to cross-check EngineStats. */
@@ -167,7 +171,9 @@ export interface RtpForward {
  */
 export type HandleCloseReason =
   | 'closed' | 'replaced' | 'unpublished' | 'unsubscribed' | 'left' | 'source-left' | 'room-ended'
-  | 'downlink-closed' | 'unshared' | 'engine-restarted' | 'engine-closed';
+  | 'downlink-closed' | 'unshared' | 'engine-restarted' | 'engine-closed'
+  /** A node-to-node relay's link failed (ICE or DTLS), or the other side went without saying why. */
+  | 'link-lost';
 
 /**
  * What an engine operation made (an uplink, a subscription), owned by its participant's engine-side record: the
@@ -202,6 +208,66 @@ export interface SubscriptionHandle extends EngineHandle {
   readonly sourceId: string;
   /** Its m-lines on the downlink. */
   readonly mids: DownlinkMids;
+}
+
+/**
+ * A cluster member's leave to pull one source from another node's engine (node-to-node relay): an HMAC-SHA256
+ * with the cluster secret over the source id, the importing node's id and the expiry (engine/relay/relay-credential.ts
+ * mints and checks it). The exporting engine refuses a relay without a valid one ('refused').
+ */
+export interface RelayCredential {
+  /** The importing node's id (cluster/node-id). */
+  nodeId: string;
+  /** Unix milliseconds after which the credential is refused. */
+  expiresAt: number;
+  /** Hex HMAC-SHA256 of `${sourceId}\n${nodeId}\n${expiresAt}`. */
+  token: string;
+}
+
+/** What the importing engine asks of the exporting one (the cluster layer carries it between nodes). */
+export interface RelayOffer {
+  /** The source (participant) to pull, published on the exporting node. */
+  sourceId: string;
+  /** The importing engine's offer. */
+  offerSdp: string;
+  credential: RelayCredential;
+}
+
+/**
+ * The exporting side's answer as the importing side sees it: the answer SDP and the export's life. Its `onClose`
+ * tells why the export closed (the importer closes 'source-left' on the source's leave, 'room-ended' on the room's
+ * end, 'link-lost' otherwise); `close` releases the export (the importer calls it when it closes). In one process it
+ * is the RelayExportHandle itself; between nodes the cluster layer carries both.
+ */
+export interface RelayAnswer {
+  readonly answerSdp: string;
+  onClose(listener: (reason: HandleCloseReason) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Carries a relay offer to the exporting node and brings its answer back (MediaEngine.importSource). */
+export type RelayConnector = (offer: RelayOffer) => Promise<RelayAnswer>;
+
+/**
+ * One source sent to one importing node (MediaEngine.exportSource): one link whatever the number of subscribers
+ * there. Closes with the source's leave ('source-left'), its room's end ('room-ended'), the engine's close, the
+ * link's failure ('link-lost'), or its owner's close (the importer released it: 'closed').
+ */
+export interface RelayExportHandle extends EngineHandle, RelayAnswer {
+  readonly sourceId: string;
+  /** The importing node (its credential's). */
+  readonly importerNodeId: string;
+}
+
+/**
+ * A source of another node made a source of this engine's room (MediaEngine.importSource): local members subscribe
+ * to it with `subscribe` as to a local one. Closes 'source-left' when the exported source left its node,
+ * 'room-ended' on either side's endRoom, 'link-lost' when the node link fails, 'closed' by its owner; local
+ * subscriptions to it then close 'source-left', as for a local source that leaves.
+ */
+export interface RelayImportHandle extends EngineHandle {
+  readonly roomId: string;
+  readonly sourceId: string;
 }
 
 /** How long a subscription waits for its source's uplink to come up, unless an engine is told otherwise. */
@@ -289,6 +355,29 @@ export interface MediaEngine {
    * reuse). Resolves when there was none; removeParticipant of the source ends all of its shares.
    */
   unshareSource?(sourceId: string, roomId: string): Promise<void>;
+  /**
+   * Node-to-node relay, exporting side: answers an importing engine's offer (importSource's, carried by the cluster
+   * layer) with a link carrying every stream of `offer.sourceId` — audio, big, small and auxiliary video — whatever
+   * the number of subscribers on the importing node; key-frame requests and NACKs from there are answered as a
+   * subscriber's (PLIs relayed to the publisher, NACKs from the retransmission cache). Media is DTLS-SRTP.
+   * Rejects 'refused' when the credential is not valid for that source (forged, expired, or the engine has no
+   * cluster secret), 'not-joined' when the source has not joined a room, 'not-published' when it does not publish
+   * within the source wait, 'negotiation-failed' on a bad offer, 'closed' after close. Holds across the source's
+   * republishes. Optional, with importSource: an engine without them cannot serve a room across nodes.
+   */
+  exportSource?(offer: RelayOffer): Promise<RelayExportHandle>;
+  /**
+   * Node-to-node relay, importing side: makes `sourceId`, published on another node, a source of engine room
+   * `roomId` here. The engine makes its offer, hands it to `connect` (which carries it to the exporting engine's
+   * exportSource, with `credential`) and follows the answer's life (RelayImportHandle says how it closes). The
+   * source then counts as joined and published here: local members subscribe to it with `subscribe` (simulcast
+   * choice, key-frame requests, NACKs as for a local source); key-frame requests of its local subscribers go
+   * upstream coalesced (one per the engine's key-frame interval). One import per source: a second call while one
+   * is open resolves to the same handle. Rejects 'refused' when `sourceId` is a local participant here, or with
+   * the connector's own EngineError (e.g. the exporting side's 'refused', 'not-published'); 'negotiation-failed'
+   * on a bad answer; 'closed' after close.
+   */
+  importSource?(roomId: string, sourceId: string, credential: RelayCredential, connect: RelayConnector): Promise<RelayImportHandle>;
   /** Subscribes to engine events; returns the unsubscribe function. */
   onEvent(listener: EngineListener): () => void;
   /** Current counters. */

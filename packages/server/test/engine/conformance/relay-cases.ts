@@ -1,0 +1,282 @@
+/**
+ * Conformance cases of the node-to-node relay (media-engine.ts exportSource / importSource, issue 39): a source
+ * published on engine A made a source of a room on engine B, as two nodes of one cluster would, wired here in one
+ * process (the connector hands B's offer straight to A's exportSource). Every engine that implements the relay
+ * runs them (relay-conformance.test.ts); one that does not declares it and skips them.
+ */
+import { expect } from 'vitest';
+import { RtpHeader, RtpPacket, type RTCPeerConnection } from 'werift';
+import type { EngineHandle, HandleCloseReason, MediaEngine, RelayAnswer, RelayConnector, RelayCredential, SubscriptionWants } from '../../../src/engine/media-engine.js';
+import { mintRelayCredential } from '../../../src/engine/relay/relay-credential.js';
+import { publishAndSend, subscriberPeer, uplink, waitFor } from '../../support/engine-peers.js';
+import { rejectsWith } from './conformance-cases.js';
+
+/** Two engines of one cluster (their relay's secret), the ids and clean-ups of one case. */
+export interface RelayContext {
+  /** The exporting node's engine (the publisher's). */
+  a: Required<Pick<MediaEngine, 'exportSource' | 'importSource'>> & MediaEngine;
+  /** The importing node's engine (the subscribers'). */
+  b: Required<Pick<MediaEngine, 'exportSource' | 'importSource'>> & MediaEngine;
+  /** The cluster secret both engines were made with. */
+  secret: string;
+  id(name: string): string;
+  cleanup(fn: () => unknown): void;
+}
+
+export interface RelayCase {
+  name: string;
+  run(ctx: RelayContext): Promise<void>;
+}
+
+const ALL: SubscriptionWants = { audio: true, bigVideo: true, smallVideo: false, auxVideo: false };
+const SMALL: SubscriptionWants = { audio: true, bigVideo: false, smallVideo: true, auxVideo: false };
+
+/** B's credential for `sourceId`, as the cluster layer would mint it. */
+function credential(ctx: RelayContext, sourceId: string): RelayCredential {
+  return mintRelayCredential(ctx.secret, sourceId, 'node-b');
+}
+
+/** The connector of two engines in one process: B's offer goes straight to A. */
+function direct(ctx: RelayContext): RelayConnector {
+  return (offer) => ctx.a.exportSource(offer);
+}
+
+/** A publisher on A sending audio and big video, in room `room` of A. */
+async function publisherOnA(ctx: RelayContext, room: string): Promise<{ id: string; plis: () => number }> {
+  const id = ctx.id('pub');
+  ctx.a.joinRoom(id, room);
+  const sender = await publishAndSend(ctx.a, id);
+  ctx.cleanup(sender.stop);
+  return { id, plis: sender.plis };
+}
+
+/** A subscriber peer on B, in room `room` of B. */
+function subscriberOnB(ctx: RelayContext, name: string, room: string): { id: string; peer: ReturnType<typeof subscriberPeer> } {
+  const id = ctx.id(name);
+  ctx.b.joinRoom(id, room);
+  const peer = subscriberPeer();
+  ctx.cleanup(() => peer.pc.close());
+  return { id, peer };
+}
+
+/** The reasons a handle's close listeners are told. */
+function closes(handle: EngineHandle): HandleCloseReason[] {
+  const told: HandleCloseReason[] = [];
+  handle.onClose((reason) => told.push(reason));
+  return told;
+}
+
+/** A publisher on A, B importing it, and one subscriber on B receiving it; `connect` defaults to `direct`. */
+async function relayed(ctx: RelayContext, connect: RelayConnector = direct(ctx)) {
+  const roomA = ctx.id('room-a');
+  const roomB = ctx.id('room-b');
+  const pub = await publisherOnA(ctx, roomA);
+  const imported = await ctx.b.importSource(roomB, pub.id, credential(ctx, pub.id), connect);
+  ctx.cleanup(() => imported.close());
+  const sub = subscriberOnB(ctx, 'sub', roomB);
+  const subscription = await ctx.b.subscribe(sub.id, pub.id, ALL, sub.peer.negotiate);
+  await waitFor(() => sub.peer.byKind.video > 10 && sub.peer.byKind.audio > 10, 15_000, 'audio and video at the subscriber on B');
+  return { roomA, roomB, pub, imported, sub, subscription };
+}
+
+/** The resource counters of an engine (stats(), inspect() where it has one), unknown ones left out. */
+async function resources(engine: MediaEngine): Promise<Record<string, number>> {
+  const { peerConnections, handles, uplinks, downlinks, subscriptions, relayExports, relayImports } = engine.stats();
+  const report = await engine.inspect?.();
+  const counts: Record<string, number | undefined> = {
+    uplinks, downlinks, subscriptions, peerConnections, handles, relayExports, relayImports,
+    serverHandles: report?.handles, serverPeerConnections: report?.peerConnections,
+  };
+  return Object.fromEntries(Object.entries(counts).filter((entry): entry is [string, number] => entry[1] !== undefined));
+}
+
+/** Waits (bounded) until the engine's resources equal `baseline`. */
+async function backTo(engine: MediaEngine, baseline: Record<string, number>, what: string): Promise<void> {
+  let now = await resources(engine);
+  const deadline = Date.now() + 8000;
+  while (JSON.stringify(now) !== JSON.stringify(baseline) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    now = await resources(engine);
+  }
+  expect(now, what).toEqual(baseline);
+}
+
+/** A publisher on A sending its big video (payload byte 0xb1) and its small video (0x51) on their own m-lines, and audio. */
+async function simulcastPublisherOnA(ctx: RelayContext, room: string): Promise<string> {
+  const id = ctx.id('pub');
+  ctx.a.joinRoom(id, room);
+  const up = await uplink('H264');
+  await up.pc.setRemoteDescription({ type: 'answer', sdp: (await ctx.a.publish(id, up.offer)).answerSdp });
+  const small = up.pc.getTransceivers()[2]!;
+  let seq = 0;
+  const timer = setInterval(() => {
+    seq++;
+    const header = () => new RtpHeader({ sequenceNumber: seq, timestamp: seq * 1800, marker: true });
+    void up.video.sender.sendRtp(new RtpPacket(header(), Buffer.from([0x65, 0xb1, 2, 3])));
+    void small.sender.sendRtp(new RtpPacket(header(), Buffer.from([0x65, 0x51, 2, 3])));
+    void up.audio.sender.sendRtp(new RtpPacket(new RtpHeader({ sequenceNumber: seq, timestamp: seq * 960 }), Buffer.from([0xf8, 0xff, 0xfe])));
+  }, 20);
+  ctx.cleanup(async () => { clearInterval(timer); await up.pc.close(); });
+  return id;
+}
+
+/** Records the second payload byte of every video packet `pc` receives (the layer mark of simulcastPublisherOnA). */
+function layerMarks(pc: RTCPeerConnection): number[] {
+  const marks: number[] = [];
+  pc.onTrack.subscribe((track) => { if (track.kind === 'video') track.onReceiveRtp.subscribe((rtp) => marks.push(rtp.payload[1] ?? 0)); });
+  return marks;
+}
+
+/** Sends `count` PLIs from a subscriber peer on its video receivers. */
+async function sendPlis(pc: RTCPeerConnection, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    for (const t of pc.getTransceivers()) {
+      const ssrc = t.receiver.tracks[0]?.ssrc;
+      if (t.kind === 'video' && ssrc !== undefined) await t.receiver.sendRtcpPLI(ssrc);
+    }
+  }
+}
+
+export const RELAY_CASES: readonly RelayCase[] = [
+  {
+    name: '39 relay: stats() and inspect() of both engines are back to their baseline once the relay ends',
+    async run(ctx) {
+      const [baseA, baseB] = [await resources(ctx.a), await resources(ctx.b)];
+      const { pub, sub } = await relayed(ctx);
+      const [busyA, busyB] = [await resources(ctx.a), await resources(ctx.b)];
+      expect(busyA.relayExports, 'exports on A while relayed').toBe((baseA.relayExports ?? 0) + 1);
+      expect(busyB.relayImports, 'imports on B while relayed').toBe((baseB.relayImports ?? 0) + 1);
+      await ctx.b.removeParticipant(sub.id);
+      await ctx.a.removeParticipant(pub.id);
+      await backTo(ctx.a, baseA, 'A\'s resources after the relay ended');
+      await backTo(ctx.b, baseB, 'B\'s resources after the relay ended');
+    },
+  },
+  {
+    name: '39 relay: a subscriber on B receives the audio and video of a publisher on A through one import, and two subscribers still make one import',
+    async run(ctx) {
+      const exportsBefore = ctx.a.stats().relayExports ?? 0;
+      const { pub, roomB, imported, sub } = await relayed(ctx);
+      const second = subscriberOnB(ctx, 'second', roomB);
+      await ctx.b.subscribe(second.id, pub.id, ALL, second.peer.negotiate);
+      await waitFor(() => second.peer.byKind.video > 10 && second.peer.byKind.audio > 10, 15_000, 'audio and video at the second subscriber on B');
+      const again = await ctx.b.importSource(roomB, pub.id, credential(ctx, pub.id), direct(ctx));
+      expect(again, 'a second import of the same source is the first').toBe(imported);
+      expect(ctx.a.stats().relayExports, 'one export from A for two subscribers on B').toBe(exportsBefore + 1);
+      const [one, two] = [sub.peer.byKind.video, second.peer.byKind.video];
+      await waitFor(() => sub.peer.byKind.video > one + 10 && second.peer.byKind.video > two + 10, 10_000, 'video flowing on to both');
+    },
+  },
+  {
+    name: '39 relay: a subscriber on B switches between the big and the small video through the relay',
+    async run(ctx) {
+      const roomB = ctx.id('room-b');
+      const pub = await simulcastPublisherOnA(ctx, ctx.id('room-a'));
+      const imported = await ctx.b.importSource(roomB, pub, credential(ctx, pub), direct(ctx));
+      ctx.cleanup(() => imported.close());
+      const sub = subscriberOnB(ctx, 'sub', roomB);
+      const marks = layerMarks(sub.peer.pc);
+      await ctx.b.subscribe(sub.id, pub, SMALL, sub.peer.negotiate);
+      await waitFor(() => marks.filter((m) => m === 0x51).length > 10, 15_000, 'the small video at the subscriber on B');
+      await ctx.b.updateSubscription(sub.id, pub, ALL);
+      const at = marks.length;
+      await waitFor(() => marks.slice(at).filter((m) => m === 0xb1).length > 10, 10_000, 'the big video after the switch');
+      const tail = marks.slice(-5);
+      expect(tail.every((m) => m === 0xb1), 'only the big video once switched').toBe(true);
+    },
+  },
+  {
+    name: '39 relay: key-frame requests of subscribers on B reach the publisher on A, coalesced',
+    async run(ctx) {
+      const { pub, roomB, sub } = await relayed(ctx);
+      const second = subscriberOnB(ctx, 'second', roomB);
+      await ctx.b.subscribe(second.id, pub.id, ALL, second.peer.negotiate);
+      await waitFor(() => second.peer.byKind.video > 10, 15_000, 'video at the second subscriber');
+      // Quiet first: the requests made as the links came up are answered (every packet of the test publisher is a key frame).
+      let before = pub.plis();
+      const quietUntil = Date.now() + 10_000;
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        if (pub.plis() === before || Date.now() > quietUntil) break;
+        before = pub.plis();
+      }
+      await Promise.all([sendPlis(sub.peer.pc, 10), sendPlis(second.peer.pc, 10)]);
+      await waitFor(() => pub.plis() > before, 5000, 'a key-frame request at the publisher on A');
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // the window the 20 requests may be spread over, then counted
+      expect(pub.plis() - before, '20 requests on B arrive coalesced on A').toBeLessThanOrEqual(3);
+    },
+  },
+  {
+    name: "39 relay: the import closes 'source-left' when the exported source leaves A, and B's subscriptions to it close",
+    async run(ctx) {
+      const { pub, imported, subscription } = await relayed(ctx);
+      const told = closes(imported);
+      const exportsBefore = ctx.a.stats().relayExports ?? 0;
+      await ctx.a.removeParticipant(pub.id);
+      await waitFor(() => imported.closed, 5000, 'the import closed');
+      expect(told).toEqual(['source-left']);
+      expect(subscription.closeReason).toBe('source-left');
+      expect(ctx.a.stats().relayExports, 'the export released on A').toBe(exportsBefore - 1);
+    },
+  },
+  {
+    name: "39 relay: endRoom on A closes the import 'room-ended'; endRoom on B closes it 'room-ended' and releases the export on A",
+    async run(ctx) {
+      const first = await relayed(ctx);
+      await ctx.a.endRoom(first.roomA);
+      await waitFor(() => first.imported.closed, 5000, 'the import closed by A\'s endRoom');
+      expect(first.imported.closeReason).toBe('room-ended');
+      expect(first.subscription.closed, 'B\'s subscription to it').toBe(true);
+      const exportsBefore = ctx.a.stats().relayExports ?? 0;
+      const second = await relayed({ ...ctx, id: (name) => ctx.id(`2-${name}`) });
+      expect(ctx.a.stats().relayExports).toBe(exportsBefore + 1);
+      await ctx.b.endRoom(second.roomB);
+      expect(second.imported.closeReason).toBe('room-ended');
+      expect(second.subscription.closeReason).toBe('room-ended');
+      await waitFor(() => (ctx.a.stats().relayExports ?? 0) === exportsBefore, 5000, 'the export released on A');
+    },
+  },
+  {
+    name: "39 relay: the import closes 'link-lost' when the node link fails without word from A, and closing the import releases the export",
+    async run(ctx) {
+      // The cluster layer's word on the export's close is lost: only the link tells.
+      let exported: RelayAnswer | undefined;
+      const silent: RelayConnector = async (offer) => {
+        const handle = await ctx.a.exportSource(offer);
+        exported = handle;
+        return { answerSdp: handle.answerSdp, onClose: () => () => undefined, close: () => handle.close() };
+      };
+      const { imported, subscription } = await relayed(ctx, silent);
+      await exported!.close();
+      await waitFor(() => imported.closed, 10_000, 'the import closed once the link went');
+      expect(imported.closeReason).toBe('link-lost');
+      expect(subscription.closeReason).toBe('source-left');
+      const exportsBefore = ctx.a.stats().relayExports ?? 0;
+      const second = await relayed({ ...ctx, id: (name) => ctx.id(`2-${name}`) });
+      await second.imported.close();
+      expect(second.subscription.closeReason).toBe('source-left');
+      await waitFor(() => (ctx.a.stats().relayExports ?? 0) === exportsBefore, 5000, 'the export released on A once its importer closed');
+    },
+  },
+  {
+    name: "39 relay: an export without the cluster's credential is refused (forged, expired, another source's)",
+    async run(ctx) {
+      const roomA = ctx.id('room-a');
+      const pub = await publisherOnA(ctx, roomA);
+      const exportsBefore = ctx.a.stats().relayExports ?? 0;
+      const importsBefore = ctx.b.stats().relayImports ?? 0;
+      const forged = mintRelayCredential('not-the-cluster-secret', pub.id, 'node-b');
+      const expired = mintRelayCredential(ctx.secret, pub.id, 'node-b', -1000);
+      const other = mintRelayCredential(ctx.secret, ctx.id('someone-else'), 'node-b');
+      for (const bad of [forged, expired, other, { ...credential(ctx, pub.id), nodeId: 'node-c' }]) {
+        await rejectsWith(ctx.b.importSource(ctx.id('room-b'), pub.id, bad, direct(ctx)), 'refused');
+      }
+      expect(ctx.a.stats().relayExports, 'no export on A').toBe(exportsBefore);
+      expect(ctx.b.stats().relayImports, 'no import on B').toBe(importsBefore);
+      // The same source with the cluster's credential goes through.
+      const imported = await ctx.b.importSource(ctx.id('room-b'), pub.id, credential(ctx, pub.id), direct(ctx));
+      expect(imported.closed).toBe(false);
+      await imported.close();
+    },
+  },
+];
