@@ -1,4 +1,4 @@
-import { closePeer, createSendPeer, DownlinkGroup, localSdp, watchSendLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection, type SendLinkWatch } from '../../webrtc/index.js';
+import { closePeer, closePeerNotifying, createSendPeer, DownlinkGroup, localSdp, watchSendLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection, type SendLinkWatch } from '../../webrtc/index.js';
 
 /** Every stream of the source on the main group (the small video has an m-line of its own). */
 const MAIN = { audio: true, bigVideo: true, smallVideo: false, auxVideo: true } as const;
@@ -65,6 +65,6 @@ export class RelayExportLink {
   close(): void {
     this.#watch.stop();
     for (const group of this.#groups) group.release();
-    closePeer(this.#pc);
+    closePeerNotifying(this.#pc);
   }
 }

@@ -1,5 +1,5 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
-import { boundNackGaps, closePeer, createPeer, guardConsentWhileBrowserSends, headerExtensions, localSdp, videoCodecs, audioCodecs, type ForwardSource, type MediaStreamTrack, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection } from '../../webrtc/index.js';
+import { boundNackGaps, closePeer, closePeerNotifying, createPeer, guardConsentWhileBrowserSends, headerExtensions, localSdp, videoCodecs, audioCodecs, type ForwardSource, type MediaStreamTrack, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection } from '../../webrtc/index.js';
 
 /**
  * The importing side of an embedded node-to-node relay: a werift peer offering audio and three video m-lines,
@@ -50,7 +50,10 @@ export class RelayImportLink {
       pc.addTransceiver('audio', { direction: 'recvonly' });
       for (let i = 0; i < 3; i++) pc.addTransceiver('video', { direction: 'recvonly' });
       await pc.setLocalDescription(await pc.createOffer());
-      return { link, offer: localSdp(pc, net) };
+      // werift names an SSRC on receive-only m-lines too (its unused senders'): the exporting werift peer would then
+      // route this link's PLIs, whose sender SSRC is that one, to a receiver of its own instead of its sender. A
+      // browser's receive-only offer names none.
+      return { link, offer: localSdp(pc, net).replace(/^a=ssrc(-group)?:.*\r\n/gm, '') };
     } catch (error) {
       link.close();
       throw error;
@@ -74,6 +77,6 @@ export class RelayImportLink {
     this.#closed = true;
     for (const [source, track] of this.#attached) source.detach(track);
     this.#stopGuard?.();
-    closePeer(this.#pc);
+    closePeerNotifying(this.#pc);
   }
 }
