@@ -1,5 +1,5 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
-import { boundNackGaps, closePeer, closePeerNotifying, createPeer, guardConsentWhileBrowserSends, headerExtensions, localSdp, videoCodecs, audioCodecs, type ForwardSource, type MediaStreamTrack, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection } from '../../webrtc/index.js';
+import { boundNackGaps, closePeerNotifying, createPeer, guardConsentWhileBrowserSends, headerExtensions, localSdp, videoCodecs, audioCodecs, type ForwardSource, type MediaStreamTrack, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection } from '../../webrtc/index.js';
 
 /**
  * The importing side of an embedded node-to-node relay: a werift peer offering audio and three video m-lines,
