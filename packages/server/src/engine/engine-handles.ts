@@ -100,7 +100,7 @@ export class OwnedSubscription extends OwnedHandle implements SubscriptionHandle
 
 /** A relay export's handle (MediaEngine.exportSource), as the engines make it. */
 export class OwnedRelayExport extends OwnedHandle implements RelayExportHandle {
-  constructor(readonly sourceId: string, readonly importerNodeId: string, readonly answerSdp: string, release: HandleRelease, report: HandleReport) {
+  constructor(readonly sourceId: string, readonly importerNodeId: string, readonly answer: string, release: HandleRelease, report: HandleReport) {
     super(release, report);
   }
 }

@@ -228,8 +228,11 @@ export interface RelayCredential {
 export interface RelayOffer {
   /** The source (participant) to pull, published on the exporting node. */
   sourceId: string;
-  /** The importing engine's offer. */
-  offerSdp: string;
+  /**
+   * The importing engine's offer: opaque outside engines of its kind (the cluster layer carries it as it is), an SDP
+   * offer for the embedded engine.
+   */
+  offer: string;
   credential: RelayCredential;
 }
 
@@ -240,7 +243,8 @@ export interface RelayOffer {
  * is the RelayExportHandle itself; between nodes the cluster layer carries both.
  */
 export interface RelayAnswer {
-  readonly answerSdp: string;
+  /** The exporting engine's answer, opaque like the offer (an SDP answer for the embedded engine). */
+  readonly answer: string;
   onClose(listener: (reason: HandleCloseReason) => void): () => void;
   close(): Promise<void>;
 }

@@ -77,7 +77,7 @@ export class EmbeddedRelay {
     const early: { lost?: string; handle?: OwnedRelayExport } = {};
     let made: { link: RelayExportLink; answer: string };
     try {
-      made = await RelayExportLink.answer(host.net, host.counter, host.sourcesOf(sourceId), offer.offerSdp, (detail) => {
+      made = await RelayExportLink.answer(host.net, host.counter, host.sourcesOf(sourceId), offer.offer, (detail) => {
         if (early.handle) void early.handle.release('link-lost');
         else early.lost = detail;
       });
@@ -123,7 +123,7 @@ export class EmbeddedRelay {
     }).catch((error: unknown) => { throw EngineError.from(error, 'negotiation-failed'); });
     let answer: RelayAnswer;
     try {
-      answer = await connect({ sourceId, offerSdp: offer, credential });
+      answer = await connect({ sourceId, offer, credential });
     } catch (error) {
       link.close();
       throw EngineError.from(error, 'refused');
@@ -134,7 +134,7 @@ export class EmbeddedRelay {
       throw error;
     };
     try {
-      await link.accept(answer.answerSdp);
+      await link.accept(answer.answer);
     } catch (error) {
       drop(EngineError.from(error, 'negotiation-failed'));
     }

@@ -244,7 +244,7 @@ export const RELAY_CASES: readonly RelayCase[] = [
       const silent: RelayConnector = async (offer) => {
         const handle = await ctx.a.exportSource(offer);
         exported = handle;
-        return { answerSdp: handle.answerSdp, onClose: () => () => undefined, close: () => handle.close() };
+        return { answer: handle.answer, onClose: () => () => undefined, close: () => handle.close() };
       };
       const { imported, subscription } = await relayed(ctx, silent);
       await exported!.close();
