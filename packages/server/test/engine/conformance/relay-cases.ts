@@ -259,6 +259,26 @@ export const RELAY_CASES: readonly RelayCase[] = [
     },
   },
   {
+    name: '39 relay: two concurrent imports of one source make one import; a source that is a participant here is not imported (refused)',
+    async run(ctx) {
+      const roomA = ctx.id('room-a');
+      const roomB = ctx.id('room-b');
+      const pub = await publisherOnA(ctx, roomA);
+      const exportsBefore = ctx.a.stats().relayExports ?? 0;
+      const [one, two] = await Promise.all([
+        ctx.b.importSource(roomB, pub.id, credential(ctx, pub.id), direct(ctx)),
+        ctx.b.importSource(roomB, pub.id, credential(ctx, pub.id), direct(ctx)),
+      ]);
+      ctx.cleanup(() => one.close());
+      expect(two, 'the second concurrent import is the first').toBe(one);
+      expect(ctx.a.stats().relayExports, 'one export on A').toBe(exportsBefore + 1);
+      const local = ctx.id('local');
+      ctx.b.joinRoom(local, roomB);
+      await rejectsWith(ctx.b.importSource(roomB, local, credential(ctx, local), direct(ctx)), 'refused');
+      await ctx.b.removeParticipant(local);
+    },
+  },
+  {
     name: "39 relay: an export without the cluster's credential is refused (forged, expired, another source's)",
     async run(ctx) {
       const roomA = ctx.id('room-a');
