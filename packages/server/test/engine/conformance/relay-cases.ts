@@ -259,6 +259,18 @@ export const RELAY_CASES: readonly RelayCase[] = [
     },
   },
   {
+    name: "39 relay: the relay holds across the source's unpublish and republish on A (the import stays open, media comes again)",
+    async run(ctx) {
+      const { pub, imported, sub } = await relayed(ctx);
+      await ctx.a.unpublish(pub.id);
+      const again = await publishAndSend(ctx.a, pub.id);
+      ctx.cleanup(again.stop);
+      const video = sub.peer.byKind.video;
+      await waitFor(() => sub.peer.byKind.video > video + 20, 15_000, 'video at the subscriber on B after the republish');
+      expect(imported.closed, 'the import after the republish').toBe(false);
+    },
+  },
+  {
     name: '39 relay: two concurrent imports of one source make one import; a source that is a participant here is not imported (refused)',
     async run(ctx) {
       const roomA = ctx.id('room-a');
