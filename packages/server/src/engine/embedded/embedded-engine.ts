@@ -129,7 +129,9 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
       new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType));
     const mids = await downlink.subscribe(sourceId, sources, wants, negotiate);
     // Either side left while the m-lines were added: the handle comes back closed, its group freed.
-    return adopt(mids, () => { if (this.#downlinks.get(subscriberId) === downlink) downlink.unsubscribe(sourceId); });
+    const handle = adopt(mids, () => { if (this.#downlinks.get(subscriberId) === downlink) downlink.unsubscribe(sourceId); });
+    this.#relay.subscribed(handle, wants); // an imported source sends what its subscribers want
+    return handle;
   }
 
   async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string> {
@@ -162,6 +164,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     if (!this.#downlinks.get(subscriberId)?.update(sourceId, wants)) {
       throw new EngineError('not-subscribed', `${subscriberId} has no subscription to ${sourceId}`);
     }
+    this.#relay.updated(subscriberId, sourceId, wants);
   }
 
   async unsubscribe(subscriberId: string, sourceId: string): Promise<void> {

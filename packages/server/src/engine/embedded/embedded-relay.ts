@@ -1,10 +1,11 @@
-import { EngineError, type HandleCloseReason, type RelayAnswer, type RelayConnector, type RelayCredential, type RelayOffer } from '../media-engine.js';
+import { EngineError, type HandleCloseReason, type RelayAnswer, type RelayConnector, type RelayCredential, type RelayOffer, type SubscriptionHandle, type SubscriptionWants } from '../media-engine.js';
 import { OwnedRelayExport, OwnedRelayImport, type HandleReport } from '../engine-handles.js';
 import type { EngineMembership } from '../engine-membership.js';
 import { relayCredentialFault } from '../relay/relay-credential.js';
 import type { ForwardCounter, PeerNetworkOptions, PublisherSources } from '../../webrtc/index.js';
 import { RelayExportLink } from './relay-export-link.js';
 import { RelayImportLink } from './relay-import-link.js';
+import { ALL_LAYERS, relayLayersOf } from './relay-layers.js';
 
 /** What the relay needs of its embedded engine. */
 export interface EmbeddedRelayHost {
@@ -39,7 +40,8 @@ function importReason(exportReason: HandleCloseReason): HandleCloseReason {
  * The embedded engine's node-to-node relay (MediaEngine.exportSource and importSource): exports are werift links
  * fed from a source's forward sources (RelayExportLink), imports are werift links feeding the forward sources of
  * a source that then counts as joined and published in the local room (RelayImportLink), so every local
- * subscription to it is the engine's ordinary forwarding. Ties both to the participants' lives: a source's leave
+ * subscription to it is the engine's ordinary forwarding; what its local subscriptions want is what the exporter
+ * sends (RelayLayers, told on the link's data channel). Ties both to the participants' lives: a source's leave
  * closes its exports, an imported source's removal (endRoom, close) its import.
  */
 export class EmbeddedRelay {
@@ -47,6 +49,8 @@ export class EmbeddedRelay {
   /** Exports, by source. */
   readonly #exports = new Map<string, Set<OwnedRelayExport>>();
   readonly #imports = new Map<string, Import>();
+  /** What the local subscriptions to each imported source want, by subscriber (RelayLayers, told to the exporter). */
+  readonly #wants = new Map<string, Map<string, { handle: SubscriptionHandle; wants: SubscriptionWants }>>();
   /** Imports being set up, by source (a second call resolves to the first's handle). */
   readonly #pending = new Map<string, Promise<OwnedRelayImport>>();
 
@@ -80,7 +84,7 @@ export class EmbeddedRelay {
       made = await RelayExportLink.answer(host.net, host.counter, host.sourcesOf(sourceId), offer.offer, (detail) => {
         if (early.handle) void early.handle.release('link-lost');
         else early.lost = detail;
-      });
+      }, ALL_LAYERS);
     } catch (error) {
       throw EngineError.from(error, 'negotiation-failed');
     }
@@ -146,7 +150,10 @@ export class EmbeddedRelay {
     if (host.members.participants().includes(sourceId)) drop(new EngineError('refused', `${sourceId} joined this engine meanwhile: it is not imported`));
     const handle = new OwnedRelayImport(roomId, sourceId, () => {
       link.close();
-      if (this.#imports.get(sourceId)?.handle === handle) this.#imports.delete(sourceId);
+      if (this.#imports.get(sourceId)?.handle === handle) {
+        this.#imports.delete(sourceId);
+        this.#wants.delete(sourceId);
+      }
       const closed = answer.close();
       // Its local subscriptions close 'source-left' (unless its removal is what closed it).
       const removed = host.members.participants().includes(sourceId) ? host.removeImported(sourceId) : Promise.resolve();
@@ -158,7 +165,37 @@ export class EmbeddedRelay {
     host.members.published(sourceId);
     answer.onClose((reason) => { void handle.release(importReason(reason)); });
     if (early.lost !== undefined) void handle.release('link-lost');
+    this.#tell(sourceId); // nothing flows until a local subscriber wants it
     return handle;
+  }
+
+  /** A local subscription was made (`wants` its streams): to an imported source, the exporter is told what is needed now. */
+  subscribed(handle: SubscriptionHandle, wants: SubscriptionWants): void {
+    const { sourceId, subscriberId } = handle;
+    if (handle.closed || !this.#imports.has(sourceId)) return;
+    const bySubscriber = this.#wants.get(sourceId) ?? new Map<string, { handle: SubscriptionHandle; wants: SubscriptionWants }>();
+    this.#wants.set(sourceId, bySubscriber);
+    bySubscriber.set(subscriberId, { handle, wants });
+    handle.onClose(() => {
+      if (bySubscriber.get(subscriberId)?.handle !== handle) return; // replaced by a later one
+      bySubscriber.delete(subscriberId);
+      this.#tell(sourceId);
+    });
+    this.#tell(sourceId);
+  }
+
+  /** A local subscription's wants changed (updateSubscription). */
+  updated(subscriberId: string, sourceId: string, wants: SubscriptionWants): void {
+    const entry = this.#wants.get(sourceId)?.get(subscriberId);
+    if (!entry) return;
+    entry.wants = wants;
+    this.#tell(sourceId);
+  }
+
+  #tell(sourceId: string): void {
+    const imported = this.#imports.get(sourceId);
+    if (!imported || imported.handle.closed) return;
+    imported.link.want(relayLayersOf([...(this.#wants.get(sourceId)?.values() ?? [])].map((entry) => entry.wants)));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { UPLINK_SLOTS } from '@conclave/protocol/media';
-import { boundNackGaps, closePeerNotifying, createPeer, guardConsentWhileBrowserSends, headerExtensions, localSdp, videoCodecs, audioCodecs, type ForwardSource, type MediaStreamTrack, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection } from '../../webrtc/index.js';
+import { RELAY_LAYERS_CHANNEL, serializeRelayLayers, type RelayLayers } from './relay-layers.js';
+import { boundNackGaps, closePeerNotifying, createPeer, guardConsentWhileBrowserSends, headerExtensions, localSdp, videoCodecs, audioCodecs, type ForwardSource, type MediaStreamTrack, type PeerNetworkOptions, type PublisherSources, type RTCDataChannel, type RTCPeerConnection } from '../../webrtc/index.js';
 
 /**
  * The importing side of an embedded node-to-node relay: a werift peer offering audio and three video m-lines,
@@ -13,6 +14,9 @@ export class RelayImportLink {
   readonly #attached = new Map<ForwardSource, MediaStreamTrack>();
   #closed = false;
   #stopGuard: (() => void) | undefined;
+  #channel: RTCDataChannel | undefined;
+  /** What the exporter was last told (or is told once the channel opens). */
+  #layers: string | undefined;
   readonly #lose: (detail: string) => void;
 
   private constructor(pc: RTCPeerConnection, onLost: (detail: string) => void) {
@@ -49,6 +53,9 @@ export class RelayImportLink {
     try {
       pc.addTransceiver('audio', { direction: 'recvonly' });
       for (let i = 0; i < 3; i++) pc.addTransceiver('video', { direction: 'recvonly' });
+      const channel = pc.createDataChannel(RELAY_LAYERS_CHANNEL);
+      link.#channel = channel;
+      channel.stateChanged.subscribe((state) => { if (state === 'open') link.#send(); });
       await pc.setLocalDescription(await pc.createOffer());
       // werift names an SSRC on receive-only m-lines too (its unused senders'): the exporting werift peer would then
       // route this link's PLIs, whose sender SSRC is that one, to a receiver of its own instead of its sender. A
@@ -70,6 +77,24 @@ export class RelayImportLink {
     }
     const transport = this.#pc.dtlsTransports[0];
     if (transport) this.#stopGuard = guardConsentWhileBrowserSends(transport);
+  }
+
+  /** Tells the exporter which streams to send (RelayLayers); sent once the link's data channel is open. */
+  want(layers: RelayLayers): void {
+    const message = serializeRelayLayers(layers);
+    if (message === this.#layers) return;
+    this.#layers = message;
+    this.#send();
+  }
+
+  #send(): void {
+    const channel = this.#channel;
+    if (this.#layers === undefined || channel?.readyState !== 'open') return;
+    try {
+      channel.send(this.#layers);
+    } catch {
+      // The channel closed since the check: the link is going, and what flows on it with it.
+    }
   }
 
   /** Closes the connection and stops feeding the forward sources. */
