@@ -4,9 +4,11 @@
  * packets carrying their send time; one subscriber on A receives them through a local forward, one on B through
  * the relay (A's export → B's import → B's downlink). Per packet, the relayed delay minus the local one is what the
  * hop adds. CPU: the process's CPU time per packet sent, over windows alternated over BENCH_RELAY_ROUNDS (3) rounds
- * (medians; a first round warms up, uncounted): no relay; the relay alone (no subscriber on B: A's export send + B's import receive); the relay and a
- * local forward (a subscriber on A switched on by updateSubscription; its in-process receive is in that figure too).
- * The second minus the first is the hop's cost, the third minus the second a local forward's.
+ * (medians; a first round warms up, uncounted): no subscriber wanting video; the local subscriber wanting it (a local
+ * forward: A's downlink send and the in-process subscriber's receive); the relayed one wanting it (the same, on B,
+ * plus the hop: A's export send and B's import receive; streams on demand, nothing crosses the link otherwise),
+ * switched with updateSubscription. The third minus the second is the hop's cost, the second minus the first a local
+ * forward's.
  * Run: `cd bench && node --import tsx src/relay-hop.ts` (BENCH_RELAY_PPS, 500; BENCH_RELAY_SECONDS, 8).
  * Prints a JSON line and the table rows.
  */
@@ -90,30 +92,30 @@ const NONE: SubscriptionWants = { audio: false, bigVideo: false, smallVideo: fal
 const local = subscriberPeer();
 a.joinRoom('local', 'room');
 await a.subscribe('local', 'pub', NONE, local.negotiate);
-const credential = () => mintRelayCredential(secret, 'pub', 'node-b');
 const connect = (offer: Parameters<NonNullable<typeof a.exportSource>>[0]) => a.exportSource(offer);
-/** Windows, alternated over ROUNDS to spread the host's load over all three: no relay; the relay alone; the relay and a local forward. */
+const imported = await b.importSource('room-b', 'pub', mintRelayCredential(secret, 'pub', 'node-b'), connect);
+const remote = subscriberPeer();
+b.joinRoom('remote', 'room-b');
+// Wanting nothing, nothing crosses the node link (streams on demand): switched on for its window only.
+await b.subscribe('remote', 'pub', NONE, remote.negotiate);
+/** Windows, alternated over ROUNDS to spread the host's load over all three. */
 const ROUNDS = Number(process.env.BENCH_RELAY_ROUNDS ?? 3);
-const windows = { off: [] as number[], relay: [] as number[], relayAndLocal: [] as number[] };
+const windows = { off: [] as number[], local: [] as number[], relayed: [] as number[] };
 // Round 0 warms the JIT up (its windows cost more whatever they hold) and is not counted.
 for (let round = 0; round <= ROUNDS; round++) {
   const keep = (list: number[], value: number) => { if (round > 0) list.push(value); };
   keep(windows.off, (await cpuWindow(SECONDS)).usPerPacket);
-  const round_ = await b.importSource('room-b', 'pub', credential(), connect);
-  keep(windows.relay, (await cpuWindow(SECONDS)).usPerPacket);
   await a.updateSubscription('local', 'pub', VIDEO);
-  keep(windows.relayAndLocal, (await cpuWindow(SECONDS)).usPerPacket);
+  keep(windows.local, (await cpuWindow(SECONDS)).usPerPacket);
   await a.updateSubscription('local', 'pub', NONE);
-  await round_.close();
+  await b.updateSubscription('remote', 'pub', VIDEO);
+  keep(windows.relayed, (await cpuWindow(SECONDS)).usPerPacket);
+  await b.updateSubscription('remote', 'pub', NONE);
 }
 await a.removeParticipant('local');
 await local.pc.close();
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-
-const imported = await b.importSource('room-b', 'pub', credential(), connect);
-const remote = subscriberPeer();
-b.joinRoom('remote', 'room-b');
-await b.subscribe('remote', 'pub', VIDEO, remote.negotiate);
+await b.updateSubscription('remote', 'pub', VIDEO);
 
 // Delay: both subscribers at once, per packet.
 const local2 = subscriberPeer();
@@ -143,8 +145,8 @@ const result = {
   relayedMs: { p50: percentile(relayedDelays, 50), p99: percentile(relayedDelays, 99) },
   cpuUsPerPacket: windows,
 };
-const hop = median(windows.relay) - median(windows.off);
-const localForward = median(windows.relayAndLocal) - median(windows.relay);
+const hop = median(windows.relayed) - median(windows.local);
+const localForward = median(windows.local) - median(windows.off);
 console.log(JSON.stringify({ ...result, localForwardUs: localForward, hopUs: hop }));
 const rows: Row[] = [
   { benchmark: 'relay hop (embedded)', figure: result.addedMs.p50.toFixed(2), unit: 'ms added (p50)', notes: `relayed − local delay per packet, ${added.length} packets at ${PPS} pps; load ${load}` },
