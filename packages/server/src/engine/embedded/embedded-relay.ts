@@ -5,7 +5,7 @@ import { relayCredentialFault } from '../relay/relay-credential.js';
 import type { ForwardCounter, PeerNetworkOptions, PublisherSources } from '../../webrtc/index.js';
 import { RelayExportLink } from './relay-export-link.js';
 import { RelayImportLink } from './relay-import-link.js';
-import { ALL_LAYERS, relayLayersOf } from './relay-layers.js';
+import { ALL_LAYERS, relayLayersOf, type RelayLayers } from './relay-layers.js';
 
 /** What the relay needs of its embedded engine. */
 export interface EmbeddedRelayHost {
@@ -51,6 +51,8 @@ export class EmbeddedRelay {
   readonly #imports = new Map<string, Import>();
   /** What the local subscriptions to each imported source want, by subscriber (RelayLayers, told to the exporter). */
   readonly #wants = new Map<string, Map<string, { handle: SubscriptionHandle; wants: SubscriptionWants }>>();
+  /** What each export wants of its source (its importer's RelayLayers): an imported source exported on needs it too. */
+  readonly #exportLayers = new Map<OwnedRelayExport, RelayLayers>();
   /** Imports being set up, by source (a second call resolves to the first's handle). */
   readonly #pending = new Map<string, Promise<OwnedRelayImport>>();
 
@@ -84,7 +86,11 @@ export class EmbeddedRelay {
       made = await RelayExportLink.answer(host.net, host.counter, host.sourcesOf(sourceId), offer.offer, (detail) => {
         if (early.handle) void early.handle.release('link-lost');
         else early.lost = detail;
-      }, ALL_LAYERS);
+      }, ALL_LAYERS, (layers) => {
+        if (!early.handle || early.handle.closed) return;
+        this.#exportLayers.set(early.handle, layers);
+        this.#tell(sourceId);
+      });
     } catch (error) {
       throw EngineError.from(error, 'negotiation-failed');
     }
@@ -93,11 +99,14 @@ export class EmbeddedRelay {
     const handle = new OwnedRelayExport(sourceId, credential.nodeId, made.answer, () => {
       link.close();
       set.delete(handle);
+      if (this.#exportLayers.delete(handle)) this.#tell(sourceId);
       if (set.size === 0 && this.#exports.get(sourceId) === set) this.#exports.delete(sourceId);
     }, host.report);
     early.handle = handle;
     this.#exports.set(sourceId, set);
     set.add(handle);
+    this.#exportLayers.set(handle, ALL_LAYERS); // until its importer says
+    this.#tell(sourceId);
     // The source left (or the engine closed) while the link was negotiated: nothing of it stays.
     if (!host.members.participants().includes(sourceId)) void handle.release('source-left');
     else if (early.lost !== undefined) void handle.release('link-lost');
@@ -195,7 +204,8 @@ export class EmbeddedRelay {
   #tell(sourceId: string): void {
     const imported = this.#imports.get(sourceId);
     if (!imported || imported.handle.closed) return;
-    imported.link.want(relayLayersOf([...(this.#wants.get(sourceId)?.values() ?? [])].map((entry) => entry.wants)));
+    const exported = [...(this.#exports.get(sourceId) ?? [])].map((handle) => this.#exportLayers.get(handle)).filter((layers): layers is RelayLayers => layers !== undefined);
+    imported.link.want(relayLayersOf([...(this.#wants.get(sourceId)?.values() ?? [])].map((entry) => entry.wants), exported));
   }
 
   /**

@@ -25,9 +25,12 @@ export class RelayExportLink {
     this.#watch = watch;
   }
 
-  /** Answers `offerSdp`; `onLost` is told once when the link fails or the importer closes it. Throws on an offer it cannot answer. */
+  /**
+   * Answers `offerSdp`, sending `initial` until the importer says what it needs (then told to `onLayers`); `onLost` is
+   * told once when the link fails or the importer closes it. Throws on an offer it cannot answer.
+   */
   static async answer(net: PeerNetworkOptions, counter: ForwardCounter, sources: PublisherSources, offerSdp: string,
-    onLost: (detail: string) => void, initial: RelayLayers): Promise<{ link: RelayExportLink; answer: string }> {
+    onLost: (detail: string) => void, initial: RelayLayers, onLayers: (layers: RelayLayers) => void = () => undefined): Promise<{ link: RelayExportLink; answer: string }> {
     const pc = createSendPeer(net, sources.video.codecMimeType ?? sources.aux.codecMimeType);
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
@@ -58,6 +61,7 @@ export class RelayExportLink {
           if (!layers) return;
           groups[0]!.update(main(layers));
           groups[1]!.update(small(layers));
+          onLayers(layers);
         });
       });
       await pc.setLocalDescription(await pc.createAnswer());

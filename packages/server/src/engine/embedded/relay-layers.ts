@@ -18,13 +18,20 @@ export const ALL_LAYERS: Readonly<RelayLayers> = Object.freeze({ audio: true, bi
  * What a set of subscriptions needs of a source: audio if one wants it, the big video if one wants it, the small one
  * if one wants it alone (a subscriber wanting both gets the big, as chooseLayer picks), the auxiliary if one wants it.
  */
-export function relayLayersOf(wants: Iterable<SubscriptionWants>): RelayLayers {
+export function relayLayersOf(wants: Iterable<SubscriptionWants>, relayed: Iterable<RelayLayers> = []): RelayLayers {
   const layers: RelayLayers = { audio: false, big: false, small: false, aux: false };
   for (const want of wants) {
     layers.audio ||= want.audio;
     layers.big ||= want.bigVideo;
     layers.small ||= want.smallVideo && !want.bigVideo;
     layers.aux ||= want.auxVideo;
+  }
+  // Exports of the source to further nodes (a relay node) need what their importers need.
+  for (const more of relayed) {
+    layers.audio ||= more.audio;
+    layers.big ||= more.big;
+    layers.small ||= more.small;
+    layers.aux ||= more.aux;
   }
   return layers;
 }

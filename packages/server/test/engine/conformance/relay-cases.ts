@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { RtpHeader, RtpPacket } from 'werift';
 import type { RelayAnswer, RelayConnector } from '../../../src/engine/media-engine.js';
 import { mintRelayCredential } from '../../../src/engine/relay/relay-credential.js';
-import { publishAndSend, uplink, waitFor } from '../../support/engine-peers.js';
+import { publishAndSend, subscriberPeer, uplink, waitFor } from '../../support/engine-peers.js';
 import { rejectsWith } from './conformance-cases.js';
 import { lossyLink, throughPort, type LossyLink } from './lossy-link.js';
 import {
@@ -219,6 +219,29 @@ export const RELAY_CASES: readonly RelayCase[] = [
       const missing = [];
       for (let n = first; n <= last; n++) if (!ids.has(n)) missing.push(n);
       expect(missing.length, `packets of ${first}…${last} missing at B (${link!.dropped()} dropped on the link)`).toBeLessThanOrEqual(Math.ceil((last - first) / 100));
+    },
+  },
+  {
+    name: '39 relay: a source imported on B exports on to C (a relay node): a subscriber on C receives it through one import on B',
+    async run(ctx) {
+      const pub = await publisherOnA(ctx, ctx.id('room-a'));
+      const roomB = ctx.id('room-b');
+      const roomC = ctx.id('room-c');
+      const exportsBefore = ctx.a.stats().relayExports ?? 0;
+      const onB = await ctx.b.importSource(roomB, pub.id, credential(ctx, pub.id), direct(ctx));
+      ctx.cleanup(() => onB.close());
+      const onC = await ctx.c.importSource(roomC, pub.id, mintRelayCredential(ctx.secret, pub.id, 'node-c'), (offer) => ctx.b.exportSource(offer));
+      ctx.cleanup(() => onC.close());
+      const id = ctx.id('sub-c');
+      ctx.c.joinRoom(id, roomC);
+      const peer = subscriberPeer();
+      ctx.cleanup(() => peer.pc.close());
+      await ctx.c.subscribe(id, pub.id, ALL, peer.negotiate);
+      await waitFor(() => peer.byKind.video > 10 && peer.byKind.audio > 10, 15_000, 'audio and video at the subscriber on C, through B');
+      expect(ctx.a.stats().relayExports, 'A exports once, to B').toBe(exportsBefore + 1);
+      await ctx.a.removeParticipant(pub.id);
+      await waitFor(() => onC.closed, 5000, 'the import on C closed once the source left A');
+      expect([onB.closeReason, onC.closeReason]).toEqual(['source-left', 'source-left']);
     },
   },
   {

@@ -14,7 +14,7 @@ function declaresRelay(prototype: Partial<MediaEngine>): boolean {
 }
 
 /**
- * The relay cases against two engines of one kind, made once for the block with one cluster secret. An engine that
+ * The relay cases against three engines of one kind, made once for the block with one cluster secret. An engine that
  * does not declare the relay skips them, saying so in the block's name.
  */
 function relayConformance(name: string, prototype: Partial<MediaEngine>, start: (secret: string) => Promise<MediaEngine>, unavailable = false): void {
@@ -24,15 +24,17 @@ function relayConformance(name: string, prototype: Partial<MediaEngine>, start: 
     const secret = randomBytes(16).toString('hex');
     let a: RelayEngine;
     let b: RelayEngine;
+    let c: RelayEngine;
     beforeAll(async () => {
       a = await start(secret) as RelayEngine;
       b = await start(secret) as RelayEngine;
+      c = await start(secret) as RelayEngine;
     }, 60_000);
-    afterAll(async () => { await Promise.all([a?.close(), b?.close()]); });
+    afterAll(async () => { await Promise.all([a?.close(), b?.close(), c?.close()]); });
     RELAY_CASES.forEach((testCase: RelayCase, index) => {
       it(testCase.name, async () => {
         const cleanups: (() => unknown)[] = [];
-        const ctx: RelayContext = { a, b, secret, id: (id) => `${name}-${index}-${id}`, cleanup: (fn) => cleanups.push(fn) };
+        const ctx: RelayContext = { a, b, c, secret, id: (id) => `${name}-${index}-${id}`, cleanup: (fn) => cleanups.push(fn) };
         try {
           await testCase.run(ctx);
         } finally {

@@ -14,6 +14,8 @@ export interface RelayContext {
   a: Required<Pick<MediaEngine, 'exportSource' | 'importSource'>> & MediaEngine;
   /** The importing node's engine (the subscribers'). */
   b: Required<Pick<MediaEngine, 'exportSource' | 'importSource'>> & MediaEngine;
+  /** A third node's engine (for a relay through B). */
+  c: Required<Pick<MediaEngine, 'exportSource' | 'importSource'>> & MediaEngine;
   /** The cluster secret both engines were made with. */
   secret: string;
   id(name: string): string;
