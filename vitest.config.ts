@@ -14,6 +14,8 @@ import { defineConfig } from 'vitest/config';
 // CPU on purpose, one at a time, so a neighbour does not turn their bounds into failures. Unset: every file.
 const SERIAL_FILES = [
   'packages/server/test/engine/conformance/conformance.test.ts',
+  // Two engines and their relay links in one worker; counts key-frame requests over a window.
+  'packages/server/test/engine/conformance/relay-conformance.test.ts',
   'packages/server/test/signal/join-storm.test.ts',
   'packages/server/test/signal/fuzz.test.ts',
   'packages/server/test/signal/heartbeat.test.ts',

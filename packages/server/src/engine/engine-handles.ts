@@ -1,4 +1,4 @@
-import type { DownlinkMids, EngineHandle, HandleCloseReason, SubscriptionHandle, UplinkHandle } from './media-engine.js';
+import type { DownlinkMids, EngineHandle, HandleCloseReason, RelayExportHandle, RelayImportHandle, SubscriptionHandle, UplinkHandle } from './media-engine.js';
 
 /** Releases what a handle holds in its engine; called at most once. A rejection is reported, never thrown. */
 export type HandleRelease = () => Promise<void> | void;
@@ -94,6 +94,20 @@ export class OwnedUplink extends OwnedHandle implements UplinkHandle {
 /** A subscription's handle, as the engines make it. */
 export class OwnedSubscription extends OwnedHandle implements SubscriptionHandle {
   constructor(readonly subscriberId: string, readonly sourceId: string, readonly mids: DownlinkMids, release: HandleRelease, report: HandleReport) {
+    super(release, report);
+  }
+}
+
+/** A relay export's handle (MediaEngine.exportSource), as the engines make it. */
+export class OwnedRelayExport extends OwnedHandle implements RelayExportHandle {
+  constructor(readonly sourceId: string, readonly importerNodeId: string, readonly answer: string, release: HandleRelease, report: HandleReport) {
+    super(release, report);
+  }
+}
+
+/** A relay import's handle (MediaEngine.importSource), as the engines make it. */
+export class OwnedRelayImport extends OwnedHandle implements RelayImportHandle {
+  constructor(readonly roomId: string, readonly sourceId: string, release: HandleRelease, report: HandleReport) {
     super(release, report);
   }
 }

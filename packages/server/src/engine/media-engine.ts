@@ -25,8 +25,11 @@
  */
 
 import type { DownlinkMids, SubscriptionWants, UplinkSlot } from '@conclave/protocol/media';
+import type { RelayConnector, RelayCredential, RelayExportHandle, RelayImportHandle, RelayOffer } from './relay/relay-contract.js';
 
 export type { DownlinkMids, SubscriptionWants } from '@conclave/protocol/media';
+/** The node-to-node relay's part of the contract (exportSource, importSource), in a file of its own. */
+export type { RelayAnswer, RelayConnector, RelayCredential, RelayExportHandle, RelayImportHandle, RelayOffer } from './relay/relay-contract.js';
 
 /**
  * Renegotiates a subscriber's downlink with its client: sends the server's offer, resolves with the
@@ -82,7 +85,7 @@ export type EngineEvent =
   | { type: 'cleanup-failed'; operation: CleanupOperation; detail: string };
 
 /** What an engine releases in the background ('handle-close': what an EngineHandle's close set off). */
-export type CleanupOperation = 'unsubscribe' | 'room-destroy' | 'rtp-forward-stop' | 'handle-detach' | 'handle-close';
+export type CleanupOperation = 'unsubscribe' | 'room-destroy' | 'rtp-forward-stop' | 'handle-detach' | 'handle-close' | 'relay-release';
 
 /** Listens to engine events. */
 export type EngineListener = (event: EngineEvent) => void;
@@ -116,6 +119,10 @@ export interface EngineStats {
    * undefined when the engine runs inside the server's process (its memory is the server's) or it is unknown.
    */
   mediaServerMemoryBytes?: number | undefined;
+  /** Node-to-node relay links this engine exports (exportSource); absent when it has no relay. */
+  relayExports?: number | undefined;
+  /** Sources this engine imports from other nodes (importSource); absent when it has no relay. */
+  relayImports?: number | undefined;
 }
 
 /** A media server's own account of what it holds (e.g. Janus's admin API), to cross-check EngineStats. */
@@ -167,7 +174,9 @@ export interface RtpForward {
  */
 export type HandleCloseReason =
   | 'closed' | 'replaced' | 'unpublished' | 'unsubscribed' | 'left' | 'source-left' | 'room-ended'
-  | 'downlink-closed' | 'unshared' | 'engine-restarted' | 'engine-closed';
+  | 'downlink-closed' | 'unshared' | 'engine-restarted' | 'engine-closed'
+  /** A node-to-node relay's link failed (ICE or DTLS), or the other side went without saying why. */
+  | 'link-lost';
 
 /**
  * What an engine operation made (an uplink, a subscription), owned by its participant's engine-side record: the
@@ -289,6 +298,29 @@ export interface MediaEngine {
    * reuse). Resolves when there was none; removeParticipant of the source ends all of its shares.
    */
   unshareSource?(sourceId: string, roomId: string): Promise<void>;
+  /**
+   * Node-to-node relay, exporting side: answers an importing engine's offer (importSource's, carried by the cluster
+   * layer) with a link carrying every stream of `offer.sourceId` — audio, big, small and auxiliary video — whatever
+   * the number of subscribers on the importing node; key-frame requests and NACKs from there are answered as a
+   * subscriber's (PLIs relayed to the publisher, NACKs from the retransmission cache). Media is DTLS-SRTP.
+   * Rejects 'refused' when the credential is not valid for that source (forged, expired, or the engine has no
+   * cluster secret), 'not-joined' when the source has not joined a room, 'not-published' when it does not publish
+   * within the source wait, 'negotiation-failed' on a bad offer, 'closed' after close. Holds across the source's
+   * republishes. Optional, with importSource: an engine without them cannot serve a room across nodes.
+   */
+  exportSource?(offer: RelayOffer): Promise<RelayExportHandle>;
+  /**
+   * Node-to-node relay, importing side: makes `sourceId`, published on another node, a source of engine room
+   * `roomId` here. The engine makes its offer, hands it to `connect` (which carries it to the exporting engine's
+   * exportSource, with `credential`) and follows the answer's life (RelayImportHandle says how it closes). The
+   * source then counts as joined and published here: local members subscribe to it with `subscribe` (simulcast
+   * choice, key-frame requests, NACKs as for a local source); key-frame requests of its local subscribers go
+   * upstream coalesced (one per the engine's key-frame interval). One import per source: a second call while one
+   * is open resolves to the same handle. Rejects 'refused' when `sourceId` is a local participant here, or with
+   * the connector's own EngineError (e.g. the exporting side's 'refused', 'not-published'); 'negotiation-failed'
+   * on a bad answer; 'closed' after close.
+   */
+  importSource?(roomId: string, sourceId: string, credential: RelayCredential, connect: RelayConnector): Promise<RelayImportHandle>;
   /** Subscribes to engine events; returns the unsubscribe function. */
   onEvent(listener: EngineListener): () => void;
   /** Current counters. */

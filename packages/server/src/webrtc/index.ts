@@ -8,6 +8,7 @@
 // Peer connections: made, answered and closed the same way everywhere; counted per process and per census.
 export { announceCandidates, closePeer, createPeer, createSendPeer, linkState, localSdp, type LinkState, type PeerNetworkOptions } from './peer-factory.js';
 export { PeerCensus, PROCESS_PEERS } from './peer-census.js';
+export { closePeerNotifying } from './dtls-close.js';
 export { audioCodecs, headerExtensions, uplinkCodecs, uplinkHeaderExtensions, videoCodecs } from './codecs.js';
 
 // Guards: ICE consent while the browser's media still comes; hostile input refused before werift parses it.

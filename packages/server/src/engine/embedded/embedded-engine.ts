@@ -2,6 +2,7 @@ import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
   type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type RtpForward, type RtpForwardTargets, type SourceSlot, type SubscriptionHandle, type UplinkHandle, type UplinkMedia,
+  type RelayConnector, type RelayCredential, type RelayExportHandle, type RelayImportHandle, type RelayOffer,
 } from '../media-engine.js';
 import { playbackWants, type ClientOfferPlayback, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
 import { ForwardSource, PeerCensus, PlaybackLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources } from '../../webrtc/index.js';
@@ -11,10 +12,13 @@ import { SubscriberDownlinks } from '../subscriber-downlinks.js';
 import { SubscriberDownlink } from './subscriber-downlink.js';
 import { forwardRtp } from './rtp-forwarder.js';
 import { Uplink } from './uplink.js';
+import { EmbeddedRelay } from './embedded-relay.js';
 
 export interface EmbeddedEngineOptions extends PeerNetworkOptions {
   /** How long a subscription waits for its source to publish (default DEFAULT_SOURCE_WAIT_MS). */
   sourceWaitMs?: number;
+  /** The cluster secret node-to-node relay credentials are checked with (exportSource); without it nothing is exported. */
+  relaySecret?: string;
 }
 
 /**
@@ -38,11 +42,18 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   /** This engine's peer connections (uplinks and downlinks), until their sockets are closed. */
   readonly #census = new PeerCensus();
   #closed = false;
+  /** Node-to-node relay: exports and imports of sources. */
+  readonly #relay: EmbeddedRelay;
 
   constructor(options: EmbeddedEngineOptions = {}) {
-    const { sourceWaitMs, ...net } = options;
+    const { sourceWaitMs, relaySecret, ...net } = options;
     this.#net = { ...net, census: this.#census };
     this.#sourceWaitMs = sourceWaitMs ?? DEFAULT_SOURCE_WAIT_MS;
+    this.#relay = new EmbeddedRelay({
+      net: this.#net, counter: this.#counter, secret: relaySecret, sourceWaitMs: this.#sourceWaitMs, members: this.#members,
+      report: (detail) => this.#events.emit({ type: 'cleanup-failed', operation: 'relay-release', detail }),
+      assertOpen: () => this.#open(), sourcesOf: (id) => this.#sourcesOf(id), removeImported: (id) => this.#remove(id, 'left'),
+    });
   }
 
   #open(): void {
@@ -118,7 +129,9 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
       new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType));
     const mids = await downlink.subscribe(sourceId, sources, wants, negotiate);
     // Either side left while the m-lines were added: the handle comes back closed, its group freed.
-    return adopt(mids, () => { if (this.#downlinks.get(subscriberId) === downlink) downlink.unsubscribe(sourceId); });
+    const handle = adopt(mids, () => { if (this.#downlinks.get(subscriberId) === downlink) downlink.unsubscribe(sourceId); });
+    this.#relay.subscribed(handle, wants); // an imported source sends what its subscribers want
+    return handle;
   }
 
   async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string> {
@@ -151,6 +164,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     if (!this.#downlinks.get(subscriberId)?.update(sourceId, wants)) {
       throw new EngineError('not-subscribed', `${subscriberId} has no subscription to ${sourceId}`);
     }
+    this.#relay.updated(subscriberId, sourceId, wants);
   }
 
   async unsubscribe(subscriberId: string, sourceId: string): Promise<void> {
@@ -169,13 +183,14 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   /** The leave's cascade (EngineMembership.leave) closes its handles: its uplink, its subscriptions, those to it. */
   async #remove(participantId: string, reason: 'left' | 'room-ended' | 'engine-closed'): Promise<void> {
     const released = this.#members.leave(participantId, reason);
+    const relayed = this.#relay.left(participantId, reason);
     const reset = this.resetDownlink(participantId);
     // Subscriptions to it still adding their m-lines (no handle yet) are dropped too.
     for (const downlink of this.#downlinks.values()) downlink.unsubscribe(participantId);
     this.#closePlayback(participantId);
     for (const [viewerId, playback] of this.#playbacks) if (playback.sourceId === participantId) this.#closePlayback(viewerId);
     this.#sources.delete(participantId);
-    await Promise.all([released, reset]);
+    await Promise.all([released, reset, relayed]);
   }
 
   endRoom(roomId: string): Promise<void> {
@@ -200,6 +215,14 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     }
   }
 
+  exportSource(offer: RelayOffer): Promise<RelayExportHandle> {
+    return this.#relay.exportSource(offer);
+  }
+
+  importSource(roomId: string, sourceId: string, credential: RelayCredential, connect: RelayConnector): Promise<RelayImportHandle> {
+    return this.#relay.importSource(roomId, sourceId, credential, connect);
+  }
+
   onEvent(listener: EngineListener): () => void {
     return this.#events.on(listener);
   }
@@ -216,6 +239,8 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
       handles: this.#census.transports,
       // In the server's own process: its memory is the server's.
       mediaServerMemoryBytes: undefined,
+      relayExports: this.#relay.exports,
+      relayImports: this.#relay.imports,
     };
   }
 
