@@ -52,3 +52,15 @@ export function uplinkHeaderExtensions(): ReturnType<typeof headerExtensions> {
   const { audio, video } = headerExtensions();
   return { audio: [...audio, useTransportWideCC()], video: [...video, useTransportWideCC()] };
 }
+
+/**
+ * A downlink's header extensions: mid and the transport-wide sequence number on every m-line, abs-send-time on
+ * video. The same objects in both lists: werift numbers audio's then video's in turn, so a shared one ends with
+ * one id for both kinds, as BUNDLE needs (Chromium reads one map per transport: with transport-cc numbered 2 on
+ * audio and 5 on video, it acknowledged the audio and reported the video lost).
+ */
+export function downlinkHeaderExtensions(): ReturnType<typeof headerExtensions> {
+  const mid = useSdesMid();
+  const transportCc = useTransportWideCC();
+  return { audio: [mid, transportCc], video: [mid, useAbsSendTime(), transportCc] };
+}

@@ -15,8 +15,12 @@ import { GenericNack, ReceiverEstimatedMaxBitrate, RtcpPayloadSpecificFeedback, 
 const RING = 8192;
 /** The window the acknowledged bitrate and loss share are read over. */
 const WINDOW_MS = 1000;
+/** The queueing delay is read over this last part of the window (a queue filling shows within it). */
+const DELAY_WINDOW_MS = 300;
 /** The minimum one-way delay is the least of this long (the queue-free path). */
 const BASE_DELAY_MS = 10_000;
+/** The receive rate is read over at least this span of arrivals. */
+const MIN_SPAN_MS = 250;
 /** RTP, its extensions, SRTP's tag, UDP and IPv4: what a packet costs on the link beyond its payload. */
 export const PACKET_OVERHEAD_BYTES = 60;
 
@@ -30,7 +34,7 @@ export interface DownlinkEstimate {
   sentBps: number;
   /** Share of the packets reported on that were lost (0..1). */
   loss: number;
-  /** Queueing delay now (ms): median one-way delay of the window over the least of the last ten seconds. */
+  /** Queueing delay now (ms): median one-way delay of the last 300 ms over the least of the last ten seconds. */
   queueMs: number;
   /** The receiver's own estimate (REMB), if it sends one. */
   rembBps: number | undefined;
@@ -63,6 +67,8 @@ export class DownlinkFeedback {
   #reports: Report[] = [];
   #sent: { at: number; bytes: number }[] = [];
   #delays: { at: number; ms: number }[] = [];
+  /** Acknowledged packets by arrival time at the subscriber (the receive rate is read from their span). */
+  #arrivals: { at: number; arrivalMs: number; bytes: number }[] = [];
   #baseDelays: { at: number; ms: number }[] = [];
   #rrLoss: { at: number; loss: number }[] = [];
   #remb: number | undefined;
@@ -140,6 +146,7 @@ export class DownlinkFeedback {
       report.received++;
       report.acked += this.#size[i];
       this.#delays.push({ at: now, ms: arrivalUs / 1000 - this.#sentAt[i] });
+      this.#arrivals.push({ at: now, arrivalMs: arrivalUs / 1000, bytes: this.#size[i] });
     };
     for (const chunk of feedback.packetChunks) {
       // Run-length chunks (one status, a count) and status vectors (1-bit symbols: 1 received; 2-bit: werift's statuses).
@@ -157,19 +164,40 @@ export class DownlinkFeedback {
     this.#reports = this.#reports.filter((r) => r.at > since);
     this.#sent = this.#sent.filter((s) => s.at > since);
     this.#rrLoss = this.#rrLoss.filter((r) => r.at > now - 2 * WINDOW_MS);
-    this.#delays = this.#delays.filter((d) => d.at > since);
+    this.#delays = this.#delays.filter((d) => d.at > now - DELAY_WINDOW_MS);
+    this.#arrivals = this.#arrivals.filter((a) => a.at > since);
     const sentBps = (this.#sent.reduce((n, s) => n + s.bytes, 0) * 8 * 1000) / WINDOW_MS;
     if (this.#transportCc) {
       const received = this.#reports.reduce((n, r) => n + r.received, 0);
       const lost = this.#reports.reduce((n, r) => n + r.lost, 0);
       const acked = this.#reports.reduce((n, r) => n + r.acked, 0);
-      return { source: 'transport-cc', ackedBps: (acked * 8 * 1000) / WINDOW_MS, sentBps, loss: received + lost > 0 ? lost / (received + lost) : 0,
+      return { source: 'transport-cc', ackedBps: this.#receiveRate() ?? (acked * 8 * 1000) / WINDOW_MS, sentBps, loss: received + lost > 0 ? lost / (received + lost) : 0,
         queueMs: this.#queueMs(now), rembBps: this.#remb };
     }
     if (this.#rrLoss.length > 0) {
       return { source: 'receiver-reports', ackedBps: undefined, sentBps, loss: Math.max(...this.#rrLoss.map((r) => r.loss)), queueMs: 0, rembBps: this.#remb };
     }
     return { source: 'none', ackedBps: undefined, sentBps, loss: 0, queueMs: 0, rembBps: this.#remb };
+  }
+
+  /**
+   * The rate the acknowledged packets of the window arrived at (their bytes over the span of their arrival times):
+   * a saturated bottleneck's own rate, which feedback delayed by its queue would under-read if counted by when it
+   * came. Undefined when the window holds too little (then the bytes acknowledged over the window stand in).
+   */
+  #receiveRate(): number | undefined {
+    const arrivals = this.#arrivals;
+    if (arrivals.length < 10) return undefined;
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    let bytes = 0;
+    for (const a of arrivals) {
+      first = Math.min(first, a.arrivalMs);
+      last = Math.max(last, a.arrivalMs);
+      bytes += a.bytes;
+    }
+    const span = last - first;
+    return span < MIN_SPAN_MS ? undefined : ((bytes - arrivals[0].bytes) * 8 * 1000) / span;
   }
 
   #queueMs(now: number): number {

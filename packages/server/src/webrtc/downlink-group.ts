@@ -49,6 +49,8 @@ export class DownlinkGroup {
    * one, the layer sent so far still flowing meanwhile. A switch starts on a key frame, never mid-stream.
    */
   #gate: KeyframePrefetch | undefined;
+  /** Whether the layer sent so far goes on while the gate waits. */
+  #keepPrevious = true;
 
   constructor(senders: GroupSenders, mids: Record<GroupSlot, string>, counter: ForwardCounter, connected: () => boolean) {
     this.#senders = senders;
@@ -150,12 +152,16 @@ export class DownlinkGroup {
     if (before === 'paused') {
       this.#gate = new KeyframePrefetch();
       this.#startVideo(this.#layer);
-    } else if (this.#layer !== layerBefore) this.#switchTo(this.#layer);
+    } else if (this.#layer !== layerBefore) this.#switchTo(this.#layer, cap === 'big');
   }
 
-  /** Starts a switch to `layer`: its key frame asked for, the layer sent so far going on until it came. */
-  #switchTo(layer: Layer): void {
+  /**
+   * Starts a switch to `layer`: its key frame asked for, the layer sent so far going on until it came — unless the
+   * switch lowers what a congested link carries (`keepPrevious` false): the bigger layer stops at once then.
+   */
+  #switchTo(layer: Layer, keepPrevious = true): void {
     this.#gate = this.#sentLayer === undefined || this.#sentLayer === layer ? undefined : new KeyframePrefetch();
+    this.#keepPrevious = keepPrevious;
     this.#sources?.[layer].requestKeyframe();
   }
 
@@ -204,7 +210,7 @@ export class DownlinkGroup {
       const layer = slot === 'video' ? this.#layer : undefined;
       const gate = layer !== undefined && this.#connected() ? this.#gate : undefined;
       // Until the new layer's key frame came, the layer sent so far goes on (while its publisher sends it).
-      const previous = gate !== undefined && from === this.#sentLayer && this.#sources?.[from].active === true;
+      const previous = gate !== undefined && this.#keepPrevious && from === this.#sentLayer && this.#sources?.[from].active === true;
       if (layer !== undefined && layer !== from && !previous) return;
       if (!this.#connected()) {
         if (slot !== 'audio') this.#held[slot].hold(rtp, this.#sources?.[from].codecMimeType, restarted);

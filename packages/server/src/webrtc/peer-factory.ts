@@ -1,5 +1,5 @@
 import { RTCPeerConnection, type RTCIceTransport, type RTCRtpCodecParameters } from 'werift';
-import { audioCodecs, downlinkCodecs, headerExtensions, uplinkHeaderExtensions, videoCodecs } from './codecs.js';
+import { audioCodecs, downlinkCodecs, downlinkHeaderExtensions, headerExtensions, videoCodecs } from './codecs.js';
 import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
 import './werift-input-guards.js'; // for every peer connection of the server (werift parses an RTP header before SRTP checks it)
 
@@ -45,7 +45,7 @@ export function createSendPeer(net: PeerNetworkOptions, videoMimeType?: string):
  */
 export function createDownlinkPeer(net: PeerNetworkOptions, videoMimeType?: string): RTCPeerConnection {
   const { audio, video } = downlinkCodecs(videoMimeType);
-  return createPeer(net, video, audio, uplinkHeaderExtensions());
+  return createPeer(net, video, audio, downlinkHeaderExtensions());
 }
 
 /**

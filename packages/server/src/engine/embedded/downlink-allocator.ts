@@ -7,8 +7,12 @@ export const OVERUSE_QUEUE_MS = 60;
 export const HEAVY_LOSS = 0.4;
 /** Under this loss share the link is clean: the capacity may grow. */
 const CLEAN_LOSS = 0.05;
-/** On congestion the capacity becomes this share of what went through. */
-const DECREASE = 0.85;
+/**
+ * On congestion the capacity becomes this share of what went through. Less of a cut than GCC's 0.85: the
+ * acknowledged rate already leaves out what else the link carried (retransmissions, IP and UDP headers) — at a
+ * 600 kbit/s cap it read ~420 kbit/s.
+ */
+const DECREASE = 0.95;
 /** A clean link's capacity grows by this share a second… */
 const GROWTH_PER_S = 0.08;
 /** …to at most this many times what went through (plus a little): an unused capacity is not believed. */
@@ -23,6 +27,8 @@ const MAX_HOLD_MS = 30_000;
 const REFUSED_WITHIN_MS = 5000;
 /** Refused upgrades are forgotten after this long without a decrease. */
 const FORGET_MS = 30_000;
+/** Decreases are at least this far apart (the queue drains between them). */
+const DECREASE_SPACING_MS = 1000;
 /** Retransmissions may take this share of the capacity (the NACK cap). */
 export const RETRANSMIT_SHARE = 0.15;
 
@@ -50,8 +56,8 @@ export class DownlinkAllocator {
   tick(now: number, estimate: DownlinkEstimate, items: readonly BudgetItem[]): Map<string, VideoCap> {
     const dt = this.#lastTick === undefined ? 0 : Math.max(0, now - this.#lastTick);
     this.#lastTick = now;
-    this.#updateCapacity(now, dt, estimate);
     for (const id of [...this.#caps.keys()]) if (!items.some((item) => item.id === id)) this.#caps.delete(id);
+    this.#updateCapacity(now, dt, estimate, this.#nextStepCost(items));
     const fits = fitBudget(this.capacity, items);
     const fitsWithMargin = fitBudget(this.capacity / UP_MARGIN, items);
     let upgrade: BudgetItem | undefined;
@@ -68,9 +74,7 @@ export class DownlinkAllocator {
     else {
       this.#upSince ??= now;
       if (now - this.#upSince >= this.holdMs) {
-        const current = this.#caps.get(upgrade.id) ?? 'paused';
-        const step: VideoCap = current === 'paused' && upgrade.small !== undefined ? 'small' : 'big';
-        this.#caps.set(upgrade.id, step);
+        this.#caps.set(upgrade.id, stepUp(upgrade, this.#caps.get(upgrade.id) ?? 'paused'));
         this.#upgradedAt = now;
         this.#upSince = undefined;
       }
@@ -93,14 +97,26 @@ export class DownlinkAllocator {
     return budgetCost(items, this.#caps);
   }
 
-  #updateCapacity(now: number, dt: number, estimate: DownlinkEstimate): void {
+  /** What the caps would cost after the next upgrade (the first subscription below its ceiling, one step up); undefined at the ceilings. */
+  #nextStepCost(items: readonly BudgetItem[]): number | undefined {
+    for (const item of items) {
+      const current = this.#caps.get(item.id);
+      if (current === undefined) continue;
+      const next = stepUp(item, current);
+      if (capAbove(next, current)) return budgetCost(items, new Map(this.#caps).set(item.id, next));
+    }
+    return undefined;
+  }
+
+  #updateCapacity(now: number, dt: number, estimate: DownlinkEstimate, nextStepCost: number | undefined): void {
     if (estimate.source === 'none') return;
     const congested = estimate.queueMs > OVERUSE_QUEUE_MS || estimate.loss > HEAVY_LOSS;
     this.#congested = congested ? this.#congested + 1 : 0;
     const through = estimate.ackedBps ?? estimate.sentBps * (1 - estimate.loss);
     if (this.#congested >= 2 || (congested && estimate.queueMs > 2 * OVERUSE_QUEUE_MS)) {
       const next = through * DECREASE;
-      if (next < this.capacity && through > 0) {
+      // Once per DECREASE_SPACING_MS: the queue the last decrease was read from drains meanwhile.
+      if (next < this.capacity && through > 0 && now - this.#decreasedAt >= DECREASE_SPACING_MS) {
         if (now - this.#upgradedAt < REFUSED_WITHIN_MS) this.#refused++;
         this.capacity = next;
         this.#decreasedAt = now;
@@ -109,8 +125,19 @@ export class DownlinkAllocator {
     }
     if (now - this.#decreasedAt > FORGET_MS) this.#refused = 0;
     if (!congested && estimate.loss < CLEAN_LOSS && Number.isFinite(this.capacity) && now - this.#decreasedAt > 1000) {
-      const bound = Math.max(this.capacity, through * HEADROOM + HEADROOM_BPS);
+      // Up to what the next upgrade needs too: an unused link is believed only by trying it (and the upgrade is
+      // dropped again if the link refuses it).
+      const probe = nextStepCost === undefined ? 0 : nextStepCost * UP_MARGIN * 1.02;
+      const bound = Math.max(this.capacity, through * HEADROOM + HEADROOM_BPS, probe);
       this.capacity = Math.min(bound, this.capacity * (1 + (GROWTH_PER_S * dt) / 1000));
     }
   }
+}
+
+/** One step above `current` for `item`: paused → small (or big without a small layer) → big, never above its ceiling. */
+function stepUp(item: BudgetItem, current: VideoCap): VideoCap {
+  if (item.ceiling === 'none') return current;
+  if (current === 'paused') return item.small !== undefined ? 'small' : 'big';
+  if (current === 'small' && item.ceiling === 'big') return 'big';
+  return current;
 }

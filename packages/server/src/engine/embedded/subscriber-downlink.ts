@@ -5,7 +5,7 @@ import { EngineError, type DownlinkMids, type DownlinkNegotiator, type Subscript
 import { negotiationFailure } from '../subscriber-downlinks.js';
 
 /** How often the allocator sizes a downlink's video to its link. */
-const ALLOCATE_MS = 500;
+const ALLOCATE_MS = 300;
 
 /**
  * A subscriber's one downlink: a send-only werift peer connection whose m-lines come in groups of
