@@ -3,7 +3,10 @@ import { budgetCost, capAbove, fitBudget, type BudgetItem } from './downlink-bud
 
 /** Queueing delay (ms) over which the link is overused: a bottleneck's queue is filling (jitter stays below). */
 export const OVERUSE_QUEUE_MS = 60;
-/** A loss share this high is congestion whatever the delay (random loss below it is left to NACK, RED and FEC). */
+/**
+ * A loss share this high lowers the layers even without a queue — to the small ones at most, never to a pause: random
+ * loss (a radio link) and a policer's look alike, and pausing for the first would stop the video of every lossy link.
+ */
 export const HEAVY_LOSS = 0.4;
 /** Under this loss share the link is clean: the capacity may grow. */
 const CLEAN_LOSS = 0.05;
@@ -13,8 +16,9 @@ const CLEAN_LOSS = 0.05;
  * 600 kbit/s cap it read ~420 kbit/s.
  */
 const DECREASE = 0.95;
-/** A clean link's capacity grows by this share a second… */
+/** A clean link's capacity grows by this share a second (at least GROWTH_MIN_BPS a second)… */
 const GROWTH_PER_S = 0.08;
+const GROWTH_MIN_BPS = 40_000;
 /** …to at most this many times what went through (plus a little): an unused capacity is not believed. */
 const HEADROOM = 1.5;
 const HEADROOM_BPS = 64_000;
@@ -57,7 +61,7 @@ export class DownlinkAllocator {
     const dt = this.#lastTick === undefined ? 0 : Math.max(0, now - this.#lastTick);
     this.#lastTick = now;
     for (const id of [...this.#caps.keys()]) if (!items.some((item) => item.id === id)) this.#caps.delete(id);
-    this.#updateCapacity(now, dt, estimate, this.#nextStepCost(items));
+    this.#updateCapacity(now, dt, estimate, this.#nextStepCost(items), lowestCost(items));
     const fits = fitBudget(this.capacity, items);
     const fitsWithMargin = fitBudget(this.capacity / UP_MARGIN, items);
     let upgrade: BudgetItem | undefined;
@@ -108,13 +112,14 @@ export class DownlinkAllocator {
     return undefined;
   }
 
-  #updateCapacity(now: number, dt: number, estimate: DownlinkEstimate, nextStepCost: number | undefined): void {
+  #updateCapacity(now: number, dt: number, estimate: DownlinkEstimate, nextStepCost: number | undefined, lowest: number): void {
     if (estimate.source === 'none') return;
-    const congested = estimate.queueMs > OVERUSE_QUEUE_MS || estimate.loss > HEAVY_LOSS;
+    const queued = estimate.queueMs > OVERUSE_QUEUE_MS;
+    const congested = queued || estimate.loss > HEAVY_LOSS;
     this.#congested = congested ? this.#congested + 1 : 0;
     const through = estimate.ackedBps ?? estimate.sentBps * (1 - estimate.loss);
     if (this.#congested >= 2 || (congested && estimate.queueMs > 2 * OVERUSE_QUEUE_MS)) {
-      const next = through * DECREASE;
+      const next = queued ? through * DECREASE : Math.max(through * DECREASE, lowest);
       // Once per DECREASE_SPACING_MS: the queue the last decrease was read from drains meanwhile.
       if (next < this.capacity && through > 0 && now - this.#decreasedAt >= DECREASE_SPACING_MS) {
         if (now - this.#upgradedAt < REFUSED_WITHIN_MS) this.#refused++;
@@ -129,7 +134,7 @@ export class DownlinkAllocator {
       // dropped again if the link refuses it).
       const probe = nextStepCost === undefined ? 0 : nextStepCost * UP_MARGIN * 1.02;
       const bound = Math.max(this.capacity, through * HEADROOM + HEADROOM_BPS, probe);
-      this.capacity = Math.min(bound, this.capacity * (1 + (GROWTH_PER_S * dt) / 1000));
+      this.capacity = Math.min(bound, this.capacity + (Math.max(this.capacity * GROWTH_PER_S, GROWTH_MIN_BPS) * dt) / 1000);
     }
   }
 }
@@ -140,4 +145,9 @@ function stepUp(item: BudgetItem, current: VideoCap): VideoCap {
   if (current === 'paused') return item.small !== undefined ? 'small' : 'big';
   if (current === 'small' && item.ceiling === 'big') return 'big';
   return current;
+}
+
+/** What every camera at its lowest layer (small, or big without one) and the fixed part cost together. */
+function lowestCost(items: readonly BudgetItem[]): number {
+  return items.reduce((n, item) => n + item.fixed + (item.ceiling === 'none' ? 0 : item.small ?? item.big), 0);
 }

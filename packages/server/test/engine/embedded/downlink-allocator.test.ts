@@ -89,6 +89,15 @@ describe('43 allocator: hysteresis', () => {
     expect(allocator.capacity).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('43 allocator: heavy loss with no queue (50 %) lowers to the small layers at most — never a pause — and comes back when it ends', () => {
+    const allocator = new DownlinkAllocator();
+    const lossy = (cost: number): DownlinkEstimate => ({ ...clean(cost * 0.5), loss: 0.5 });
+    const { caps } = run(allocator, FOUR, 0, 10_000, lossy);
+    expect([...caps.values()]).toEqual(['small', 'small', 'small', 'small']);
+    const { caps: after } = run(allocator, FOUR, 10_300, 90_000, (cost) => clean(cost));
+    expect([...after.values()]).toEqual(['big', 'big', 'big', 'big']);
+  });
+
   it('43 allocator: an upgrade the link refuses doubles the wait before the next', () => {
     const allocator = new DownlinkAllocator();
     allocator.tick(0, overused(580_000), FOUR);
