@@ -3,6 +3,10 @@ import { budgetCost, capAbove, fitBudget, type BudgetItem } from './downlink-bud
 
 /** Queueing delay (ms) over which the link is overused: a bottleneck's queue is filling (jitter stays below). */
 export const OVERUSE_QUEUE_MS = 60;
+/** A queueing delay grew by more than this since the last reading: it is filling. */
+const QUEUE_RISE_MS = 20;
+/** …or it comes with more loss than this: it is full. */
+const QUEUE_LOSS = 0.02;
 /**
  * A loss share this high lowers the layers even without a queue — to the small ones at most, never to a pause: random
  * loss (a radio link) and a policer's look alike, and pausing for the first would stop the video of every lossy link.
@@ -39,8 +43,8 @@ export const RETRANSMIT_SHARE = 0.15;
 /**
  * A subscriber's downlink allocator (issue 43): from what the subscriber's feedback says its link carries, what
  * each video subscription may carry — big → small → paused (audio always kept) so the sum fits, and back with
- * hysteresis. Down at once when the link is overused (queueing delay) or loses heavily, two readings in a row or
- * one far over: the capacity then becomes a little less than what went through. Up one step at a time, only after
+ * hysteresis. Down at once when the link is overused (a queueing delay that grows, or comes with loss) or loses
+ * heavily, two readings in a row or one far over with loss: the capacity then becomes a little less than what went through. Up one step at a time, only after
  * the capacity (growing gently on a clean link) held a margin above the next step's cost for a few seconds; an
  * upgrade the link refuses (congestion soon after it) doubles the wait before the next. It only lowers what the
  * app asked for (BudgetItem.ceiling). Pure: time and the estimate are given to each `tick`.
@@ -55,6 +59,7 @@ export class DownlinkAllocator {
   #upgradedAt = Number.NEGATIVE_INFINITY;
   #upSince: number | undefined;
   #refused = 0;
+  #lastQueueMs = 0;
 
   /** What each subscription may carry now, given the estimate read at `now` (ms). */
   tick(now: number, estimate: DownlinkEstimate, items: readonly BudgetItem[]): Map<string, VideoCap> {
@@ -114,11 +119,16 @@ export class DownlinkAllocator {
 
   #updateCapacity(now: number, dt: number, estimate: DownlinkEstimate, nextStepCost: number | undefined, lowest: number): void {
     if (estimate.source === 'none') return;
-    const queued = estimate.queueMs > OVERUSE_QUEUE_MS;
+    // A queue is a delay over the path's own that still grows, or that comes with loss (a full queue drops): a path
+    // that just got longer (a route change, the bench's added RTT) reads as a high but steady delay without loss.
+    const rising = estimate.queueMs - this.#lastQueueMs > QUEUE_RISE_MS;
+    this.#lastQueueMs = estimate.queueMs;
+    const lossy = estimate.loss > QUEUE_LOSS;
+    const queued = estimate.queueMs > OVERUSE_QUEUE_MS && (rising || lossy);
     const congested = queued || estimate.loss > HEAVY_LOSS;
     this.#congested = congested ? this.#congested + 1 : 0;
     const through = estimate.ackedBps ?? estimate.sentBps * (1 - estimate.loss);
-    if (this.#congested >= 2 || (congested && estimate.queueMs > 2 * OVERUSE_QUEUE_MS)) {
+    if (this.#congested >= 2 || (queued && lossy && estimate.queueMs > 2 * OVERUSE_QUEUE_MS)) {
       const next = queued ? through * DECREASE : Math.max(through * DECREASE, lowest);
       // Once per DECREASE_SPACING_MS: the queue the last decrease was read from drains meanwhile.
       if (next < this.capacity && through > 0 && now - this.#decreasedAt >= DECREASE_SPACING_MS) {

@@ -98,6 +98,14 @@ describe('43 allocator: hysteresis', () => {
     expect([...after.values()]).toEqual(['big', 'big', 'big', 'big']);
   });
 
+  it('43 allocator: a path that got longer (150 ms more, steady, no loss) is not a queue: the layers stay', () => {
+    const allocator = new DownlinkAllocator();
+    const longer = (cost: number): DownlinkEstimate => ({ ...clean(cost), queueMs: 150 });
+    const { caps } = run(allocator, FOUR, 0, 10_000, longer);
+    expect([...caps.values()]).toEqual(['big', 'big', 'big', 'big']);
+    expect(allocator.capacity).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it('43 allocator: an upgrade the link refuses doubles the wait before the next', () => {
     const allocator = new DownlinkAllocator();
     allocator.tick(0, overused(580_000), FOUR);
