@@ -11,7 +11,7 @@ const QUEUE_LOSS = 0.02;
  * A loss share this high lowers the layers even without a queue — to the small ones at most, never to a pause: random
  * loss (a radio link) and a policer's look alike, and pausing for the first would stop the video of every lossy link.
  */
-export const HEAVY_LOSS = 0.4;
+export const HEAVY_LOSS = 0.7;
 /** Under this loss share the link is clean: the capacity may grow. */
 const CLEAN_LOSS = 0.05;
 /**
