@@ -72,8 +72,8 @@ describe('Must show 43: the quick subset of bad networks — a viewer in a names
         expect(await waitForVideo(call.viewer)).toBe(true);
         const thin = await measure(call, { name: 'four cameras, 600 kbit/s downlink', viewer: { down: { rateKbit: 600 } } }, 800, { transcribe: false });
         console.log(`[bad-links] ${describeRow(thin)} dropped ${JSON.stringify(thin.dropped)}`);
-        // The cap was the bottleneck: its queue dropped what did not fit.
-        expect(thin.dropped.viewerDown).toBeGreaterThan(100);
+        // The cap bit: the allocator moved the viewer to small streams (the width below). Its queue drops little now
+        // (19–273 packets in 2026-12-02's runs, 22,509 before the allocator): not asserted.
         expect(thin.video.streams).toBe(4);
         expect(Math.max(...thin.quality.audio.map((a) => a.kbit))).toBeGreaterThan(8);
         // The downlink allocator settles on what fits (one big and three small, or four small): 1.3–2.9 % of the

@@ -19,7 +19,8 @@ const WINDOW_MS = 1000;
 const DELAY_WINDOW_MS = 300;
 /** The minimum one-way delay is the least of this long (the queue-free path). */
 const BASE_DELAY_MS = 10_000;
-/** The receive rate is read over at least this span of arrivals. */
+/** The receive rate is read over the last RATE_SPAN_MS of arrivals, at least MIN_SPAN_MS of them. */
+const RATE_SPAN_MS = 500;
 const MIN_SPAN_MS = 250;
 /** RTP, its extensions, SRTP's tag, UDP and IPv4: what a packet costs on the link beyond its payload. */
 export const PACKET_OVERHEAD_BYTES = 60;
@@ -186,18 +187,23 @@ export class DownlinkFeedback {
    * came. Undefined when the window holds too little (then the bytes acknowledged over the window stand in).
    */
   #receiveRate(): number | undefined {
-    const arrivals = this.#arrivals;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const a of this.#arrivals) last = Math.max(last, a.arrivalMs);
+    // The latest RATE_SPAN_MS of arrivals only: when a queue has just filled, the rate before it would over-read the link.
+    const arrivals = this.#arrivals.filter((a) => a.arrivalMs >= last - RATE_SPAN_MS);
     if (arrivals.length < 10) return undefined;
     let first = Number.POSITIVE_INFINITY;
-    let last = Number.NEGATIVE_INFINITY;
+    let firstBytes = 0;
     let bytes = 0;
     for (const a of arrivals) {
-      first = Math.min(first, a.arrivalMs);
-      last = Math.max(last, a.arrivalMs);
+      if (a.arrivalMs < first) {
+        first = a.arrivalMs;
+        firstBytes = a.bytes;
+      }
       bytes += a.bytes;
     }
     const span = last - first;
-    return span < MIN_SPAN_MS ? undefined : ((bytes - arrivals[0].bytes) * 8 * 1000) / span;
+    return span < MIN_SPAN_MS ? undefined : ((bytes - firstBytes) * 8 * 1000) / span;
   }
 
   #queueMs(now: number): number {
