@@ -77,12 +77,13 @@ describe('Must show 43: the quick subset of bad networks — a viewer in a names
         expect(thin.video.streams).toBe(4);
         expect(Math.max(...thin.quality.audio.map((a) => a.kbit))).toBeGreaterThan(8);
         // The downlink allocator settles on what fits (one big and three small, or four small): 1.3–2.9 % of the
-        // audio concealed and 8–14 fps in 2026-12-02's runs (15 % and 0.8 fps before it).
+        // audio concealed and 8–15 fps in 2026-12-02's runs (15 % and 0.8 fps before it).
         expect(thin.audio.concealedRatio).toBeLessThan(0.06);
         expect(thin.video.minWidth).toBeLessThanOrEqual(320);
         expect(thin.video.fps).toBeGreaterThan(4);
-        // Not asserted, goal not met (bench/README.md "Bad networks"): freeze time under 2 % of the call — 14–50 % of
-        // the 4 × ~10 s window, nearly all in the second before the allocator acts and in the key-frame waits.
+        // Not asserted, goal met in some runs only (bench/README.md "Bad networks"): freeze time under 2 % of the
+        // call — 0–4 % of the 4 × ~10 s window, nearly all in the second before the allocator acts and in the
+        // key-frame waits of the switch.
         expect(await waitForVideo(call.viewer, 25_000)).toBe(true);
       } finally {
         await closeCall(call);
