@@ -15,6 +15,11 @@ import { Uplink } from './uplink.js';
 export interface EmbeddedEngineOptions extends PeerNetworkOptions {
   /** How long a subscription waits for its source to publish (default DEFAULT_SOURCE_WAIT_MS). */
   sourceWaitMs?: number;
+  /**
+   * Whether each subscriber's downlink allocator sizes its video to its link (default true; issue 43). Off, every
+   * subscription gets what it asked, as before the allocator (CONCLAVE_DOWNLINK_ALLOCATOR=off).
+   */
+  downlinkAllocator?: boolean;
 }
 
 /**
@@ -25,6 +30,7 @@ export interface EmbeddedEngineOptions extends PeerNetworkOptions {
 export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   readonly #net: PeerNetworkOptions;
   readonly #sourceWaitMs: number;
+  readonly #allocate: boolean;
   readonly #events = new EngineEvents();
   readonly #members = new EngineMembership((detail) => this.#events.emit({ type: 'cleanup-failed', operation: 'handle-close', detail }));
   readonly #sources = new Map<string, PublisherSources>();
@@ -40,9 +46,10 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   #closed = false;
 
   constructor(options: EmbeddedEngineOptions = {}) {
-    const { sourceWaitMs, ...net } = options;
+    const { sourceWaitMs, downlinkAllocator, ...net } = options;
     this.#net = { ...net, census: this.#census };
     this.#sourceWaitMs = sourceWaitMs ?? DEFAULT_SOURCE_WAIT_MS;
+    this.#allocate = downlinkAllocator ?? true;
   }
 
   #open(): void {
@@ -115,7 +122,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#members.assertSameRoom(subscriberId, sourceId);
     const sources = this.#sourcesOf(sourceId);
     const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) =>
-      new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType));
+      new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType, this.#allocate));
     const mids = await downlink.subscribe(sourceId, sources, wants, negotiate);
     // Either side left while the m-lines were added: the handle comes back closed, its group freed.
     return adopt(mids, () => { if (this.#downlinks.get(subscriberId) === downlink) downlink.unsubscribe(sourceId); });

@@ -33,17 +33,18 @@ export class SubscriberDownlink {
   readonly #allocator = new DownlinkAllocator();
   /** Each group's audio sender (its cost doubles with RED). */
   readonly #audioSenders = new Map<DownlinkGroup, RTCRtpSender>();
-  readonly #timer: ReturnType<typeof setInterval>;
+  readonly #timer: ReturnType<typeof setInterval> | undefined;
 
   /** `onFailed` is told once when the link fails (transport or negotiation); the owner drops it. */
-  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, onFailed: (detail: string) => void, videoMimeType?: string) {
+  /** `allocate` false: no allocator (every subscription gets what it asked; the embedded engine's downlinkAllocator option). */
+  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, onFailed: (detail: string) => void, videoMimeType?: string, allocate = true) {
     this.#net = net;
     this.#counter = counter;
     this.#negotiate = negotiate;
     this.#onFailed = onFailed;
     this.#pc = createDownlinkPeer(net, videoMimeType);
-    this.#timer = setInterval(() => this.allocate(), ALLOCATE_MS);
-    this.#timer.unref?.();
+    this.#timer = allocate ? setInterval(() => this.allocate(), ALLOCATE_MS) : undefined;
+    this.#timer?.unref?.();
     this.#link = watchSendLink(this.#pc, (state) => {
       if (state === 'connected') for (const group of this.#groups) group.linkUp();
       if (state === 'failed') this.#fail('the downlink peer connection failed');
