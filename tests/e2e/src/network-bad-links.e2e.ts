@@ -44,7 +44,7 @@ describe('Must show 43: the quick subset of bad networks — a viewer in a names
     });
     afterAll(() => closeCall(call));
 
-    it('43 quick: 20 % random loss both ways on the viewer\'s link — no video freeze over 1 s (issue 43\'s goal); words, fps and concealment are measured', async () => {
+    it('43 quick: 20 % random loss both ways on the viewer\'s link — no video freeze over 1 s (issue 43\'s goal), the audio repaired by RED (under 5 % concealed); words and fps are measured', async () => {
       // The recognizer scores the clean run (the reference the goal's "95 % of clean" is read against).
       expect(clean.accuracy).toBeGreaterThan(0.3);
       expect(await waitForVideo(call.viewer)).toBe(true);
@@ -56,25 +56,34 @@ describe('Must show 43: the quick subset of bad networks — a viewer in a names
       expect(lossy.video.streams).toBe(1);
       expect(lossy.video.fps).toBeGreaterThan(0);
       expect(lossy.video.longestFreezeMs).toBeLessThanOrEqual(1000);
-      // Not asserted, goals not met today (bench/README.md "Bad networks"): words ≥ 95 % of the clean run — the
-      // receiver conceals as much audio as is lost (no FEC, no RED); ≥ 12 fps — met in some runs (14–15 fps at 640
-      // wide), not in others (the publisher's encoder down to 320 wide and 8–10 fps: see the sender line logged).
+      // The server's RED (each Opus frame again in the next two packets) repairs the downlink's loss: 0.5–1.5 %
+      // concealed in 2026-12-02's runs (15–18 % before RED; LiveKit 8.3 %).
+      expect(lossy.audio.concealedRatio).toBeLessThan(0.05);
+      // Not asserted (bench/README.md "Bad networks"): words ≥ 95 % of the clean run — met in most runs, but the
+      // recognizer's score of the same audio moves by ±10 % (89–100 % of clean here); ≥ 12 fps — met in these runs
+      // (14.7–15 fps), not in earlier ones where the publisher's encoder went down to 320 wide and 8–10 fps.
     });
   });
 
   describe('four cameras', () => {
-    it('43 quick: a 600 kbit/s downlink while four cameras publish — the call lives through it (audio keeps arriving) and every video is back once the cap is lifted', async () => {
+    it('43 quick: a 600 kbit/s downlink while four cameras publish — the allocator moves the viewer to small streams: audio intact (under 6 % concealed), video flowing, and every video is back once the cap is lifted', async () => {
       const call = await openCall(driver, { viewer: viewerSide, speaker: hostSide }, { roomId: 43_002, publishers: 4, profile: '480p', small: true, speech });
       try {
         expect(await waitForVideo(call.viewer)).toBe(true);
         const thin = await measure(call, { name: 'four cameras, 600 kbit/s downlink', viewer: { down: { rateKbit: 600 } } }, 800, { transcribe: false });
         console.log(`[bad-links] ${describeRow(thin)} dropped ${JSON.stringify(thin.dropped)}`);
-        // The cap was the bottleneck: its queue dropped what did not fit.
-        expect(thin.dropped.viewerDown).toBeGreaterThan(100);
+        // The cap bit: the allocator moved the viewer to small streams (the width below). Its queue drops little now
+        // (19–273 packets in 2026-12-02's runs, 22,509 before the allocator): not asserted.
         expect(thin.video.streams).toBe(4);
         expect(Math.max(...thin.quality.audio.map((a) => a.kbit))).toBeGreaterThan(8);
-        // Not asserted, goals not met today (bench/README.md "Bad networks"): audio intact and freeze time under 2 % —
-        // nothing moves the viewer to the small streams, so the four big ones lose packets alike and video stalls.
+        // The downlink allocator settles on what fits (one big and three small, or four small): 1.3–2.9 % of the
+        // audio concealed and 8–15 fps in 2026-12-02's runs (15 % and 0.8 fps before it).
+        expect(thin.audio.concealedRatio).toBeLessThan(0.06);
+        expect(thin.video.minWidth).toBeLessThanOrEqual(320);
+        expect(thin.video.fps).toBeGreaterThan(4);
+        // Not asserted, goal met in some runs only (bench/README.md "Bad networks"): freeze time under 2 % of the
+        // call — 0–4 % of the 4 × ~10 s window, nearly all in the second before the allocator acts and in the
+        // key-frame waits of the switch.
         expect(await waitForVideo(call.viewer, 25_000)).toBe(true);
       } finally {
         await closeCall(call);

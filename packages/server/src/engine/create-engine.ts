@@ -24,6 +24,8 @@ export async function createEngine(config: ServerConfig, logger: Logger, env: No
     });
   }
   return new EmbeddedEngine({
+    // The downlink allocator (issue 43) is on unless CONCLAVE_DOWNLINK_ALLOCATOR=off.
+    downlinkAllocator: env.CONCLAVE_DOWNLINK_ALLOCATOR !== 'off',
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
   });
 }

@@ -1,5 +1,5 @@
 import type { RTCRtpSender, RtpPacket } from 'werift';
-import { chooseLayer, type Layer } from './layers.js';
+import { chooseLayer, type Layer, type VideoCap } from './layers.js';
 import type { SubscriptionWants } from '@conclave/protocol/media';
 import type { PacketSink, PublisherSources } from './forward-source.js';
 import { KeyframePrefetch } from './keyframe-prefetch.js';
@@ -42,6 +42,15 @@ export class DownlinkGroup {
   #sentLayer: Layer | undefined;
   /** Video held while the link is not up (first frame). */
   readonly #held = { video: new KeyframePrefetch(), aux: new KeyframePrefetch() };
+  /** What the downlink allocator lets through of the camera (issue 43). */
+  #cap: VideoCap = 'big';
+  /**
+   * While a switch of layer (or a resume after a pause) waits for the new layer's key frame: its packets held from
+   * one, the layer sent so far still flowing meanwhile. A switch starts on a key frame, never mid-stream.
+   */
+  #gate: KeyframePrefetch | undefined;
+  /** Whether the layer sent so far goes on while the gate waits. */
+  #keepPrevious = true;
 
   constructor(senders: GroupSenders, mids: Record<GroupSlot, string>, counter: ForwardCounter, connected: () => boolean) {
     this.#senders = senders;
@@ -49,7 +58,7 @@ export class DownlinkGroup {
     this.#counter = counter;
     this.#connected = connected;
     // PLIs from the subscriber go to whatever source the m-line carries now.
-    senders.video.onPictureLossIndication.subscribe(() => this.#sources?.[this.#layer].requestKeyframe());
+    senders.video.onPictureLossIndication.subscribe(() => this.#sources?.[this.#sentLayer ?? this.#layer].requestKeyframe());
     senders.aux.onPictureLossIndication.subscribe(() => this.#sources?.aux.requestKeyframe());
   }
 
@@ -64,6 +73,8 @@ export class DownlinkGroup {
     this.#sources = sources;
     this.#wants = wants;
     this.#sentLayer = undefined;
+    this.#cap = 'big';
+    this.#gate = undefined;
     this.#held.video.clear();
     this.#held.aux.clear();
     this.#sinks = {
@@ -95,18 +106,63 @@ export class DownlinkGroup {
     if (this.#layer !== layerBefore) this.#held.video.clear();
     // Before the link is up too: the key frame is then held until it connects. A layer switch asks for
     // a fresh key frame: replayed frames would be older than those of the other layer already sent.
-    if (this.#layer !== layerBefore) sources[this.#layer].requestKeyframe();
+    if (this.#layer !== layerBefore) this.#switchTo(this.#layer);
     else if (videoAdded) this.#startVideo(this.#layer);
     if (auxAdded) this.#startVideo('aux');
   }
 
-  /** The camera layer forwarded now. */
+  /** The camera layer forwarded now (or being switched to). */
   get layer(): Layer {
     return this.#layer;
   }
 
   get #layer(): Layer {
-    return chooseLayer(this.#wants, this.#sources?.small.active ?? false);
+    return chooseLayer(this.#wants, this.#sources?.small.active ?? false, this.#cap);
+  }
+
+  /** What the app asked for and the source it is of (the downlink allocator's inputs). */
+  get wants(): SubscriptionWants {
+    return this.#wants;
+  }
+
+  get sources(): PublisherSources | undefined {
+    return this.#sources;
+  }
+
+  get cap(): VideoCap {
+    return this.#cap;
+  }
+
+  /**
+   * Lowers (or lifts) what flows of the camera: 'small' moves a big subscription to the small layer when the
+   * publisher sends one, 'paused' stops its video (audio and the auxiliary video go on). A new layer, or the
+   * video again after a pause, starts on its key frame.
+   */
+  setCap(cap: VideoCap): void {
+    const before = this.#cap;
+    if (cap === before) return;
+    const layerBefore = this.#layer;
+    this.#cap = cap;
+    const sources = this.#sources;
+    if (!sources || !(this.#wants.bigVideo || this.#wants.smallVideo)) return;
+    if (cap === 'paused') {
+      this.#gate = undefined;
+      return;
+    }
+    if (before === 'paused') {
+      this.#gate = new KeyframePrefetch();
+      this.#startVideo(this.#layer);
+    } else if (this.#layer !== layerBefore) this.#switchTo(this.#layer, cap === 'big');
+  }
+
+  /**
+   * Starts a switch to `layer`: its key frame asked for, the layer sent so far going on until it came — unless the
+   * switch lowers what a congested link carries (`keepPrevious` false): the bigger layer stops at once then.
+   */
+  #switchTo(layer: Layer, keepPrevious = true): void {
+    this.#gate = this.#sentLayer === undefined || this.#sentLayer === layer ? undefined : new KeyframePrefetch();
+    this.#keepPrevious = keepPrevious;
+    this.#sources?.[layer].requestKeyframe();
   }
 
   /**
@@ -142,7 +198,7 @@ export class DownlinkGroup {
 
   #wanted(slot: GroupSlot): boolean {
     if (slot === 'audio') return this.#wants.audio;
-    if (slot === 'video') return this.#wants.bigVideo || this.#wants.smallVideo;
+    if (slot === 'video') return (this.#wants.bigVideo || this.#wants.smallVideo) && this.#cap !== 'paused';
     return this.#wants.auxVideo;
   }
 
@@ -152,9 +208,25 @@ export class DownlinkGroup {
       if (!this.#wanted(slot)) return;
       // The camera layer is chosen once per packet (the main-video m-line only).
       const layer = slot === 'video' ? this.#layer : undefined;
-      if (layer !== undefined && layer !== from) return;
+      const gate = layer !== undefined && this.#connected() ? this.#gate : undefined;
+      // Until the new layer's key frame came, the layer sent so far goes on (while its publisher sends it).
+      const previous = gate !== undefined && this.#keepPrevious && from === this.#sentLayer && this.#sources?.[from].active === true;
+      if (layer !== undefined && layer !== from && !previous) return;
       if (!this.#connected()) {
         if (slot !== 'audio') this.#held[slot].hold(rtp, this.#sources?.[from].codecMimeType, restarted);
+        return;
+      }
+      if (gate !== undefined && from === layer) {
+        gate.hold(rtp, this.#sources?.[from].codecMimeType, restarted);
+        const held = gate.peek(Number.MAX_SAFE_INTEGER);
+        if (!held) return;
+        this.#gate = undefined;
+        this.#sentLayer = layer;
+        held.forEach((packet, i) => this.#send('video', packet, i === 0));
+        return;
+      }
+      if (previous) {
+        this.#send(slot, rtp, restarted);
         return;
       }
       // Another layer (or a new track of this one) continues the sequence and timestamps of the last.

@@ -1,4 +1,5 @@
 import type { MediaStreamTrack, RTCRtpReceiver, RtpPacket } from 'werift';
+import { PACKET_OVERHEAD_BYTES } from './downlink-feedback.js';
 import { framePart, KeyframePrefetch } from './keyframe-prefetch.js';
 
 /** Minimum spacing of key-frame requests sent to one publisher. */
@@ -77,6 +78,7 @@ export class ForwardSource {
     this.#packets = 0;
     const { unSubscribe } = track.onReceiveRtp.subscribe((received) => {
       this.#packets++;
+      this.#meterBytes += received.payload.length + PACKET_OVERHEAD_BYTES;
       this.#onReceive?.();
       if (this.#keyframeWantedSince !== undefined && framePart(codecMimeType, received).keyframe) this.#keyframeArrived();
       const now = video ? Date.now() : 0; // read once per packet (hot path), and for video only
@@ -117,6 +119,25 @@ export class ForwardSource {
     this.#lastVideoAt = 0;
     this.#track = undefined;
     this.#receiver = undefined;
+  }
+
+  #meterBytes = 0;
+  #meterSince = 0;
+  #rateBps = 0;
+
+  /**
+   * What the stream costs on a link now (bits per second, payload and per-packet overhead), over the last second or
+   * more (read by each subscriber's downlink allocator; read more often, it gives the last second's figure).
+   */
+  get bitrate(): number {
+    const now = Date.now();
+    const elapsed = now - this.#meterSince;
+    if (elapsed >= 1000) {
+      this.#rateBps = this.#meterSince === 0 ? 0 : (this.#meterBytes * 8 * 1000) / elapsed;
+      this.#meterBytes = 0;
+      this.#meterSince = now;
+    }
+    return this.#track ? this.#rateBps : 0;
   }
 
   /** True while a publisher track is attached. */

@@ -6,10 +6,10 @@
  */
 
 // Peer connections: made, answered and closed the same way everywhere; counted per process and per census.
-export { announceCandidates, closePeer, createPeer, createSendPeer, linkState, localSdp, type LinkState, type PeerNetworkOptions } from './peer-factory.js';
+export { announceCandidates, closePeer, createDownlinkPeer, createPeer, createSendPeer, linkState, localSdp, type LinkState, type PeerNetworkOptions } from './peer-factory.js';
 export { PeerCensus, PROCESS_PEERS } from './peer-census.js';
 export { closePeerNotifying } from './dtls-close.js';
-export { audioCodecs, headerExtensions, uplinkCodecs, uplinkHeaderExtensions, videoCodecs } from './codecs.js';
+export { audioCodecs, downlinkCodecs, headerExtensions, uplinkCodecs, uplinkHeaderExtensions, videoCodecs } from './codecs.js';
 
 // Guards: ICE consent while the browser's media still comes; hostile input refused before werift parses it.
 export { guardConsentWhileBrowserSends, watchSendLink, type SendLinkWatch } from './consent-guard.js';
@@ -18,7 +18,9 @@ export { boundNackGaps, REFUSED_MEDIA_INPUTS } from './werift-input-guards.js';
 // Forwarding: a source's fan-out, a link's senders on it, the send path, a client-offered playback link.
 export { ForwardSource, type PacketSink, type PublisherSources } from './forward-source.js';
 export { DownlinkGroup, type ForwardCounter } from './downlink-group.js';
-export { chooseLayer, type Layer } from './layers.js';
+export { chooseLayer, type Layer, type VideoCap } from './layers.js';
+export { DownlinkFeedback, PACKET_OVERHEAD_BYTES, type DownlinkEstimate } from './downlink-feedback.js';
+export { decodeRed, encodeRed, RedHistory, RED_DISTANCE, type RedBlock } from './red.js';
 export { sendForwarded } from './rtp-send.js';
 export { PlaybackLink } from './playback-link.js';
 export { RtpFeed, type RtpFeedInit } from './rtp-feed.js';

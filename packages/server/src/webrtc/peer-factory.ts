@@ -1,5 +1,5 @@
 import { RTCPeerConnection, type RTCIceTransport, type RTCRtpCodecParameters } from 'werift';
-import { audioCodecs, headerExtensions, videoCodecs } from './codecs.js';
+import { audioCodecs, downlinkCodecs, downlinkHeaderExtensions, headerExtensions, videoCodecs } from './codecs.js';
 import { PROCESS_PEERS, type PeerCensus } from './peer-census.js';
 import './werift-input-guards.js'; // for every peer connection of the server (werift parses an RTP header before SRTP checks it)
 
@@ -34,9 +34,18 @@ export function createPeer(net: PeerNetworkOptions, video: RTCRtpCodecParameters
   return pc;
 }
 
-/** A peer connection the server sends a source's media on (a downlink, a playback link): its video codec offered first. */
+/** A peer connection the server sends a source's media on (a playback link, Janus's relay): its video codec offered first. */
 export function createSendPeer(net: PeerNetworkOptions, videoMimeType?: string): RTCPeerConnection {
   return createPeer(net, videoCodecs(videoMimeType), audioCodecs(), headerExtensions());
+}
+
+/**
+ * A subscriber's downlink of the embedded engine: as createSendPeer, with RED offered for audio and transport-wide
+ * sequence numbers and feedback (what its link carries, for the downlink allocator: issue 43).
+ */
+export function createDownlinkPeer(net: PeerNetworkOptions, videoMimeType?: string): RTCPeerConnection {
+  const { audio, video } = downlinkCodecs(videoMimeType);
+  return createPeer(net, video, audio, downlinkHeaderExtensions());
 }
 
 /**

@@ -6,10 +6,12 @@
  * buffer, synchronously: werift cloned the packet, built its extensions as objects (a string-to-Buffer and BigInt
  * arithmetic per packet), serialized the header twice through bit writers, went through two promises, and sorted
  * the keys of an object per packet for its bandwidth estimator. Same bytes on the wire (rtp-send.test.ts).
- * Anything else (CSRCs, padding, the packet's own extensions, RED, a pending-RTP sender, other extensions) takes
+ * Audio toward a subscriber that negotiated RED goes out as RED (red.ts: the frame after the previous two).
+ * Anything else (CSRCs, padding, the packet's own extensions, a pending-RTP sender, other extensions) takes
  * werift's path.
  */
 import { RTP_EXTENSION_URI, RtpHeader, type RTCRtpSender, type RtpPacket } from 'werift';
+import { RedHistory } from './red.js';
 import { protectRtp, srtpTagLength, type SrtpCipherFields } from './srtp-protect.js';
 import './werift-patches.js'; // werift's own encryption (retransmissions, other senders) through srtp-protect.ts too
 
@@ -87,6 +89,8 @@ interface Plan {
 }
 
 const plans = new WeakMap<SenderFields, Plan>();
+/** Each RED sender's last frames. */
+const redHistories = new WeakMap<SenderFields, RedHistory>();
 
 function planOf(s: SenderFields): Plan {
   let plan = plans.get(s);
@@ -161,7 +165,7 @@ export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket): void {
   const extensions = plan.extensions;
   const profile = source.extensionProfile;
   const context = transport.srtp?.localContext;
-  if (!extensions || !context || s.pendingRtpEnabled || s.redRedundantPayloadType !== undefined || source.csrc.length > 0 ||
+  if (!extensions || !context || s.pendingRtpEnabled || source.csrc.length > 0 ||
     source.padding || source.extensions.length > 0 || (profile !== ONE_BYTE && profile !== TWO_BYTE) ||
     (profile === ONE_BYTE && plan.longest > 16) || transport.config.debug?.outboundPacketLoss) {
     sender.sendRtp(rtp).catch(() => undefined); // a packet lost on a closing link: RTP tolerates it, the link's state tells the rest
@@ -169,7 +173,9 @@ export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket): void {
   }
 
   // Sequence numbers and timestamps continue across a change of source (werift's replaceRTP).
+  const red = s.redRedundantPayloadType;
   if (s.rtpContinuityPending) {
+    redHistories.get(s)?.clear();
     if (s.sequenceNumber !== undefined && s.timestamp !== undefined) {
       s.seqOffset = (s.sequenceNumber + 1 - source.sequenceNumber) & 0xffff;
       s.timestampOffset = (s.timestamp + s.pendingTimestampStep - source.timestamp) >>> 0;
@@ -189,7 +195,12 @@ export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket): void {
   const withExtension = extensions.length > 0 || source.extension;
   const extensionWords = (extensionBytes + 3) >> 2;
   const headLength = 12 + (withExtension ? 4 + extensionWords * 4 : 0);
-  const payload = rtp.payload;
+  let payload = rtp.payload;
+  if (red !== undefined) {
+    let history = redHistories.get(s);
+    if (!history) redHistories.set(s, history = new RedHistory());
+    payload = history.wrap(red, payload, timestamp);
+  }
   const out = Buffer.allocUnsafe(headLength + payload.length + srtpTagLength(context.cipher));
 
   out[0] = withExtension ? 0x90 : 0x80;

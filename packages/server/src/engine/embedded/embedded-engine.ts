@@ -19,6 +19,11 @@ export interface EmbeddedEngineOptions extends PeerNetworkOptions {
   sourceWaitMs?: number;
   /** The cluster secret node-to-node relay credentials are checked with (exportSource); without it nothing is exported. */
   relaySecret?: string;
+  /**
+   * Whether each subscriber's downlink allocator sizes its video to its link (default true; issue 43). Off, every
+   * subscription gets what it asked, as before the allocator (CONCLAVE_DOWNLINK_ALLOCATOR=off).
+   */
+  downlinkAllocator?: boolean;
 }
 
 /**
@@ -29,6 +34,7 @@ export interface EmbeddedEngineOptions extends PeerNetworkOptions {
 export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   readonly #net: PeerNetworkOptions;
   readonly #sourceWaitMs: number;
+  readonly #allocate: boolean;
   readonly #events = new EngineEvents();
   readonly #members = new EngineMembership((detail) => this.#events.emit({ type: 'cleanup-failed', operation: 'handle-close', detail }));
   readonly #sources = new Map<string, PublisherSources>();
@@ -46,9 +52,10 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
   readonly #relay: EmbeddedRelay;
 
   constructor(options: EmbeddedEngineOptions = {}) {
-    const { sourceWaitMs, relaySecret, ...net } = options;
+    const { sourceWaitMs, relaySecret, downlinkAllocator, ...net } = options;
     this.#net = { ...net, census: this.#census };
     this.#sourceWaitMs = sourceWaitMs ?? DEFAULT_SOURCE_WAIT_MS;
+    this.#allocate = downlinkAllocator ?? true;
     this.#relay = new EmbeddedRelay({
       net: this.#net, counter: this.#counter, secret: relaySecret, sourceWaitMs: this.#sourceWaitMs, members: this.#members,
       report: (detail) => this.#events.emit({ type: 'cleanup-failed', operation: 'relay-release', detail }),
@@ -126,7 +133,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#members.assertSameRoom(subscriberId, sourceId);
     const sources = this.#sourcesOf(sourceId);
     const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) =>
-      new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType));
+      new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType, this.#allocate));
     const mids = await downlink.subscribe(sourceId, sources, wants, negotiate);
     // Either side left while the m-lines were added: the handle comes back closed, its group freed.
     const handle = adopt(mids, () => { if (this.#downlinks.get(subscriberId) === downlink) downlink.unsubscribe(sourceId); });

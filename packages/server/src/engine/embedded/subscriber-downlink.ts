@@ -1,12 +1,19 @@
-import { closePeer, createSendPeer, DownlinkGroup, localSdp, watchSendLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection, type RTCRtpTransceiver, type SendLinkWatch } from '../../webrtc/index.js';
+import { closePeer, createDownlinkPeer, DownlinkFeedback, DownlinkGroup, localSdp, watchSendLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources, type RTCPeerConnection, type RTCRtpSender, type RTCRtpTransceiver, type SendLinkWatch } from '../../webrtc/index.js';
+import { DownlinkAllocator } from './downlink-allocator.js';
+import { budgetItem } from './downlink-budget.js';
 import { EngineError, type DownlinkMids, type DownlinkNegotiator, type SubscriptionWants, type LinkState } from '../media-engine.js';
 import { negotiationFailure } from '../subscriber-downlinks.js';
+
+/** How often the allocator sizes a downlink's video to its link. */
+const ALLOCATE_MS = 300;
 
 /**
  * A subscriber's one downlink: a send-only werift peer connection whose m-lines come in groups of
  * three (audio, main video, auxiliary video), one group per subscribed source. Subscribing takes a
  * free group when there is one (no renegotiation) or adds a group and renegotiates: the server
  * offers, the client answers. Negotiations are serialised; groups of ended subscriptions are reused.
+ * Every ALLOCATE_MS its allocator (issue 43) sizes what the video subscriptions carry to what the subscriber's
+ * feedback says the link takes, and caps the retransmissions NACKs ask for to a share of it.
  */
 export class SubscriberDownlink {
   readonly #pc: RTCPeerConnection;
@@ -22,14 +29,22 @@ export class SubscriberDownlink {
   #closed = false;
   #failed = false;
   readonly #onFailed: (detail: string) => void;
+  readonly #feedback = new DownlinkFeedback();
+  readonly #allocator = new DownlinkAllocator();
+  /** Each group's audio sender (its cost doubles with RED). */
+  readonly #audioSenders = new Map<DownlinkGroup, RTCRtpSender>();
+  readonly #timer: ReturnType<typeof setInterval> | undefined;
 
   /** `onFailed` is told once when the link fails (transport or negotiation); the owner drops it. */
-  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, onFailed: (detail: string) => void, videoMimeType?: string) {
+  /** `allocate` false: no allocator (every subscription gets what it asked; the embedded engine's downlinkAllocator option). */
+  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, onFailed: (detail: string) => void, videoMimeType?: string, allocate = true) {
     this.#net = net;
     this.#counter = counter;
     this.#negotiate = negotiate;
     this.#onFailed = onFailed;
-    this.#pc = createSendPeer(net, videoMimeType);
+    this.#pc = createDownlinkPeer(net, videoMimeType);
+    this.#timer = allocate ? setInterval(() => this.allocate(), ALLOCATE_MS) : undefined;
+    this.#timer?.unref?.();
     this.#link = watchSendLink(this.#pc, (state) => {
       if (state === 'connected') for (const group of this.#groups) group.linkUp();
       if (state === 'failed') this.#fail('the downlink peer connection failed');
@@ -119,8 +134,26 @@ export class SubscriberDownlink {
     return this.#link.state;
   }
 
+  /** Sizes the video subscriptions to the link now (run every ALLOCATE_MS; tests call it too). */
+  allocate(now = performance.now()): void {
+    if (this.#closed) return;
+    this.#feedback.watchTransports(this.#pc.dtlsTransports);
+    const groups = [...this.#bySource.values()];
+    const items = groups.map((group) => budgetItem(String(this.#groups.indexOf(group)), group, this.#audioSenders.get(group)?.redRedundantPayloadType !== undefined));
+    const caps = this.#allocator.tick(now, this.#feedback.estimate(), items);
+    for (const group of groups) group.setCap(caps.get(String(this.#groups.indexOf(group))) ?? 'big');
+    this.#feedback.retransmitBudgetBps = this.#allocator.retransmitBudgetBps;
+  }
+
+  /** The allocator's capacity (bits per second; Infinity until the link showed congestion) and the retransmissions it refused (tests, stats). */
+  get allocation(): { capacityBps: number; refusedRetransmissions: number } {
+    return { capacityBps: this.#allocator.capacity, refusedRetransmissions: this.#feedback.refusedRetransmissions };
+  }
+
   close(): void {
     this.#closed = true;
+    clearInterval(this.#timer);
+    this.#feedback.close();
     this.#link.stop();
     for (const group of this.#groups) group.release();
     this.#bySource.clear();
@@ -134,6 +167,8 @@ export class SubscriberDownlink {
     const group = new DownlinkGroup({ audio: audio.sender, video: video.sender, aux: aux.sender },
       { audio: '', video: '', aux: '' }, this.#counter, () => this.#link.state === 'connected');
     this.#groups.push(group);
+    for (const transceiver of transceivers) this.#feedback.watchSender(transceiver.sender);
+    this.#audioSenders.set(group, audio.sender);
     return { group, transceivers };
   }
 }

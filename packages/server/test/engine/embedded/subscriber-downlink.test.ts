@@ -8,8 +8,8 @@ import { EmbeddedEngine } from '../../../src/engine/embedded/embedded-engine.js'
 const created = vi.hoisted(() => [] as unknown[]);
 vi.mock('../../../src/webrtc/peer-factory.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../src/webrtc/peer-factory.js')>();
-  return { ...actual, createSendPeer: (...args: Parameters<typeof actual.createSendPeer>) => {
-    const pc = actual.createSendPeer(...args);
+  return { ...actual, createDownlinkPeer: (...args: Parameters<typeof actual.createDownlinkPeer>) => {
+    const pc = actual.createDownlinkPeer(...args);
     created.push(pc);
     return pc;
   } };
