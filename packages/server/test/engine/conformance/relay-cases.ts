@@ -12,7 +12,7 @@ import { publishAndSend, subscriberPeer, uplink, waitFor } from '../../support/e
 import { rejectsWith } from './conformance-cases.js';
 import { lossyLink, throughPort, type LossyLink } from './lossy-link.js';
 import {
-  ALL, SMALL, backTo, closes, credential, direct, layerMarks, publisherOnA, relayed, resources, sendPlis, simulcastPublisherOnA, subscriberOnB,
+  ALL, SMALL, backTo, closes, credential, direct, layerMarks, publisherOnA, relayed, resources, sendPlis, simulcastImportedOnB, subscriberOnB,
   type RelayCase,
 } from './relay-setup.js';
 
@@ -51,10 +51,7 @@ export const RELAY_CASES: readonly RelayCase[] = [
   {
     name: '39 relay: a subscriber on B switches between the big and the small video through the relay',
     async run(ctx) {
-      const roomB = ctx.id('room-b');
-      const pub = await simulcastPublisherOnA(ctx, ctx.id('room-a'));
-      const imported = await ctx.b.importSource(roomB, pub, credential(ctx, pub), direct(ctx));
-      ctx.cleanup(() => imported.close());
+      const { roomB, pub } = await simulcastImportedOnB(ctx);
       const sub = subscriberOnB(ctx, 'sub', roomB);
       const marks = layerMarks(sub.peer.pc);
       await ctx.b.subscribe(sub.id, pub, SMALL, sub.peer.negotiate);
@@ -69,10 +66,7 @@ export const RELAY_CASES: readonly RelayCase[] = [
   {
     name: "39 relay: only what B's subscribers want crosses the node link: nothing without one, the big video, then the small one alone",
     async run(ctx) {
-      const roomB = ctx.id('room-b');
-      const pub = await simulcastPublisherOnA(ctx, ctx.id('room-a'));
-      const imported = await ctx.b.importSource(roomB, pub, credential(ctx, pub), direct(ctx));
-      ctx.cleanup(() => imported.close());
+      const { roomB, pub } = await simulcastImportedOnB(ctx);
       /** What B received on the link over 800 ms, by slot (after 500 ms for what was in flight). */
       const received = async () => {
         await new Promise((resolve) => setTimeout(resolve, 500));

@@ -119,6 +119,15 @@ export async function simulcastPublisherOnA(ctx: RelayContext, room: string): Pr
   return id;
 }
 
+/** A simulcast publisher on A imported into B's room (the import closed at the case's end). */
+export async function simulcastImportedOnB(ctx: RelayContext): Promise<{ roomB: string; pub: string }> {
+  const roomB = ctx.id('room-b');
+  const pub = await simulcastPublisherOnA(ctx, ctx.id('room-a'));
+  const imported = await ctx.b.importSource(roomB, pub, credential(ctx, pub), direct(ctx));
+  ctx.cleanup(() => imported.close());
+  return { roomB, pub };
+}
+
 /** Records the second payload byte of every video packet `pc` receives (the layer mark of simulcastPublisherOnA). */
 export function layerMarks(pc: RTCPeerConnection): number[] {
   const marks: number[] = [];
