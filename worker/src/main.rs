@@ -11,6 +11,12 @@ use std::net::UdpSocket;
 use std::sync::mpsc::{self, TryRecvError};
 use std::time::{Duration, Instant};
 
+/// CONCLAVE_WORKER_TRACE set: every frame, offer and answer is told on stderr (debugging only: slow).
+pub fn tracing_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("CONCLAVE_WORKER_TRACE").is_some())
+}
+
 /// `--ip <address>` (default 127.0.0.1) and `--port <n>` (default 0: any).
 fn bind_address() -> String {
     let args: Vec<String> = std::env::args().collect();

@@ -15,7 +15,11 @@ impl Worker {
         match request.op.as_str() {
             "publish" => self.publish(text(body, "participant")?, text(body, "offer")?),
             "unpublish" => {
-                if let Some(key) = self.uplink_of.remove(text(body, "participant")?) {
+                // With `uplink` (the key publish answered), only that uplink: a later publish's stays.
+                let participant = text(body, "participant")?;
+                let only = body.get("uplink").and_then(Value::as_u64);
+                if let Some(key) = self.uplink_of.get(participant).copied().filter(|k| only.is_none_or(|o| o == *k)) {
+                    self.uplink_of.remove(participant);
                     self.remove_peer(key);
                 }
                 Ok(json!({}))
@@ -64,7 +68,7 @@ impl Worker {
         if let Some(old) = self.uplink_of.insert(participant.to_string(), key) {
             self.remove_peer(old);
         }
-        Ok(json!({ "answer": answer.to_sdp_string() }))
+        Ok(json!({ "answer": answer.to_sdp_string(), "uplink": key }))
     }
 
     fn downlink(&mut self, subscriber: &str) -> Option<&mut DownlinkState> {
@@ -120,6 +124,7 @@ impl Worker {
         let peer = self.peers.get_mut(&key).ok_or_else(|| Failure::new(Reason::NegotiationFailed, "no downlink"))?;
         let Role::Down(down) = &mut peer.role else { return Err(Failure::new(Reason::Refused, "not a downlink")) };
         let pending = down.pending.take().ok_or_else(|| Failure::new(Reason::NegotiationFailed, "no offer pending"))?;
+        if crate::tracing_on() { eprintln!("trace: ANSWER {}", answer_sdp.replace("\r\n", " | ")); }
         let answer = SdpAnswer::from_sdp_string(answer_sdp).map_err(|e| Failure::new(Reason::NegotiationFailed, format!("bad answer: {e}")))?;
         peer.rtc.sdp_api().accept_answer(pending, answer).map_err(|e| Failure::new(Reason::NegotiationFailed, format!("answer refused: {e}")))?;
         let sources: Vec<(String, Wants)> = down.groups.iter().filter_map(|g| g.source.clone().map(|s| (s, g.wants))).collect();

@@ -192,10 +192,13 @@ impl Worker {
             let Some(group) = down.group_of(source).map(|g| &down.groups[g]) else { continue };
             let Some(line) = group.wants.line_for(slot) else { continue };
             let mid = group.mids[line];
-            let Some(writer) = peer.rtc.writer(mid) else { continue }; // not negotiated yet
-            let Some(pt) = writer.match_params(data.params) else { continue }; // the subscriber took no such codec
+            let Some(writer) = peer.rtc.writer(mid) else { eprintln!("downlink {key}: no writer for {mid}"); continue }; // not negotiated yet
+            let Some(pt) = pick_pt(&writer, data.params) else {
+                eprintln!("downlink {key}: no payload type matches {:?}", data.params); // the subscriber took no such codec
+                continue;
+            };
             match writer.write(pt, data.network_time, data.time, data.data.clone()) {
-                Ok(()) => self.frames_forwarded += 1,
+                Ok(()) => { self.frames_forwarded += 1; if crate::tracing_on() { eprintln!("trace: wrote {:?} to {key} mid {mid}", slot); } }
                 Err(error) => eprintln!("downlink {key}: write failed: {error}"),
             }
             self.drain(key);
@@ -241,7 +244,8 @@ fn on_event(peer: &mut Peer, e: Event, hands: &mut Vec<Hand>) {
         }
         Event::MediaData(data) => {
             let Role::Up(up) = &mut peer.role else { return };
-            let Some(slot) = up.slot_of(data.mid) else { return };
+            let Some(slot) = up.slot_of(data.mid) else { eprintln!("trace: media on unknown mid {} (mids {:?})", data.mid, up.mids); return };
+            if crate::tracing_on() { eprintln!("trace: media {:?} {} bytes contiguous {}", slot, data.data.len(), data.contiguous); }
             if !up.flowing {
                 up.flowing = true;
                 event("feed-up", json!({ "participant": up.participant }));
@@ -257,7 +261,7 @@ fn on_event(peer: &mut Peer, e: Event, hands: &mut Vec<Hand>) {
                 hands.push(Hand::Keyframe(source, slot, req.kind));
             }
         }
-        Event::MediaEgressStats(s) => count(peer, s.mid, s.packets, s.bytes),
+        Event::MediaEgressStats(s) => { if crate::tracing_on() { eprintln!("trace: egress {} {} packets", s.mid, s.packets); } count(peer, s.mid, s.packets, s.bytes) }
         Event::MediaIngressStats(s) => count(peer, s.mid, s.packets, s.bytes),
         _ => {}
     }
@@ -272,4 +276,14 @@ fn count(peer: &mut Peer, mid: str0m::media::Mid, packets: u64, bytes: u64) {
         }
         None => peer.counted.push((mid, packets, bytes)),
     }
+}
+
+/// The downlink payload type for a publisher's codec: the exact match when the subscriber accepted it, else the first
+/// payload type of the same codec it accepted (the SDK's H264 42e01f constrained baseline decodes as 42001f baseline).
+fn pick_pt(writer: &str0m::media::Writer, params: str0m::format::PayloadParams) -> Option<str0m::media::Pt> {
+    let accepted: Vec<_> = writer.payload_params().map(|p| (p.pt(), p.spec().codec)).collect();
+    if let Some(pt) = writer.match_params(params).filter(|pt| accepted.iter().any(|(a, _)| a == pt)) {
+        return Some(pt);
+    }
+    accepted.iter().find(|(_, codec)| *codec == params.spec().codec).map(|(pt, _)| *pt)
 }

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedEngine } from '../../../src/engine/embedded/embedded-engine.js';
 import { JanusEngine } from '../../../src/engine/janus/janus-engine.js';
+import { WorkerEngine } from '../../../src/engine/worker/worker-engine.js';
 import type { SubscriptionWants, MediaEngine } from '../../../src/engine/media-engine.js';
 import { CONFORMANCE_CASES, CONFORMANCE_SOURCE_WAIT_MS, type CaseContext, type ConformanceCase } from './conformance-cases.js';
 import { PLAYBACK_CASES } from './playback-cases.js';
@@ -33,6 +34,9 @@ function conformance(name: string, start: () => Promise<MediaEngine>, skip = fal
 
 conformance('embedded (werift)', async () => new EmbeddedEngine({ iceAddress: '127.0.0.1', sourceWaitMs: CONFORMANCE_SOURCE_WAIT_MS }));
 conformance('Janus', () => JanusEngine.start({ iceAddress: '127.0.0.1', logger: pino({ level: 'silent' }), sourceWaitMs: CONFORMANCE_SOURCE_WAIT_MS }), !existsSync('/usr/bin/janus'));
+// The native worker (worker/, first slice): opt in with CONCLAVE_CONFORMANCE_WORKER=1 until it passes the whole suite
+// (docs/architecture.md "The media worker" lists the cases it fails); its first run builds it (worker/build.sh).
+conformance('media worker (str0m)', () => WorkerEngine.start({ iceAddress: '127.0.0.1', sourceWaitMs: CONFORMANCE_SOURCE_WAIT_MS }), process.env.CONCLAVE_CONFORMANCE_WORKER !== '1');
 
 /**
  * An engine that breaks the contract the way the engines did before it was written down: a change of a
