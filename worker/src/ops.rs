@@ -1,12 +1,12 @@
 //! The control channel's operations on the worker (README.md "Control channel").
 
 use crate::control::{text, Failure, Reason, Request};
-use crate::peers::{mids_in_order, DownlinkState, Group, Peer, Role, Slot, UplinkState, Wants};
+use crate::peers::{make_inactive, media_lines, mids_in_order, DownlinkState, Group, Peer, Role, Slot, UplinkState, Wants};
 use crate::worker::Worker;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use str0m::change::{SdpAnswer, SdpOffer};
-use str0m::media::{Direction, KeyframeRequestKind, MediaKind};
+use str0m::media::{Direction, KeyframeRequestKind, MediaKind, Mid};
 use str0m::{Candidate, Rtc};
 
 impl Worker {
@@ -25,6 +25,7 @@ impl Worker {
                 Ok(json!({}))
             }
             "subscribe" => self.subscribe(text(body, "subscriber")?, text(body, "source")?, Wants::parse(body.get("wants"))),
+            "playback" => self.playback(text(body, "viewer")?, text(body, "source")?, text(body, "stream")?, text(body, "offer")?, Wants::parse(body.get("wants"))),
             "answer" => self.answer(text(body, "subscriber")?, text(body, "answer")?),
             "update" => self.update(text(body, "subscriber")?, text(body, "source")?, Wants::parse(body.get("wants"))),
             "unsubscribe" => {
@@ -116,6 +117,33 @@ impl Worker {
             Some(offer) => json!({ "mids": mids, "offer": offer }),
             None => json!({ "mids": mids }),
         })
+    }
+
+    /// Answers a player's receive-only offer (WHEP) with a link carrying one source: its audio and its main or aux video.
+    fn playback(&mut self, viewer: &str, source: &str, stream: &str, offer_sdp: &str, wants: Wants) -> Result<Value, Failure> {
+        let offer = SdpOffer::from_sdp_string(offer_sdp).map_err(|e| Failure::new(Reason::NegotiationFailed, format!("bad offer: {e}")))?;
+        let mut rtc = self.new_rtc()?;
+        let answer = rtc.sdp_api().accept_offer(offer).map_err(|e| Failure::new(Reason::NegotiationFailed, format!("offer refused: {e}")))?;
+        let lines = media_lines(offer_sdp);
+        let first = |kind: &str| lines.iter().find(|(k, _)| k == kind).map(|(_, mid)| *mid);
+        let none = Mid::from("-");
+        let (audio, video) = (first("audio"), first("video"));
+        let video_line = video.unwrap_or(none);
+        let mids = if stream == "aux" { [audio.unwrap_or(none), none, video_line] } else { [audio.unwrap_or(none), video_line, none] };
+        let mut sdp = answer.to_sdp_string();
+        if let Some(mid) = audio.filter(|_| !wants.audio) {
+            sdp = make_inactive(&sdp, mid);
+        }
+        if let Some(mid) = video.filter(|_| if stream == "aux" { !wants.aux } else { !wants.big }) {
+            sdp = make_inactive(&sdp, mid);
+        }
+        let down = DownlinkState { subscriber: viewer.to_string(), groups: vec![Group { mids, source: Some(source.to_string()), wants }], pending: None };
+        let key = self.add_peer(Peer { rtc, role: Role::Down(down), counted: Vec::new(), told_gone: false });
+        if let Some(old) = self.downlink_of.insert(viewer.to_string(), key) {
+            self.remove_peer(old);
+        }
+        self.request_all(source, wants);
+        Ok(json!({ "answer": sdp }))
     }
 
     /// The client's answer to the downlink's pending offer.

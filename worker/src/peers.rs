@@ -129,3 +129,28 @@ pub struct Peer {
 pub fn mids_in_order(sdp: &str) -> Vec<Mid> {
     sdp.lines().filter_map(|line| line.trim().strip_prefix("a=mid:")).map(|mid| Mid::from(mid.trim())).collect()
 }
+
+/// The kind ("audio", "video") and mid of each of an SDP's m-lines, in order.
+pub fn media_lines(sdp: &str) -> Vec<(String, Mid)> {
+    let mut lines = Vec::new();
+    let mut kind: Option<String> = None;
+    for line in sdp.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("m=") {
+            kind = rest.split(' ').next().map(str::to_string);
+        } else if let (Some(mid), Some(k)) = (line.strip_prefix("a=mid:"), kind.as_ref()) {
+            lines.push((k.clone(), Mid::from(mid.trim())));
+        }
+    }
+    lines
+}
+
+/// The SDP with the m-line of `mid` made inactive (a playback link answers what it does not carry so).
+pub fn make_inactive(sdp: &str, mid: Mid) -> String {
+    let sections: Vec<&str> = sdp.split("\r\nm=").collect();
+    let mut out = Vec::with_capacity(sections.len());
+    for section in sections {
+        let carries = section.contains(&format!("a=mid:{mid}\r\n"));
+        out.push(if carries { section.replace("a=sendonly", "a=inactive").replace("a=sendrecv", "a=inactive") } else { section.to_string() });
+    }
+    out.join("\r\nm=")
+}

@@ -192,7 +192,7 @@ impl Worker {
             let Some(group) = down.group_of(source).map(|g| &down.groups[g]) else { continue };
             let Some(line) = group.wants.line_for(slot) else { continue };
             let mid = group.mids[line];
-            let Some(writer) = peer.rtc.writer(mid) else { eprintln!("downlink {key}: no writer for {mid}"); continue }; // not negotiated yet
+            let Some(writer) = peer.rtc.writer(mid) else { continue }; // not negotiated yet (the answer is on its way), or no such m-line
             let Some(pt) = pick_pt(&writer, data.params) else {
                 eprintln!("downlink {key}: no payload type matches {:?}", data.params); // the subscriber took no such codec
                 continue;

@@ -4,6 +4,7 @@ import {
   type DownlinkNegotiator, type EngineListener, type EngineStats, type MediaEngine, type SourceSlot,
   type SubscriptionHandle, type SubscriptionWants, type UplinkHandle, type UplinkMedia,
 } from '../media-engine.js';
+import { playbackWants, type ClientOfferPlayback, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
 import { EngineEvents } from '../engine-events.js';
 import { EngineMembership } from '../engine-membership.js';
 import { SubscriberDownlinks } from '../subscriber-downlinks.js';
@@ -25,7 +26,7 @@ export interface WorkerEngineOptions {
  * and stdout. The server keeps the contract's bookkeeping (rooms, handles, waits: EngineMembership); the worker
  * holds the peer connections and forwards media (docs/architecture.md "Media engines: the media worker").
  */
-export class WorkerEngine implements MediaEngine {
+export class WorkerEngine implements MediaEngine, ClientOfferPlayback {
   readonly #worker: WorkerProcess;
   readonly #sourceWaitMs: number;
   readonly #events = new EngineEvents();
@@ -34,6 +35,8 @@ export class WorkerEngine implements MediaEngine {
   /** Publishers' uplinks: the worker's key of each. */
   readonly #uplinks = new Map<string, number>();
   readonly #flowing = new Set<string>();
+  /** Client-offered playback links (WHEP): viewer → source. */
+  readonly #playbacks = new Map<string, string>();
   #peers = 0;
   #counters: { packets: number; bytes: number; received: Record<SourceSlot, number> } = { packets: 0, bytes: 0, received: { audio: 0, video: 0, small: 0, aux: 0 } };
   #closed = false;
@@ -70,6 +73,11 @@ export class WorkerEngine implements MediaEngine {
         if (this.#uplinks.has(event.participant)) this.#events.emit({ type: 'uplink-lost', participantId: event.participant, detail: event.detail });
         return;
       case 'downlink-failed':
+        if (this.#playbacks.delete(event.subscriber)) {
+          this.#closeWorkerDownlink(event.subscriber);
+          this.#events.emit({ type: 'downlink-failed', subscriberId: event.subscriber, detail: event.detail });
+          return;
+        }
         if (this.#downlinks.get(event.subscriber)) {
           this.#downlinks.close(event.subscriber);
           this.#events.emit({ type: 'downlink-failed', subscriberId: event.subscriber, detail: event.detail });
@@ -91,6 +99,7 @@ export class WorkerEngine implements MediaEngine {
     this.#members.endMedia('engine-restarted');
     this.#uplinks.clear();
     this.#flowing.clear();
+    this.#playbacks.clear();
     this.#downlinks.forgetAll();
     this.#peers = 0;
     this.#events.emit({ type: 'engine-restarted' });
@@ -147,6 +156,30 @@ export class WorkerEngine implements MediaEngine {
     return adopt(mids, () => (this.#downlinks.get(subscriberId) === downlink ? downlink.unsubscribe(sourceId) : undefined));
   }
 
+  async answerPlayback(viewerId: string, sourceId: string, stream: PlaybackStream, offerSdp: string, wants?: PlaybackWants): Promise<string> {
+    this.#open();
+    this.#members.assertSameRoom(viewerId, sourceId);
+    await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
+    this.#open();
+    this.#closePlayback(viewerId);
+    let reply: Record<string, unknown>;
+    try {
+      reply = await this.#worker.request('playback', { viewer: viewerId, source: sourceId, stream, offer: offerSdp, wants: playbackWants(stream, wants) });
+    } catch (error) {
+      throw EngineError.from(error, 'negotiation-failed');
+    }
+    this.#playbacks.set(viewerId, sourceId);
+    return String(reply.answer);
+  }
+
+  #closePlayback(viewerId: string): void {
+    if (this.#playbacks.delete(viewerId)) this.#closeWorkerDownlink(viewerId);
+  }
+
+  #closeWorkerDownlink(subscriberId: string): void {
+    this.#worker.request('closeDownlink', { subscriber: subscriberId }).catch((error: unknown) => this.#cleanupFailed('handle-close', error));
+  }
+
   async updateSubscription(subscriberId: string, sourceId: string, wants: SubscriptionWants): Promise<void> {
     this.#open();
     const downlink = this.#downlinks.get(subscriberId);
@@ -170,6 +203,8 @@ export class WorkerEngine implements MediaEngine {
   async #remove(participantId: string, reason: 'left' | 'room-ended' | 'engine-closed'): Promise<void> {
     const released = this.#members.leave(participantId, reason);
     const reset = this.resetDownlink(participantId);
+    this.#closePlayback(participantId);
+    for (const [viewerId, sourceId] of this.#playbacks) if (sourceId === participantId) this.#closePlayback(viewerId);
     const ends = [...this.#downlinks.values()].map((downlink) => downlink.unsubscribe(participantId).catch((error: unknown) => this.#cleanupFailed('unsubscribe', error)));
     await Promise.all([released, reset, ...ends]);
   }
@@ -204,7 +239,7 @@ export class WorkerEngine implements MediaEngine {
   stats(): EngineStats {
     return {
       uplinks: this.#uplinks.size,
-      downlinks: this.#downlinks.size,
+      downlinks: this.#downlinks.size + this.#playbacks.size,
       subscriptions: this.#downlinks.subscriptions,
       forwardedPackets: this.#counters.packets,
       forwardedBytes: this.#counters.bytes,
