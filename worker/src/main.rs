@@ -44,7 +44,6 @@ fn main() {
     control::spawn_reader(tx);
     control::event("ready", json!({ "address": worker.local.ip().to_string(), "port": worker.local.port(), "version": env!("CARGO_PKG_VERSION") }));
     let mut buf = vec![0u8; 2000];
-    let mut next = Instant::now();
     let mut last_report = Instant::now();
     loop {
         loop {
@@ -61,15 +60,15 @@ fn main() {
                 Err(TryRecvError::Empty) => break,
             }
         }
-        if Instant::now() >= next {
-            next = worker.tick();
+        if Instant::now() >= worker.wake {
+            worker.tick();
         }
         if last_report.elapsed() >= Duration::from_millis(250) {
             last_report = Instant::now();
             worker.report();
         }
         // Capped so that control requests wait at most a few ms.
-        let wait = next.saturating_duration_since(Instant::now()).clamp(Duration::from_millis(1), Duration::from_millis(5));
+        let wait = worker.wake.saturating_duration_since(Instant::now()).clamp(Duration::from_millis(1), Duration::from_millis(5));
         if let Err(error) = worker.socket.set_read_timeout(Some(wait)) {
             eprintln!("set_read_timeout: {error}");
         }

@@ -32,6 +32,8 @@ pub struct Worker {
     pub frames_forwarded: u64,
     last_counters: (u64, u64, [u64; 4]),
     last_census: usize,
+    /// When the earliest peer wants its timeout handled (every poll lowers it; a tick raises it again).
+    pub wake: Instant,
 }
 
 impl Worker {
@@ -39,7 +41,7 @@ impl Worker {
         let local = socket.local_addr()?;
         Ok(Worker {
             socket, local, peers: HashMap::new(), uplink_of: HashMap::new(), downlink_of: HashMap::new(), next_key: 1,
-            by_addr: HashMap::new(), retired: (0, 0, [0; 4]), frames_forwarded: 0, last_counters: (0, 0, [0; 4]), last_census: 0,
+            by_addr: HashMap::new(), retired: (0, 0, [0; 4]), frames_forwarded: 0, last_counters: (0, 0, [0; 4]), last_census: 0, wake: Instant::now(),
         })
     }
 
@@ -124,9 +126,10 @@ impl Worker {
         self.drain(key);
     }
 
-    /// Drives time in every peer; returns the earliest next timeout.
+    /// Drives time in every peer; `wake` becomes the earliest next timeout.
     pub fn tick(&mut self) -> Instant {
         let now = Instant::now();
+        self.wake = now + Duration::from_millis(100);
         let keys: Vec<u64> = self.peers.keys().copied().collect();
         for key in &keys {
             if let Some(peer) = self.peers.get_mut(key) {
@@ -172,7 +175,10 @@ impl Worker {
                 }
             };
             match output {
-                Output::Timeout(at) => return at,
+                Output::Timeout(at) => {
+                    self.wake = self.wake.min(at);
+                    return at;
+                }
                 Output::Transmit(t) => {
                     if let Err(error) = self.socket.send_to(&t.contents, t.destination) {
                         eprintln!("send to {}: {error}", t.destination); // a datagram lost: RTP/RTCP recover
