@@ -65,7 +65,7 @@ impl Worker {
         let mut rtc = self.new_rtc()?;
         let answer = rtc.sdp_api().accept_offer(offer).map_err(|e| Failure::new(Reason::NegotiationFailed, format!("offer refused: {e}")))?;
         let up = UplinkState { participant: participant.to_string(), mids: mids_in_order(offer_sdp), flowing: false, last_keyframe_request: [None; 4] };
-        let key = self.add_peer(Peer { rtc, role: Role::Up(up), counted: Vec::new(), told_gone: false });
+        let key = self.add_peer(Peer { rtc, role: Role::Up(up), counted: Vec::new(), told_gone: false, due: Instant::now() });
         if let Some(old) = self.uplink_of.insert(participant.to_string(), key) {
             self.remove_peer(old);
         }
@@ -85,7 +85,7 @@ impl Worker {
         if !self.downlink_of.contains_key(subscriber) {
             let rtc = self.new_rtc()?;
             let down = DownlinkState { subscriber: subscriber.to_string(), groups: Vec::new(), pending: None };
-            let key = self.add_peer(Peer { rtc, role: Role::Down(down), counted: Vec::new(), told_gone: false });
+            let key = self.add_peer(Peer { rtc, role: Role::Down(down), counted: Vec::new(), told_gone: false, due: Instant::now() });
             self.downlink_of.insert(subscriber.to_string(), key);
         }
         let key = self.downlink_of[subscriber];
@@ -138,7 +138,7 @@ impl Worker {
             sdp = make_inactive(&sdp, mid);
         }
         let down = DownlinkState { subscriber: viewer.to_string(), groups: vec![Group { mids, source: Some(source.to_string()), wants }], pending: None };
-        let key = self.add_peer(Peer { rtc, role: Role::Down(down), counted: Vec::new(), told_gone: false });
+        let key = self.add_peer(Peer { rtc, role: Role::Down(down), counted: Vec::new(), told_gone: false, due: Instant::now() });
         if let Some(old) = self.downlink_of.insert(viewer.to_string(), key) {
             self.remove_peer(old);
         }

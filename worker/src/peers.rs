@@ -123,6 +123,8 @@ pub struct Peer {
     pub counted: Vec<(Mid, u64, u64)>,
     /// Told of as gone (uplink-lost or downlink-failed) already.
     pub told_gone: bool,
+    /// When it wants its next timeout input (its last poll said).
+    pub due: std::time::Instant,
 }
 
 /// The mids of an SDP's m-lines in order (`a=mid:` lines).

@@ -130,7 +130,8 @@ impl Worker {
     pub fn tick(&mut self) -> Instant {
         let now = Instant::now();
         self.wake = now + Duration::from_millis(100);
-        let keys: Vec<u64> = self.peers.keys().copied().collect();
+        // Only the peers whose timeout is due: a tick of every peer at every wake costs O(peers) per packet.
+        let keys: Vec<u64> = self.peers.iter().filter(|(_, p)| p.due <= now).map(|(k, _)| *k).collect();
         for key in &keys {
             if let Some(peer) = self.peers.get_mut(key) {
                 if let Err(error) = peer.rtc.handle_input(Input::Timeout(now)) {
@@ -139,11 +140,11 @@ impl Worker {
                 }
             }
         }
-        let mut next = now + Duration::from_millis(100);
         for key in keys {
-            next = next.min(self.drain(key));
+            self.drain(key);
         }
-        next
+        self.wake = self.peers.values().map(|p| p.due).fold(now + Duration::from_millis(100), Instant::min);
+        self.wake
     }
 
     /// Polls one peer until its timeout: sends what it transmits, hands on its media and keyframe requests.
@@ -164,7 +165,8 @@ impl Worker {
         loop {
             if !peer.rtc.is_alive() {
                 tell_gone(peer, "the peer connection closed (ICE or DTLS ended)");
-                return Instant::now() + Duration::from_millis(100);
+                peer.due = Instant::now() + Duration::from_secs(1); // nothing more to drive: the server closes it
+                return peer.due;
             }
             let output = match peer.rtc.poll_output() {
                 Ok(output) => output,
@@ -176,6 +178,7 @@ impl Worker {
             };
             match output {
                 Output::Timeout(at) => {
+                    peer.due = at;
                     self.wake = self.wake.min(at);
                     return at;
                 }
