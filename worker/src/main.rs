@@ -24,6 +24,22 @@ fn bind_address() -> String {
     format!("{}:{}", value("--ip", "127.0.0.1"), value("--port", "0"))
 }
 
+/// The socket's receive and send buffers: 4 MiB each (the kernel caps them at net.core.rmem_max / wmem_max; the default
+/// 208 KiB holds a 360p key frame for about three subscribers).
+fn enlarge_buffers(socket: &UdpSocket) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = 4 << 20;
+    for option in [libc::SO_RCVBUF, libc::SO_SNDBUF] {
+        // SAFETY: a valid socket descriptor and a c_int option value of the size given.
+        let rc = unsafe {
+            libc::setsockopt(socket.as_raw_fd(), libc::SOL_SOCKET, option, (&size as *const libc::c_int).cast(), std::mem::size_of::<libc::c_int>() as libc::socklen_t)
+        };
+        if rc != 0 {
+            eprintln!("setsockopt {option}: {}", std::io::Error::last_os_error()); // the default buffers still work
+        }
+    }
+}
+
 fn main() {
     str0m::crypto::from_feature_flags().install_process_default();
     let socket = match UdpSocket::bind(bind_address()) {
@@ -33,6 +49,7 @@ fn main() {
             std::process::exit(2);
         }
     };
+    enlarge_buffers(&socket);
     let mut worker = match worker::Worker::new(socket) {
         Ok(worker) => worker,
         Err(error) => {
