@@ -197,7 +197,7 @@ export interface ServerConfig extends NetworkConfig {
   trustProxy: boolean | string[];
   limits: LimitsConfig;
   storage: StorageConfig;
-  /** The media engine: 'embedded' (werift, in process; default) or 'janus' (the Janus WebRTC Server). */
+  /** The media engine: 'embedded' (werift, in process; default), 'janus' (the Janus WebRTC Server) or 'worker' (conclave-media-worker, worker/). */
   engine?: EngineKind;
   /** ws:// URL of a running Janus's WebSocket API to attach to (engine 'janus'); unset: the server spawns Janus. */
   janusUrl?: string;

@@ -6,7 +6,7 @@ export const BILLING_STATES = ['active', 'no-package', 'out-of-credit'] as const
 export type BillingState = (typeof BILLING_STATES)[number];
 
 /** The media engines (CONCLAVE_ENGINE). */
-export const ENGINE_KINDS = ['embedded', 'janus'] as const;
+export const ENGINE_KINDS = ['embedded', 'janus', 'worker'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

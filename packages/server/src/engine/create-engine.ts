@@ -3,12 +3,13 @@ import type { ServerConfig } from '../config/config.js';
 import { EmbeddedEngine } from './embedded/embedded-engine.js';
 import { JanusEngine } from './janus/janus-engine.js';
 import type { MediaEngine } from './media-engine.js';
+import { WorkerEngine } from './worker/worker-engine.js';
 
 export { JanusMissingError } from './janus/janus-config.js';
 
 /**
- * The media engine the configuration names: 'embedded' (default; werift in this process) or 'janus'
- * (spawns and supervises Janus, or attaches to `janusUrl`). Throws JanusMissingError, naming the Debian
+ * The media engine the configuration names: 'embedded' (default; werift in this process), 'janus'
+ * (spawns and supervises Janus, or attaches to `janusUrl`) or 'worker' (spawns conclave-media-worker, worker/). Throws JanusMissingError, naming the Debian
  * package, when Janus is wanted but not installed.
  */
 export async function createEngine(config: ServerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<MediaEngine> {
@@ -23,6 +24,7 @@ export async function createEngine(config: ServerConfig, logger: Logger, env: No
       env,
     });
   }
+  if (config.engine === 'worker') return WorkerEngine.start({ iceAddress: config.iceAddress ?? '127.0.0.1', logger, ...(env.CONCLAVE_WORKER_BINARY ? { binary: env.CONCLAVE_WORKER_BINARY } : {}) });
   return new EmbeddedEngine({
     // The downlink allocator (issue 43) is on unless CONCLAVE_DOWNLINK_ALLOCATOR=off.
     downlinkAllocator: env.CONCLAVE_DOWNLINK_ALLOCATOR !== 'off',
