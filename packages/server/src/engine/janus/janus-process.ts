@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
 import { freePort } from '../../lifecycle/free-port.js';
+import { watchParent } from '../child-watchdog.js';
 import { findJanus, janusLibDir, janusMainConfig, janusVideoRoomConfig, janusWebSocketConfig } from './janus-config.js';
 
 /** Where a running Janus answers. */
@@ -42,23 +43,6 @@ function janusEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   const first = env?.CONCLAVE_JANUS_LIBRARY_PATH;
   if (!first) return process.env;
   return { ...process.env, LD_LIBRARY_PATH: [first, process.env.LD_LIBRARY_PATH].filter(Boolean).join(delimiter) };
-}
-
-/**
- * Janus must not outlive this process, even when it is SIGKILLed (no exit handler runs then): a tiny
- * shell holds a pipe from us and kills Janus when the pipe closes, i.e. when we are gone. It kills only the
- * process it watched: the pid's start time must be unchanged (a Janus gone before the pipe closed may have
- * left its pid to an unrelated program).
- */
-export function watchParent(child: ChildProcess): void {
-  if (!child.pid) return;
-  const pid = child.pid;
-  const started = `sed 's/.*) //' /proc/${pid}/stat 2>/dev/null | cut -d' ' -f20`;
-  const script = `s=$(${started}); read _; [ -n "$s" ] && [ "$(${started})" = "$s" ] && kill -9 ${pid} 2>/dev/null`;
-  const watchdog = spawn('/bin/sh', ['-c', script], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
-  watchdog.unref();
-  child.once('exit', () => watchdog.stdin?.end());
-  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
 }
 
 /**

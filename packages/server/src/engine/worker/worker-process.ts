@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Logger } from 'pino';
 import { EngineError, type EngineRefusal } from '../media-engine.js';
-import { watchParent } from '../janus/janus-process.js';
+import { watchParent } from '../child-watchdog.js';
 
 /** worker/ at the repository root: the crate, build.sh and (gitignored) target/ (src/ and dist/ sit at one depth). */
 const CRATE_DIR = fileURLToPath(new URL('../../../../../worker/', import.meta.url));

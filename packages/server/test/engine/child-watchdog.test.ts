@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../../support/engine-peers.js';
+import { waitFor } from '../support/engine-peers.js';
 
-const MODULE = fileURLToPath(new URL('../../../src/engine/janus/janus-process.ts', import.meta.url));
+const MODULE = fileURLToPath(new URL('../../src/engine/child-watchdog.ts', import.meta.url));
 
 /** Whether a process with this pid exists and is not a zombie. */
 function alive(pid: number): boolean {
