@@ -78,7 +78,7 @@ describe('Must show 5: SmallStreamAutoSwitcher — loss and delay added to a sub
     // The plugin's rule is what is shown: the server's downlink allocator (issue 43) would move this viewer to the
     // small stream itself, before the plugin sees the loss (its NACKs then repair the random loss, and no queue
     // overflows): off for this server.
-    server = await startTestServer({ host: '0.0.0.0', iceAddress: ns.hostIp }, { CONCLAVE_DOWNLINK_ALLOCATOR: 'off' });
+    server = await startTestServer({ host: '0.0.0.0', iceAddress: ns.hostIp, downlinkAllocator: false });
     nsServerUrl = `http://${ns.hostIp}:${server.port}`;
     hostApp = await AppHost.start(`http://127.0.0.1:${server.port}`);
     nsApp = await AppHost.start(nsServerUrl, ns.hostIp);

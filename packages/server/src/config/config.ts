@@ -205,6 +205,13 @@ export interface ServerConfig extends NetworkConfig {
   janusSecret?: string;
   /** UDP port range of the media engine's ICE/RTP sockets, e.g. [40000, 49999]; unset: any free port. */
   mediaPorts?: [number, number];
+  /**
+   * Whether the embedded engine's downlink allocator sizes each subscriber's video to its link (issue 43; default
+   * true). false: every subscription gets what it asked (CONCLAVE_DOWNLINK_ALLOCATOR=off).
+   */
+  downlinkAllocator?: boolean;
+  /** The media worker's executable (engine 'worker'); unset: worker/'s own build (CONCLAVE_WORKER_BINARY). */
+  workerBinary?: string;
   media: MediaConfig;
 }
 
@@ -385,8 +392,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
   };
 }
 
-/** CONCLAVE_ENGINE, CONCLAVE_JANUS_URL, CONCLAVE_JANUS_SECRET, CONCLAVE_MEDIA_PORTS ('min-max'), over the file's fields. */
-function engineFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: ServerOverrides): Pick<ServerConfig, 'engine' | 'janusUrl' | 'janusSecret' | 'mediaPorts'> {
+/**
+ * CONCLAVE_ENGINE, CONCLAVE_JANUS_URL, CONCLAVE_JANUS_SECRET, CONCLAVE_MEDIA_PORTS ('min-max'), CONCLAVE_DOWNLINK_ALLOCATOR
+ * ('on' | 'off'), CONCLAVE_WORKER_BINARY, over the file's fields.
+ */
+function engineFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: ServerOverrides):
+  Pick<ServerConfig, 'engine' | 'janusUrl' | 'janusSecret' | 'mediaPorts' | 'downlinkAllocator' | 'workerBinary'> {
   const engine = env.CONCLAVE_ENGINE || defaults.engine || file.engine || 'embedded';
   if (!(ENGINE_KINDS as readonly string[]).includes(engine)) throw new ConfigError(`CONCLAVE_ENGINE must be one of ${ENGINE_KINDS.join(', ')}, got '${engine}'`);
   const janusUrl = env.CONCLAVE_JANUS_URL || defaults.janusUrl || file.janusUrl;
@@ -402,8 +413,16 @@ function engineFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: Serve
     mediaPorts = range;
   }
   const janusSecret = env.CONCLAVE_JANUS_SECRET || defaults.janusSecret;
+  const allocator = env.CONCLAVE_DOWNLINK_ALLOCATOR;
+  if (allocator !== undefined && allocator !== 'on' && allocator !== 'off') {
+    throw new ConfigError(`CONCLAVE_DOWNLINK_ALLOCATOR must be 'on' or 'off', got '${allocator}'`);
+  }
+  const downlinkAllocator = allocator !== undefined ? allocator === 'on' : defaults.downlinkAllocator ?? file.downlinkAllocator ?? true;
+  const workerBinary = env.CONCLAVE_WORKER_BINARY || defaults.workerBinary || file.workerBinary;
   return {
     engine: engine as EngineKind,
+    downlinkAllocator,
+    ...(workerBinary ? { workerBinary } : {}),
     ...(janusUrl ? { janusUrl } : {}),
     ...(janusSecret ? { janusSecret } : {}),
     ...(mediaPorts ? { mediaPorts } : {}),

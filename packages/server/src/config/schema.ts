@@ -138,6 +138,8 @@ export const serverConfigSchema = z.object({
   janusUrl: JANUS_URL.optional(),
   janusSecret: z.string().min(1).optional(),
   mediaPorts: PORT_RANGE.optional(),
+  downlinkAllocator: z.boolean().optional(),
+  workerBinary: z.string().min(1).optional(),
   ...networkSchemaFields,
   media: mediaSchema,
 });
@@ -161,6 +163,8 @@ export const configFileSchema = z.strictObject({
   engine: z.enum(ENGINE_KINDS).optional(),
   janusUrl: JANUS_URL.optional(),
   mediaPorts: PORT_RANGE.optional(),
+  downlinkAllocator: z.boolean().optional(),
+  workerBinary: z.string().min(1).optional(),
   ...networkFileFields,
   media: mediaSchema.partial().optional(),
 });

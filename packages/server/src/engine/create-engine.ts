@@ -24,10 +24,9 @@ export async function createEngine(config: ServerConfig, logger: Logger, env: No
       env,
     });
   }
-  if (config.engine === 'worker') return WorkerEngine.start({ iceAddress: config.iceAddress ?? '127.0.0.1', logger, ...(env.CONCLAVE_WORKER_BINARY ? { binary: env.CONCLAVE_WORKER_BINARY } : {}) });
+  if (config.engine === 'worker') return WorkerEngine.start({ iceAddress: config.iceAddress ?? '127.0.0.1', logger, ...(config.workerBinary ? { binary: config.workerBinary } : {}) });
   return new EmbeddedEngine({
-    // The downlink allocator (issue 43) is on unless CONCLAVE_DOWNLINK_ALLOCATOR=off.
-    downlinkAllocator: env.CONCLAVE_DOWNLINK_ALLOCATOR !== 'off',
+    downlinkAllocator: config.downlinkAllocator ?? true,
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),
   });
 }

@@ -12,8 +12,8 @@ export interface TestServer extends RunningServer {
 /** The media engine the e2e suite runs against: CONCLAVE_E2E_ENGINE ('embedded' by default, or 'janus'). */
 export const E2E_ENGINE: 'embedded' | 'janus' = process.env.CONCLAVE_E2E_ENGINE === 'janus' ? 'janus' : 'embedded';
 
-/** Starts a server on a free loopback port with the test app and the suite's media engine; `env` is all the environment it reads. */
-export async function startTestServer(overrides: Parameters<typeof startServer>[0] = {}, env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
+/** Starts a server on a free loopback port with the test app and the suite's media engine. */
+export async function startTestServer(overrides: Parameters<typeof startServer>[0] = {}): Promise<TestServer> {
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -25,7 +25,7 @@ export async function startTestServer(overrides: Parameters<typeof startServer>[
     ...overrides,
     // Logs and bans in memory unless a test asks for a file.
     storage: { path: ':memory:', ...overrides.storage },
-  }, env);
+  }, {});
   return Object.assign(server, {
     sig: (userId: string, options: { expire?: number; now?: number; secretKey?: string } = {}) => genUserSig({
       sdkAppId: TEST_APP.sdkAppId,
