@@ -213,6 +213,12 @@ export interface SubscriptionHandle extends EngineHandle {
   readonly mids: DownlinkMids;
 }
 
+/** How a subscription forwards (MediaEngine.subscribe). */
+export interface SubscribeOptions {
+  /** End-to-end encryption on either side (the source's payloads, the subscriber's decrypting receiver): no RED. */
+  opaque?: boolean;
+}
+
 /** How long a subscription waits for its source's uplink to come up, unless an engine is told otherwise. */
 export const DEFAULT_SOURCE_WAIT_MS = 10_000;
 
@@ -247,9 +253,11 @@ export interface MediaEngine {
    * emits `downlink-failed`; the next subscribe makes a new one. The handle closes with the subscriber's leave
    * ('left'), the source's ('source-left'), the downlink ('downlink-closed'), unsubscribe ('unsubscribed') or a
    * later subscribe to the same source ('replaced', which carries it on); a subscription that completes after
-   * either side left resolves to a closed handle.
+   * either side left resolves to a closed handle. `options.opaque`: the subscriber transforms what it receives, or the
+   * source's payloads are end-to-end encrypted (CustomEncryption), so the engine forwards payloads as they are — no
+   * RED around audio (the keyed pages heard silence with it), on a downlink made for it no RED offered at all.
    */
-  subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<SubscriptionHandle>;
+  subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator, options?: SubscribeOptions): Promise<SubscriptionHandle>;
   /**
    * Changes which streams flow for an existing subscription (no renegotiation). Rejects 'not-subscribed'
    * when there is no such subscription, 'refused' when the media server refused the change.

@@ -122,7 +122,8 @@ export function mediaCommandHandlers(context: () => SignalDeps, caller: MediaCal
         throw new CommandError(SERVER_CODE.PERMISSION_DENIED, `${source.userId} publishes end-to-end encrypted media: start CustomEncryption with the room's key to receive it`);
       }
       const subscription = await engineCall(ctx, 'subscribe', () =>
-        ctx.engine.subscribe(participant.id, source.id, wantsOf(ctx, room, source, participant, data), downlinkSignal(participant).negotiate));
+        ctx.engine.subscribe(participant.id, source.id, wantsOf(ctx, room, source, participant, data), downlinkSignal(participant).negotiate,
+          { opaque: source.encrypted || data.decrypts === true }));
       // Either side left meanwhile: the engine closed the subscription already. One 'replaced' goes on under the
       // handle of a later subscribe to the same source (sent at once), which records it.
       const replaced = subscription.closeReason === 'replaced';

@@ -24,9 +24,9 @@ function withTransportCc(codec: RTCRtpCodecParameters): RTCRtpCodecParameters {
  * (red.ts); and transport-cc feedback on every codec, from which the server reads what the subscriber's link
  * carries (downlink-feedback.ts).
  */
-export function downlinkCodecs(preferredVideoMimeType?: string): { audio: RTCRtpCodecParameters[]; video: RTCRtpCodecParameters[] } {
+export function downlinkCodecs(preferredVideoMimeType?: string, withRed = true): { audio: RTCRtpCodecParameters[]; video: RTCRtpCodecParameters[] } {
   const red = new RTCRtpCodecParameters({ mimeType: 'audio/red', clockRate: 48000, channels: 2 });
-  return { audio: [red, ...audioCodecs()].map(withTransportCc), video: videoCodecs(preferredVideoMimeType).map(withTransportCc) };
+  return { audio: [...(withRed ? [red] : []), ...audioCodecs()].map(withTransportCc), video: videoCodecs(preferredVideoMimeType).map(withTransportCc) };
 }
 
 /**

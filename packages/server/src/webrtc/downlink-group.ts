@@ -28,6 +28,8 @@ const NOTHING: SubscriptionWants = { audio: false, bigVideo: false, smallVideo: 
  * for at once (KeyframePrefetch) and sent when it connects.
  */
 export class DownlinkGroup {
+  /** Its source's payloads are end-to-end encrypted: sent as they came (no RED around the audio). */
+  opaque = false;
   /** The group's mids on the downlink (set when its m-lines are first offered). */
   readonly mids: Record<GroupSlot, string>;
   readonly #senders: GroupSenders;
@@ -244,6 +246,6 @@ export class DownlinkGroup {
     this.#counter.packets++;
     this.#counter.bytes += rtp.payload.length;
     // Shared by every subscriber of the source (extensions already removed): not changed by the send.
-    sendForwarded(sender, rtp);
+    sendForwarded(sender, rtp, slot === 'audio' && this.opaque);
   }
 }

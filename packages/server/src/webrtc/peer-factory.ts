@@ -40,11 +40,11 @@ export function createSendPeer(net: PeerNetworkOptions, videoMimeType?: string):
 }
 
 /**
- * A subscriber's downlink of the embedded engine: as createSendPeer, with RED offered for audio and transport-wide
- * sequence numbers and feedback (what its link carries, for the downlink allocator: issue 43).
+ * A subscriber's downlink of the embedded engine: as createSendPeer, with RED offered for audio (unless `red` is
+ * false) and transport-wide sequence numbers and feedback (what its link carries, for the downlink allocator: issue 43).
  */
-export function createDownlinkPeer(net: PeerNetworkOptions, videoMimeType?: string): RTCPeerConnection {
-  const { audio, video } = downlinkCodecs(videoMimeType);
+export function createDownlinkPeer(net: PeerNetworkOptions, videoMimeType?: string, red = true): RTCPeerConnection {
+  const { audio, video } = downlinkCodecs(videoMimeType, red);
   return createPeer(net, video, audio, downlinkHeaderExtensions());
 }
 

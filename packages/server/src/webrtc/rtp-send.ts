@@ -150,9 +150,10 @@ function absSendTime(at: number): number {
 
 /**
  * Sends `rtp` (shared by every subscriber of its source: not changed) on `sender`, as `sender.sendRtp(rtp)` would;
- * dropped as werift drops it when the sender cannot send yet. Never throws.
+ * dropped as werift drops it when the sender cannot send yet. Never throws. `plain`: never RED (an end-to-end
+ * encrypted source's audio goes out as the primary codec the RED m-line also negotiated).
  */
-export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket): void {
+export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket, plain = false): void {
   const s = sender as unknown as SenderFields;
   const transport = s.dtlsTransport;
   const codec = s.codec;
@@ -173,7 +174,7 @@ export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket): void {
   }
 
   // Sequence numbers and timestamps continue across a change of source (werift's replaceRTP).
-  const red = s.redRedundantPayloadType;
+  const red = plain ? undefined : s.redRedundantPayloadType;
   if (s.rtpContinuityPending) {
     redHistories.get(s)?.clear();
     if (s.sequenceNumber !== undefined && s.timestamp !== undefined) {
@@ -204,7 +205,8 @@ export function sendForwarded(sender: RTCRtpSender, rtp: RtpPacket): void {
   const out = Buffer.allocUnsafe(headLength + payload.length + srtpTagLength(context.cipher));
 
   out[0] = withExtension ? 0x90 : 0x80;
-  out[1] = (source.marker ? 0x80 : 0) | (codec.payloadType & 0x7f);
+  const payloadType = plain && s.redRedundantPayloadType !== undefined ? s.redRedundantPayloadType : codec.payloadType;
+  out[1] = (source.marker ? 0x80 : 0) | (payloadType & 0x7f);
   out.writeUInt16BE(seq, 2);
   out.writeUInt32BE(timestamp, 4);
   out.writeUInt32BE(s.ssrc >>> 0, 8);

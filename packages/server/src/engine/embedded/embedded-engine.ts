@@ -2,7 +2,7 @@ import {
   DEFAULT_SOURCE_WAIT_MS, EngineError,
   type DownlinkNegotiator, type EngineListener, type EngineStats, type SubscriptionWants, type MediaEngine,
   type RtpForward, type RtpForwardTargets, type SourceSlot, type SubscriptionHandle, type UplinkHandle, type UplinkMedia,
-  type RelayConnector, type RelayCredential, type RelayExportHandle, type RelayImportHandle, type RelayOffer,
+  type RelayConnector, type RelayCredential, type RelayExportHandle, type RelayImportHandle, type RelayOffer, type SubscribeOptions,
 } from '../media-engine.js';
 import { playbackWants, type ClientOfferPlayback, type PlaybackStream, type PlaybackWants } from '../client-offer.js';
 import { ForwardSource, PeerCensus, PlaybackLink, type ForwardCounter, type PeerNetworkOptions, type PublisherSources } from '../../webrtc/index.js';
@@ -124,7 +124,7 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     return sources && Object.values(sources).some((source) => source.carried) ? 'flowing' : 'idle';
   }
 
-  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<SubscriptionHandle> {
+  async subscribe(subscriberId: string, sourceId: string, wants: SubscriptionWants, negotiate: DownlinkNegotiator, options: SubscribeOptions = {}): Promise<SubscriptionHandle> {
     this.#open();
     const adopt = this.#members.beginSubscribe(subscriberId, sourceId);
     await this.#members.whenPublished(sourceId, this.#sourceWaitMs);
@@ -133,8 +133,8 @@ export class EmbeddedEngine implements MediaEngine, ClientOfferPlayback {
     this.#members.assertSameRoom(subscriberId, sourceId);
     const sources = this.#sourcesOf(sourceId);
     const downlink = this.#downlinks.getOrMake(subscriberId, (onFailed) =>
-      new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType, this.#allocate));
-    const mids = await downlink.subscribe(sourceId, sources, wants, negotiate);
+      new SubscriberDownlink(this.#net, this.#counter, negotiate, onFailed, sources.video.codecMimeType ?? sources.aux.codecMimeType, this.#allocate, options.opaque !== true));
+    const mids = await downlink.subscribe(sourceId, sources, wants, negotiate, options.opaque === true);
     // Either side left while the m-lines were added: the handle comes back closed, its group freed.
     const handle = adopt(mids, () => { if (this.#downlinks.get(subscriberId) === downlink) downlink.unsubscribe(sourceId); });
     this.#relay.subscribed(handle, wants); // an imported source sends what its subscribers want

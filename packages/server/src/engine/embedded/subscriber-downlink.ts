@@ -37,12 +37,14 @@ export class SubscriberDownlink {
 
   /** `onFailed` is told once when the link fails (transport or negotiation); the owner drops it. */
   /** `allocate` false: no allocator (every subscription gets what it asked; the embedded engine's downlinkAllocator option). */
-  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, onFailed: (detail: string) => void, videoMimeType?: string, allocate = true) {
+  /** `red` false: no RED offered for audio (a subscriber that transforms what it receives: SubscribeOptions.opaque). */
+  constructor(net: PeerNetworkOptions, counter: ForwardCounter, negotiate: DownlinkNegotiator, onFailed: (detail: string) => void, videoMimeType?: string,
+    allocate = true, red = true) {
     this.#net = net;
     this.#counter = counter;
     this.#negotiate = negotiate;
     this.#onFailed = onFailed;
-    this.#pc = createDownlinkPeer(net, videoMimeType);
+    this.#pc = createDownlinkPeer(net, videoMimeType, red);
     this.#timer = allocate ? setInterval(() => this.allocate(), ALLOCATE_MS) : undefined;
     this.#timer?.unref?.();
     this.#link = watchSendLink(this.#pc, (state) => {
@@ -62,16 +64,18 @@ export class SubscriberDownlink {
    * they are usable: at once for a reused group, after the offer adding it was sent otherwise (the
    * answer comes later; the next negotiation waits for it).
    */
-  subscribe(sourceId: string, sources: PublisherSources, wants: SubscriptionWants, negotiate: DownlinkNegotiator): Promise<DownlinkMids> {
+  subscribe(sourceId: string, sources: PublisherSources, wants: SubscriptionWants, negotiate: DownlinkNegotiator, opaque = false): Promise<DownlinkMids> {
     this.#negotiate = negotiate;
     this.#adding.delete(sourceId); // a later subscription to the same source supersedes one still waiting
     const existing = this.#bySource.get(sourceId);
     if (existing) {
+      existing.opaque = opaque;
       existing.assign(sources, wants);
       return Promise.resolve(existing.mids);
     }
     const free = this.#groups.find((group) => group.free);
     if (free) {
+      free.opaque = opaque;
       free.assign(sources, wants);
       this.#bySource.set(sourceId, free);
       return Promise.resolve(free.mids);
@@ -139,7 +143,7 @@ export class SubscriberDownlink {
     if (this.#closed) return;
     this.#feedback.watchTransports(this.#pc.dtlsTransports);
     const groups = [...this.#bySource.values()];
-    const items = groups.map((group) => budgetItem(String(this.#groups.indexOf(group)), group, this.#audioSenders.get(group)?.redRedundantPayloadType !== undefined));
+    const items = groups.map((group) => budgetItem(String(this.#groups.indexOf(group)), group, !group.opaque && this.#audioSenders.get(group)?.redRedundantPayloadType !== undefined));
     const caps = this.#allocator.tick(now, this.#feedback.estimate(), items);
     for (const group of groups) group.setCap(caps.get(String(this.#groups.indexOf(group))) ?? 'big');
     this.#feedback.retransmitBudgetBps = this.#allocator.retransmitBudgetBps;
