@@ -1,7 +1,7 @@
 /**
  * `npm run bench:load`: builds the generator (and LiveKit server, once), steps the load on each engine and
  * shape, prints the table to stdout and writes everything to results/load.json (and a plot, load.svg).
- * Knobs: BENCH_LOAD_ENGINES (embedded,janus,worker,livekit,floor), BENCH_LOAD_SHAPES (audio,meeting,meeting-small,livestream),
+ * Knobs: BENCH_LOAD_ENGINES (embedded,janus,livekit,floor), BENCH_LOAD_SHAPES (audio,meeting,meeting-small,livestream),
  * BENCH_LOAD_WINDOW_SECONDS (5), BENCH_LOAD_WARMUP_SECONDS (2), BENCH_LOAD_MAX_STEPS (all), BENCH_LOAD_LOSS_LIMIT (0.01),
  * BENCH_LOAD_P99_MS (50), BENCH_LOAD_GENERATOR_LIMIT (0.9 of the generator's core); BENCH_LOAD_CALLGRIND=0 skips the instruction counts of the native engines (load-callgrind.ts),
  * BENCH_LOAD_STEPPED=0 the stepped CPU curves.
@@ -23,7 +23,7 @@ const list = <T extends string>(value: string | undefined, fallback: T[]): T[] =
 
 /** Runs the load bench; returns its rows (also used by `npm run bench` with BENCH_LOAD=1). */
 export async function benchLoad(): Promise<Row[]> {
-  const engines = list<LoadEngine>(process.env.BENCH_LOAD_ENGINES, ['embedded', 'janus', 'worker', 'livekit', 'floor']);
+  const engines = list<LoadEngine>(process.env.BENCH_LOAD_ENGINES, ['embedded', 'janus', 'livekit', 'floor']);
   const shapes = list<ShapeName>(process.env.BENCH_LOAD_SHAPES, ['audio', 'meeting', 'meeting-small', 'livestream']);
   const build = await buildLoadgen({ livekit: engines.includes('livekit') });
   progress(`load: generator built in ${(build / 1000).toFixed(1)} s`);

@@ -1,6 +1,6 @@
 /**
- * The servers of the load bench (bench/README.md "Load: cost per forwarded packet"): Conclave with any of its
- * engines (the bench's server child; the worker is that child's child, so in its process tree) and LiveKit server v1.13.5 in dev mode, each on loopback with its
+ * The servers of the load bench (bench/README.md "Load: cost per forwarded packet"): Conclave with either
+ * engine (the bench's server child) and LiveKit server v1.13.5 in dev mode, each on loopback with its
  * process tree pinned to core 0; the CPU time of that tree.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -12,8 +12,8 @@ import { startFloor } from './load-floor.js';
 import { processTree, treeCpu } from './proc.js';
 import { ServerProcess } from './server-process.js';
 
-/** `worker`: Conclave with the native media worker (worker/, on str0m). `floor`: the floor forwarder (load-floor.ts), the yardstick of what forwarding alone costs. */
-export type LoadEngine = 'embedded' | 'janus' | 'worker' | 'livekit' | 'floor';
+/** `floor`: the floor forwarder (load-floor.ts), the yardstick of what forwarding alone costs. */
+export type LoadEngine = 'embedded' | 'janus' | 'livekit' | 'floor';
 
 export const LIVEKIT_VERSION = 'v1.13.5';
 export const LIVEKIT_KEY = { apiKey: 'devkey', apiSecret: 'secret' };
@@ -64,7 +64,7 @@ export async function janusSrtpEnv(): Promise<Record<string, string>> {
   return { CONCLAVE_JANUS_LIBRARY_PATH: await libsrtpDir };
 }
 
-async function startConclave(engine: 'embedded' | 'janus' | 'worker', env: Record<string, string>): Promise<LoadServer> {
+async function startConclave(engine: 'embedded' | 'janus', env: Record<string, string>): Promise<LoadServer> {
   // All the generator's users come from one address: lift the per-address connection limit (50). Errors only:
   // the server child's log shares stdout with the table.
   const srtp = engine === 'janus' ? await janusSrtpEnv() : {};

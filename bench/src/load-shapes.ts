@@ -18,7 +18,7 @@ export interface Shape {
   users: (n: number) => { publishers: Omit<LoadgenPublisher, 'userSig'>[]; subscribers: Omit<LoadgenSubscriber, 'userSig'>[] };
 }
 
-const ALL: LoadEngine[] = ['embedded', 'janus', 'worker', 'livekit', 'floor'];
+const ALL: LoadEngine[] = ['embedded', 'janus', 'livekit', 'floor'];
 
 function range(n: number, prefix: string): string[] {
   return Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
@@ -55,7 +55,7 @@ export const SHAPES: Record<ShapeName, Shape> = {
     name: 'meeting-small',
     describe: (n) => `${n} publishers (360p + 180p small + audio) × ${n} subscribers taking every small stream`,
     steps: [2, 4, 8, 12, 16],
-    engines: ['embedded', 'janus', 'worker', 'floor'],
+    engines: ['embedded', 'janus', 'floor'],
     users: (n) => {
       const pubs = range(n, 'sp');
       return {

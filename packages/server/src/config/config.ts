@@ -197,7 +197,7 @@ export interface ServerConfig extends NetworkConfig {
   trustProxy: boolean | string[];
   limits: LimitsConfig;
   storage: StorageConfig;
-  /** The media engine: 'embedded' (werift, in process; default), 'janus' (the Janus WebRTC Server) or 'worker' (conclave-media-worker, worker/). */
+  /** The media engine: 'embedded' (werift, in process; default) or 'janus' (the Janus WebRTC Server). */
   engine?: EngineKind;
   /** ws:// URL of a running Janus's WebSocket API to attach to (engine 'janus'); unset: the server spawns Janus. */
   janusUrl?: string;
@@ -210,8 +210,6 @@ export interface ServerConfig extends NetworkConfig {
    * true). false: every subscription gets what it asked (CONCLAVE_DOWNLINK_ALLOCATOR=off).
    */
   downlinkAllocator?: boolean;
-  /** The media worker's executable (engine 'worker'); unset: worker/'s own build (CONCLAVE_WORKER_BINARY). */
-  workerBinary?: string;
   media: MediaConfig;
 }
 
@@ -394,10 +392,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: ServerOverrides 
 
 /**
  * CONCLAVE_ENGINE, CONCLAVE_JANUS_URL, CONCLAVE_JANUS_SECRET, CONCLAVE_MEDIA_PORTS ('min-max'), CONCLAVE_DOWNLINK_ALLOCATOR
- * ('on' | 'off'), CONCLAVE_WORKER_BINARY, over the file's fields.
+ * ('on' | 'off'), over the file's fields.
  */
 function engineFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: ServerOverrides):
-  Pick<ServerConfig, 'engine' | 'janusUrl' | 'janusSecret' | 'mediaPorts' | 'downlinkAllocator' | 'workerBinary'> {
+  Pick<ServerConfig, 'engine' | 'janusUrl' | 'janusSecret' | 'mediaPorts' | 'downlinkAllocator'> {
   const engine = env.CONCLAVE_ENGINE || defaults.engine || file.engine || 'embedded';
   if (!(ENGINE_KINDS as readonly string[]).includes(engine)) throw new ConfigError(`CONCLAVE_ENGINE must be one of ${ENGINE_KINDS.join(', ')}, got '${engine}'`);
   const janusUrl = env.CONCLAVE_JANUS_URL || defaults.janusUrl || file.janusUrl;
@@ -418,11 +416,9 @@ function engineFromEnv(env: NodeJS.ProcessEnv, file: ConfigFile, defaults: Serve
     throw new ConfigError(`CONCLAVE_DOWNLINK_ALLOCATOR must be 'on' or 'off', got '${allocator}'`);
   }
   const downlinkAllocator = allocator !== undefined ? allocator === 'on' : defaults.downlinkAllocator ?? file.downlinkAllocator ?? true;
-  const workerBinary = env.CONCLAVE_WORKER_BINARY || defaults.workerBinary || file.workerBinary;
   return {
     engine: engine as EngineKind,
     downlinkAllocator,
-    ...(workerBinary ? { workerBinary } : {}),
     ...(janusUrl ? { janusUrl } : {}),
     ...(janusSecret ? { janusSecret } : {}),
     ...(mediaPorts ? { mediaPorts } : {}),

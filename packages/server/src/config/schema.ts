@@ -6,7 +6,7 @@ export const BILLING_STATES = ['active', 'no-package', 'out-of-credit'] as const
 export type BillingState = (typeof BILLING_STATES)[number];
 
 /** The media engines (CONCLAVE_ENGINE). */
-export const ENGINE_KINDS = ['embedded', 'janus', 'worker'] as const;
+export const ENGINE_KINDS = ['embedded', 'janus'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -139,7 +139,6 @@ export const serverConfigSchema = z.object({
   janusSecret: z.string().min(1).optional(),
   mediaPorts: PORT_RANGE.optional(),
   downlinkAllocator: z.boolean().optional(),
-  workerBinary: z.string().min(1).optional(),
   ...networkSchemaFields,
   media: mediaSchema,
 });
@@ -164,7 +163,6 @@ export const configFileSchema = z.strictObject({
   janusUrl: JANUS_URL.optional(),
   mediaPorts: PORT_RANGE.optional(),
   downlinkAllocator: z.boolean().optional(),
-  workerBinary: z.string().min(1).optional(),
   ...networkFileFields,
   media: mediaSchema.partial().optional(),
 });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /**
- * A media server an engine spawns (Janus, the media worker) must not outlive this process, even when it is
+ * A media server an engine spawns (Janus) must not outlive this process, even when it is
  * SIGKILLed (no exit handler runs then): a tiny shell holds a pipe from us and kills the child when the pipe
  * closes, i.e. when we are gone. It kills only the process it watched: the pid's start time must be unchanged (a child gone before the pipe closed may have
  * left its pid to an unrelated program).

@@ -3,13 +3,12 @@ import type { ServerConfig } from '../config/config.js';
 import { EmbeddedEngine } from './embedded/embedded-engine.js';
 import { JanusEngine } from './janus/janus-engine.js';
 import type { MediaEngine } from './media-engine.js';
-import { WorkerEngine } from './worker/worker-engine.js';
 
 export { JanusMissingError } from './janus/janus-config.js';
 
 /**
- * The media engine the configuration names: 'embedded' (default; werift in this process), 'janus'
- * (spawns and supervises Janus, or attaches to `janusUrl`) or 'worker' (spawns conclave-media-worker, worker/). Throws JanusMissingError, naming the Debian
+ * The media engine the configuration names: 'embedded' (default; werift in this process) or 'janus'
+ * (spawns and supervises Janus, or attaches to `janusUrl`). Throws JanusMissingError, naming the Debian
  * package, when Janus is wanted but not installed.
  */
 export async function createEngine(config: ServerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<MediaEngine> {
@@ -24,7 +23,6 @@ export async function createEngine(config: ServerConfig, logger: Logger, env: No
       env,
     });
   }
-  if (config.engine === 'worker') return WorkerEngine.start({ iceAddress: config.iceAddress ?? '127.0.0.1', logger, ...(config.workerBinary ? { binary: config.workerBinary } : {}) });
   return new EmbeddedEngine({
     downlinkAllocator: config.downlinkAllocator ?? true,
     iceAddress: config.iceAddress, ...(config.mediaPorts ? { icePortRange: config.mediaPorts } : {}), ...(config.announcedAddress ? { announcedAddress: config.announcedAddress } : {}),

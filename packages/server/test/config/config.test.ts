@@ -64,14 +64,13 @@ describe('configuration', () => {
     expect(config.storage.path).toBe(':memory:');
   });
 
-  it('the engine settings: the downlink allocator on unless turned off (environment over file over code), the worker binary', () => {
+  it('the engine settings: the downlink allocator on unless turned off (environment over file over code)', () => {
     expect(configFromEnv({}, { apps: [A] }).downlinkAllocator).toBe(true);
     expect(configFromEnv({ CONCLAVE_DOWNLINK_ALLOCATOR: 'off' }, { apps: [A] }).downlinkAllocator).toBe(false);
     expect(configFromEnv({}, { apps: [A], downlinkAllocator: false }).downlinkAllocator).toBe(false);
     expect(configFromEnv({ CONCLAVE_CONFIG: file({ downlinkAllocator: false }) }, { apps: [A] }).downlinkAllocator).toBe(false);
     expect(configFromEnv({ CONCLAVE_CONFIG: file({ downlinkAllocator: false }), CONCLAVE_DOWNLINK_ALLOCATOR: 'on' }, { apps: [A] }).downlinkAllocator).toBe(true);
     expect(configFailure(() => configFromEnv({ CONCLAVE_DOWNLINK_ALLOCATOR: 'no' }, { apps: [A] }))).toMatch(/CONCLAVE_DOWNLINK_ALLOCATOR must be 'on' or 'off', got 'no'/);
-    expect(configFromEnv({ CONCLAVE_ENGINE: 'worker', CONCLAVE_WORKER_BINARY: '/opt/worker' }, { apps: [A] })).toMatchObject({ engine: 'worker', workerBinary: '/opt/worker' });
   });
 
   it('stops with a message that names the file and the field', () => {

@@ -3,7 +3,6 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedEngine } from '../../../src/engine/embedded/embedded-engine.js';
 import { JanusEngine } from '../../../src/engine/janus/janus-engine.js';
-import { WorkerEngine } from '../../../src/engine/worker/worker-engine.js';
 import type { SubscriptionWants, MediaEngine } from '../../../src/engine/media-engine.js';
 import { CONFORMANCE_CASES, CONFORMANCE_SOURCE_WAIT_MS, type CaseContext, type ConformanceCase } from './conformance-cases.js';
 import { PLAYBACK_CASES } from './playback-cases.js';
@@ -21,10 +20,10 @@ async function runCase(engine: MediaEngine, testCase: ConformanceCase, prefix: s
 }
 
 /** The suite against one engine, made once for the block. */
-function conformance(name: string, start: () => Promise<MediaEngine>, skip = false, startTimeoutMs = 30_000): void {
+function conformance(name: string, start: () => Promise<MediaEngine>, skip = false): void {
   describe.skipIf(skip)(`engine conformance: ${name}`, () => {
     let engine: MediaEngine;
-    beforeAll(async () => { engine = await start(); }, startTimeoutMs);
+    beforeAll(async () => { engine = await start(); }, 30_000);
     afterAll(async () => { await engine?.close(); });
     [...CONFORMANCE_CASES, ...HANDLE_CASES, ...PLAYBACK_CASES].forEach((testCase, index) => {
       it(testCase.name, () => runCase(engine, testCase, `${name}-${index}`), 60_000);
@@ -34,9 +33,6 @@ function conformance(name: string, start: () => Promise<MediaEngine>, skip = fal
 
 conformance('embedded (werift)', async () => new EmbeddedEngine({ iceAddress: '127.0.0.1', sourceWaitMs: CONFORMANCE_SOURCE_WAIT_MS }));
 conformance('Janus', () => JanusEngine.start({ iceAddress: '127.0.0.1', logger: pino({ level: 'silent' }), sourceWaitMs: CONFORMANCE_SOURCE_WAIT_MS }), !existsSync('/usr/bin/janus'));
-// The native worker (worker/): its first run builds it (worker/build.sh, cargo; a few minutes on a fresh machine).
-// CONCLAVE_CONFORMANCE_WORKER=0 leaves it out (a machine without cargo or libssl-dev).
-conformance('media worker (str0m)', () => WorkerEngine.start({ iceAddress: '127.0.0.1', sourceWaitMs: CONFORMANCE_SOURCE_WAIT_MS }), process.env.CONCLAVE_CONFORMANCE_WORKER === '0', 900_000);
 
 /**
  * An engine that breaks the contract the way the engines did before it was written down: a change of a
