@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Red, RTCPeerConnection, RTCRtpCodecParameters, type RtpPacket } from 'werift';
 import { publishAndSend, waitFor } from '../../support/engine-peers.js';
-import type { DownlinkNegotiator } from '../../../src/engine/media-engine.js';
+import type { DownlinkNegotiator, SubscribeOptions } from '../../../src/engine/media-engine.js';
 import { EmbeddedEngine } from '../../../src/engine/embedded/embedded-engine.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -30,17 +30,23 @@ function redSubscriber(): { pc: RTCPeerConnection; negotiate: DownlinkNegotiator
   return { pc, negotiate, wire, answers };
 }
 
+/** A publisher sending and a RED-answering subscriber of its audio on one engine, once the subscriber answered. */
+async function audioSubscription(options?: SubscribeOptions): Promise<ReturnType<typeof redSubscriber>> {
+  const engine = new EmbeddedEngine({ iceAddress: '127.0.0.1' });
+  cleanups.push(() => engine.close());
+  for (const id of ['publisher', 'subscriber']) engine.joinRoom(id, 'room');
+  const publisher = await publishAndSend(engine, 'publisher');
+  cleanups.push(publisher.stop);
+  const subscriber = redSubscriber();
+  cleanups.push(() => subscriber.pc.close());
+  await engine.subscribe('subscriber', 'publisher', { audio: true, bigVideo: false, smallVideo: false, auxVideo: false }, subscriber.negotiate, options);
+  await waitFor(() => subscriber.answers.length > 0, 10_000, 'the subscriber\'s answer');
+  return subscriber;
+}
+
 describe('43 RED: the embedded engine\'s downlink to a subscriber that answered red/48000/2', () => {
   it('43 RED: each Opus packet forwarded goes out as RED carrying the previous two frames, timestamps 960 ticks apart', async () => {
-    const engine = new EmbeddedEngine({ iceAddress: '127.0.0.1' });
-    cleanups.push(() => engine.close());
-    for (const id of ['publisher', 'subscriber']) engine.joinRoom(id, 'room');
-    const publisher = await publishAndSend(engine, 'publisher');
-    cleanups.push(publisher.stop);
-    const subscriber = redSubscriber();
-    cleanups.push(() => subscriber.pc.close());
-    await engine.subscribe('subscriber', 'publisher', { audio: true, bigVideo: false, smallVideo: false, auxVideo: false }, subscriber.negotiate);
-    await waitFor(() => subscriber.answers.length > 0, 10_000, 'the subscriber\'s answer');
+    const subscriber = await audioSubscription();
     expect(subscriber.answers[0]).toMatch(/a=rtpmap:63 red\/48000\/2/);
     const red = () => subscriber.wire.filter((rtp) => rtp.header.payloadType === 63);
     await waitFor(() => red().length >= 5, 10_000, 'RED packets at the subscriber');
@@ -54,15 +60,7 @@ describe('43 RED: the embedded engine\'s downlink to a subscriber that answered 
   }, 20_000);
 
   it('43 RED: an end-to-end encrypted subscription (opaque) gets no RED: none offered on its downlink, its audio forwarded as the publisher sent it', async () => {
-    const engine = new EmbeddedEngine({ iceAddress: '127.0.0.1' });
-    cleanups.push(() => engine.close());
-    for (const id of ['publisher', 'subscriber']) engine.joinRoom(id, 'room');
-    const publisher = await publishAndSend(engine, 'publisher');
-    cleanups.push(publisher.stop);
-    const subscriber = redSubscriber();
-    cleanups.push(() => subscriber.pc.close());
-    await engine.subscribe('subscriber', 'publisher', { audio: true, bigVideo: false, smallVideo: false, auxVideo: false }, subscriber.negotiate, { opaque: true });
-    await waitFor(() => subscriber.answers.length > 0, 10_000, 'the subscriber\'s answer');
+    const subscriber = await audioSubscription({ opaque: true });
     expect(subscriber.answers[0]).not.toMatch(/red\/48000/);
     await waitFor(() => subscriber.wire.length >= 5, 10_000, 'audio packets at the subscriber');
     for (const rtp of subscriber.wire.slice(-3)) {
