@@ -106,7 +106,8 @@ describe('the demo: device check, Chinese, live stage and host controls (issue 2
     await host.getByTestId('toggle-people').click();
     const row = host.locator('[data-testid="participant"][data-user-id="viewer"]');
     await row.getByTestId('hand-raised').waitFor({ timeout: 5_000 });
-    expect(await host.getByTestId('viewer-count').textContent()).toBe('1');
+    // The count settles on 1 (one CI run read 2 just after the role switch: the hand-raiser counted twice for a moment).
+    await expect.poll(() => host.getByTestId('viewer-count').textContent(), { timeout: 10_000 }).toBe('1');
     await host.screenshot({ path: `${ARTIFACTS}demo-live-hand.png` });
 
     // The host invites: the viewer's demo takes it up (hand up), goes on stage and publishes.
