@@ -28,8 +28,8 @@ const NOTHING: SubscriptionWants = { audio: false, bigVideo: false, smallVideo: 
  * for at once (KeyframePrefetch) and sent when it connects.
  */
 export class DownlinkGroup {
-  /** Its source's payloads are end-to-end encrypted: sent as they came (no RED around the audio). */
-  opaque = false;
+  /** Its source's payloads are end-to-end encrypted: sent as they came (no RED around the audio). Set by assign. */
+  #opaque = false;
   /** The group's mids on the downlink (set when its m-lines are first offered). */
   readonly mids: Record<GroupSlot, string>;
   readonly #senders: GroupSenders;
@@ -69,9 +69,15 @@ export class DownlinkGroup {
     return this.#sources === undefined;
   }
 
-  /** Starts carrying `sources`. */
-  assign(sources: PublisherSources, wants: SubscriptionWants): void {
+  /** Whether its source's payloads go out as they came (assign's `opaque`). */
+  get opaque(): boolean {
+    return this.#opaque;
+  }
+
+  /** Starts carrying `sources`; `opaque`: their payloads are end-to-end encrypted (no RED around the audio). */
+  assign(sources: PublisherSources, wants: SubscriptionWants, opaque = false): void {
     this.release();
+    this.#opaque = opaque;
     this.#sources = sources;
     this.#wants = wants;
     this.#sentLayer = undefined;
@@ -246,6 +252,6 @@ export class DownlinkGroup {
     this.#counter.packets++;
     this.#counter.bytes += rtp.payload.length;
     // Shared by every subscriber of the source (extensions already removed): not changed by the send.
-    sendForwarded(sender, rtp, slot === 'audio' && this.opaque);
+    sendForwarded(sender, rtp, slot === 'audio' && this.#opaque);
   }
 }

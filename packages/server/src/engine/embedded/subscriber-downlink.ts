@@ -69,14 +69,12 @@ export class SubscriberDownlink {
     this.#adding.delete(sourceId); // a later subscription to the same source supersedes one still waiting
     const existing = this.#bySource.get(sourceId);
     if (existing) {
-      existing.opaque = opaque;
-      existing.assign(sources, wants);
+      existing.assign(sources, wants, opaque);
       return Promise.resolve(existing.mids);
     }
     const free = this.#groups.find((group) => group.free);
     if (free) {
-      free.opaque = opaque;
-      free.assign(sources, wants);
+      free.assign(sources, wants, opaque);
       this.#bySource.set(sourceId, free);
       return Promise.resolve(free.mids);
     }
@@ -91,7 +89,7 @@ export class SubscriberDownlink {
         // Ended while waiting (the source left, the subscriber changed its mind): the m-lines are added all
         // the same (the answer is on its way) and wait free for the next source.
         if (current) {
-          group.assign(sources, wants);
+          group.assign(sources, wants, opaque);
           this.#bySource.set(sourceId, group);
         }
         await this.#pc.setLocalDescription(await this.#pc.createOffer());
