@@ -8,6 +8,8 @@ import { TEST_APP } from './harness/server.js';
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
 let fx: AppFixture | undefined;
+/** The pages' warnings and errors: a failed network test says why there. */
+const pageLog: string[] = [];
 
 beforeAll(async () => {
   fx = await startAppFixture();
@@ -21,6 +23,7 @@ afterAll(async () => {
 /** Opens a page of the script-tag app with the plugin's UMD file, and starts the dialog (its promise kept on window). */
 async function openDetector(options: Record<string, unknown>): Promise<Page> {
   const page = await fx!.app.open(fx!.browser.context);
+  page.on('console', (message) => { if (message.type() === 'warning' || message.type() === 'error') pageLog.push(message.text()); });
   await page.addScriptTag({ url: `${fx!.server.url}/sdk/plugins/device-detector/device-detector.umd.js` });
   await page.evaluate((o) => {
     const w = window as unknown as { e2e: { create(o: unknown): void; client: { startPlugin(n: string, o: unknown): Promise<unknown> } }; DeviceDetector: unknown; detector: Promise<unknown> };
@@ -79,7 +82,7 @@ describe('Must show 2: DeviceDetector run through to its result in a headless pa
     expect(r.microphone).toMatchObject({ isSuccess: true, device: { kind: 'audioinput' } });
     expect(r.speaker).toMatchObject({ isSuccess: true, device: { kind: 'audiooutput' } });
     // On loopback the network is excellent or good; RTT is measured (≥ 0, a number).
-    expect(r.network.isSuccess).toBe(true);
+    expect(r.network.isSuccess, `network test failed; page warnings: ${pageLog.join(' | ')}`).toBe(true);
     expect(r.network.result.quality).toBeGreaterThanOrEqual(1);
     expect(r.network.result.quality).toBeLessThanOrEqual(2);
     expect(typeof r.network.result.rtt).toBe('number');

@@ -166,7 +166,7 @@ export class DeviceDetector {
     const network = await runNetworkTest(() => TRTCClass.create(), info, NETWORK_TEST_SECONDS, (left) => {
       status.textContent = text.networkRunning(left);
       if (this._closed) throw new Closed();
-    });
+    }, (...args) => { if (!this._closed) this._ctx.log.warn(...args); });
     if (this._closed) throw new Closed();
     return network;
   }

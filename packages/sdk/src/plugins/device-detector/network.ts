@@ -21,7 +21,7 @@ const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + 
  * are given) joins it to receive; for `seconds` their `network-quality` events are averaged. quality is the
  * worse of the two averages (0 when either is unknown), rtt the mean uplink RTT; isSuccess = quality known.
  */
-export async function runNetworkTest(create: () => TestClient, info: NonNullable<DeviceDetectorOptions['networkDetect']>, seconds: number, onTick: (left: number) => void): Promise<DeviceDetectorResult['network']> {
+export async function runNetworkTest(create: () => TestClient, info: NonNullable<DeviceDetectorOptions['networkDetect']>, seconds: number, onTick: (left: number) => void, warn: (...args: unknown[]) => void): Promise<DeviceDetectorResult['network']> {
   const roomId = info.roomId ?? 100_000 + Math.floor(Math.random() * 900_000);
   const up = create();
   const down = info.downlinkUserId && info.downlinkUserSig ? create() : undefined;
@@ -44,8 +44,9 @@ export async function runNetworkTest(create: () => TestClient, info: NonNullable
       onTick(left);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-  } catch {
-    // A failed join: quality stays unknown (isSuccess false).
+  } catch (error) {
+    // A failed join (or the dialog closed): quality stays unknown (isSuccess false), and the log says why.
+    warn('DeviceDetector: the network test stopped:', error);
   } finally {
     // The test's own clients: a failure to end them changes no result, and they are destroyed below.
     await up.stopLocalVideo().catch(() => undefined);
@@ -57,5 +58,6 @@ export async function runNetworkTest(create: () => TestClient, info: NonNullable
   const downQ = Math.ceil(mean(downlink));
   const quality = upQ === 0 || (down && downQ === 0) ? 0 : Math.max(upQ, downQ);
   const rtt = Math.ceil(mean(rtts));
+  if (quality === 0) warn(`DeviceDetector: the network test measured no quality (uplink samples ${uplink.length}, downlink samples ${downlink.length})`);
   return { isSuccess: quality !== 0, result: { quality, rtt } };
 }
